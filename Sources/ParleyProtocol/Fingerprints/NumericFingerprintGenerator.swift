@@ -1,0 +1,63 @@
+import Crypto
+import Foundation
+
+/// Makes safety numbers (libsignal's numeric fingerprint, version 0) for two identities.
+///
+/// ```swift
+/// let fingerprint = try NumericFingerprintGenerator(iterations: 5200).create(
+///     version: 1, localIdentifier: Array("alice".utf8), localKey: aliceKey,
+///     remoteIdentifier: Array("bob".utf8), remoteKey: bobKey)
+/// print(fingerprint.displayable.formatted)
+/// ```
+public struct NumericFingerprintGenerator: Sendable {
+    /// The hash iterations per side (Signal uses 5200).
+    public let iterations: Int
+    /// The most iterations accepted, to bound the work of one call.
+    public static let maximumIterations = 1_000_000
+
+    /// A generator with `iterations` rounds of SHA-512 per side.
+    public init(iterations: Int) { self.iterations = iterations }
+
+    /// The fingerprint of the two identities; `version` is the scannable format (1, or 0 for the legacy format).
+    /// - Throws: ``SignalError/invalidArgument(_:)`` for an unknown version or an iteration count out of range.
+    public func create<L: ContiguousBytes, R: ContiguousBytes>(
+        version: Int, localIdentifier: L, localKey: PublicKey, remoteIdentifier: R, remoteKey: PublicKey
+    ) throws -> Fingerprint {
+        guard version == 0 || version == 1 else { throw SignalError.invalidArgument("fingerprint version \(version)") }
+        guard (1...Self.maximumIterations).contains(iterations) else {
+            throw SignalError.invalidArgument("\(iterations) fingerprint iterations")
+        }
+        let localId = localIdentifier.byteArray
+        let remoteId = remoteIdentifier.byteArray
+        let localHash = hash(identifier: localId, key: localKey)
+        let remoteHash = hash(identifier: remoteId, key: remoteKey)
+        let displayable = DisplayableFingerprint(localHash: localHash, remoteHash: remoteHash)
+        let scannable: ScannableFingerprint
+        if version == 0 {
+            scannable = ScannableFingerprint(
+                version: 0, localContent: localKey.serialize(), localIdentifier: localId,
+                remoteContent: remoteKey.serialize(), remoteIdentifier: remoteId)
+        } else {
+            scannable = ScannableFingerprint(
+                version: UInt32(version), localContent: Array(localHash.prefix(32)), localIdentifier: nil,
+                remoteContent: Array(remoteHash.prefix(32)), remoteIdentifier: nil)
+        }
+        return Fingerprint(displayable: displayable, scannable: scannable)
+    }
+
+    /// `H0 = 0x00 0x00 ‖ key ‖ identifier`, then `iterations` times `H = SHA-512(H ‖ key)`.
+    private func hash(identifier: [UInt8], key: PublicKey) -> [UInt8] {
+        let keyBytes = key.serialize()
+        var hasher = SHA512()
+        hasher.update(data: [0, 0] + keyBytes + identifier)
+        hasher.update(data: keyBytes)
+        var digest = hasher.finalize()
+        for _ in 1..<iterations {
+            var next = SHA512()
+            digest.withUnsafeBytes { next.update(bufferPointer: $0) }
+            next.update(data: keyBytes)
+            digest = next.finalize()
+        }
+        return Array(digest)
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+
+/// Stores the sender key that `message` distributes, for `sender` in `distributionId`.
+///
+/// The version-3 wire format (Signal's C library) does not carry the distribution id, so the
+/// caller names it, as libsignal-protocol-c's sender key name (group id, sender) does.
+public func processSenderKeyDistributionMessage(
+    _ message: SenderKeyDistributionMessage, from sender: ProtocolAddress, distributionId: UUID,
+    store: SenderKeyStore, context: StoreContext
+) throws {
+    var record = try store.loadSenderKey(from: sender, distributionId: distributionId, context: context)
+        ?? SenderKeyRecord(states: [])
+    record.add(SenderKeyState(
+        keyId: message.chainId, chainKey: ChainKey(key: message.chainKey, index: message.iteration),
+        signingKey: message.signatureKey, signingPrivateKey: nil))
+    try store.storeSenderKey(from: sender, distributionId: distributionId, record: record, context: context)
+}
+
+/// Encrypts `message` for the group `distributionId` with our own sender key: one encryption for all members.
+/// - Throws: ``SignalError/invalidSenderKeySession(_:)`` when `sender` has no own chain there
+///   (make one with ``SenderKeyDistributionMessage/init(from:distributionId:store:context:)``).
+public func groupEncrypt<Bytes: ContiguousBytes>(
+    _ message: Bytes, from sender: ProtocolAddress, distributionId: UUID, store: SenderKeyStore, context: StoreContext
+) throws -> CiphertextMessage {
+    guard var record = try store.loadSenderKey(from: sender, distributionId: distributionId, context: context),
+          var state = record.states.first, let signingKey = try state.signingPrivateKey()
+    else { throw SignalError.invalidSenderKeySession("no own sender key for \(sender) in \(distributionId)") }
+    let chainKey = state.chainKey
+    let keys = SenderMessageKey(seed: chainKey.messageKeySeed)
+    let ciphertext = try MessageCipher.encrypt(message.byteArray, key: keys.cipherKey, iv: keys.iv)
+    let result = SenderKeyMessage(chainId: state.keyId, iteration: chainKey.index, ciphertext: ciphertext, signingKey: signingKey)
+    state.chainKey = chainKey.next
+    record.states[0] = state
+    try store.storeSenderKey(from: sender, distributionId: distributionId, record: record, context: context)
+    return CiphertextMessage(result)
+}
+
+/// Decrypts a group message from `sender` in `distributionId`; the signature is checked before anything else.
+/// On failure nothing stored changes.
+/// - Throws: ``SignalError/invalidSenderKeySession(_:)`` without a matching chain, ``SignalError/invalidSignature(_:)``,
+///   ``SignalError/duplicatedMessage(_:)``, ``SignalError/invalidMessage(_:)``, and parsing errors.
+public func groupDecrypt<Bytes: ContiguousBytes>(
+    _ message: Bytes, from sender: ProtocolAddress, distributionId: UUID, store: SenderKeyStore, context: StoreContext
+) throws -> [UInt8] {
+    let parsed = try SenderKeyMessage(bytes: message)
+    guard var record = try store.loadSenderKey(from: sender, distributionId: distributionId, context: context),
+          let index = record.stateIndex(keyId: parsed.chainId)
+    else { throw SignalError.invalidSenderKeySession("no sender key for \(sender) in \(distributionId)") }
+    var state = record.states[index]
+    guard try parsed.verifySignature(try state.signingKey()) else {
+        throw SignalError.invalidSignature("group message signature from \(sender) does not verify")
+    }
+    let seed: [UInt8]
+    let chainKey = state.chainKey
+    if chainKey.index > parsed.iteration {
+        guard let kept = state.takeMessageKeySeed(iteration: parsed.iteration) else {
+            throw SignalError.duplicatedMessage("group message \(parsed.iteration) was already received")
+        }
+        seed = kept
+    } else {
+        let (position, skipped) = try chainKey.advance(to: parsed.iteration)
+        state.keepMessageKeySeeds(skipped)
+        state.chainKey = position.next
+        seed = position.messageKeySeed
+    }
+    let keys = SenderMessageKey(seed: seed)
+    let plaintext = try MessageCipher.decrypt(parsed.ciphertext, key: keys.cipherKey, iv: keys.iv)
+    record.states[index] = state
+    try store.storeSenderKey(from: sender, distributionId: distributionId, record: record, context: context)
+    return plaintext
+}

@@ -1,0 +1,55 @@
+import Crypto
+import Foundation
+
+/// A Curve25519 private key: 32 bytes, a clamped X25519 scalar, as Signal stores it.
+///
+/// It agrees on secrets with X25519 (swift-crypto) and signs with XEdDSA, so one
+/// key serves both purposes, as identity keys do in the Signal Protocol.
+public struct PrivateKey: Sendable {
+    let agreementKey: Curve25519.KeyAgreement.PrivateKey
+    private let scalar: [UInt8]
+
+    /// A fresh random key.
+    public static func generate() -> PrivateKey {
+        // A random 32-byte string is always a valid X25519 private key.
+        try! PrivateKey(SecureRandom.bytes(32))
+    }
+
+    /// Imports a 32-byte private key; the scalar is clamped as X25519 defines.
+    /// - Throws: ``SignalError/invalidKey(_:)`` when `bytes` is not 32 bytes long.
+    public init<Bytes: ContiguousBytes>(_ bytes: Bytes) throws {
+        var raw = bytes.byteArray
+        guard raw.count == 32 else { throw SignalError.invalidKey("private key is \(raw.count) bytes, expected 32") }
+        raw[0] &= 248
+        raw[31] &= 127
+        raw[31] |= 64
+        do {
+            agreementKey = try Curve25519.KeyAgreement.PrivateKey(rawRepresentation: raw)
+        } catch {
+            throw SignalError.invalidKey("not an X25519 private key")
+        }
+        scalar = raw
+    }
+
+    /// The 32-byte clamped scalar.
+    public func serialize() -> [UInt8] { scalar }
+
+    /// The matching public key.
+    public var publicKey: PublicKey { PublicKey(agreementKey: agreementKey.publicKey) }
+
+    /// An XEdDSA signature (64 bytes) of `message`, with a fresh random nonce.
+    public func generateSignature<Bytes: ContiguousBytes>(message: Bytes) -> [UInt8] {
+        XEdDSA.sign(privateKey: scalar, message: message.byteArray, random: SecureRandom.bytes(64))
+    }
+
+    /// The X25519 shared secret with `other` (32 bytes).
+    /// - Throws: ``SignalError/invalidKey(_:)`` when `other` is a low-order point, whose result would be all zeros.
+    public func keyAgreement(with other: PublicKey) throws -> [UInt8] {
+        do {
+            let secret = try agreementKey.sharedSecretFromKeyAgreement(with: other.agreementKey)
+            return secret.withUnsafeBytes { Array($0) }
+        } catch {
+            throw SignalError.invalidKey("X25519 with a low-order public key")
+        }
+    }
+}

@@ -1,0 +1,39 @@
+/// An encrypted message ready to send, with its type (libsignal's `CiphertextMessage`).
+public struct CiphertextMessage: Sendable {
+    /// The kinds of message, with libsignal's numeric values.
+    public enum MessageType: UInt8, Sendable {
+        /// A ``SignalMessage`` on an established session.
+        case whisper = 2
+        /// A ``PreKeySignalMessage`` that sets up a session.
+        case preKey = 3
+        /// A ``SenderKeyMessage`` for a group.
+        case senderKey = 7
+        /// Unencrypted content (decryption-error reports).
+        case plaintext = 8
+    }
+
+    /// What kind of message this is.
+    public let messageType: MessageType
+    private let bytes: [UInt8]
+
+    /// Wraps a ``SignalMessage``.
+    public init(_ message: SignalMessage) {
+        messageType = .whisper
+        bytes = message.serialize()
+    }
+
+    /// Wraps a ``PreKeySignalMessage``.
+    public init(_ message: PreKeySignalMessage) {
+        messageType = .preKey
+        bytes = message.serialize()
+    }
+
+    /// Wraps a ``SenderKeyMessage``.
+    public init(_ message: SenderKeyMessage) {
+        messageType = .senderKey
+        bytes = message.serialize()
+    }
+
+    /// The wire bytes.
+    public func serialize() -> [UInt8] { bytes }
+}

@@ -1,0 +1,50 @@
+import CParleyCrypto
+
+/// The one place that calls the C shim: XEdDSA over libsodium and SHAKE256 over libcrypto.
+/// Nothing else in Parley touches pointers into native code.
+enum NativeCrypto {
+    private static let initialized: Bool = parley_crypto_init() == 0
+
+    /// XEdDSA signature of `message` by an X25519 private key, with nonce `random` (64 bytes).
+    static func xeddsaSign(privateKey: [UInt8], message: [UInt8], random: [UInt8]) throws -> [UInt8] {
+        precondition(privateKey.count == 32 && random.count == 64, "caller passes fixed-size buffers")
+        guard initialized else { throw SignalError.internalError("libsodium failed to initialise") }
+        var signature = [UInt8](repeating: 0, count: 64)
+        let rc = signature.withUnsafeMutableBufferPointer { sig in
+            privateKey.withUnsafeBufferPointer { key in
+                message.withUnsafeBufferPointer { msg in
+                    random.withUnsafeBufferPointer { rnd in
+                        parley_xeddsa_sign(sig.baseAddress, key.baseAddress, msg.baseAddress, msg.count, rnd.baseAddress)
+                    }
+                }
+            }
+        }
+        guard rc == 0 else { throw SignalError.internalError("XEdDSA signing failed") }
+        return signature
+    }
+
+    /// Whether `signature` is a valid XEdDSA signature of `message` under the X25519 public key `publicKey` (32 bytes).
+    static func xeddsaVerify(signature: [UInt8], publicKey: [UInt8], message: [UInt8]) -> Bool {
+        guard initialized, signature.count == 64, publicKey.count == 32 else { return false }
+        let rc = signature.withUnsafeBufferPointer { sig in
+            publicKey.withUnsafeBufferPointer { key in
+                message.withUnsafeBufferPointer { msg in
+                    parley_xeddsa_verify(sig.baseAddress, key.baseAddress, msg.baseAddress, msg.count)
+                }
+            }
+        }
+        return rc == 0
+    }
+
+    /// SHAKE256 of `input`, `count` bytes long.
+    static func shake256(_ input: [UInt8], count: Int) throws -> [UInt8] {
+        var output = [UInt8](repeating: 0, count: count)
+        let rc = output.withUnsafeMutableBufferPointer { out in
+            input.withUnsafeBufferPointer { inp in
+                parley_shake256(out.baseAddress, out.count, inp.baseAddress, inp.count)
+            }
+        }
+        guard rc == 0 else { throw SignalError.internalError("SHAKE256 failed") }
+        return output
+    }
+}
