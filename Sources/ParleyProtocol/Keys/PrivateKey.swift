@@ -46,8 +46,9 @@ public struct PrivateKey: Sendable {
     /// - Throws: ``SignalError/invalidKey(_:)`` when `other` is a low-order point, whose result would be all zeros.
     public func keyAgreement(with other: PublicKey) throws -> [UInt8] {
         do {
-            let secret = try agreementKey.sharedSecretFromKeyAgreement(with: other.agreementKey)
-            return secret.withUnsafeBytes { Array($0) }
+            let secret = try agreementKey.sharedSecretFromKeyAgreement(with: other.agreementKey).withUnsafeBytes { Array($0) }
+            if ConstantTime.equals(secret, [UInt8](repeating: 0, count: secret.count)) { throw SignalError.invalidKey("") }
+            return secret
         } catch {
             throw SignalError.invalidKey("X25519 with a low-order public key")
         }

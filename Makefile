@@ -1,0 +1,35 @@
+# Parley — the two commands of the README, plus helpers.
+#   make demo   run the protocol walkthrough (installs missing system packages first)
+#   make test   build and run every test suite: unit, known-answer, interop with Signal's C library
+
+SWIFT  ?= swift
+SHARED ?= $(abspath ../shared)
+
+.PHONY: demo test deps deps-test build bench interop protos
+
+deps:
+	@Scripts/install-deps.sh
+
+deps-test:
+	@Scripts/install-deps.sh --python
+
+demo: deps
+	@$(SWIFT) build --product parley-demo -q
+	@$$($(SWIFT) build --show-bin-path)/parley-demo
+
+build: deps
+	$(SWIFT) build
+
+test: deps-test
+	$(SWIFT) build --build-tests
+	PARLEY_SHARED_DIR=$(SHARED) PARLEY_PYTHON=$(abspath .build/python/bin/python3) \
+	PARLEY_BIN_DIR=$$($(SWIFT) build --show-bin-path) $(SWIFT) test --skip-build
+
+interop: build
+	bash $(SHARED)/interop/selftest.sh --a $(SHARED)/interop/peer --b $$($(SWIFT) build --show-bin-path)/parley-interop-peer
+
+bench: deps
+	Scripts/compare-benchmarks.sh
+
+protos:
+	Scripts/generate-protos.sh

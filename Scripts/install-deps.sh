@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs what `make demo` and `make test` need on a fresh Debian machine with Swift,
+# and only what is missing: Debian packages (checked with dpkg) and the Python packages
+# of the known-answer cross-checks (in a virtual environment under .build/python).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(build-essential pkg-config libsodium-dev libssl-dev libsignal-protocol-c-dev libjansson-dev python3 python3-venv)
+missing=()
+for package in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "install-deps: installing ${missing[*]}" >&2
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+if [ "${1:-}" = "--python" ]; then
+    venv=.build/python
+    if ! "$venv/bin/python3" -c "import kyber_py, xeddsa" 2>/dev/null; then
+        echo "install-deps: installing kyber-py and xeddsa into $venv" >&2
+        python3 -m venv "$venv"
+        "$venv/bin/pip" install --quiet --disable-pip-version-check kyber-py==1.2.0 xeddsa==1.2.0
+    fi
+fi
