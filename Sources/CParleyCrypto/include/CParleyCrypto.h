@@ -8,8 +8,9 @@
  * The native operations ParleyProtocol needs that swift-crypto does not expose.
  * Everything here is a thin composition of vetted library calls:
  *   - libsodium 1.0.18's low-level Ed25519 group and scalar operations (XEdDSA),
- *   - OpenSSL libcrypto's big numbers (the public Montgomery-to-Edwards conversion)
- *     and its SHAKE256 extendable-output function.
+ *   - OpenSSL libcrypto's big numbers (the public Montgomery-to-Edwards conversion),
+ *     its SHAKE256 extendable-output function, and its SHA-256/SHA-512 block functions
+ *     under HMAC, HKDF and the iterated safety-number hash.
  * No field or lattice arithmetic is written here. All functions return 0 on success.
  */
 
@@ -30,5 +31,21 @@ int parley_xeddsa_verify(const uint8_t signature[64], const uint8_t public_key[3
 /// SHAKE256 (FIPS 202) of `input`, `output_length` bytes.
 int parley_shake256(uint8_t *output, size_t output_length,
                     const uint8_t *input, size_t input_length);
+
+/// HMAC-SHA256 (over OpenSSL's SHA-256) of `message` under a key of any length.
+int parley_hmac_sha256(uint8_t output[32], const uint8_t *key, size_t key_length,
+                       const uint8_t *message, size_t message_length);
+
+/// HKDF-SHA256 (RFC 5869) over that HMAC-SHA256: extract with `salt` (empty means
+/// 32 zero bytes), then expand `info` to `output_length` bytes (at most 255 * 32).
+int parley_hkdf_sha256(uint8_t *output, size_t output_length,
+                       const uint8_t *salt, size_t salt_length,
+                       const uint8_t *input_key_material, size_t input_length,
+                       const uint8_t *info, size_t info_length);
+
+/// Iterated SHA-512 (OpenSSL): h = SHA-512(`initial` || `suffix`), then `iterations - 1`
+/// more times h = SHA-512(h || `suffix`). The safety-number hash.
+int parley_sha512_iterate(uint8_t output[64], const uint8_t *initial, size_t initial_length,
+                          const uint8_t *suffix, size_t suffix_length, uint32_t iterations);
 
 #endif

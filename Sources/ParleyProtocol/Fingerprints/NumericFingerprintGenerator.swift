@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// Makes safety numbers (libsignal's numeric fingerprint, version 0) for two identities.
@@ -48,16 +47,6 @@ public struct NumericFingerprintGenerator: Sendable {
     /// `H0 = 0x00 0x00 ‖ key ‖ identifier`, then `iterations` times `H = SHA-512(H ‖ key)`.
     private func hash(identifier: [UInt8], key: PublicKey) -> [UInt8] {
         let keyBytes = key.serialize()
-        var hasher = SHA512()
-        hasher.update(data: [0, 0] + keyBytes + identifier)
-        hasher.update(data: keyBytes)
-        var digest = hasher.finalize()
-        for _ in 1..<iterations {
-            var next = SHA512()
-            digest.withUnsafeBytes { next.update(bufferPointer: $0) }
-            next.update(data: keyBytes)
-            digest = next.finalize()
-        }
-        return Array(digest)
+        return NativeCrypto.sha512Iterated(initial: [0, 0] + keyBytes + identifier, suffix: keyBytes, iterations: UInt32(iterations))
     }
 }

@@ -43,7 +43,7 @@ public struct SignalMessage: Sendable {
     /// Builds and MACs a message.
     init(
         version: UInt8, macKey: [UInt8], senderRatchetKey: PublicKey, counter: UInt32, previousCounter: UInt32,
-        ciphertext: [UInt8], senderIdentityKey: IdentityKey, receiverIdentityKey: IdentityKey, pqRatchet: [UInt8] = []
+        ciphertext: [UInt8], senderIdentityKey: [UInt8], receiverIdentityKey: [UInt8], pqRatchet: [UInt8] = []
     ) {
         var body = Parley_Wire_SignalMessage()
         body.ratchetKey = Data(senderRatchetKey.serialize())
@@ -67,15 +67,20 @@ public struct SignalMessage: Sendable {
 
     /// Checks the MAC in constant time.
     public func verifyMac(sender: IdentityKey, receiver: IdentityKey, macKey: [UInt8]) -> Bool {
+        verifyMac(sender: sender.serialize(), receiver: receiver.serialize(), macKey: macKey)
+    }
+
+    /// Checks the MAC in constant time, given the serialized identity keys.
+    func verifyMac(sender: [UInt8], receiver: [UInt8], macKey: [UInt8]) -> Bool {
         let unsigned = serialized[0..<(serialized.count - Self.macLength)]
         let expected = Self.mac(for: unsigned, sender: sender, receiver: receiver, macKey: macKey)
         return ConstantTime.equals(expected, serialized[(serialized.count - Self.macLength)...])
     }
 
     private static func mac<C: Collection<UInt8>>(
-        for unsigned: C, sender: IdentityKey, receiver: IdentityKey, macKey: [UInt8]
+        for unsigned: C, sender: [UInt8], receiver: [UInt8], macKey: [UInt8]
     ) -> [UInt8] {
-        let input = sender.serialize() + receiver.serialize() + Array(unsigned)
+        let input = sender + receiver + Array(unsigned)
         return Array(KDF.hmacSHA256(key: macKey, input).prefix(macLength))
     }
 }

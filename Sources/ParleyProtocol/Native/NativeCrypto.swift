@@ -47,4 +47,47 @@ enum NativeCrypto {
         guard rc == 0 else { throw SignalError.internalError("SHAKE256 failed") }
         return output
     }
+
+    /// HMAC-SHA256 of `message` under `key`.
+    static func hmacSHA256(key: [UInt8], message: [UInt8]) -> [UInt8] {
+        var output = [UInt8](repeating: 0, count: 32)
+        let rc = output.withUnsafeMutableBufferPointer { out in
+            key.withUnsafeBufferPointer { k in
+                message.withUnsafeBufferPointer { m in parley_hmac_sha256(out.baseAddress, k.baseAddress, k.count, m.baseAddress, m.count) }
+            }
+        }
+        precondition(rc == 0, "HMAC-SHA256 cannot fail on valid buffers")
+        return output
+    }
+
+    /// HKDF-SHA256 (RFC 5869); an empty `salt` means 32 zero bytes. `count` is at most 8160.
+    static func hkdfSHA256(inputKeyMaterial: [UInt8], salt: [UInt8], info: [UInt8], count: Int) -> [UInt8] {
+        precondition(count <= 255 * 32, "HKDF-SHA256 output is at most 8160 bytes")
+        var output = [UInt8](repeating: 0, count: count)
+        let rc = output.withUnsafeMutableBufferPointer { out in
+            salt.withUnsafeBufferPointer { s in
+                inputKeyMaterial.withUnsafeBufferPointer { ikm in
+                    info.withUnsafeBufferPointer { i in
+                        parley_hkdf_sha256(out.baseAddress, out.count, s.baseAddress, s.count, ikm.baseAddress, ikm.count, i.baseAddress, i.count)
+                    }
+                }
+            }
+        }
+        precondition(rc == 0, "HKDF-SHA256 cannot fail within its output bound")
+        return output
+    }
+
+    /// `h = SHA-512(initial ‖ suffix)`, then `iterations − 1` times `h = SHA-512(h ‖ suffix)`.
+    static func sha512Iterated(initial: [UInt8], suffix: [UInt8], iterations: UInt32) -> [UInt8] {
+        var output = [UInt8](repeating: 0, count: 64)
+        let rc = output.withUnsafeMutableBufferPointer { out in
+            initial.withUnsafeBufferPointer { i in
+                suffix.withUnsafeBufferPointer { s in
+                    parley_sha512_iterate(out.baseAddress, i.baseAddress, i.count, s.baseAddress, s.count, iterations)
+                }
+            }
+        }
+        precondition(rc == 0, "iterated SHA-512 needs at least one iteration")
+        return output
+    }
 }

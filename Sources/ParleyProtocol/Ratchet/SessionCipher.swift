@@ -8,17 +8,16 @@ enum SessionCipher {
         let chainKey = state.senderChainKey
         let keys = MessageKeys(seed: chainKey.messageKeySeed)
         let ciphertext = try MessageCipher.encrypt(plaintext, key: keys.cipherKey, iv: keys.iv)
-        let localIdentity = try state.localIdentityKey()
         let message = SignalMessage(
             version: state.version, macKey: keys.macKey, senderRatchetKey: try state.senderRatchetKey(),
             counter: chainKey.index, previousCounter: state.previousCounter, ciphertext: ciphertext,
-            senderIdentityKey: localIdentity, receiverIdentityKey: try state.remoteIdentityKey())
+            senderIdentityKey: state.localIdentityBytes, receiverIdentityKey: state.remoteIdentityBytes)
         state.senderChainKey = chainKey.next
         guard let pending = state.pendingPreKey else { return CiphertextMessage(message) }
         return CiphertextMessage(PreKeySignalMessage(
             version: state.version, registrationId: state.localRegistrationId, preKeyId: pending.preKeyId,
             signedPreKeyId: pending.signedPreKeyId, kyberPreKeyId: pending.kyberPreKeyId,
-            kyberCiphertext: pending.kyberCiphertext, baseKey: pending.baseKey, identityKey: localIdentity,
+            kyberCiphertext: pending.kyberCiphertext, baseKey: pending.baseKey, identityKey: try state.localIdentityKey(),
             message: message))
     }
 
@@ -64,7 +63,7 @@ enum SessionCipher {
         let chainKey = try receiverChainKey(for: theirRatchetKey, state: &state)
         let seed = try messageKeySeed(for: theirRatchetKey, chainKey: chainKey, counter: message.counter, state: &state)
         let keys = MessageKeys(seed: seed)
-        guard message.verifyMac(sender: try state.remoteIdentityKey(), receiver: try state.localIdentityKey(), macKey: keys.macKey) else {
+        guard message.verifyMac(sender: state.remoteIdentityBytes, receiver: state.localIdentityBytes, macKey: keys.macKey) else {
             throw SignalError.invalidMessage("MAC does not match")
         }
         let plaintext = try MessageCipher.decrypt(message.body, key: keys.cipherKey, iv: keys.iv)

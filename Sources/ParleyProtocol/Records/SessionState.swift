@@ -27,6 +27,10 @@ struct SessionState: Sendable {
     var version: UInt8 { UInt8(truncatingIfNeeded: structure.sessionVersion) }
 
     func localIdentityKey() throws -> IdentityKey { try IdentityKey(bytes: structure.localIdentityPublic) }
+
+    /// The serialized identity keys, as the MAC covers them (no parsing on the message path).
+    var localIdentityBytes: [UInt8] { Array(structure.localIdentityPublic) }
+    var remoteIdentityBytes: [UInt8] { Array(structure.remoteIdentityPublic) }
     func remoteIdentityKey() throws -> IdentityKey { try IdentityKey(bytes: structure.remoteIdentityPublic) }
 
     var rootKey: RootKey {

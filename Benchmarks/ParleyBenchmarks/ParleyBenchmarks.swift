@@ -1,0 +1,93 @@
+import Benchmark
+import Foundation
+import ParleyProtocol
+
+/// The workloads of ../shared/interop/bench.c (names match its rows), measured with package-benchmark.
+/// One iteration is one operation: a session setup, a message encrypted and decrypted, one fingerprint.
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .throughput], maxDuration: .seconds(2), maxIterations: 1_000_000)
+
+    // Setups: Bob's fresh prekeys are made before the clock starts; each timed operation is
+    // process_bundle towards a new address, encrypt, and Bob decrypting the pre-key message.
+    for (name, oneTime, kem) in [("setup", true, KEMKeyType?.none), ("setup_noopk", false, nil), ("setup_pqxdh", true, .kyber1024)] {
+        Benchmark(name, configuration: .init(scalingFactor: .kilo)) { benchmark in
+            let alice = ProtocolParty("alice"), bob = ProtocolParty("bob")
+            let kyber = kem.map { KyberPreKeyRecord.generate(type: $0, id: 7, timestamp: 0, signedBy: bob.identity) }
+            let bundles = benchmark.scaledIterations.map { bob.bundle(preKeyId: oneTime ? UInt32($0 + 1) : nil, kyber: kyber) }
+            let peers = benchmark.scaledIterations.map { try! ProtocolAddress(name: "peer\($0)", deviceId: 1) }
+            benchmark.startMeasurement()
+            for index in benchmark.scaledIterations {
+                alice.establishOnce(with: bob, as: peers[index], bundle: bundles[index])
+            }
+            benchmark.stopMeasurement()
+        }
+    }
+
+    // Messages: 100 bytes encrypted and decrypted; "ratchet" alternates (a DH ratchet step each), "chain" does not.
+    for (name, alternate) in [("ratchet", true), ("chain", false)] {
+        Benchmark(name, configuration: .init(scalingFactor: .kilo)) { benchmark in
+            let alice = ProtocolParty("alice"), bob = ProtocolParty("bob")
+            alice.establish(with: bob)
+            benchmark.startMeasurement()
+            for iteration in benchmark.scaledIterations {
+                if alternate && iteration % 2 == 1 { bob.send(ProtocolParty.message, to: alice) } else { alice.send(ProtocolParty.message, to: bob) }
+            }
+            benchmark.stopMeasurement()
+        }
+    }
+
+    Benchmark("group", configuration: .init(scalingFactor: .kilo)) { benchmark in
+        let alice = ProtocolParty("alice"), bob = ProtocolParty("bob")
+        let group = UUID()
+        let skdm = try! SenderKeyDistributionMessage(from: alice.address, distributionId: group, store: alice.store, context: alice.context)
+        try! processSenderKeyDistributionMessage(skdm, from: alice.address, distributionId: group, store: bob.store, context: bob.context)
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            let message = try! groupEncrypt(ProtocolParty.message, from: alice.address, distributionId: group, store: alice.store, context: alice.context)
+            blackHole(try! groupDecrypt(message.serialize(), from: alice.address, distributionId: group, store: bob.store, context: bob.context))
+        }
+        benchmark.stopMeasurement()
+    }
+
+    Benchmark("fingerprint") { benchmark in
+        let local = PrivateKey.generate().publicKey, remote = PrivateKey.generate().publicKey
+        let generator = NumericFingerprintGenerator(iterations: 5200)
+        for _ in benchmark.scaledIterations {
+            let fingerprint = try! generator.create(
+                version: 1, localIdentifier: Array("+14155550101".utf8), localKey: local,
+                remoteIdentifier: Array("+14155550202".utf8), remoteKey: remote)
+            blackHole(fingerprint.displayable.formatted)
+        }
+    }
+
+    Benchmark("x25519", configuration: .init(scalingFactor: .kilo)) { benchmark in
+        let ours = PrivateKey.generate(), theirs = PrivateKey.generate().publicKey
+        for _ in benchmark.scaledIterations { blackHole(try! ours.keyAgreement(with: theirs)) }
+    }
+
+    Benchmark("sign", configuration: .init(scalingFactor: .kilo)) { benchmark in
+        let key = PrivateKey.generate()
+        let message = key.publicKey.serialize()
+        for _ in benchmark.scaledIterations { blackHole(key.generateSignature(message: message)) }
+    }
+
+    Benchmark("verify", configuration: .init(scalingFactor: .kilo)) { benchmark in
+        let key = PrivateKey.generate()
+        let message = key.publicKey.serialize()
+        let signature = key.generateSignature(message: message)
+        for _ in benchmark.scaledIterations { blackHole(try! key.publicKey.verifySignature(message: message, signature: signature)) }
+    }
+}
+
+extension ProtocolParty {
+    /// The C benchmark's setup: process_bundle towards `peer`, encrypt, and `other` decrypting the pre-key message.
+    func establishOnce(with other: ProtocolParty, as peer: ProtocolAddress, bundle: PreKeyBundle) {
+        try! processPreKeyBundle(bundle, for: peer, sessionStore: store, identityStore: store, context: context)
+        let message = try! signalEncrypt(message: ProtocolParty.message, for: peer, sessionStore: store, identityStore: store, context: context)
+        blackHole(try! signalDecryptPreKey(
+            message: try! PreKeySignalMessage(bytes: message.serialize()), from: peer, sessionStore: other.store,
+            identityStore: other.store, preKeyStore: other.store, signedPreKeyStore: other.store,
+            kyberPreKeyStore: other.store, context: other.context))
+    }
+}
