@@ -76,7 +76,7 @@ done:
 }
 
 /* y = (u - 1) / (u + 1) mod p, for public data only. Fails for u >= p and u = p - 1. */
-static int montgomery_to_edwards_y(uint8_t y_out[32], const uint8_t u_in[32]) {
+int parley_montgomery_to_edwards(uint8_t y_out[32], const uint8_t u_in[32]) {
     static const uint8_t p_be[32] = {
         0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
         0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xED};
@@ -102,12 +102,12 @@ done:
     return rc;
 }
 
-int parley_xeddsa_verify(const uint8_t signature[64], const uint8_t public_key[32],
+int parley_xeddsa_verify(const uint8_t signature[64], const uint8_t edwards_y[32],
                          const uint8_t *message, size_t message_length) {
     uint8_t A[32], sig[64];
-    if (montgomery_to_edwards_y(A, public_key) != 0) return -1;
+    memcpy(A, edwards_y, 32);
     memcpy(sig, signature, 64);
-    A[31] |= sig[63] & 0x80;
+    A[31] = (uint8_t)((A[31] & 0x7F) | (sig[63] & 0x80));
     sig[63] &= 0x7F;
     if (sig[63] & 0x60) return -1; /* s >= 2^253 */
     return crypto_sign_ed25519_verify_detached(sig, message, message_length, A) == 0 ? 0 : -1;

@@ -23,9 +23,14 @@ int parley_xeddsa_sign(uint8_t signature[64], const uint8_t private_key[32],
                        const uint8_t *message, size_t message_length,
                        const uint8_t random[64]);
 
-/// Verifies an XEdDSA signature under a 32-byte X25519 public key (Montgomery u).
-/// Returns 0 when the signature is valid, non-zero otherwise.
-int parley_xeddsa_verify(const uint8_t signature[64], const uint8_t public_key[32],
+/// The Edwards y-coordinate (little-endian, sign bit clear) of the Montgomery u-coordinate
+/// of a public key: y = (u - 1) / (u + 1) mod 2^255 - 19. Fails for u >= p and u = p - 1.
+int parley_montgomery_to_edwards(uint8_t y[32], const uint8_t u[32]);
+
+/// Verifies an XEdDSA signature given the Edwards y of the signer's key (see
+/// `parley_montgomery_to_edwards`): the signature's top bit is the key's sign bit, then
+/// libsodium's Ed25519 verification. Returns 0 when valid.
+int parley_xeddsa_verify(const uint8_t signature[64], const uint8_t edwards_y[32],
                          const uint8_t *message, size_t message_length);
 
 /// SHAKE256 (FIPS 202) of `input`, `output_length` bytes.

@@ -1,6 +1,7 @@
 import CParleyCrypto
 
-/// The one place that calls the C shim: XEdDSA over libsodium and SHAKE256 over libcrypto.
+/// The one place that calls the C shim: XEdDSA signing and the Edwards conversion, SHAKE256,
+/// HMAC/HKDF-SHA256 and iterated SHA-512.
 /// Nothing else in Parley touches pointers into native code.
 enum NativeCrypto {
     private static let initialized: Bool = parley_crypto_init() == 0
@@ -23,17 +24,27 @@ enum NativeCrypto {
         return signature
     }
 
-    /// Whether `signature` is a valid XEdDSA signature of `message` under the X25519 public key `publicKey` (32 bytes).
-    static func xeddsaVerify(signature: [UInt8], publicKey: [UInt8], message: [UInt8]) -> Bool {
-        guard initialized, signature.count == 64, publicKey.count == 32 else { return false }
+    /// Whether `signature` is a valid XEdDSA signature of `message` by the key whose Edwards y is `edwardsY`.
+    static func xeddsaVerify(signature: [UInt8], edwardsY: [UInt8], message: [UInt8]) -> Bool {
+        guard initialized, signature.count == 64, edwardsY.count == 32 else { return false }
         let rc = signature.withUnsafeBufferPointer { sig in
-            publicKey.withUnsafeBufferPointer { key in
+            edwardsY.withUnsafeBufferPointer { key in
                 message.withUnsafeBufferPointer { msg in
                     parley_xeddsa_verify(sig.baseAddress, key.baseAddress, msg.baseAddress, msg.count)
                 }
             }
         }
         return rc == 0
+    }
+
+    /// The Edwards y-coordinate of a 32-byte Montgomery u (public data), or `nil` for u ≥ p or u = p − 1.
+    static func edwardsY(montgomeryU: [UInt8]) -> [UInt8]? {
+        guard montgomeryU.count == 32 else { return nil }
+        var y = [UInt8](repeating: 0, count: 32)
+        let rc = y.withUnsafeMutableBufferPointer { out in
+            montgomeryU.withUnsafeBufferPointer { parley_montgomery_to_edwards(out.baseAddress, $0.baseAddress) }
+        }
+        return rc == 0 ? y : nil
     }
 
     /// SHAKE256 of `input`, `count` bytes long.
