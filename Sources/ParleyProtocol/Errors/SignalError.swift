@@ -36,8 +36,14 @@ public enum SignalError: Error, Sendable, Equatable, CustomStringConvertible {
     case fingerprintIdentityMismatch(String)
     /// A scannable fingerprint does not parse.
     case fingerprintParsingError(String)
-    /// A sealed-sender certificate is malformed, expired, or not signed by its trust root.
+    /// A sealed-sender certificate is malformed, or its signature by the server key does not verify.
     case invalidCertificate(String)
+    /// A sealed-sender certificate chain does not lead to the trust root the recipient holds.
+    case untrustedCertificate(String)
+    /// A sealed-sender certificate was valid but has expired.
+    case expiredCertificate(String)
+    /// A sealed-sender envelope is malformed, fails its MAC, or names a sender key other than its certificate's.
+    case invalidSealedSenderMessage(String)
     /// A sealed-sender message was sent by this very device.
     case sealedSenderSelfSend
     /// A cryptographic primitive failed unexpectedly (it should never happen on valid input).
@@ -63,6 +69,9 @@ public enum SignalError: Error, Sendable, Equatable, CustomStringConvertible {
         case .fingerprintIdentityMismatch(let m): return "fingerprint identity mismatch: \(m)"
         case .fingerprintParsingError(let m): return "fingerprint does not parse: \(m)"
         case .invalidCertificate(let m): return "invalid certificate: \(m)"
+        case .untrustedCertificate(let m): return "certificate not signed by the trust root: \(m)"
+        case .expiredCertificate(let m): return "certificate expired: \(m)"
+        case .invalidSealedSenderMessage(let m): return "invalid sealed sender message: \(m)"
         case .sealedSenderSelfSend: return "sealed sender message from this device"
         case .internalError(let m): return "internal error: \(m)"
         }
