@@ -1,0 +1,15 @@
+/// The server's routes, shared by server and client so they cannot drift apart.
+public enum APIRoutes {
+    /// `POST`: register an account.
+    public static let accounts = "/v1/accounts"
+    /// `GET`: list this account's devices.
+    public static let devices = "/v1/devices"
+    /// `PUT`: upload prekeys.
+    public static let keys = "/v1/keys"
+    /// `GET`: prekey counts of the authenticated device.
+    public static let keyCount = "/v1/keys/count"
+    /// `GET`: bundles of `accountId`'s device `deviceId` (`*` for all).
+    public static func bundle(accountId: String, deviceId: String) -> String { "/v1/keys/\(accountId)/\(deviceId)" }
+    /// `GET`: liveness.
+    public static let health = "/health"
+}

@@ -1,0 +1,22 @@
+/// `POST /v1/accounts`: create an account with its first device.
+public struct RegisterAccountRequest: Codable, Sendable {
+    /// Unique, case-insensitive; 3–32 characters of letters, digits, `.`, `_` and `-`.
+    public let username: String
+    /// The account's identity key (33 bytes, base64).
+    public let identityKey: String
+    /// The first device's registration id (1…16380).
+    public let registrationId: UInt32
+    /// The first device's credential: a random secret of at least 16 bytes, base64. The server keeps only a slow hash.
+    public let password: String
+    /// A name for the device.
+    public let deviceName: String?
+
+    /// A registration request.
+    public init(username: String, identityKey: String, registrationId: UInt32, password: String, deviceName: String?) {
+        self.username = username
+        self.identityKey = identityKey
+        self.registrationId = registrationId
+        self.password = password
+        self.deviceName = deviceName
+    }
+}

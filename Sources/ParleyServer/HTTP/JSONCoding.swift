@@ -1,0 +1,44 @@
+import Foundation
+import Hummingbird
+
+/// Reads and writes JSON bodies with explicit size limits and ``ServerError``s for bad input.
+enum JSONCoding {
+    /// Collects at most `limit` bytes and decodes `T`; malformed JSON or wrong types are a 400 naming the problem.
+    static func decode<T: Decodable>(_ type: T.Type, from request: Request, limit: Int) async throws -> T {
+        var request = request
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.collectBody(upTo: limit)
+        } catch {
+            throw ServerError.payloadTooLarge(limit)
+        }
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))
+        } catch let error as DecodingError {
+            throw ServerError.badRequest(describe(error))
+        } catch {
+            throw ServerError.badRequest("body is not JSON")
+        }
+    }
+
+    /// A JSON response.
+    static func response<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok) throws -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json"
+        let data = try JSONEncoder().encode(value)
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+        }
+        switch error {
+        case .keyNotFound(let key, _): return "missing field \(key.stringValue)"
+        case .typeMismatch(_, let context): return "wrong type at \(path(context))"
+        case .valueNotFound(_, let context): return "missing value at \(path(context))"
+        case .dataCorrupted(let context): return context.codingPath.isEmpty ? "body is not valid JSON" : "invalid value at \(path(context))"
+        @unknown default: return "body does not decode"
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import Hummingbird
+import ParleyAPI
+
+/// Every error the server answers with: an HTTP status, a stable code and a message, sent as
+/// ``ParleyAPI/APIErrorBody`` JSON.
+public enum ServerError: Error, HTTPResponseError, Sendable {
+    case badRequest(String)
+    case unauthorized
+    case forbidden(String)
+    case notFound(String)
+    case conflict(code: String, message: String)
+    case payloadTooLarge(Int)
+    case internalFailure(String)
+
+    public var status: HTTPResponse.Status {
+        switch self {
+        case .badRequest: return .badRequest
+        case .unauthorized: return .unauthorized
+        case .forbidden: return .forbidden
+        case .notFound: return .notFound
+        case .conflict: return .conflict
+        case .payloadTooLarge: return .contentTooLarge
+        case .internalFailure: return .internalServerError
+        }
+    }
+
+    var body: APIErrorBody {
+        switch self {
+        case .badRequest(let message): return APIErrorBody(code: "bad_request", message: message)
+        case .unauthorized: return APIErrorBody(code: "unauthorized", message: "missing or wrong device credentials")
+        case .forbidden(let message): return APIErrorBody(code: "forbidden", message: message)
+        case .notFound(let message): return APIErrorBody(code: "not_found", message: message)
+        case .conflict(let code, let message): return APIErrorBody(code: code, message: message)
+        case .payloadTooLarge(let limit): return APIErrorBody(code: "payload_too_large", message: "request body over \(limit) bytes")
+        case .internalFailure: return APIErrorBody(code: "internal_error", message: "the server failed; nothing was changed")
+        }
+    }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json"
+        if case .unauthorized = self { headers[.wwwAuthenticate] = "Basic realm=\"parley\"" }
+        let data = try JSONEncoder().encode(body)
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}

@@ -1,0 +1,47 @@
+import GRDB
+
+/// The SQLite schema, one migration per version. Never edit a shipped migration; add the next one.
+enum SQLiteSchema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: accounts, devices, prekeys") { db in
+            try db.execute(sql: """
+                CREATE TABLE accounts (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    username TEXT NOT NULL UNIQUE COLLATE NOCASE,
+                    identity_key BLOB NOT NULL,
+                    created INTEGER NOT NULL
+                );
+                CREATE TABLE devices (
+                    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+                    device_id INTEGER NOT NULL,
+                    registration_id INTEGER NOT NULL,
+                    name TEXT,
+                    password_hash TEXT NOT NULL,
+                    created INTEGER NOT NULL,
+                    PRIMARY KEY (account_id, device_id)
+                );
+                CREATE TABLE signed_prekeys (
+                    account_id TEXT NOT NULL, device_id INTEGER NOT NULL,
+                    key_id INTEGER NOT NULL, public_key BLOB NOT NULL, signature BLOB NOT NULL,
+                    PRIMARY KEY (account_id, device_id),
+                    FOREIGN KEY (account_id, device_id) REFERENCES devices(account_id, device_id) ON DELETE CASCADE
+                );
+                CREATE TABLE one_time_prekeys (
+                    account_id TEXT NOT NULL, device_id INTEGER NOT NULL,
+                    key_id INTEGER NOT NULL, public_key BLOB NOT NULL,
+                    PRIMARY KEY (account_id, device_id, key_id),
+                    FOREIGN KEY (account_id, device_id) REFERENCES devices(account_id, device_id) ON DELETE CASCADE
+                );
+                CREATE TABLE kem_prekeys (
+                    account_id TEXT NOT NULL, device_id INTEGER NOT NULL,
+                    key_id INTEGER NOT NULL, public_key BLOB NOT NULL, signature BLOB NOT NULL,
+                    last_resort BOOLEAN NOT NULL,
+                    PRIMARY KEY (account_id, device_id, key_id),
+                    FOREIGN KEY (account_id, device_id) REFERENCES devices(account_id, device_id) ON DELETE CASCADE
+                );
+                """)
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import GRDB
+
+/// ``ServerStore`` on SQLite through GRDB: one file, WAL mode, schema changes by versioned migrations.
+public final class SQLiteStore: ServerStore {
+    private let database: DatabasePool
+
+    /// Opens (creating if needed) the database at `path` and migrates it.
+    public init(path: String) throws {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        database = try DatabasePool(path: path, configuration: configuration)
+        try SQLiteSchema.migrator.migrate(database)
+    }
+
+    public func createAccount(_ account: StoredAccount, firstDevice: StoredDevice) async throws -> Bool {
+        try await database.write { db in
+            if try Bool.fetchOne(db, sql: "SELECT 1 FROM accounts WHERE username = ? COLLATE NOCASE", arguments: [account.username]) == true {
+                return false
+            }
+            try db.execute(
+                sql: "INSERT INTO accounts (id, username, identity_key, created) VALUES (?, ?, ?, ?)",
+                arguments: [account.id, account.username, Data(account.identityKey), Int64(firstDevice.created)])
+            try Self.insert(firstDevice, db)
+            return true
+        }
+    }
+
+    public func account(id: String) async throws -> StoredAccount? {
+        try await database.read { db in
+            try Row.fetchOne(db, sql: "SELECT id, username, identity_key FROM accounts WHERE id = ?", arguments: [id]).map {
+                StoredAccount(id: $0["id"], username: $0["username"], identityKey: [UInt8]($0["identity_key"] as Data))
+            }
+        }
+    }
+
+    public func device(accountId: String, deviceId: UInt32) async throws -> StoredDevice? {
+        try await database.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM devices WHERE account_id = ? AND device_id = ?",
+                             arguments: [accountId, Int64(deviceId)]).map(Self.device(from:))
+        }
+    }
+
+    public func devices(accountId: String) async throws -> [StoredDevice] {
+        try await database.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM devices WHERE account_id = ? ORDER BY device_id", arguments: [accountId])
+                .map(Self.device(from:))
+        }
+    }
+
+    public func storeKeys(_ upload: KeyUpload, accountId: String, deviceId: UInt32) async throws {
+        try await database.write { db in
+            let owner: StatementArguments = [accountId, Int64(deviceId)]
+            if let key = upload.signedPreKey {
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO signed_prekeys (account_id, device_id, key_id, public_key, signature) VALUES (?, ?, ?, ?, ?)",
+                    arguments: owner + [Int64(key.keyId), Data(key.publicKey), Data(key.signature ?? [])])
+            }
+            for key in upload.preKeys {
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO one_time_prekeys (account_id, device_id, key_id, public_key) VALUES (?, ?, ?, ?)",
+                    arguments: owner + [Int64(key.keyId), Data(key.publicKey)])
+            }
+            for (key, lastResort) in upload.kemPreKeys.map({ ($0, false) }) + (upload.lastResortKemPreKey.map { [($0, true)] } ?? []) {
+                if lastResort {
+                    try db.execute(sql: "DELETE FROM kem_prekeys WHERE account_id = ? AND device_id = ? AND last_resort = 1", arguments: owner)
+                }
+                try db.execute(
+                    sql: """
+                        INSERT OR REPLACE INTO kem_prekeys (account_id, device_id, key_id, public_key, signature, last_resort)
+                        VALUES (?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: owner + [Int64(key.keyId), Data(key.publicKey), Data(key.signature ?? []), lastResort])
+            }
+        }
+    }
+
+    public func preKeyCounts(accountId: String, deviceId: UInt32) async throws -> (oneTime: Int, kem: Int) {
+        try await database.read { db in
+            let owner: StatementArguments = [accountId, Int64(deviceId)]
+            let oneTime = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM one_time_prekeys WHERE account_id = ? AND device_id = ?", arguments: owner) ?? 0
+            let kem = try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM kem_prekeys WHERE account_id = ? AND device_id = ? AND last_resort = 0", arguments: owner) ?? 0
+            return (oneTime, kem)
+        }
+    }
+
+    public func claimBundles(accountId: String, deviceIds: [UInt32]?) async throws -> [ClaimedBundle] {
+        // One write transaction: SQLite serializes writers, so two concurrent claims never see the same key.
+        try await database.write { db in
+            var devices = try Row.fetchAll(db, sql: "SELECT * FROM devices WHERE account_id = ? ORDER BY device_id", arguments: [accountId])
+                .map(Self.device(from:))
+            if let deviceIds { devices = devices.filter { deviceIds.contains($0.deviceId) } }
+            return try devices.compactMap { device in try Self.claim(for: device, db) }
+        }
+    }
+
+    private static func claim(for device: StoredDevice, _ db: Database) throws -> ClaimedBundle? {
+        let owner: StatementArguments = [device.accountId, Int64(device.deviceId)]
+        guard let signed = try Row.fetchOne(
+            db, sql: "SELECT key_id, public_key, signature FROM signed_prekeys WHERE account_id = ? AND device_id = ?", arguments: owner)
+        else { return nil }
+        let preKey = try Row.fetchOne(
+            db, sql: "SELECT key_id, public_key FROM one_time_prekeys WHERE account_id = ? AND device_id = ? ORDER BY key_id LIMIT 1",
+            arguments: owner)
+        if let preKey {
+            try db.execute(sql: "DELETE FROM one_time_prekeys WHERE account_id = ? AND device_id = ? AND key_id = ?",
+                           arguments: owner + [preKey["key_id"] as Int64])
+        }
+        let kem = try Row.fetchOne(
+            db, sql: """
+                SELECT key_id, public_key, signature, last_resort FROM kem_prekeys WHERE account_id = ? AND device_id = ?
+                ORDER BY last_resort, key_id LIMIT 1
+                """, arguments: owner)
+        if let kem, !(kem["last_resort"] as Bool) {
+            try db.execute(sql: "DELETE FROM kem_prekeys WHERE account_id = ? AND device_id = ? AND key_id = ?",
+                           arguments: owner + [kem["key_id"] as Int64])
+        }
+        return ClaimedBundle(
+            device: device, signedPreKey: preKeyValue(signed), preKey: preKey.map(preKeyValue), kemPreKey: kem.map(preKeyValue))
+    }
+
+    private static func preKeyValue(_ row: Row) -> StoredPreKey {
+        StoredPreKey(
+            keyId: UInt32(truncatingIfNeeded: row["key_id"] as Int64), publicKey: [UInt8](row["public_key"] as Data),
+            signature: row.hasColumn("signature") ? [UInt8](row["signature"] as Data) : nil)
+    }
+
+    private static func insert(_ device: StoredDevice, _ db: Database) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO devices (account_id, device_id, registration_id, name, password_hash, created)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [device.accountId, Int64(device.deviceId), Int64(device.registrationId), device.name,
+                        device.passwordHash, Int64(device.created)])
+    }
+
+    private static func device(from row: Row) -> StoredDevice {
+        StoredDevice(
+            accountId: row["account_id"], deviceId: UInt32(truncatingIfNeeded: row["device_id"] as Int64),
+            registrationId: UInt32(truncatingIfNeeded: row["registration_id"] as Int64), name: row["name"],
+            passwordHash: row["password_hash"], created: UInt64(row["created"] as Int64))
+    }
+}

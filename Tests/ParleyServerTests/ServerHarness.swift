@@ -1,0 +1,92 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import ParleyAPI
+import ParleyProtocol
+import ParleyServer
+
+/// A real server application on a fresh SQLite file, driven through Hummingbird's test client.
+struct ServerHarness {
+    let directory: URL
+    let store: SQLiteStore
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-server-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        store = try SQLiteStore(path: directory.appendingPathComponent("server.sqlite").path)
+    }
+
+    /// Runs `body` against the application (the router and middleware exactly as `parley-server` serves them).
+    func run(_ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+        let app = Application(router: ParleyServerApplication.makeRouter(store: store, hasher: PasswordHasher(strength: .minimal)))
+        try await app.test(.router, body)
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
+
+/// One registered device with its protocol identity and credentials.
+struct Member: Sendable {
+    let accountId: String
+    let deviceId: UInt32
+    let password: String
+    let store: InMemorySignalProtocolStore
+
+    var authorization: String { "Basic " + Data("\(accountId).\(deviceId):\(password)".utf8).base64EncodedString() }
+    var headers: HTTPFields { [.authorization: authorization, .contentType: "application/json"] }
+}
+
+extension TestClientProtocol {
+    /// Sends JSON and returns status and body.
+    func call(_ method: HTTPRequest.Method, _ uri: String, headers: HTTPFields = [.contentType: "application/json"],
+              json: (some Encodable)? = Optional<String>.none, raw: String? = nil) async throws -> (HTTPResponse.Status, Data) {
+        var body: ByteBuffer?
+        if let raw { body = ByteBuffer(string: raw) } else if let json { body = ByteBuffer(bytes: try JSONEncoder().encode(json)) }
+        return try await execute(uri: uri, method: method, headers: headers, body: body) { response in
+            (response.status, Data(response.body.readableBytesView))
+        }
+    }
+
+    /// Registers `username` with a fresh identity; returns the member.
+    func register(_ username: String) async throws -> Member {
+        let store = InMemorySignalProtocolStore()
+        let identity = try store.identityKeyPair(context: NullContext())
+        let password = Data((0..<24).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
+        let request = RegisterAccountRequest(
+            username: username, identityKey: Data(identity.publicKey.serialize()).base64EncodedString(),
+            registrationId: try store.localRegistrationId(context: NullContext()), password: password, deviceName: "laptop")
+        let (status, body) = try await call(.post, APIRoutes.accounts, json: request)
+        guard status == .created else { throw HarnessError.unexpected(status, body) }
+        let response = try JSONDecoder().decode(RegisterAccountResponse.self, from: body)
+        return Member(accountId: response.accountId, deviceId: response.deviceId, password: password, store: store)
+    }
+
+    /// Generates and uploads a signed prekey, `count` one-time prekeys, `count` KEM prekeys and a last-resort KEM prekey.
+    func uploadKeys(for member: Member, count: Int) async throws {
+        let context = NullContext()
+        let identity = try member.store.identityKeyPair(context: context).privateKey
+        let b64 = { (bytes: [UInt8]) in Data(bytes).base64EncodedString() }
+        let signed = SignedPreKeyRecord.generate(id: 1, timestamp: 0, signedBy: identity)
+        try member.store.storeSignedPreKey(signed, id: 1, context: context)
+        var preKeys: [PreKeyEntity] = [], kemKeys: [SignedPreKeyEntity] = []
+        for id in 1...UInt32(max(count, 1)) where count > 0 {
+            let preKey = PreKeyRecord(id: id)
+            try member.store.storePreKey(preKey, id: id, context: context)
+            preKeys.append(PreKeyEntity(keyId: id, publicKey: b64(preKey.publicKey.serialize())))
+            let kem = KyberPreKeyRecord.generate(id: id, timestamp: 0, signedBy: identity)
+            try member.store.storeKyberPreKey(kem, id: id, context: context)
+            kemKeys.append(SignedPreKeyEntity(keyId: id, publicKey: b64(kem.publicKey.serialize()), signature: b64(kem.signature)))
+        }
+        let lastResort = KyberPreKeyRecord.generate(id: 9999, timestamp: 0, signedBy: identity)
+        try member.store.storeKyberPreKey(lastResort, id: 9999, context: context)
+        let upload = UploadKeysRequest(
+            signedPreKey: SignedPreKeyEntity(keyId: 1, publicKey: b64(signed.publicKey.serialize()), signature: b64(signed.signature)),
+            preKeys: preKeys, kemPreKeys: kemKeys,
+            lastResortKemPreKey: SignedPreKeyEntity(keyId: 9999, publicKey: b64(lastResort.publicKey.serialize()), signature: b64(lastResort.signature)))
+        let (status, body) = try await call(.put, APIRoutes.keys, headers: member.headers, json: upload)
+        guard status == .noContent else { throw HarnessError.unexpected(status, body) }
+    }
+}
+
+enum HarnessError: Error {
+    case unexpected(HTTPResponse.Status, Data)
+}
