@@ -10,6 +10,12 @@ public enum APIRoutes {
     public static let keyCount = "/v1/keys/count"
     /// `GET`: bundles of `accountId`'s device `deviceId` (`*` for all).
     public static func bundle(accountId: String, deviceId: String) -> String { "/v1/keys/\(accountId)/\(deviceId)" }
+    /// `PUT`: send to every device of `accountId`.
+    public static func messages(to accountId: String) -> String { "/v1/messages/\(accountId)" }
+    /// `GET`: the authenticated device's pending envelopes.
+    public static let mailbox = "/v1/messages"
+    /// `DELETE`: acknowledge (delete) one envelope.
+    public static func acknowledge(guid: String) -> String { "/v1/messages/\(guid)" }
     /// `GET`: liveness.
     public static let health = "/health"
 }

@@ -6,6 +6,14 @@ public struct ServerLimits: Sendable {
     public var keyUploadBytes = 512 * 1024
     /// One-time keys of each kind per upload.
     public var keysPerUpload = 100
+    /// One device's ciphertext, decoded.
+    public var messageBytes = 96 * 1024
+    /// Body limit of a send: six devices' ciphertexts in base64, plus the rest.
+    public var sendBodyBytes = 6 * 132 * 1024
+    /// Envelopes per mailbox fetch.
+    public var envelopesPerFetch = 100
+    /// How long an unacknowledged envelope is kept (default 30 days).
+    public var messageLifetimeMilliseconds: UInt64 = 30 * 24 * 60 * 60 * 1000
 
     /// The defaults.
     public init() {}

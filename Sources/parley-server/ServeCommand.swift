@@ -20,6 +20,16 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
         let store = try SQLiteStore(path: (dataDirectory as NSString).appendingPathComponent("server.sqlite"))
-        try await ParleyServerApplication.make(store: store, host: host, port: port).runService()
+        let limits = ServerLimits()
+        let sweeper = Task {
+            // Expired envelopes are never handed out; this reclaims their space once an hour.
+            while !Task.isCancelled {
+                let cutoff = UInt64(Date().timeIntervalSince1970 * 1000) &- limits.messageLifetimeMilliseconds
+                _ = try? await store.deleteEnvelopes(olderThan: cutoff)
+                try? await Task.sleep(for: .seconds(3600))
+            }
+        }
+        defer { sweeper.cancel() }
+        try await ParleyServerApplication.make(store: store, limits: limits, host: host, port: port).runService()
     }
 }

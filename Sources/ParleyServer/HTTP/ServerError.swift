@@ -5,14 +5,22 @@ import ParleyAPI
 /// Every error the server answers with: an HTTP status, a stable code and a message, sent as
 /// ``ParleyAPI/APIErrorBody`` JSON.
 public enum ServerError: Error, HTTPResponseError, Sendable {
+    /// Malformed or invalid input (400 `bad_request`).
     case badRequest(String)
+    /// Missing or wrong device credentials (401 `unauthorized`).
     case unauthorized
+    /// Authenticated but not allowed (403 `forbidden`).
     case forbidden(String)
+    /// No such route, account, device or envelope (404 `not_found`).
     case notFound(String)
+    /// A conflict with stored state, with its own code (409).
     case conflict(code: String, message: String)
+    /// The body is over its limit (413 `payload_too_large`).
     case payloadTooLarge(Int)
+    /// An unexpected failure (500 `internal_error`); the detail is logged, not sent.
     case internalFailure(String)
 
+    /// The HTTP status of the answer.
     public var status: HTTPResponse.Status {
         switch self {
         case .badRequest: return .badRequest
@@ -37,6 +45,7 @@ public enum ServerError: Error, HTTPResponseError, Sendable {
         }
     }
 
+    /// The JSON error response.
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "application/json"

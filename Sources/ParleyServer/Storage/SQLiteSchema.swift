@@ -42,6 +42,20 @@ enum SQLiteSchema {
                 );
                 """)
         }
+        migrator.registerMigration("v2: mailboxes") { db in
+            try db.execute(sql: """
+                CREATE TABLE mailbox (
+                    guid TEXT PRIMARY KEY NOT NULL,
+                    account_id TEXT NOT NULL, device_id INTEGER NOT NULL,
+                    source_account_id TEXT NOT NULL, source_device_id INTEGER NOT NULL,
+                    type INTEGER NOT NULL, content BLOB NOT NULL,
+                    timestamp INTEGER NOT NULL, server_timestamp INTEGER NOT NULL,
+                    FOREIGN KEY (account_id, device_id) REFERENCES devices(account_id, device_id) ON DELETE CASCADE
+                );
+                CREATE INDEX mailbox_by_device ON mailbox (account_id, device_id, server_timestamp);
+                CREATE INDEX mailbox_by_age ON mailbox (server_timestamp);
+                """)
+        }
         return migrator
     }
 }

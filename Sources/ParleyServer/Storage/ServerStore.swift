@@ -12,9 +12,13 @@ public struct StoredAccount: Sendable, Equatable {
 
 /// A device as stored.
 public struct StoredDevice: Sendable, Equatable {
+    /// The account it belongs to.
     public let accountId: String
+    /// The device id within the account.
     public let deviceId: UInt32
+    /// The device's registration id.
     public let registrationId: UInt32
+    /// The name the device gave, if any.
     public let name: String?
     /// Argon2id hash string of the device credential.
     public let passwordHash: String
@@ -24,25 +28,72 @@ public struct StoredDevice: Sendable, Equatable {
 
 /// A stored prekey: id, serialized public key and, for signed kinds, the signature.
 public struct StoredPreKey: Sendable, Equatable {
+    /// The key id.
     public let keyId: UInt32
+    /// The serialized public key.
     public let publicKey: [UInt8]
+    /// The identity key's signature, for signed kinds.
     public let signature: [UInt8]?
 }
 
 /// Prekeys whose signatures the server has checked, ready to store for one device.
 public struct KeyUpload: Sendable {
+    /// Replaces the device's signed prekey.
     public var signedPreKey: StoredPreKey?
+    /// Added one-time prekeys.
     public var preKeys: [StoredPreKey] = []
+    /// Added one-time KEM prekeys.
     public var kemPreKeys: [StoredPreKey] = []
+    /// Replaces the device's last-resort KEM prekey.
     public var lastResortKemPreKey: StoredPreKey?
 }
 
 /// The keys handed out for one device; the one-time keys in it were removed from storage in the same transaction.
 public struct ClaimedBundle: Sendable {
+    /// The device.
     public let device: StoredDevice
+    /// Its signed prekey.
     public let signedPreKey: StoredPreKey
+    /// The claimed one-time prekey, if any were left.
     public let preKey: StoredPreKey?
+    /// The claimed one-time KEM prekey, else the last-resort one, if the device has any.
     public let kemPreKey: StoredPreKey?
+}
+
+/// A message in one device's mailbox.
+public struct StoredEnvelope: Sendable, Equatable {
+    /// Server-assigned id (lowercase UUID).
+    public let guid: String
+    /// The recipient account.
+    public let accountId: String
+    /// The recipient device.
+    public let deviceId: UInt32
+    /// The sender account.
+    public let sourceAccountId: String
+    /// The sender device.
+    public let sourceDeviceId: UInt32
+    /// `CiphertextMessage.MessageType` raw value.
+    public let type: UInt8
+    /// The ciphertext as the sender made it.
+    public let content: [UInt8]
+    /// The sender's timestamp (milliseconds since 1970).
+    public let timestamp: UInt64
+    /// When the server accepted it (milliseconds since 1970).
+    public let serverTimestamp: UInt64
+
+    /// An envelope.
+    public init(guid: String, accountId: String, deviceId: UInt32, sourceAccountId: String, sourceDeviceId: UInt32,
+                type: UInt8, content: [UInt8], timestamp: UInt64, serverTimestamp: UInt64) {
+        self.guid = guid
+        self.accountId = accountId
+        self.deviceId = deviceId
+        self.sourceAccountId = sourceAccountId
+        self.sourceDeviceId = sourceDeviceId
+        self.type = type
+        self.content = content
+        self.timestamp = timestamp
+        self.serverTimestamp = serverTimestamp
+    }
 }
 
 /// Everything the server persists. Implementations are safe to call concurrently; each method is one transaction.
@@ -62,4 +113,12 @@ public protocol ServerStore: Sendable {
     /// Claims bundles for `deviceIds` (all devices when `nil`): each device's signed prekey, one one-time prekey
     /// (removed), one one-time KEM prekey (removed) or else the last-resort one. Devices without a signed prekey are left out.
     func claimBundles(accountId: String, deviceIds: [UInt32]?) async throws -> [ClaimedBundle]
+    /// Stores envelopes for several devices in one transaction: all are stored or none.
+    func storeEnvelopes(_ envelopes: [StoredEnvelope]) async throws
+    /// Up to `limit` envelopes for the device, oldest first, none older than `notBefore` (server time).
+    func pendingEnvelopes(accountId: String, deviceId: UInt32, notBefore: UInt64, limit: Int) async throws -> [StoredEnvelope]
+    /// Deletes one envelope of the device; `false` when it has none with that guid.
+    func deleteEnvelope(guid: String, accountId: String, deviceId: UInt32) async throws -> Bool
+    /// Deletes every envelope accepted before `serverTime`; returns how many.
+    func deleteEnvelopes(olderThan serverTime: UInt64) async throws -> Int
 }
