@@ -37,13 +37,7 @@ import Testing
             #expect(status == .ok)
             let response = try JSONDecoder().decode(PreKeyBundleResponse.self, from: body)
             let device = try #require(response.devices.first)
-            let bytes = { (text: String) in [UInt8](Data(base64Encoded: text)!) }
-            let bundle = PreKeyBundle(
-                registrationId: device.registrationId, deviceId: device.deviceId,
-                oneTimePreKey: try device.preKey.map { ($0.keyId, try PublicKey(bytes($0.publicKey))) },
-                signedPreKeyId: device.signedPreKey.keyId, signedPreKey: try PublicKey(bytes(device.signedPreKey.publicKey)),
-                signedPreKeySignature: bytes(device.signedPreKey.signature), identity: try IdentityKey(bytes: bytes(response.identityKey)),
-                kyberPreKey: try device.kemPreKey.map { ($0.keyId, try KEMPublicKey(bytes($0.publicKey)), bytes($0.signature)) })
+            let bundle = try PreKeyBundle(response, device: device)
             let bobAddress = try ProtocolAddress(name: bob.accountId, deviceId: 1)
             let aliceAddress = try ProtocolAddress(name: alice.accountId, deviceId: 1)
             let context = NullContext()

@@ -102,12 +102,7 @@ import Testing
             let context = NullContext()
             let bobAddress = try ProtocolAddress(name: bob.accountId, deviceId: 1)
             try processPreKeyBundle(
-                PreKeyBundle(
-                    registrationId: device.registrationId, deviceId: 1,
-                    oneTimePreKey: try device.preKey.map { ($0.keyId, try PublicKey(bytes($0.publicKey))) },
-                    signedPreKeyId: device.signedPreKey.keyId, signedPreKey: try PublicKey(bytes(device.signedPreKey.publicKey)),
-                    signedPreKeySignature: bytes(device.signedPreKey.signature), identity: try IdentityKey(bytes: bytes(response.identityKey)),
-                    kyberPreKey: try device.kemPreKey.map { ($0.keyId, try KEMPublicKey(bytes($0.publicKey)), bytes($0.signature)) }),
+                try PreKeyBundle(response, device: device),
                 for: bobAddress, sessionStore: alice.store, identityStore: alice.store, context: context)
             let ciphertext = try signalEncrypt(message: Array("hello bob".utf8), for: bobAddress, sessionStore: alice.store,
                                                identityStore: alice.store, context: context)

@@ -87,6 +87,19 @@ extension TestClientProtocol {
     }
 }
 
+extension PreKeyBundle {
+    /// The protocol bundle for one device of a bundle response (what a client does with the server's answer).
+    init(_ response: PreKeyBundleResponse, device: DeviceBundle) throws {
+        let bytes = { (text: String) in [UInt8](Data(base64Encoded: text) ?? Data()) }
+        self.init(
+            registrationId: device.registrationId, deviceId: device.deviceId,
+            oneTimePreKey: try device.preKey.map { ($0.keyId, try PublicKey(bytes($0.publicKey))) },
+            signedPreKeyId: device.signedPreKey.keyId, signedPreKey: try PublicKey(bytes(device.signedPreKey.publicKey)),
+            signedPreKeySignature: bytes(device.signedPreKey.signature), identity: try IdentityKey(bytes: bytes(response.identityKey)),
+            kyberPreKey: try device.kemPreKey.map { ($0.keyId, try KEMPublicKey(bytes($0.publicKey)), bytes($0.signature)) })
+    }
+}
+
 enum HarnessError: Error {
     case unexpected(HTTPResponse.Status, Data)
 }
