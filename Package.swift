@@ -63,6 +63,7 @@ let package = Package(
             dependencies: [
                 "ParleyServer", "ParleyAPI", "ParleyProtocol",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
     ],

@@ -4,6 +4,12 @@ public enum APIRoutes {
     public static let accounts = "/v1/accounts"
     /// `GET`: list this account's devices.
     public static let devices = "/v1/devices"
+    /// `POST`: issue a one-time link code for a new device.
+    public static let linkCode = "/v1/devices/link-code"
+    /// `PUT`: join an account with a link code (no authentication).
+    public static let linkDevice = "/v1/devices/link"
+    /// `DELETE`: remove a device (not the primary, id 1).
+    public static func device(_ deviceId: UInt32) -> String { "/v1/devices/\(deviceId)" }
     /// `PUT`: upload prekeys.
     public static let keys = "/v1/keys"
     /// `GET`: prekey counts of the authenticated device.

@@ -11,12 +11,18 @@ public enum ParleyServerApplication {
         let authenticator = DeviceAuthenticator(store: store, hasher: hasher)
         let accounts = AccountController(store: store, hasher: hasher, authenticator: authenticator, limits: limits)
         let keys = KeyController(store: store, authenticator: authenticator, limits: limits)
+        let devices = DeviceController(store: store, hasher: hasher, authenticator: authenticator, limits: limits)
         let messages = MessageController(store: store, authenticator: authenticator, limits: limits)
         let router = Router(context: BasicRequestContext.self)
         router.add(middleware: ErrorMiddleware())
         router.get(RouterPath(APIRoutes.health)) { _, _ in try JSONCoding.response(["status": "ok"]) }
         router.post(RouterPath(APIRoutes.accounts)) { request, _ in try await accounts.register(request) }
         router.get(RouterPath(APIRoutes.devices)) { request, _ in try await accounts.listDevices(request) }
+        router.post(RouterPath(APIRoutes.linkCode)) { request, _ in try await devices.issueLinkCode(request) }
+        router.put(RouterPath(APIRoutes.linkDevice)) { request, _ in try await devices.link(request) }
+        router.delete("/v1/devices/:device") { request, context in
+            try await devices.remove(request, deviceId: try context.parameters.require("device"))
+        }
         router.put(RouterPath(APIRoutes.keys)) { request, _ in try await keys.upload(request) }
         router.get(RouterPath(APIRoutes.keyCount)) { request, _ in try await keys.count(request) }
         router.get("/v1/keys/:account/:device") { request, context in

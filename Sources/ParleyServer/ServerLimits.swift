@@ -10,6 +10,10 @@ public struct ServerLimits: Sendable {
     public var messageBytes = 96 * 1024
     /// Body limit of a send: six devices' ciphertexts in base64, plus the rest.
     public var sendBodyBytes = 6 * 132 * 1024
+    /// Devices per account.
+    public var devicesPerAccount = 6
+    /// How long a device link code works (default 10 minutes).
+    public var linkCodeLifetimeMilliseconds: UInt64 = 10 * 60 * 1000
     /// Envelopes per mailbox fetch.
     public var envelopesPerFetch = 100
     /// How long an unacknowledged envelope is kept (default 30 days).

@@ -16,19 +16,14 @@ struct AccountController: Sendable {
         guard (3...32).contains(username.count),
               username.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) })
         else { throw ServerError.badRequest("username must be 3–32 letters, digits, '.', '_' or '-'") }
-        guard (1...16380).contains(body.registrationId) else { throw ServerError.badRequest("registrationId must be 1…16380") }
         let identityKey = try KeyValidation.bytes(body.identityKey, field: "identityKey")
         guard (try? IdentityKey(bytes: identityKey)) != nil else { throw ServerError.badRequest("identityKey is not a 33-byte Curve25519 key") }
-        // The credential is the base64 text itself (it is what Basic authentication presents);
-        // decoding it only checks that it carries enough randomness.
-        let secret = try KeyValidation.bytes(body.password, field: "password")
-        guard (16...128).contains(secret.count) else { throw ServerError.badRequest("password must be 16–128 random bytes") }
-        if let name = body.deviceName, name.count > 64 { throw ServerError.badRequest("deviceName is over 64 characters") }
+        let password = try Credentials.validate(password: body.password, registrationId: body.registrationId, deviceName: body.deviceName)
 
         let accountId = UUID().uuidString.lowercased()
         let device = StoredDevice(
             accountId: accountId, deviceId: 1, registrationId: body.registrationId, name: body.deviceName,
-            passwordHash: try hasher.hash(Array(body.password.utf8)), created: UInt64(Date().timeIntervalSince1970 * 1000))
+            passwordHash: try hasher.hash(password), created: UInt64(Date().timeIntervalSince1970 * 1000))
         let account = StoredAccount(id: accountId, username: username, identityKey: identityKey)
         guard try await store.createAccount(account, firstDevice: device) else {
             throw ServerError.conflict(code: "username_taken", message: "the username \(username) is taken")

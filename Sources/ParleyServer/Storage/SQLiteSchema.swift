@@ -56,6 +56,15 @@ enum SQLiteSchema {
                 CREATE INDEX mailbox_by_age ON mailbox (server_timestamp);
                 """)
         }
+        migrator.registerMigration("v3: device link codes") { db in
+            try db.execute(sql: """
+                CREATE TABLE link_codes (
+                    code_hash BLOB PRIMARY KEY NOT NULL,
+                    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+                    expires INTEGER NOT NULL
+                );
+                """)
+        }
         return migrator
     }
 }

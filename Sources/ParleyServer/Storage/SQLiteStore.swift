@@ -95,6 +95,38 @@ public final class SQLiteStore: ServerStore {
         }
     }
 
+    public func storeLinkCode(hash: [UInt8], accountId: String, expires: UInt64) async throws {
+        try await database.write { db in
+            try db.execute(sql: "INSERT INTO link_codes (code_hash, account_id, expires) VALUES (?, ?, ?)",
+                           arguments: [Data(hash), accountId, Int64(expires)])
+        }
+    }
+
+    public func linkDevice(
+        codeHash: [UInt8], now: UInt64, maximumDevices: Int,
+        makeDevice: @Sendable (_ accountId: String, _ deviceId: UInt32) -> StoredDevice
+    ) async throws -> LinkOutcome {
+        try await database.write { db in
+            guard let accountId = try String.fetchOne(
+                db, sql: "SELECT account_id FROM link_codes WHERE code_hash = ? AND expires > ?", arguments: [Data(codeHash), Int64(now)])
+            else { return .invalidCode }
+            let ids = try Int64.fetchAll(db, sql: "SELECT device_id FROM devices WHERE account_id = ?", arguments: [accountId])
+            guard ids.count < maximumDevices else { return .tooManyDevices }
+            try db.execute(sql: "DELETE FROM link_codes WHERE code_hash = ?", arguments: [Data(codeHash)])
+            let deviceId = UInt32((ids.max() ?? 0) + 1)
+            try Self.insert(makeDevice(accountId, deviceId), db)
+            return .linked(accountId: accountId, deviceId: deviceId)
+        }
+    }
+
+    public func removeDevice(accountId: String, deviceId: UInt32) async throws -> Bool {
+        try await database.write { db in
+            // Foreign keys cascade to the device's prekeys and mailbox.
+            try db.execute(sql: "DELETE FROM devices WHERE account_id = ? AND device_id = ?", arguments: [accountId, Int64(deviceId)])
+            return db.changesCount > 0
+        }
+    }
+
     public func storeEnvelopes(_ envelopes: [StoredEnvelope]) async throws {
         try await database.write { db in
             for envelope in envelopes {

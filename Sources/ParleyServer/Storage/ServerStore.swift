@@ -96,6 +96,16 @@ public struct StoredEnvelope: Sendable, Equatable {
     }
 }
 
+/// The outcome of ``ServerStore/linkDevice(codeHash:now:maximumDevices:makeDevice:)``.
+public enum LinkOutcome: Sendable, Equatable {
+    /// The device was added with this id.
+    case linked(accountId: String, deviceId: UInt32)
+    /// No unexpired, unused code matches.
+    case invalidCode
+    /// The account already has the maximum number of devices.
+    case tooManyDevices
+}
+
 /// Everything the server persists. Implementations are safe to call concurrently; each method is one transaction.
 public protocol ServerStore: Sendable {
     /// Creates an account and its first device (id 1). Returns `false` when the username is taken (any case).
@@ -113,6 +123,13 @@ public protocol ServerStore: Sendable {
     /// Claims bundles for `deviceIds` (all devices when `nil`): each device's signed prekey, one one-time prekey
     /// (removed), one one-time KEM prekey (removed) or else the last-resort one. Devices without a signed prekey are left out.
     func claimBundles(accountId: String, deviceIds: [UInt32]?) async throws -> [ClaimedBundle]
+    /// Stores a link code (its SHA-256, never the code) for `accountId`, valid until `expires`.
+    func storeLinkCode(hash: [UInt8], accountId: String, expires: UInt64) async throws
+    /// In one transaction: consumes the unexpired code, picks the next device id and adds the device `makeDevice` describes.
+    func linkDevice(codeHash: [UInt8], now: UInt64, maximumDevices: Int,
+                    makeDevice: @Sendable (_ accountId: String, _ deviceId: UInt32) -> StoredDevice) async throws -> LinkOutcome
+    /// Removes a device with its keys and mailbox; `false` when there is none.
+    func removeDevice(accountId: String, deviceId: UInt32) async throws -> Bool
     /// Stores envelopes for several devices in one transaction: all are stored or none.
     func storeEnvelopes(_ envelopes: [StoredEnvelope]) async throws
     /// Up to `limit` envelopes for the device, oldest first, none older than `notBefore` (server time).

@@ -1,0 +1,53 @@
+import Crypto
+import Foundation
+import Hummingbird
+import ParleyAPI
+
+/// Adding devices with short-lived one-time link codes, and removing them.
+struct DeviceController: Sendable {
+    let store: any ServerStore
+    let hasher: PasswordHasher
+    let authenticator: DeviceAuthenticator
+    let limits: ServerLimits
+
+    func issueLinkCode(_ request: Request) async throws -> Response {
+        let caller = try await authenticator.authenticate(request)
+        var generator = SystemRandomNumberGenerator()
+        let code = Data((0..<24).map { _ in UInt8.random(in: 0...255, using: &generator) }).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        let expires = MessageController.milliseconds() + limits.linkCodeLifetimeMilliseconds
+        try await store.storeLinkCode(hash: Array(SHA256.hash(data: Data(code.utf8))), accountId: caller.account.id, expires: expires)
+        return try JSONCoding.response(LinkCodeResponse(code: code, expiresAt: expires), status: .created)
+    }
+
+    func link(_ request: Request) async throws -> Response {
+        let body = try await JSONCoding.decode(LinkDeviceRequest.self, from: request, limit: limits.smallBodyBytes)
+        let password = try Credentials.validate(password: body.password, registrationId: body.registrationId, deviceName: body.deviceName)
+        let hash = try hasher.hash(password)
+        let now = MessageController.milliseconds()
+        let outcome = try await store.linkDevice(
+            codeHash: Array(SHA256.hash(data: Data(body.code.utf8))), now: now, maximumDevices: limits.devicesPerAccount
+        ) { accountId, deviceId in
+            StoredDevice(accountId: accountId, deviceId: deviceId, registrationId: body.registrationId, name: body.deviceName,
+                         passwordHash: hash, created: now)
+        }
+        switch outcome {
+        case .linked(let accountId, let deviceId):
+            return try JSONCoding.response(RegisterAccountResponse(accountId: accountId, deviceId: deviceId), status: .created)
+        case .invalidCode:
+            throw ServerError.forbidden("the link code is unknown, used or expired")
+        case .tooManyDevices:
+            throw ServerError.conflict(code: "too_many_devices", message: "the account already has \(limits.devicesPerAccount) devices")
+        }
+    }
+
+    func remove(_ request: Request, deviceId: String) async throws -> Response {
+        let caller = try await authenticator.authenticate(request)
+        guard let id = UInt32(deviceId) else { throw ServerError.badRequest("device id must be a number") }
+        guard id != 1 else { throw ServerError.forbidden("the primary device cannot be removed") }
+        guard try await store.removeDevice(accountId: caller.account.id, deviceId: id) else {
+            throw ServerError.notFound("no device \(id)")
+        }
+        return Response(status: .noContent)
+    }
+}

@@ -1,0 +1,107 @@
+import Crypto
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import ParleyAPI
+import ParleyProtocol
+import ParleyServer
+import Testing
+
+@Suite struct DeviceTests {
+    static func linkRequest(code: String, registrationId: UInt32 = 77) -> (LinkDeviceRequest, String) {
+        let password = Data((0..<20).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
+        return (LinkDeviceRequest(code: code, registrationId: registrationId, password: password, deviceName: "phone"), password)
+    }
+
+    static func issueCode(_ client: some TestClientProtocol, for member: Member) async throws -> String {
+        let (status, body) = try await client.call(.post, APIRoutes.linkCode, headers: member.headers, raw: nil)
+        #expect(status == .created)
+        return try JSONDecoder().decode(LinkCodeResponse.self, from: body).code
+    }
+
+    @Test func linkCodeAddsADeviceOnceAndTheSenderMustRepair() async throws {
+        try await ServerHarness().run { client in
+            let alice = try await client.register("alice"), bob = try await client.register("bob")
+            let code = try await Self.issueCode(client, for: bob)
+            let (request, password) = Self.linkRequest(code: code)
+            let (status, body) = try await client.call(.put, APIRoutes.linkDevice, json: request)
+            #expect(status == .created)
+            let linked = try JSONDecoder().decode(RegisterAccountResponse.self, from: body)
+            #expect(linked == RegisterAccountResponse(accountId: bob.accountId, deviceId: 2))
+            #expect(try await client.call(.put, APIRoutes.linkDevice, json: request).0 == .forbidden, "a code works once")
+
+            let phone = Member(accountId: bob.accountId, deviceId: 2, password: password, store: InMemorySignalProtocolStore())
+            let (_, list) = try await client.call(.get, APIRoutes.devices, headers: phone.headers)
+            #expect(try JSONDecoder().decode(DeviceListResponse.self, from: list).devices.map(\.deviceId) == [1, 2])
+
+            // Alice only knows device 1: the server tells her about device 2.
+            let registration = try bob.store.localRegistrationId(context: NullContext())
+            let send = SendMessagesRequest(messages: [MessageTests.message(1, registrationId: registration)], timestamp: 1)
+            let (sendStatus, sendBody) = try await client.call(.put, APIRoutes.messages(to: bob.accountId), headers: alice.headers, json: send)
+            #expect(sendStatus == .conflict)
+            #expect(try JSONDecoder().decode(MismatchedDevicesResponse.self, from: sendBody).missingDevices == [2])
+            let repaired = SendMessagesRequest(messages: [
+                MessageTests.message(1, registrationId: registration), MessageTests.message(2, registrationId: 77),
+            ], timestamp: 1)
+            #expect(try await client.call(.put, APIRoutes.messages(to: bob.accountId), headers: alice.headers, json: repaired).0 == .ok)
+            // Bob's primary sending to his own account must include the phone, and not itself.
+            let own = SendMessagesRequest(messages: [MessageTests.message(2, registrationId: 77)], timestamp: 2)
+            #expect(try await client.call(.put, APIRoutes.messages(to: bob.accountId), headers: bob.headers, json: own).0 == .ok)
+        }
+    }
+
+    @Test func removedDeviceLosesItsMailboxKeysAndAccess() async throws {
+        try await ServerHarness().run { client in
+            let alice = try await client.register("alice"), bob = try await client.register("bob")
+            let (request, password) = Self.linkRequest(code: try await Self.issueCode(client, for: bob))
+            _ = try await client.call(.put, APIRoutes.linkDevice, json: request)
+            let phone = Member(accountId: bob.accountId, deviceId: 2, password: password, store: InMemorySignalProtocolStore())
+            let registration = try bob.store.localRegistrationId(context: NullContext())
+            let send = SendMessagesRequest(messages: [
+                MessageTests.message(1, registrationId: registration), MessageTests.message(2, registrationId: 77),
+            ], timestamp: 1)
+            #expect(try await client.call(.put, APIRoutes.messages(to: bob.accountId), headers: alice.headers, json: send).0 == .ok)
+
+            #expect(try await client.call(.delete, APIRoutes.device(1), headers: phone.headers).0 == .forbidden)
+            #expect(try await client.call(.delete, APIRoutes.device(2), headers: bob.headers).0 == .noContent)
+            #expect(try await client.call(.delete, APIRoutes.device(2), headers: bob.headers).0 == .notFound)
+            #expect(try await client.call(.get, APIRoutes.mailbox, headers: phone.headers).0 == .unauthorized)
+            let (_, list) = try await client.call(.get, APIRoutes.devices, headers: bob.headers)
+            #expect(try JSONDecoder().decode(DeviceListResponse.self, from: list).devices.map(\.deviceId) == [1])
+            // A sender that still lists device 2 is told it is extra.
+            let (status, body) = try await client.call(.put, APIRoutes.messages(to: bob.accountId), headers: alice.headers, json: send)
+            #expect(status == .conflict)
+            #expect(try JSONDecoder().decode(MismatchedDevicesResponse.self, from: body).extraDevices == [2])
+        }
+    }
+
+    @Test func accountsHoldAtMostSixDevices() async throws {
+        try await ServerHarness().run { client in
+            let bob = try await client.register("bob")
+            for expected in 2...6 {
+                let (request, _) = Self.linkRequest(code: try await Self.issueCode(client, for: bob))
+                let (_, body) = try await client.call(.put, APIRoutes.linkDevice, json: request)
+                #expect(try JSONDecoder().decode(RegisterAccountResponse.self, from: body).deviceId == UInt32(expected))
+            }
+            let (request, _) = Self.linkRequest(code: try await Self.issueCode(client, for: bob))
+            let (status, body) = try await client.call(.put, APIRoutes.linkDevice, json: request)
+            #expect(status == .conflict)
+            #expect(try JSONDecoder().decode(APIErrorBody.self, from: body).code == "too_many_devices")
+        }
+    }
+
+    @Test func expiredAndUnknownCodesAreRefused() async throws {
+        let harness = try ServerHarness()
+        try await harness.run { client in
+            let bob = try await client.register("bob")
+            try await harness.store.storeLinkCode(hash: Array(SHA256.hash(data: Data("old-code".utf8))), accountId: bob.accountId, expires: 1)
+            for code in ["old-code", "never-issued"] {
+                let (request, _) = Self.linkRequest(code: code)
+                let (status, body) = try await client.call(.put, APIRoutes.linkDevice, json: request)
+                #expect(status == .forbidden)
+                #expect(try JSONDecoder().decode(APIErrorBody.self, from: body).code == "forbidden")
+            }
+            #expect(try await client.call(.post, APIRoutes.linkCode, raw: nil).0 == .unauthorized)
+        }
+    }
+}
