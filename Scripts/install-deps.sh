@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(build-essential pkg-config libsodium-dev libssl-dev libsignal-protocol-c-dev libjansson-dev python3 python3-venv)
+packages=(build-essential pkg-config libsodium-dev libssl-dev libsqlite3-dev libsignal-protocol-c-dev libjansson-dev python3 python3-venv)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
