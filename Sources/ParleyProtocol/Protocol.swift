@@ -71,8 +71,8 @@ public func signalDecrypt(
 }
 
 /// Decrypts a ``PreKeySignalMessage`` from `address`, setting up the responder's session if needed
-/// (Bob's side of X3DH or PQXDH). On success the one-time prekey is removed and the KEM prekey marked used;
-/// on failure nothing stored changes.
+/// (Bob's side of X3DH or PQXDH). The session is stored first, then the one-time prekey is removed and the
+/// KEM prekey marked used; when decryption fails nothing stored changes.
 /// - Throws: ``SignalError/invalidKeyIdentifier(_:)`` for an unknown prekey, ``SignalError/untrustedIdentity(_:)``,
 ///   ``SignalError/sessionSetupRefused(_:)`` for X3DH under ``SessionSetupPolicy/requirePQXDH``, and the errors of ``signalDecrypt(message:from:sessionStore:identityStore:context:)``.
 public func signalDecryptPreKey(

@@ -22,10 +22,11 @@ struct ServeCommand: AsyncParsableCommand {
         let store = try SQLiteStore(path: (dataDirectory as NSString).appendingPathComponent("server.sqlite"))
         let limits = ServerLimits()
         let sweeper = Task {
-            // Expired envelopes are never handed out; this reclaims their space once an hour.
+            // Expired envelopes and link codes are never honoured; this reclaims their space once an hour.
             while !Task.isCancelled {
                 let cutoff = UInt64(Date().timeIntervalSince1970 * 1000) &- limits.messageLifetimeMilliseconds
                 _ = try? await store.deleteEnvelopes(olderThan: cutoff)
+                _ = try? await store.deleteLinkCodes(expiredBefore: UInt64(Date().timeIntervalSince1970 * 1000))
                 try? await Task.sleep(for: .seconds(3600))
             }
         }

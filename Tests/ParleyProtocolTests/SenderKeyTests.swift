@@ -34,6 +34,18 @@ enum UUIDs {
         }
     }
 
+    @Test func repeatedDistributionMessageDoesNotRewindTheChain() throws {
+        let skdm = try SenderKeyDistributionMessage(from: alice.address, distributionId: UUIDs.group, store: alice.store, context: alice.context)
+        try processSenderKeyDistributionMessage(skdm, from: alice.address, distributionId: UUIDs.group, store: bob.store, context: bob.context)
+        let first = try send("first"), second = try send("second")
+        #expect(try receive(first) == "first")
+        try processSenderKeyDistributionMessage(skdm, from: alice.address, distributionId: UUIDs.group, store: bob.store, context: bob.context)
+        #expect { try receive(first) } throws: { error in
+            if case SignalError.duplicatedMessage = error { return true } else { return false }
+        }
+        #expect(try receive(second) == "second")
+    }
+
     @Test func tamperedSignatureIsRejectedBeforeDecryption() throws {
         try distribute()
         let message = try send("signed")

@@ -75,6 +75,22 @@ import Testing
         }
     }
 
+    @Test func linkedDevicesCannotManageOtherDevices() async throws {
+        try await ServerHarness().run { client in
+            let bob = try await client.register("bob")
+            var phones: [Member] = []
+            for _ in 0..<2 {
+                let (request, password) = Self.linkRequest(code: try await Self.issueCode(client, for: bob))
+                let (_, body) = try await client.call(.put, APIRoutes.linkDevice, json: request)
+                let linked = try JSONDecoder().decode(RegisterAccountResponse.self, from: body)
+                phones.append(Member(accountId: bob.accountId, deviceId: linked.deviceId, password: password, store: InMemorySignalProtocolStore()))
+            }
+            #expect(try await client.call(.post, APIRoutes.linkCode, headers: phones[0].headers, raw: nil).0 == .forbidden)
+            #expect(try await client.call(.delete, APIRoutes.device(phones[1].deviceId), headers: phones[0].headers).0 == .forbidden)
+            #expect(try await client.call(.delete, APIRoutes.device(phones[0].deviceId), headers: phones[0].headers).0 == .noContent)
+        }
+    }
+
     @Test func accountsHoldAtMostSixDevices() async throws {
         try await ServerHarness().run { client in
             let bob = try await client.register("bob")

@@ -91,6 +91,22 @@ import Testing
         }
     }
 
+    @Test func kemKeyIdsCannotBeSharedBetweenOneTimeAndLastResort() async throws {
+        try await ServerHarness().run { client in
+            let bob = try await client.register("bob")
+            try await client.uploadKeys(for: bob, count: 1)
+            let identity = try bob.store.identityKeyPair(context: NullContext()).privateKey
+            let clash = KyberPreKeyRecord.generate(id: 9999, timestamp: 0, signedBy: identity)
+            let b64 = { (bytes: [UInt8]) in Data(bytes).base64EncodedString() }
+            let entity = SignedPreKeyEntity(keyId: 9999, publicKey: b64(clash.publicKey.serialize()), signature: b64(clash.signature))
+            let upload = UploadKeysRequest(signedPreKey: nil, preKeys: nil, kemPreKeys: [entity], lastResortKemPreKey: nil)
+            let (status, _) = try await client.call(.put, APIRoutes.keys, headers: bob.headers, json: upload)
+            #expect(status == .badRequest)
+            let both = UploadKeysRequest(signedPreKey: nil, preKeys: nil, kemPreKeys: [entity], lastResortKemPreKey: entity)
+            #expect(try await client.call(.put, APIRoutes.keys, headers: bob.headers, json: both).0 == .badRequest)
+        }
+    }
+
     @Test func badSignaturesAreRejectedAndNothingIsStored() async throws {
         try await ServerHarness().run { client in
             let bob = try await client.register("bob")

@@ -81,6 +81,7 @@ import Testing
                 (bob.accountId, SendMessagesRequest(
                     messages: [Self.message(1, registrationId: registration), Self.message(1, registrationId: registration)], timestamp: 1), .badRequest),
                 (UUID().uuidString.lowercased(), SendMessagesRequest(messages: [], timestamp: 1), .notFound),
+                (bob.accountId, SendMessagesRequest(messages: [Self.message(1, registrationId: registration)], timestamp: .max), .badRequest),
             ]
             for (recipient, request, expected) in cases {
                 let (status, body) = try await client.call(.put, APIRoutes.messages(to: recipient), headers: alice.headers, json: request)

@@ -26,9 +26,16 @@ public struct SenderKeyRecord: Sendable {
 
     func stateIndex(keyId: UInt32) -> Int? { states.firstIndex { $0.keyId == keyId } }
 
-    /// Adds a state in front, replacing one with the same key id and signing key, and trims old ones.
+    /// Adds a state in front and trims old ones. A state with the same key id and signing key is kept as it is
+    /// (moved to the front), so a repeated distribution message cannot rewind the chain and replay old messages;
+    /// a state with the same key id but another signing key is replaced.
     mutating func add(_ state: SenderKeyState) {
-        states.removeAll { $0.keyId == state.keyId && $0.structure.senderSigningKey.public == state.structure.senderSigningKey.public }
+        let signingKey = state.structure.senderSigningKey.public
+        if let index = states.firstIndex(where: { $0.keyId == state.keyId && $0.structure.senderSigningKey.public == signingKey }) {
+            states.insert(states.remove(at: index), at: 0)
+            return
+        }
+        states.removeAll { $0.keyId == state.keyId }
         states.insert(state, at: 0)
         if states.count > ProtocolLimits.maximumSenderKeyStates { states.removeLast(states.count - ProtocolLimits.maximumSenderKeyStates) }
     }

@@ -13,6 +13,7 @@ struct ChainKey: Sendable {
     /// skipped on the way — at most the last ``ProtocolLimits/maximumMessageKeys`` of them.
     /// - Throws: ``SignalError/invalidMessage(_:)`` when `counter` is over ``ProtocolLimits/maximumForwardJumps`` ahead.
     func advance(to counter: UInt32) throws -> (position: ChainKey, skipped: [(index: UInt32, seed: [UInt8])]) {
+        guard counter >= index else { throw SignalError.duplicatedMessage("message \(counter) is behind the chain") }
         guard counter - index <= ProtocolLimits.maximumForwardJumps else {
             throw SignalError.invalidMessage("message \(counter) is over \(ProtocolLimits.maximumForwardJumps) ahead of the chain")
         }

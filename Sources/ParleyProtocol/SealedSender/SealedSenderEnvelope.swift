@@ -60,7 +60,7 @@ enum SealedSenderEnvelope {
         else { throw SignalError.invalidSealedSenderMessage("envelope lacks a field or has a bad ephemeral key") }
         let encryptedStatic = Array(envelope.encryptedStatic)
         let ephemeralKeys = Keys(
-            agreement: try recipient.privateKey.keyAgreement(with: ephemeral),
+            agreement: try agreement(recipient.privateKey, ephemeral),
             salt: label + recipient.publicKey.serialize() + ephemeral.serialize())
         let sender: PublicKey
         do { sender = try PublicKey(try decrypt(encryptedStatic, keys: ephemeralKeys)) } catch let error as SignalError {
@@ -68,8 +68,15 @@ enum SealedSenderEnvelope {
             throw SignalError.invalidSealedSenderMessage("sender key is malformed")
         }
         let staticKeys = Keys(
-            agreement: try recipient.privateKey.keyAgreement(with: sender), salt: ephemeralKeys.chainKey + encryptedStatic)
+            agreement: try agreement(recipient.privateKey, sender), salt: ephemeralKeys.chainKey + encryptedStatic)
         return (sender, try decrypt(Array(envelope.encryptedMessage), keys: staticKeys))
+    }
+
+    /// X25519 with a key from the envelope; a low-order key makes the envelope invalid.
+    private static func agreement(_ ours: PrivateKey, _ theirs: PublicKey) throws -> [UInt8] {
+        do { return try ours.keyAgreement(with: theirs) } catch {
+            throw SignalError.invalidSealedSenderMessage("the envelope carries a low-order key")
+        }
     }
 
     private static func encrypt(_ plaintext: [UInt8], keys: Keys) throws -> [UInt8] {

@@ -12,6 +12,7 @@ struct DeviceController: Sendable {
 
     func issueLinkCode(_ request: Request) async throws -> Response {
         let caller = try await authenticator.authenticate(request)
+        guard caller.device.deviceId == 1 else { throw ServerError.forbidden("only the primary device can link devices") }
         var generator = SystemRandomNumberGenerator()
         let code = Data((0..<24).map { _ in UInt8.random(in: 0...255, using: &generator) }).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
@@ -23,10 +24,15 @@ struct DeviceController: Sendable {
     func link(_ request: Request) async throws -> Response {
         let body = try await JSONCoding.decode(LinkDeviceRequest.self, from: request, limit: limits.smallBodyBytes)
         let password = try Credentials.validate(password: body.password, registrationId: body.registrationId, deviceName: body.deviceName)
-        let hash = try hasher.hash(password)
+        let codeHash = Array(SHA256.hash(data: Data(body.code.utf8)))
         let now = MessageController.milliseconds()
+        // A cheap look first, so that unauthenticated junk codes never cost a slow hash.
+        guard try await store.isLinkCodeValid(hash: codeHash, now: now) else {
+            throw ServerError.forbidden("the link code is unknown, used or expired")
+        }
+        let hash = try hasher.hash(password)
         let outcome = try await store.linkDevice(
-            codeHash: Array(SHA256.hash(data: Data(body.code.utf8))), now: now, maximumDevices: limits.devicesPerAccount
+            codeHash: codeHash, now: now, maximumDevices: limits.devicesPerAccount
         ) { accountId, deviceId in
             StoredDevice(accountId: accountId, deviceId: deviceId, registrationId: body.registrationId, name: body.deviceName,
                          passwordHash: hash, created: now)
@@ -45,6 +51,9 @@ struct DeviceController: Sendable {
         let caller = try await authenticator.authenticate(request)
         guard let id = UInt32(deviceId) else { throw ServerError.badRequest("device id must be a number") }
         guard id != 1 else { throw ServerError.forbidden("the primary device cannot be removed") }
+        guard caller.device.deviceId == 1 || caller.device.deviceId == id else {
+            throw ServerError.forbidden("a linked device can remove only itself")
+        }
         guard try await store.removeDevice(accountId: caller.account.id, deviceId: id) else {
             throw ServerError.notFound("no device \(id)")
         }

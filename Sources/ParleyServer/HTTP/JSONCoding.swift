@@ -9,8 +9,10 @@ enum JSONCoding {
         let buffer: ByteBuffer
         do {
             buffer = try await request.collectBody(upTo: limit)
-        } catch {
+        } catch let error as HTTPResponseError where error.status == .contentTooLarge {
             throw ServerError.payloadTooLarge(limit)
+        } catch {
+            throw ServerError.badRequest("the request body could not be read")
         }
         do {
             return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))

@@ -17,6 +17,8 @@ public enum ServerError: Error, HTTPResponseError, Sendable {
     case conflict(code: String, message: String)
     /// The body is over its limit (413 `payload_too_large`).
     case payloadTooLarge(Int)
+    /// Another client error the HTTP layer reported (its status kept).
+    case clientError(HTTPResponse.Status, String)
     /// An unexpected failure (500 `internal_error`); the detail is logged, not sent.
     case internalFailure(String)
 
@@ -29,6 +31,7 @@ public enum ServerError: Error, HTTPResponseError, Sendable {
         case .notFound: return .notFound
         case .conflict: return .conflict
         case .payloadTooLarge: return .contentTooLarge
+        case .clientError(let status, _): return status
         case .internalFailure: return .internalServerError
         }
     }
@@ -41,7 +44,9 @@ public enum ServerError: Error, HTTPResponseError, Sendable {
         case .notFound(let message): return APIErrorBody(code: "not_found", message: message)
         case .conflict(let code, let message): return APIErrorBody(code: code, message: message)
         case .payloadTooLarge(let limit): return APIErrorBody(code: "payload_too_large", message: "request body over \(limit) bytes")
-        case .internalFailure: return APIErrorBody(code: "internal_error", message: "the server failed; nothing was changed")
+        case .clientError(let status, let message):
+            return APIErrorBody(code: status.reasonPhrase.lowercased().replacingOccurrences(of: " ", with: "_"), message: message)
+        case .internalFailure: return APIErrorBody(code: "internal_error", message: "the server failed to process the request")
         }
     }
 

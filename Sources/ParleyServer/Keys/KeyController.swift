@@ -23,7 +23,14 @@ struct KeyController: Sendable {
         upload.lastResortKemPreKey = try body.lastResortKemPreKey.map {
             try KeyValidation.kemPreKey($0, identity: identity, what: "lastResortKemPreKey")
         }
-        try await store.storeKeys(upload, accountId: caller.account.id, deviceId: caller.device.deviceId)
+        if let lastResort = upload.lastResortKemPreKey, upload.kemPreKeys.contains(where: { $0.keyId == lastResort.keyId }) {
+            throw ServerError.badRequest("KEM prekey id \(lastResort.keyId) is both one-time and last resort")
+        }
+        do {
+            try await store.storeKeys(upload, accountId: caller.account.id, deviceId: caller.device.deviceId)
+        } catch ServerStoreError.kemKeyIdInUse(let id) {
+            throw ServerError.badRequest("KEM prekey id \(id) is already used by the other kind of KEM prekey")
+        }
         return Response(status: .noContent)
     }
 

@@ -11,6 +11,7 @@ struct MessageController: Sendable {
     func send(_ request: Request, to accountId: String) async throws -> Response {
         let caller = try await authenticator.authenticate(request)
         let body = try await JSONCoding.decode(SendMessagesRequest.self, from: request, limit: limits.sendBodyBytes)
+        guard body.timestamp <= UInt64(Int64.max) else { throw ServerError.badRequest("timestamp is out of range") }
         guard let recipient = try await store.account(id: accountId.lowercased()) else {
             throw ServerError.notFound("no account \(accountId)")
         }

@@ -62,6 +62,10 @@ public final class SQLiteStore: ServerStore {
                     arguments: owner + [Int64(key.keyId), Data(key.publicKey)])
             }
             for (key, lastResort) in upload.kemPreKeys.map({ ($0, false) }) + (upload.lastResortKemPreKey.map { [($0, true)] } ?? []) {
+                let otherKind = try Bool.fetchOne(
+                    db, sql: "SELECT 1 FROM kem_prekeys WHERE account_id = ? AND device_id = ? AND key_id = ? AND last_resort = ?",
+                    arguments: owner + [Int64(key.keyId), !lastResort]) ?? false
+                if otherKind { throw ServerStoreError.kemKeyIdInUse(key.keyId) }
                 if lastResort {
                     try db.execute(sql: "DELETE FROM kem_prekeys WHERE account_id = ? AND device_id = ? AND last_resort = 1", arguments: owner)
                 }
@@ -99,6 +103,19 @@ public final class SQLiteStore: ServerStore {
         try await database.write { db in
             try db.execute(sql: "INSERT INTO link_codes (code_hash, account_id, expires) VALUES (?, ?, ?)",
                            arguments: [Data(hash), accountId, Int64(expires)])
+        }
+    }
+
+    public func isLinkCodeValid(hash: [UInt8], now: UInt64) async throws -> Bool {
+        try await database.read { db in
+            try Bool.fetchOne(db, sql: "SELECT 1 FROM link_codes WHERE code_hash = ? AND expires > ?", arguments: [Data(hash), Int64(now)]) ?? false
+        }
+    }
+
+    public func deleteLinkCodes(expiredBefore now: UInt64) async throws -> Int {
+        try await database.write { db in
+            try db.execute(sql: "DELETE FROM link_codes WHERE expires <= ?", arguments: [Int64(now)])
+            return db.changesCount
         }
     }
 

@@ -125,6 +125,10 @@ public protocol ServerStore: Sendable {
     func claimBundles(accountId: String, deviceIds: [UInt32]?) async throws -> [ClaimedBundle]
     /// Stores a link code (its SHA-256, never the code) for `accountId`, valid until `expires`.
     func storeLinkCode(hash: [UInt8], accountId: String, expires: UInt64) async throws
+    /// Whether an unexpired, unused link code has this hash.
+    func isLinkCodeValid(hash: [UInt8], now: UInt64) async throws -> Bool
+    /// Deletes link codes that expired before `now`; returns how many.
+    func deleteLinkCodes(expiredBefore now: UInt64) async throws -> Int
     /// In one transaction: consumes the unexpired code, picks the next device id and adds the device `makeDevice` describes.
     func linkDevice(codeHash: [UInt8], now: UInt64, maximumDevices: Int,
                     makeDevice: @Sendable (_ accountId: String, _ deviceId: UInt32) -> StoredDevice) async throws -> LinkOutcome
