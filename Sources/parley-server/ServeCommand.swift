@@ -24,9 +24,10 @@ struct ServeCommand: AsyncParsableCommand {
         let sweeper = Task {
             // Expired envelopes and link codes are never honoured; this reclaims their space once an hour.
             while !Task.isCancelled {
-                let cutoff = UInt64(Date().timeIntervalSince1970 * 1000) &- limits.messageLifetimeMilliseconds
+                let now = ServerClock.milliseconds()
+                let cutoff = now &- limits.messageLifetimeMilliseconds
                 _ = try? await store.deleteEnvelopes(olderThan: cutoff)
-                _ = try? await store.deleteLinkCodes(expiredBefore: UInt64(Date().timeIntervalSince1970 * 1000))
+                _ = try? await store.deleteLinkCodes(expiredBefore: now)
                 try? await Task.sleep(for: .seconds(3600))
             }
         }

@@ -23,7 +23,7 @@ struct AccountController: Sendable {
         let accountId = UUID().uuidString.lowercased()
         let device = StoredDevice(
             accountId: accountId, deviceId: 1, registrationId: body.registrationId, name: body.deviceName,
-            passwordHash: try hasher.hash(password), created: UInt64(Date().timeIntervalSince1970 * 1000))
+            passwordHash: try hasher.hash(password), created: ServerClock.milliseconds())
         let account = StoredAccount(id: accountId, username: username, identityKey: identityKey)
         guard try await store.createAccount(account, firstDevice: device) else {
             throw ServerError.conflict(code: "username_taken", message: "the username \(username) is taken")

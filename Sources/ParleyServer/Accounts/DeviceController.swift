@@ -16,7 +16,7 @@ struct DeviceController: Sendable {
         var generator = SystemRandomNumberGenerator()
         let code = Data((0..<24).map { _ in UInt8.random(in: 0...255, using: &generator) }).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-        let expires = MessageController.milliseconds() + limits.linkCodeLifetimeMilliseconds
+        let expires = ServerClock.milliseconds() + limits.linkCodeLifetimeMilliseconds
         try await store.storeLinkCode(hash: Array(SHA256.hash(data: Data(code.utf8))), accountId: caller.account.id, expires: expires)
         return try JSONCoding.response(LinkCodeResponse(code: code, expiresAt: expires), status: .created)
     }
@@ -25,7 +25,7 @@ struct DeviceController: Sendable {
         let body = try await JSONCoding.decode(LinkDeviceRequest.self, from: request, limit: limits.smallBodyBytes)
         let password = try Credentials.validate(password: body.password, registrationId: body.registrationId, deviceName: body.deviceName)
         let codeHash = Array(SHA256.hash(data: Data(body.code.utf8)))
-        let now = MessageController.milliseconds()
+        let now = ServerClock.milliseconds()
         // A cheap look first, so that unauthenticated junk codes never cost a slow hash.
         guard try await store.isLinkCodeValid(hash: codeHash, now: now) else {
             throw ServerError.forbidden("the link code is unknown, used or expired")

@@ -52,10 +52,8 @@ public enum ServerError: Error, HTTPResponseError, Sendable {
 
     /// The JSON error response.
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        var headers = HTTPFields()
-        headers[.contentType] = "application/json"
-        if case .unauthorized = self { headers[.wwwAuthenticate] = "Basic realm=\"parley\"" }
-        let data = try JSONEncoder().encode(body)
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        var response = try JSONCoding.response(body, status: status)
+        if case .unauthorized = self { response.headers[.wwwAuthenticate] = "Basic realm=\"parley\"" }
+        return response
     }
 }

@@ -29,7 +29,7 @@ struct MessageController: Sendable {
         }.map(\.destinationDeviceId)
         if !stale.isEmpty { return try JSONCoding.response(StaleDevicesResponse(staleDevices: stale.sorted()), status: .gone) }
 
-        let now = Self.milliseconds()
+        let now = ServerClock.milliseconds()
         let envelopes = try body.messages.map { message -> StoredEnvelope in
             guard [2, 3, 7, 8].contains(message.type) else { throw ServerError.badRequest("unknown message type \(message.type)") }
             let content = try KeyValidation.bytes(message.content, field: "content")
@@ -48,7 +48,7 @@ struct MessageController: Sendable {
     func fetch(_ request: Request) async throws -> Response {
         let caller = try await authenticator.authenticate(request)
         let page = limits.envelopesPerFetch
-        let notBefore = Self.milliseconds() &- limits.messageLifetimeMilliseconds
+        let notBefore = ServerClock.milliseconds() &- limits.messageLifetimeMilliseconds
         let pending = try await store.pendingEnvelopes(
             accountId: caller.account.id, deviceId: caller.device.deviceId, notBefore: notBefore, limit: page + 1)
         let envelopes = pending.prefix(page).map {
@@ -65,6 +65,4 @@ struct MessageController: Sendable {
         }
         return Response(status: .noContent)
     }
-
-    static func milliseconds() -> UInt64 { UInt64(Date().timeIntervalSince1970 * 1000) }
 }
