@@ -22,6 +22,14 @@ public enum APIRoutes {
     public static let mailbox = "/v1/messages"
     /// `DELETE`: acknowledge (delete) one envelope.
     public static func acknowledge(guid: String) -> String { "/v1/messages/\(guid)" }
-    /// `GET`: liveness.
+    /// `GET` with a WebSocket upgrade: the authenticated device's real-time channel (``SocketFrame``s).
+    public static let webSocket = "/v1/websocket"
+    /// `POST`: upload an encrypted attachment (streamed, raw bytes).
+    public static let attachments = "/v1/attachments"
+    /// `GET`: download an attachment (supports `Range`).
+    public static func attachment(_ id: String) -> String { "/v1/attachments/\(id)" }
+    /// `GET`: liveness and store reachability.
     public static let health = "/health"
+    /// `GET`: Prometheus metrics.
+    public static let metrics = "/metrics"
 }

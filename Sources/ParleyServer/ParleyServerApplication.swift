@@ -1,21 +1,38 @@
+import Foundation
 import Hummingbird
+import HummingbirdWebSocket
 import Logging
 import ParleyAPI
+import ServiceLifecycle
 
-/// Builds the parley-server HTTP application from its dependencies; nothing global.
+/// Builds the parley-server HTTP and WebSocket application from its dependencies; nothing global.
 public enum ParleyServerApplication {
-    /// The router with every route and the error middleware.
-    public static func makeRouter(store: any ServerStore, hasher: PasswordHasher, limits: ServerLimits = ServerLimits())
-        -> Router<BasicRequestContext>
-    {
-        let authenticator = DeviceAuthenticator(store: store, hasher: hasher)
-        let accounts = AccountController(store: store, hasher: hasher, authenticator: authenticator, limits: limits)
-        let keys = KeyController(store: store, authenticator: authenticator, limits: limits)
-        let devices = DeviceController(store: store, hasher: hasher, authenticator: authenticator, limits: limits)
-        let messages = MessageController(store: store, authenticator: authenticator, limits: limits)
+    /// The HTTP router with every route, the metrics and error middleware.
+    public static func makeRouter(_ dependencies: ServerDependencies) -> Router<BasicRequestContext> {
+        let d = dependencies
+        let authenticator = DeviceAuthenticator(store: d.store, hasher: d.hasher)
+        let accounts = AccountController(store: d.store, hasher: d.hasher, authenticator: authenticator, limits: d.limits)
+        let keys = KeyController(store: d.store, authenticator: authenticator, limits: d.limits, rateLimiter: d.rateLimiter)
+        let devices = DeviceController(
+            store: d.store, hasher: d.hasher, authenticator: authenticator, limits: d.limits, rateLimiter: d.rateLimiter)
+        let messages = MessageController(
+            store: d.store, authenticator: authenticator, limits: d.limits, hub: d.hub, rateLimiter: d.rateLimiter, metrics: d.metrics)
+        let attachments = AttachmentController(
+            blobs: d.attachments, authenticator: authenticator, limits: d.limits, rateLimiter: d.rateLimiter, metrics: d.metrics)
+        let sockets = socketController(d, authenticator: authenticator)
+
         let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: MetricsMiddleware(metrics: d.metrics))
         router.add(middleware: ErrorMiddleware())
-        router.get(RouterPath(APIRoutes.health)) { _, _ in try JSONCoding.response(["status": "ok"]) }
+        router.get(RouterPath(APIRoutes.health)) { _, _ in
+            _ = try await d.store.account(id: "")  // the store answers
+            return try JSONCoding.response(["status": "ok"])
+        }
+        router.get(RouterPath(APIRoutes.metrics)) { _, _ in
+            d.metrics.mailboxDepth.set(Double(try await d.store.mailboxDepth()))
+            let body = ResponseBody(byteBuffer: ByteBuffer(bytes: d.metrics.render()))
+            return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"], body: body)
+        }
         router.post(RouterPath(APIRoutes.accounts)) { request, _ in try await accounts.register(request) }
         router.get(RouterPath(APIRoutes.devices)) { request, _ in try await accounts.listDevices(request) }
         router.post(RouterPath(APIRoutes.linkCode)) { request, _ in try await devices.issueLinkCode(request) }
@@ -37,18 +54,49 @@ public enum ParleyServerApplication {
         router.delete("/v1/messages/:id") { request, context in
             try await messages.acknowledge(request, guid: try context.parameters.require("id"))
         }
+        router.get(RouterPath(APIRoutes.webSocket)) { request, _ in try await sockets.refuse(request) }
+        router.post(RouterPath(APIRoutes.attachments)) { request, context in try await attachments.upload(request, context: context) }
+        router.get("/v1/attachments/:id") { request, context in
+            try await attachments.download(request, id: try context.parameters.require("id"), context: context)
+        }
         return router
     }
 
-    /// A ready-to-run application on `host:port`.
+    /// The router that decides WebSocket upgrades on `GET /v1/websocket`.
+    public static func makeWebSocketRouter(_ dependencies: ServerDependencies) -> Router<BasicWebSocketRequestContext> {
+        let sockets = socketController(dependencies, authenticator: DeviceAuthenticator(store: dependencies.store, hasher: dependencies.hasher))
+        let router = Router(context: BasicWebSocketRequestContext.self)
+        router.ws(RouterPath(APIRoutes.webSocket)) { request, _ in
+            await sockets.shouldUpgrade(request)
+        } onUpgrade: { inbound, outbound, context in
+            try await sockets.run(inbound, outbound, request: context.request, logger: context.logger)
+        }
+        return router
+    }
+
+    /// A ready-to-run application on `host:port` (0 picks a free port; `onServerRunning` learns it).
     public static func make(
-        store: any ServerStore, hasher: PasswordHasher = PasswordHasher(), limits: ServerLimits = ServerLimits(),
-        host: String = "127.0.0.1", port: Int = 8080,
-        logger: Logger = Logger(label: "parley-server")
+        _ dependencies: ServerDependencies, host: String = "127.0.0.1", port: Int = 8080,
+        keepAliveInterval: Duration = .seconds(30),
+        services: [any Service] = [],
+        logger: Logger = Logger(label: "parley-server"),
+        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
-        Application(
-            router: makeRouter(store: store, hasher: hasher, limits: limits),
+        let webSocket = WebSocketServerConfiguration(
+            maxFrameSize: max(dependencies.limits.socketFrameBytes, 1 << 14), autoPing: .enabled(timePeriod: keepAliveInterval))
+        var app = Application(
+            router: makeRouter(dependencies),
+            server: .http1WebSocketUpgrade(
+                webSocketRouter: makeWebSocketRouter(dependencies), configuration: .init(ws: webSocket)),
             configuration: .init(address: .hostname(host, port: port), serverName: "parley-server"),
+            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
             logger: logger)
+        app.addServices(services)
+        return app
+    }
+
+    private static func socketController(_ d: ServerDependencies, authenticator: DeviceAuthenticator) -> SocketController {
+        SocketController(store: d.store, authenticator: authenticator, hub: d.hub, limits: d.limits, rateLimiter: d.rateLimiter,
+                         metrics: d.metrics)
     }
 }

@@ -19,6 +19,19 @@ public struct ServerLimits: Sendable {
     /// How long an unacknowledged envelope is kept (default 30 days).
     public var messageLifetimeMilliseconds: UInt64 = 30 * 24 * 60 * 60 * 1000
 
+    /// Envelopes sent on a socket and not yet acknowledged (flow control).
+    public var socketWindow = 100
+    /// Largest WebSocket message a client may send (acks and ephemeral events are small).
+    public var socketFrameBytes = 16 * 1024
+    /// Largest opaque payload of an ephemeral event, decoded.
+    public var ephemeralContentBytes = 4 * 1024
+    /// Largest attachment (default 100 MiB).
+    public var attachmentBytes: Int64 = 100 * 1024 * 1024
+    /// How long an attachment is kept (default 30 days).
+    public var attachmentLifetimeMilliseconds: UInt64 = 30 * 24 * 60 * 60 * 1000
+    /// Per-account token buckets.
+    public var rateLimits = RateLimits()
+
     /// The defaults.
     public init() {}
 }

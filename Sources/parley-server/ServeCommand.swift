@@ -1,4 +1,5 @@
 import ArgumentParser
+import Logging
 import Foundation
 import ParleyServer
 
@@ -20,18 +21,10 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
         let store = try SQLiteStore(path: (dataDirectory as NSString).appendingPathComponent("server.sqlite"))
-        let limits = ServerLimits()
-        let sweeper = Task {
-            // Expired envelopes and link codes are never honoured; this reclaims their space once an hour.
-            while !Task.isCancelled {
-                let now = ServerClock.milliseconds()
-                let cutoff = now &- limits.messageLifetimeMilliseconds
-                _ = try? await store.deleteEnvelopes(olderThan: cutoff)
-                _ = try? await store.deleteLinkCodes(expiredBefore: now)
-                try? await Task.sleep(for: .seconds(3600))
-            }
-        }
-        defer { sweeper.cancel() }
-        try await ParleyServerApplication.make(store: store, limits: limits, host: host, port: port).runService()
+        let logger = Logger(label: "parley-server")
+        let dependencies = ServerDependencies(
+            store: store, attachments: try AttachmentStore(directory: URL(fileURLWithPath: dataDirectory).appendingPathComponent("attachments")))
+        let maintenance = MaintenanceService(dependencies: dependencies, logger: logger)
+        try await ParleyServerApplication.make(dependencies, host: host, port: port, services: [maintenance], logger: logger).runService()
     }
 }

@@ -9,17 +9,28 @@ import ParleyServer
 struct ServerHarness {
     let directory: URL
     let store: SQLiteStore
+    let dependencies: ServerDependencies
 
-    init() throws {
+    init(limits: ServerLimits = ServerLimits()) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-server-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         store = try SQLiteStore(path: directory.appendingPathComponent("server.sqlite").path)
+        dependencies = ServerDependencies(
+            store: store, attachments: try AttachmentStore(directory: directory.appendingPathComponent("attachments")),
+            hasher: PasswordHasher(strength: .minimal), limits: limits)
     }
 
     /// Runs `body` against the application (the router and middleware exactly as `parley-server` serves them).
     func run(_ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
-        let app = Application(router: ParleyServerApplication.makeRouter(store: store, hasher: PasswordHasher(strength: .minimal)))
+        let app = Application(router: ParleyServerApplication.makeRouter(dependencies))
         try await app.test(.router, body)
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Runs `body` against the full server (HTTP and WebSocket) listening on a loopback port.
+    func runLive(_ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+        let app = ParleyServerApplication.make(dependencies, port: 0)
+        try await app.test(.live, body)
         try? FileManager.default.removeItem(at: directory)
     }
 }

@@ -9,10 +9,12 @@ struct DeviceController: Sendable {
     let hasher: PasswordHasher
     let authenticator: DeviceAuthenticator
     let limits: ServerLimits
+    let rateLimiter: RateLimiter
 
     func issueLinkCode(_ request: Request) async throws -> Response {
         let caller = try await authenticator.authenticate(request)
         guard caller.device.deviceId == 1 else { throw ServerError.forbidden("only the primary device can link devices") }
+        try rateLimiter.take("link-code", accountId: caller.account.id, policy: limits.rateLimits.linkCode)
         var generator = SystemRandomNumberGenerator()
         let code = Data((0..<24).map { _ in UInt8.random(in: 0...255, using: &generator) }).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")

@@ -17,6 +17,10 @@ public enum ServerError: Error, HTTPResponseError, Sendable {
     case conflict(code: String, message: String)
     /// The body is over its limit (413 `payload_too_large`).
     case payloadTooLarge(Int)
+    /// A per-account rate limit refused the request (429 `rate_limited`, with `Retry-After`).
+    case tooManyRequests(retryAfterSeconds: Int)
+    /// The `Range` of a download lies outside the blob (416 `range_not_satisfiable`).
+    case rangeNotSatisfiable(size: Int64)
     /// Another client error the HTTP layer reported (its status kept).
     case clientError(HTTPResponse.Status, String)
     /// An unexpected failure (500 `internal_error`); the detail is logged, not sent.
@@ -31,6 +35,8 @@ public enum ServerError: Error, HTTPResponseError, Sendable {
         case .notFound: return .notFound
         case .conflict: return .conflict
         case .payloadTooLarge: return .contentTooLarge
+        case .tooManyRequests: return .tooManyRequests
+        case .rangeNotSatisfiable: return .rangeNotSatisfiable
         case .clientError(let status, _): return status
         case .internalFailure: return .internalServerError
         }
@@ -44,6 +50,10 @@ public enum ServerError: Error, HTTPResponseError, Sendable {
         case .notFound(let message): return APIErrorBody(code: "not_found", message: message)
         case .conflict(let code, let message): return APIErrorBody(code: code, message: message)
         case .payloadTooLarge(let limit): return APIErrorBody(code: "payload_too_large", message: "request body over \(limit) bytes")
+        case .tooManyRequests(let seconds):
+            return APIErrorBody(code: "rate_limited", message: "too many requests; retry in \(seconds) s")
+        case .rangeNotSatisfiable(let size):
+            return APIErrorBody(code: "range_not_satisfiable", message: "the range lies outside the \(size)-byte blob")
         case .clientError(let status, let message):
             return APIErrorBody(code: status.reasonPhrase.lowercased().replacingOccurrences(of: " ", with: "_"), message: message)
         case .internalFailure: return APIErrorBody(code: "internal_error", message: "the server failed to process the request")
@@ -53,7 +63,12 @@ public enum ServerError: Error, HTTPResponseError, Sendable {
     /// The JSON error response.
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         var response = try JSONCoding.response(body, status: status)
-        if case .unauthorized = self { response.headers[.wwwAuthenticate] = "Basic realm=\"parley\"" }
+        switch self {
+        case .unauthorized: response.headers[.wwwAuthenticate] = "Basic realm=\"parley\""
+        case .tooManyRequests(let seconds): response.headers[.retryAfter] = String(seconds)
+        case .rangeNotSatisfiable(let size): response.headers[.contentRange] = "bytes */\(size)"
+        default: break
+        }
         return response
     }
 }

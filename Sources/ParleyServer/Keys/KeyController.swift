@@ -8,6 +8,7 @@ struct KeyController: Sendable {
     let store: any ServerStore
     let authenticator: DeviceAuthenticator
     let limits: ServerLimits
+    let rateLimiter: RateLimiter
 
     func upload(_ request: Request) async throws -> Response {
         let caller = try await authenticator.authenticate(request)
@@ -41,7 +42,9 @@ struct KeyController: Sendable {
     }
 
     func bundle(_ request: Request, accountId: String, deviceSelector: String) async throws -> Response {
-        _ = try await authenticator.authenticate(request)
+        let caller = try await authenticator.authenticate(request)
+        // Each fetch may use up one-time keys of another account: bounded per caller.
+        try rateLimiter.take("bundle", accountId: caller.account.id, policy: limits.rateLimits.bundleFetch)
         let deviceIds: [UInt32]?
         if deviceSelector == "*" {
             deviceIds = nil

@@ -7,9 +7,13 @@ struct MessageController: Sendable {
     let store: any ServerStore
     let authenticator: DeviceAuthenticator
     let limits: ServerLimits
+    let hub: DeliveryHub
+    let rateLimiter: RateLimiter
+    let metrics: ServerMetrics
 
     func send(_ request: Request, to accountId: String) async throws -> Response {
         let caller = try await authenticator.authenticate(request)
+        try rateLimiter.take("send", accountId: caller.account.id, policy: limits.rateLimits.send)
         let body = try await JSONCoding.decode(SendMessagesRequest.self, from: request, limit: limits.sendBodyBytes)
         guard body.timestamp <= UInt64(Int64.max) else { throw ServerError.badRequest("timestamp is out of range") }
         guard let recipient = try await store.account(id: accountId.lowercased()) else {
@@ -42,6 +46,8 @@ struct MessageController: Sendable {
                 content: content, timestamp: body.timestamp, serverTimestamp: now)
         }
         try await store.storeEnvelopes(envelopes)
+        metrics.messagesAccepted.increment(by: Int64(envelopes.count))
+        hub.publish(envelopes)
         return try JSONCoding.response(SendMessagesResponse(serverTimestamp: now))
     }
 
@@ -51,10 +57,7 @@ struct MessageController: Sendable {
         let notBefore = ServerClock.milliseconds() &- limits.messageLifetimeMilliseconds
         let pending = try await store.pendingEnvelopes(
             accountId: caller.account.id, deviceId: caller.device.deviceId, notBefore: notBefore, limit: page + 1)
-        let envelopes = pending.prefix(page).map {
-            Envelope(guid: $0.guid, sourceAccountId: $0.sourceAccountId, sourceDeviceId: $0.sourceDeviceId, type: $0.type,
-                     content: Data($0.content).base64EncodedString(), timestamp: $0.timestamp, serverTimestamp: $0.serverTimestamp)
-        }
+        let envelopes = pending.prefix(page).map(Envelope.init(stored:))
         return try JSONCoding.response(EnvelopeListResponse(messages: Array(envelopes), more: pending.count > page))
     }
 
@@ -63,6 +66,7 @@ struct MessageController: Sendable {
         guard try await store.deleteEnvelope(guid: guid.lowercased(), accountId: caller.account.id, deviceId: caller.device.deviceId) else {
             throw ServerError.notFound("no envelope \(guid) in this device's mailbox")
         }
+        metrics.messagesDelivered.increment()
         return Response(status: .noContent)
     }
 }

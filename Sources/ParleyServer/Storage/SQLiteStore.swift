@@ -192,6 +192,10 @@ public final class SQLiteStore: ServerStore {
         }
     }
 
+    public func mailboxDepth() async throws -> Int {
+        try await database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM mailbox") ?? 0 }
+    }
+
     private static func claim(for device: StoredDevice, _ db: Database) throws -> ClaimedBundle? {
         let owner: StatementArguments = [device.accountId, Int64(device.deviceId)]
         guard let signed = try Row.fetchOne(

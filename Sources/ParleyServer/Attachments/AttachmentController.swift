@@ -1,0 +1,58 @@
+import Foundation
+import Hummingbird
+import ParleyAPI
+
+/// `POST /v1/attachments` (streamed to a file, size-capped) and `GET /v1/attachments/{id}` (with `Range`).
+struct AttachmentController: Sendable {
+    let blobs: AttachmentStore
+    let authenticator: DeviceAuthenticator
+    let limits: ServerLimits
+    let rateLimiter: RateLimiter
+    let metrics: ServerMetrics
+    let fileIO = FileIO()
+
+    func upload(_ request: Request, context: some RequestContext) async throws -> Response {
+        let caller = try await authenticator.authenticate(request)
+        try rateLimiter.take("attachment", accountId: caller.account.id, policy: limits.rateLimits.attachmentUpload)
+        if let declared = request.headers[.contentLength].flatMap(Int64.init), declared > limits.attachmentBytes {
+            throw ServerError.payloadTooLarge(Int(limits.attachmentBytes))
+        }
+        let id = UUID().uuidString.lowercased()
+        do {
+            try await fileIO.writeFile(
+                contents: SizeLimitedBody(base: request.body, limit: limits.attachmentBytes), path: blobs.incomingPath(id), context: context)
+            try blobs.commit(id)
+        } catch let error as ServerError {
+            blobs.discard(id)
+            throw error
+        } catch {
+            blobs.discard(id)
+            context.logger.warning("attachment upload failed", metadata: ["error": "\(error)"])
+            throw ServerError.badRequest("the upload did not complete")
+        }
+        guard let info = blobs.info(id) else { throw ServerError.internalFailure("stored attachment \(id) vanished") }
+        guard info.size > 0 else {
+            try? FileManager.default.removeItem(atPath: blobs.path(id))
+            throw ServerError.badRequest("an attachment must not be empty")
+        }
+        metrics.attachmentBytes.increment(by: Int64(info.size))
+        return try JSONCoding.response(
+            AttachmentUploadResponse(id: id, size: info.size, expires: info.created + limits.attachmentLifetimeMilliseconds),
+            status: .created)
+    }
+
+    func download(_ request: Request, id: String, context: some RequestContext) async throws -> Response {
+        _ = try await authenticator.authenticate(request)
+        guard AttachmentStore.isValidId(id.lowercased()), let info = blobs.info(id.lowercased()),
+              info.created + limits.attachmentLifetimeMilliseconds > ServerClock.milliseconds()
+        else { throw ServerError.notFound("no attachment \(id)") }
+        let path = blobs.path(id.lowercased())
+        var headers: HTTPFields = [.contentType: "application/octet-stream", .acceptRanges: "bytes"]
+        guard let range = try ByteRange.resolve(request.headers[.range], size: info.size) else {
+            return Response(status: .ok, headers: headers, body: try await fileIO.loadFile(path: path, context: context))
+        }
+        headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(info.size)"
+        let body = try await fileIO.loadFile(path: path, range: Int(range.lowerBound)...Int(range.upperBound), context: context)
+        return Response(status: .partialContent, headers: headers, body: body)
+    }
+}

@@ -1,0 +1,40 @@
+/// The token buckets every account gets, one per kind of action.
+public struct RateLimits: Sendable {
+    /// Message sends (one request to one recipient, however many devices).
+    public var send = TokenBucketPolicy(capacity: 1_000, refillPerSecond: 200)
+    /// Prekey bundle fetches: each one may consume another account's one-time keys.
+    public var bundleFetch = TokenBucketPolicy(capacity: 100, refillPerSecond: 1)
+    /// Attachment uploads.
+    public var attachmentUpload = TokenBucketPolicy(capacity: 50, refillPerSecond: 1)
+    /// Link codes issued.
+    public var linkCode = TokenBucketPolicy(capacity: 10, refillPerSecond: 1.0 / 60)
+    /// Ephemeral events sent over the socket.
+    public var ephemeral = TokenBucketPolicy(capacity: 200, refillPerSecond: 20)
+
+    /// The defaults.
+    public init() {}
+
+    /// Every bucket scaled by `factor` (load testing runs with a large one).
+    public func scaled(by factor: Double) -> RateLimits {
+        var copy = self
+        for keyPath in [\RateLimits.send, \.bundleFetch, \.attachmentUpload, \.linkCode, \.ephemeral] {
+            copy[keyPath: keyPath] = TokenBucketPolicy(
+                capacity: self[keyPath: keyPath].capacity * factor, refillPerSecond: self[keyPath: keyPath].refillPerSecond * factor)
+        }
+        return copy
+    }
+}
+
+/// A bucket of `capacity` tokens refilled at `refillPerSecond`; each action takes one.
+public struct TokenBucketPolicy: Sendable, Equatable {
+    /// Largest burst.
+    public var capacity: Double
+    /// Sustained rate.
+    public var refillPerSecond: Double
+
+    /// A policy.
+    public init(capacity: Double, refillPerSecond: Double) {
+        self.capacity = capacity
+        self.refillPerSecond = refillPerSecond
+    }
+}

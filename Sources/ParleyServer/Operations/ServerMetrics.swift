@@ -1,0 +1,60 @@
+import Foundation
+import Prometheus
+
+/// The server's Prometheus metrics, in a registry the `/metrics` route renders. One instance per server, passed in.
+public final class ServerMetrics: Sendable {
+    /// The registry behind `/metrics`.
+    public let registry: PrometheusCollectorRegistry
+    /// Envelopes stored for delivery (one per recipient device).
+    let messagesAccepted: Counter
+    /// Envelopes a device acknowledged (over its socket or `DELETE /v1/messages/{guid}`).
+    let messagesDelivered: Counter
+    /// Envelopes pushed over sockets (delivered or not yet acknowledged).
+    let messagesPushed: Counter
+    /// WebSocket connections open now.
+    let socketsOpen: Gauge
+    /// Envelopes waiting in all mailboxes, read from the store at each scrape.
+    let mailboxDepth: Gauge
+    /// Attachment bytes stored.
+    let attachmentBytes: Counter
+    /// Request latency.
+    let requestDuration: DurationHistogram
+
+    /// A fresh registry with the server's metrics.
+    public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
+        self.registry = registry
+        messagesAccepted = registry.makeCounter(descriptor: Self.name(
+            "messages_accepted", unit: "total", help: "Envelopes stored for delivery, one per recipient device."))
+        messagesDelivered = registry.makeCounter(descriptor: Self.name(
+            "messages_delivered", unit: "total", help: "Envelopes acknowledged by their device."))
+        messagesPushed = registry.makeCounter(descriptor: Self.name(
+            "messages_pushed", unit: "total", help: "Envelopes sent over WebSockets."))
+        socketsOpen = registry.makeGauge(descriptor: Self.name("websockets_open", help: "WebSocket connections open now."))
+        mailboxDepth = registry.makeGauge(descriptor: Self.name("mailbox_depth", help: "Envelopes waiting in all mailboxes."))
+        attachmentBytes = registry.makeCounter(descriptor: Self.name(
+            "attachment_bytes", unit: "total", help: "Attachment bytes stored."))
+        requestDuration = registry.makeDurationHistogram(
+            descriptor: Self.name("http_request_duration", unit: "seconds", help: "HTTP request latency."),
+            buckets: [.milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(50), .milliseconds(100),
+                      .milliseconds(500), .seconds(1), .seconds(5)])
+    }
+
+    /// Counts one answered request by method and status.
+    func countRequest(method: String, status: Int) {
+        registry.makeCounter(
+            descriptor: Self.name("http_requests", unit: "total", help: "HTTP requests answered, by method and status."),
+            labels: [("method", method), ("status", String(status))]
+        ).increment()
+    }
+
+    private static func name(_ metric: String, unit: String = "", help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(namespace: "parley", metricName: metric, unitName: unit, helpText: help)
+    }
+
+    /// The Prometheus text exposition.
+    func render() -> [UInt8] {
+        var buffer: [UInt8] = []
+        registry.emit(into: &buffer)
+        return buffer
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import ParleyAPI
+import Synchronization
+
+/// The connected devices of this server process and a way to reach each of them.
+///
+/// Each connection ``subscribe(_:)``s with its device address and reads ``HubEvent``s from the returned stream;
+/// senders ``publish(_:)`` stored envelopes and relay ephemeral events. A device has at most one live connection:
+/// a new one displaces the old. Safe to use from any task.
+public final class DeliveryHub: Sendable {
+    private struct Subscriber {
+        let id: UInt64
+        let continuation: AsyncStream<HubEvent>.Continuation
+    }
+
+    private struct State {
+        var nextId: UInt64 = 0
+        /// Account → device → its connection.
+        var accounts: [String: [UInt32: Subscriber]] = [:]
+        var count = 0
+
+        subscript(address: DeviceAddress) -> Subscriber? {
+            accounts[address.accountId]?[address.deviceId]
+        }
+
+        mutating func replace(_ address: DeviceAddress, with subscriber: Subscriber?) -> Subscriber? {
+            var devices = accounts[address.accountId] ?? [:]
+            let previous = devices[address.deviceId]
+            devices[address.deviceId] = subscriber
+            accounts[address.accountId] = devices.isEmpty ? nil : devices
+            count += (subscriber == nil ? 0 : 1) - (previous == nil ? 0 : 1)
+            return previous
+        }
+    }
+
+    private let state = Mutex(State())
+    /// Called with the number of open sockets whenever it changes (the metrics gauge).
+    private let onCountChange: @Sendable (Int) -> Void
+
+    /// A hub; `onCountChange` receives the number of connected devices after every change.
+    public init(onCountChange: @escaping @Sendable (Int) -> Void = { _ in }) {
+        self.onCountChange = onCountChange
+    }
+
+    /// Devices connected right now.
+    public var connectedCount: Int { state.withLock { $0.count } }
+
+    /// Registers a connection for `address`; a previous connection of the same device gets ``HubEvent/displaced``.
+    /// Returns the subscription id (for ``unsubscribe(_:id:)``) and the connection's event stream.
+    func subscribe(_ address: DeviceAddress) -> (id: UInt64, events: AsyncStream<HubEvent>) {
+        let (stream, continuation) = AsyncStream<HubEvent>.makeStream(bufferingPolicy: .bufferingNewest(4096))
+        let (id, previous, count) = state.withLock { state -> (UInt64, Subscriber?, Int) in
+            state.nextId += 1
+            let previous = state.replace(address, with: Subscriber(id: state.nextId, continuation: continuation))
+            return (state.nextId, previous, state.count)
+        }
+        if let previous {
+            previous.continuation.yield(.displaced)
+            previous.continuation.finish()
+        }
+        onCountChange(count)
+        return (id, stream)
+    }
+
+    /// Removes the connection `id` of `address` (a no-op when a newer one displaced it).
+    func unsubscribe(_ address: DeviceAddress, id: UInt64) {
+        let (removed, count) = state.withLock { state -> (Subscriber?, Int) in
+            guard state[address]?.id == id else { return (nil, state.count) }
+            return (state.replace(address, with: nil), state.count)
+        }
+        removed?.continuation.finish()
+        if removed != nil { onCountChange(count) }
+    }
+
+    /// Hands freshly stored envelopes to their devices' connections, if connected here.
+    public func publish(_ envelopes: [StoredEnvelope]) {
+        let targets = state.withLock { state in
+            envelopes.compactMap { envelope in
+                state[DeviceAddress(accountId: envelope.accountId, deviceId: envelope.deviceId)].map { ($0, envelope) }
+            }
+        }
+        for (subscriber, envelope) in targets { subscriber.continuation.yield(.envelope(envelope)) }
+    }
+
+    /// Tells a connected device that its mailbox changed elsewhere (another server process).
+    public func mailboxChanged(_ address: DeviceAddress) {
+        state.withLock { $0[address] }?.continuation.yield(.mailboxChanged)
+    }
+
+    /// Relays an ephemeral event to every connected device of `accountId` except `excluding`; returns how many got it.
+    @discardableResult
+    func relay(_ event: EphemeralEvent, toAccount accountId: String, excluding: DeviceAddress?) -> Int {
+        let targets = state.withLock { state in
+            (state.accounts[accountId] ?? [:]).filter { DeviceAddress(accountId: accountId, deviceId: $0.key) != excluding }.map(\.value)
+        }
+        for subscriber in targets { subscriber.continuation.yield(.ephemeral(event)) }
+        return targets.count
+    }
+}

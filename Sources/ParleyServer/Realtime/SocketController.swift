@@ -1,0 +1,32 @@
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+
+/// `GET /v1/websocket`: authenticates the upgrade request with the device's credentials, then runs a ``SocketSession``.
+struct SocketController: Sendable {
+    let store: any ServerStore
+    let authenticator: DeviceAuthenticator
+    let hub: DeliveryHub
+    let limits: ServerLimits
+    let rateLimiter: RateLimiter
+    let metrics: ServerMetrics
+
+    /// Upgrades only authenticated requests; the others fall through to the HTTP router's JSON answer.
+    func shouldUpgrade(_ request: Request) async -> RouterShouldUpgrade {
+        (try? await authenticator.authenticate(request)) == nil ? .dontUpgrade : .upgrade([:])
+    }
+
+    func run(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, request: Request, logger: Logger) async throws {
+        // Verified moments ago in shouldUpgrade; the hasher's cache makes this cheap.
+        let device = try await authenticator.authenticate(request)
+        let session = SocketSession(
+            device: device, store: store, hub: hub, limits: limits, rateLimiter: rateLimiter, metrics: metrics, logger: logger)
+        await session.run(inbound: inbound, outbound: outbound)
+    }
+
+    /// The answer to a `GET /v1/websocket` that was not upgraded: 401 without valid credentials, else 400.
+    func refuse(_ request: Request) async throws -> Response {
+        _ = try await authenticator.authenticate(request)
+        throw ServerError.badRequest("this route needs a WebSocket upgrade")
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import HummingbirdWebSocket
+import Logging
+import ParleyAPI
+
+/// One device's WebSocket: drains its mailbox, pushes new envelopes as they are stored, deletes each envelope
+/// when the device acknowledges it, and relays ephemeral events both ways.
+///
+/// Delivery is flow-controlled: at most ``ServerLimits/socketWindow`` envelopes are in flight (sent, not yet
+/// acknowledged). The mailbox in the store is the truth: live pushes are a shortcut taken only while the session
+/// is caught up, and anything it could not push is read back from the store in order.
+struct SocketSession: Sendable {
+    let device: AuthenticatedDevice
+    let store: any ServerStore
+    let hub: DeliveryHub
+    let limits: ServerLimits
+    let rateLimiter: RateLimiter
+    let metrics: ServerMetrics
+    let logger: Logger
+
+    private var address: DeviceAddress { DeviceAddress(accountId: device.account.id, deviceId: device.device.deviceId) }
+
+    /// What the delivery loop reacts to, in order.
+    private enum Input: Sendable {
+        case hub(HubEvent)
+        case ack(String)
+    }
+
+    /// Runs until the client closes the socket, the server shuts down or a newer connection displaces this one.
+    /// Acknowledgements that arrived before the close are all applied before it returns.
+    func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async {
+        let (subscription, events) = hub.subscribe(address)
+        let (inputs, input) = AsyncStream<Input>.makeStream()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await event in events { input.yield(.hub(event)) }
+            }
+            group.addTask {
+                do {
+                    try await deliver(inputs, outbound: outbound)
+                } catch {
+                    // The mailbox is intact (nothing is deleted before its ack); the client reconnects and drains it.
+                    logger.warning("socket delivery stopped", metadata: ["device": "\(address)", "error": "\(error)"])
+                    try? await outbound.close(.unexpectedServerError, reason: "delivery failed")
+                }
+            }
+            do {
+                for try await message in inbound.messages(maxSize: limits.socketFrameBytes) {
+                    try await receive(message, outbound: outbound, input: input)
+                }
+            } catch {
+                logger.debug("socket read ended", metadata: ["device": "\(address)", "error": "\(error)"])
+            }
+            // Ends the hub forwarding, then lets the delivery loop apply the acks still queued and stop.
+            hub.unsubscribe(address, id: subscription)
+            input.finish()
+        }
+    }
+
+    /// A frame from the client: acks go to the delivery loop (in order with deliveries), ephemeral events are relayed.
+    private func receive(_ message: WebSocketMessage, outbound: WebSocketOutboundWriter,
+                         input: AsyncStream<Input>.Continuation) async throws {
+        guard case .text(let text) = message, let frame = try? JSONDecoder().decode(SocketFrame.self, from: Data(text.utf8)) else {
+            try await send(.failure(code: "bad_frame", message: "frames are JSON text SocketFrames"), outbound)
+            return
+        }
+        switch frame.type {
+        case .ack:
+            guard let guid = frame.guid, guid.count <= 64 else {
+                try await send(.failure(code: "bad_frame", message: "an ack needs the envelope guid"), outbound)
+                return
+            }
+            input.yield(.ack(guid.lowercased()))
+        case .ephemeral:
+            do {
+                try relay(frame.ephemeral)
+            } catch let error as ServerError {
+                try await send(.failure(code: error.body.code, message: error.body.message), outbound)
+            }
+        case .envelope, .queueEmpty, .error:
+            try await send(.failure(code: "bad_frame", message: "clients send only ack and ephemeral frames"), outbound)
+        }
+    }
+
+    private func relay(_ event: EphemeralEvent?) throws {
+        guard let event, !event.kind.isEmpty, event.kind.count <= 32 else {
+            throw ServerError.badRequest("an ephemeral frame needs a kind of 1…32 characters")
+        }
+        guard let content = Data(base64Encoded: event.content), content.count <= limits.ephemeralContentBytes else {
+            throw ServerError.badRequest("ephemeral content must be base64 of at most \(limits.ephemeralContentBytes) bytes")
+        }
+        try rateLimiter.take("ephemeral", accountId: device.account.id, policy: limits.rateLimits.ephemeral)
+        let stamped = EphemeralEvent(
+            destinationAccountId: event.destinationAccountId.lowercased(), sourceAccountId: device.account.id,
+            sourceDeviceId: device.device.deviceId, kind: event.kind, content: event.content, timestamp: event.timestamp)
+        hub.relay(stamped, toAccount: stamped.destinationAccountId, excluding: address)
+    }
+
+    /// The delivery loop: one task owns the in-flight window, so deliveries and acks never race. Once the socket
+    /// cannot be written (closed, displaced) it keeps applying acks until the inputs end.
+    private func deliver(_ inputs: AsyncStream<Input>, outbound: WebSocketOutboundWriter) async throws {
+        var window = DeliveryWindow(capacity: limits.socketWindow)
+        var writable = true
+        func writing(_ body: () async throws -> Void) async {
+            guard writable else { return }
+            do { try await body() } catch { writable = false }
+        }
+        await writing { try await refill(&window, outbound) }
+        for await input in inputs {
+            switch input {
+            case .ack(let guid):
+                if try await store.deleteEnvelope(guid: guid, accountId: address.accountId, deviceId: address.deviceId) {
+                    metrics.messagesDelivered.increment()
+                }
+                window.acknowledged(guid)
+            case .hub(.envelope(let envelope)):
+                if window.acceptsLive(envelope.guid) { await writing { try await push(envelope, &window, outbound) } }
+            case .hub(.mailboxChanged):
+                window.needsRead = true
+            case .hub(.ephemeral(let event)):
+                await writing { try await send(.event(event), outbound) }
+            case .hub(.displaced):
+                await writing { try await outbound.close(.policyViolation, reason: "another connection of this device took over") }
+                writable = false
+            }
+            await writing { try await refill(&window, outbound) }
+        }
+    }
+
+    /// Reads the mailbox while the window has room and the store may hold envelopes not yet sent.
+    private func refill(_ window: inout DeliveryWindow, _ outbound: WebSocketOutboundWriter) async throws {
+        while window.needsRead && window.hasRoom {
+            let notBefore = ServerClock.milliseconds() &- limits.messageLifetimeMilliseconds
+            let page = try await store.pendingEnvelopes(
+                accountId: address.accountId, deviceId: address.deviceId, notBefore: notBefore, limit: window.capacity)
+            var sent = 0
+            for envelope in page where window.hasRoom && window.isNew(envelope.guid) {
+                try await push(envelope, &window, outbound)
+                sent += 1
+            }
+            if page.count < window.capacity {
+                window.needsRead = false
+                if !window.announcedQueueEmpty {
+                    window.announcedQueueEmpty = true
+                    try await send(.queueEmpty, outbound)
+                }
+            } else if sent == 0 {
+                return  // a full page, all in flight: wait for acks
+            }
+        }
+    }
+
+    private func push(_ envelope: StoredEnvelope, _ window: inout DeliveryWindow, _ outbound: WebSocketOutboundWriter) async throws {
+        window.sent(envelope.guid)
+        try await send(.deliver(Envelope(stored: envelope)), outbound)
+        metrics.messagesPushed.increment()
+    }
+
+    private func send(_ frame: SocketFrame, _ outbound: WebSocketOutboundWriter) async throws {
+        let data = try JSONEncoder().encode(frame)
+        try await outbound.write(.text(String(decoding: data, as: UTF8.self)))
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import ParleyAPI
+import ParleyServer
+import Testing
+
+@Suite struct OperationsTests {
+    @Test func sendsOverTheAccountsRateLimitGet429WithRetryAfter() async throws {
+        var limits = ServerLimits()
+        limits.rateLimits.send = TokenBucketPolicy(capacity: 2, refillPerSecond: 0.1)
+        try await ServerHarness(limits: limits).run { client in
+            let alice = try await client.register("alice"), bob = try await client.register("bob")
+            try await RealtimeTests.send(2, from: alice, to: bob, client: client)
+            let request = SendMessagesRequest(
+                messages: [MessageTests.message(1, registrationId: try MessageTests.registrationId(of: bob))], timestamp: 9)
+            let (status, headers, body) = try await client.execute(
+                uri: APIRoutes.messages(to: bob.accountId), method: .put, headers: alice.headers,
+                body: ByteBuffer(bytes: try JSONEncoder().encode(request))
+            ) { ($0.status, $0.headers, Data($0.body.readableBytesView)) }
+            #expect(status == .tooManyRequests)
+            #expect(headers[.retryAfter].flatMap(Int.init).map { $0 >= 1 && $0 <= 10 } == true)
+            #expect(try JSONDecoder().decode(APIErrorBody.self, from: body).code == "rate_limited")
+            // Another account has its own bucket.
+            let carol = try await client.register("carol")
+            try await RealtimeTests.send(1, from: carol, to: bob, client: client)
+        }
+    }
+
+    @Test func bundleFetchesAreRateLimitedPerCaller() async throws {
+        var limits = ServerLimits()
+        limits.rateLimits.bundleFetch = TokenBucketPolicy(capacity: 3, refillPerSecond: 0.01)
+        try await ServerHarness(limits: limits).run { client in
+            let alice = try await client.register("alice"), bob = try await client.register("bob")
+            try await client.uploadKeys(for: bob, count: 10)
+            for _ in 0..<3 {
+                #expect(try await client.call(.get, APIRoutes.bundle(accountId: bob.accountId, deviceId: "1"), headers: alice.headers).0 == .ok)
+            }
+            #expect(try await client.call(.get, APIRoutes.bundle(accountId: bob.accountId, deviceId: "1"), headers: alice.headers).0 == .tooManyRequests)
+        }
+    }
+
+    @Test func metricsAndHealthAreServed() async throws {
+        try await ServerHarness().run { client in
+            let alice = try await client.register("alice"), bob = try await client.register("bob")
+            try await RealtimeTests.send(3, from: alice, to: bob, client: client)
+            let (health, healthBody) = try await client.call(.get, APIRoutes.health)
+            #expect(health == .ok && String(decoding: healthBody, as: UTF8.self).contains("ok"))
+            let (status, body) = try await client.call(.get, APIRoutes.metrics)
+            let text = String(decoding: body, as: UTF8.self)
+            #expect(status == .ok)
+            #expect(text.contains("parley_messages_accepted_total 3"))
+            #expect(text.contains("parley_mailbox_depth 3"))
+            #expect(text.contains("parley_websockets_open 0"))
+            #expect(text.contains("parley_http_requests_total{method=\"PUT\",status=\"200\"} 3"))
+        }
+    }
+
+    @Test func maintenanceSweepsExpiredEnvelopesAndLinkCodes() async throws {
+        let harness = try ServerHarness()
+        try await harness.run { client in
+            let alice = try await client.register("alice"), bob = try await client.register("bob")
+            try await RealtimeTests.send(2, from: alice, to: bob, client: client)
+            let service = MaintenanceService(dependencies: harness.dependencies, logger: .init(label: "test"))
+            await service.sweep(now: ServerClock.milliseconds())
+            #expect(try await harness.store.mailboxDepth() == 2)
+            await service.sweep(now: ServerClock.milliseconds() + harness.dependencies.limits.messageLifetimeMilliseconds + 1000)
+            #expect(try await harness.store.mailboxDepth() == 0)
+        }
+    }
+}
