@@ -1,6 +1,7 @@
 # Parley — the two commands of the README, plus helpers.
 #   make demo   run the protocol walkthrough (installs missing system packages first)
-#   make test   build and run every test suite: unit, known-answer, interop with Signal's C library
+#   make test   build and run every test suite: unit, known-answer, interop with Signal's C library,
+#               the server on SQLite and on a private PostgreSQL (Scripts/run-tests.sh)
 
 SWIFT  ?= swift
 SHARED ?= $(abspath ../shared)
@@ -11,7 +12,7 @@ deps:
 	@Scripts/install-deps.sh
 
 deps-test:
-	@Scripts/install-deps.sh --python
+	@Scripts/install-deps.sh --test
 
 demo: deps
 	@$(SWIFT) build --product parley-demo -q
@@ -21,9 +22,7 @@ build: deps
 	$(SWIFT) build
 
 test: deps-test
-	$(SWIFT) build --build-tests
-	PARLEY_SHARED_DIR=$(SHARED) PARLEY_PYTHON=$(abspath .build/python/bin/python3) \
-	PARLEY_BIN_DIR=$$($(SWIFT) build --show-bin-path) $(SWIFT) test --skip-build
+	SWIFT=$(SWIFT) PARLEY_SHARED_DIR=$(SHARED) Scripts/run-tests.sh
 
 interop: build
 	bash $(SHARED)/interop/selftest.sh --a $(SHARED)/interop/peer --b $$($(SWIFT) build --show-bin-path)/parley-interop-peer

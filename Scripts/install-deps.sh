@@ -2,10 +2,12 @@
 # Installs what `make demo` and `make test` need on a fresh Debian machine with Swift,
 # and only what is missing: Debian packages (checked with dpkg) and the Python packages
 # of the known-answer cross-checks (in a virtual environment under .build/python).
+# `--test` adds what only the tests need: PostgreSQL (the server's second backend) and the Python packages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(build-essential pkg-config libsodium-dev libssl-dev libsqlite3-dev libsignal-protocol-c-dev libjansson-dev python3 python3-venv)
+[ "${1:-}" = "--test" ] && packages+=(postgresql)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
@@ -18,7 +20,7 @@ if [ ${#missing[@]} -gt 0 ]; then
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-if [ "${1:-}" = "--python" ]; then
+if [ "${1:-}" = "--test" ]; then
     venv=.build/python
     if ! "$venv/bin/python3" -c "import kyber_py, xeddsa" 2>/dev/null; then
         echo "install-deps: installing kyber-py and xeddsa into $venv" >&2

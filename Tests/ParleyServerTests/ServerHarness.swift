@@ -1,37 +1,69 @@
 import Foundation
 import Hummingbird
+import Logging
 import HummingbirdTesting
 import ParleyAPI
 import ParleyProtocol
 import ParleyServer
 
-/// A real server application on a fresh SQLite file, driven through Hummingbird's test client.
+/// A real server application on a fresh store, driven through Hummingbird's test client.
+///
+/// The backend is SQLite (a temporary file) unless `PARLEY_SERVER_BACKEND=postgres`, which gives each harness its own
+/// database on the PostgreSQL at `PARLEY_TEST_DATABASE_URL` (`make test` runs the suite both ways).
 struct ServerHarness {
     let directory: URL
-    let store: SQLiteStore
+    let store: any ServerStore
     let dependencies: ServerDependencies
+    private let database: TestDatabase?
 
     init(limits: ServerLimits = ServerLimits()) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-server-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        store = try SQLiteStore(path: directory.appendingPathComponent("server.sqlite").path)
+        if ProcessInfo.processInfo.environment["PARLEY_SERVER_BACKEND"] == "postgres" {
+            let database = try TestDatabase()
+            self.database = database
+            store = try PostgresStore(url: database.url, logger: Logger(label: "test-postgres"))
+        } else {
+            database = nil
+            store = try SQLiteStore(path: directory.appendingPathComponent("server.sqlite").path)
+        }
         dependencies = ServerDependencies(
             store: store, attachments: try AttachmentStore(directory: directory.appendingPathComponent("attachments")),
             hasher: PasswordHasher(strength: .minimal), limits: limits)
     }
 
     /// Runs `body` against the application (the router and middleware exactly as `parley-server` serves them).
-    func run(_ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
-        let app = Application(router: ParleyServerApplication.makeRouter(dependencies))
-        try await app.test(.router, body)
-        try? FileManager.default.removeItem(at: directory)
+    func run(_ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+        try await withBackend {
+            let app = Application(router: ParleyServerApplication.makeRouter(dependencies))
+            try await app.test(.router, body)
+        }
     }
 
     /// Runs `body` against the full server (HTTP and WebSocket) listening on a loopback port.
-    func runLive(_ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
-        let app = ParleyServerApplication.make(dependencies, port: 0)
-        try await app.test(.live, body)
-        try? FileManager.default.removeItem(at: directory)
+    func runLive(_ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+        try await withBackend {
+            let app = ParleyServerApplication.make(dependencies, port: 0)
+            try await app.test(.live, body)
+        }
+    }
+
+    /// Runs the backend around `body` (PostgreSQL: a fresh database, the pool and its migrations), then cleans up.
+    private func withBackend(_ body: @escaping @Sendable () async throws -> Void) async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        guard let database, let postgres = store as? PostgresStore else { return try await body() }
+        try await database.create()
+        let pool = Task { try await postgres.run() }
+        do {
+            try await postgres.migrate()
+            try await body()
+        } catch {
+            pool.cancel()
+            try? await database.drop()
+            throw error
+        }
+        pool.cancel()
+        try await database.drop()
     }
 }
 

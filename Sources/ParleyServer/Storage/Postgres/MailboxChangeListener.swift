@@ -1,0 +1,22 @@
+import ServiceLifecycle
+
+/// Wakes this process's sockets when another server process on the same PostgreSQL stores envelopes for them.
+public struct MailboxChangeListener: Service {
+    let store: PostgresStore
+    let hub: DeliveryHub
+
+    /// A listener feeding `hub` from `store`'s notifications.
+    public init(store: PostgresStore, hub: DeliveryHub) {
+        self.store = store
+        self.hub = hub
+    }
+
+    /// Listens until graceful shutdown.
+    public func run() async throws {
+        try await cancelWhenGracefulShutdown { [store, hub] in
+            try await store.listenForMailboxChanges { accountId, deviceId in
+                hub.mailboxChanged(DeviceAddress(accountId: accountId, deviceId: deviceId))
+            }
+        }
+    }
+}

@@ -1,0 +1,118 @@
+/// One schema change: applied once, in its own transaction, recorded in `schema_migrations`.
+struct PostgresMigration: Sendable {
+    /// Applied in ascending order; never reused.
+    let version: Int32
+    /// What the migration does, for people reading `schema_migrations`.
+    let name: String
+    /// Run one by one (the extended query protocol takes one statement at a time).
+    let statements: [String]
+}
+
+/// The PostgreSQL schema, mirroring ``SQLiteSchema`` version for version. Never edit a shipped migration; add the next one.
+///
+/// Ids are lowercase UUID text, 32-bit unsigned values (device, registration and key ids) are `BIGINT` so every
+/// `UInt32` fits, timestamps are `BIGINT` milliseconds since 1970. The mailbox is range-partitioned by month on
+/// `server_timestamp` (see ``MailboxPartition``), so expiry drops whole partitions instead of deleting rows.
+enum PostgresSchema {
+    /// Records which migrations ran; created before any migration.
+    static let migrationsTable = """
+        CREATE TABLE IF NOT EXISTS schema_migrations (
+            version INT PRIMARY KEY,
+            name TEXT NOT NULL,
+            applied BIGINT NOT NULL
+        )
+        """
+
+    /// The migrations in the order they apply.
+    static let migrations: [PostgresMigration] = [
+        PostgresMigration(version: 1, name: "accounts, devices, prekeys", statements: [
+            """
+            CREATE TABLE accounts (
+                id TEXT PRIMARY KEY,
+                username TEXT NOT NULL,
+                identity_key BYTEA NOT NULL,
+                created BIGINT NOT NULL
+            )
+            """,
+            // Usernames are unique whatever their case; `createAccount` names this index in `ON CONFLICT`.
+            "CREATE UNIQUE INDEX accounts_username_key ON accounts (lower(username))",
+            """
+            CREATE TABLE devices (
+                account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+                device_id BIGINT NOT NULL,
+                registration_id BIGINT NOT NULL,
+                name TEXT,
+                password_hash TEXT NOT NULL,
+                created BIGINT NOT NULL,
+                PRIMARY KEY (account_id, device_id)
+            )
+            """,
+            """
+            CREATE TABLE signed_prekeys (
+                account_id TEXT NOT NULL,
+                device_id BIGINT NOT NULL,
+                key_id BIGINT NOT NULL,
+                public_key BYTEA NOT NULL,
+                signature BYTEA NOT NULL,
+                PRIMARY KEY (account_id, device_id),
+                FOREIGN KEY (account_id, device_id) REFERENCES devices (account_id, device_id) ON DELETE CASCADE
+            )
+            """,
+            """
+            CREATE TABLE one_time_prekeys (
+                account_id TEXT NOT NULL,
+                device_id BIGINT NOT NULL,
+                key_id BIGINT NOT NULL,
+                public_key BYTEA NOT NULL,
+                PRIMARY KEY (account_id, device_id, key_id),
+                FOREIGN KEY (account_id, device_id) REFERENCES devices (account_id, device_id) ON DELETE CASCADE
+            )
+            """,
+            """
+            CREATE TABLE kem_prekeys (
+                account_id TEXT NOT NULL,
+                device_id BIGINT NOT NULL,
+                key_id BIGINT NOT NULL,
+                public_key BYTEA NOT NULL,
+                signature BYTEA NOT NULL,
+                last_resort BOOLEAN NOT NULL,
+                PRIMARY KEY (account_id, device_id, key_id),
+                FOREIGN KEY (account_id, device_id) REFERENCES devices (account_id, device_id) ON DELETE CASCADE
+            )
+            """,
+        ]),
+        PostgresMigration(version: 2, name: "mailboxes, partitioned by month", statements: [
+            // `seq` orders envelopes accepted in the same millisecond, as SQLite's rowid does.
+            "CREATE SEQUENCE mailbox_seq AS BIGINT",
+            """
+            CREATE TABLE mailbox (
+                guid TEXT NOT NULL,
+                seq BIGINT NOT NULL DEFAULT nextval('mailbox_seq'),
+                account_id TEXT NOT NULL,
+                device_id BIGINT NOT NULL,
+                source_account_id TEXT NOT NULL,
+                source_device_id BIGINT NOT NULL,
+                type SMALLINT NOT NULL,
+                content BYTEA NOT NULL,
+                timestamp BIGINT NOT NULL,
+                server_timestamp BIGINT NOT NULL,
+                PRIMARY KEY (guid, server_timestamp),
+                FOREIGN KEY (account_id, device_id) REFERENCES devices (account_id, device_id) ON DELETE CASCADE
+            ) PARTITION BY RANGE (server_timestamp)
+            """,
+            "ALTER SEQUENCE mailbox_seq OWNED BY mailbox.seq",
+            "CREATE INDEX mailbox_by_device ON mailbox (account_id, device_id, server_timestamp, seq)",
+            // Catches rows no monthly partition covers, so an insert never fails; `preparePartitions` keeps it empty.
+            "CREATE TABLE mailbox_default PARTITION OF mailbox DEFAULT",
+        ]),
+        PostgresMigration(version: 3, name: "device link codes", statements: [
+            """
+            CREATE TABLE link_codes (
+                code_hash BYTEA PRIMARY KEY,
+                account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+                expires BIGINT NOT NULL
+            )
+            """,
+        ]),
+    ]
+}

@@ -1,0 +1,111 @@
+import PostgresNIO
+
+extension PostgresStore {
+    public func storeEnvelopes(_ envelopes: [StoredEnvelope]) async throws {
+        var recipients: [MailboxNotification] = []
+        for envelope in envelopes {
+            let recipient = MailboxNotification(instanceId: instanceId, accountId: envelope.accountId, deviceId: envelope.deviceId)
+            if !recipients.contains(recipient) { recipients.append(recipient) }
+        }
+        try await transaction { connection in
+            for envelope in envelopes {
+                try await perform("""
+                    INSERT INTO mailbox (guid, account_id, device_id, source_account_id, source_device_id, type, content,
+                                         timestamp, server_timestamp)
+                    VALUES (\(envelope.guid), \(envelope.accountId), \(Int64(envelope.deviceId)), \(envelope.sourceAccountId),
+                            \(Int64(envelope.sourceDeviceId)), \(Int16(envelope.type)), \(ByteBuffer(bytes: envelope.content)),
+                            \(Self.bigint(envelope.timestamp)), \(Self.bigint(envelope.serverTimestamp)))
+                    """, on: connection)
+            }
+            // Delivered when the transaction commits, so no listener looks before the envelopes are there.
+            for recipient in recipients {
+                try await perform("SELECT pg_notify(\(MailboxNotification.channel), \(recipient.payload))", on: connection)
+            }
+        }
+    }
+
+    public func pendingEnvelopes(accountId: String, deviceId: UInt32, notBefore: UInt64, limit: Int) async throws -> [StoredEnvelope] {
+        try await withConnection { connection in
+            let rows = try await connection.query("""
+                SELECT guid, account_id, device_id, source_account_id, source_device_id, type, content, timestamp, server_timestamp
+                FROM mailbox WHERE account_id = \(accountId) AND device_id = \(Int64(deviceId)) AND server_timestamp >= \(Self.bigint(notBefore))
+                ORDER BY server_timestamp, seq LIMIT \(Int64(max(limit, 0)))
+                """, logger: logger)
+            var envelopes: [StoredEnvelope] = []
+            for try await (guid, accountId, deviceId, sourceAccountId, sourceDeviceId, type, content, timestamp, serverTimestamp)
+                in rows.decode((String, String, Int64, String, Int64, Int64, ByteBuffer, Int64, Int64).self) {
+                envelopes.append(StoredEnvelope(
+                    guid: guid, accountId: accountId, deviceId: UInt32(truncatingIfNeeded: deviceId), sourceAccountId: sourceAccountId,
+                    sourceDeviceId: UInt32(truncatingIfNeeded: sourceDeviceId), type: UInt8(truncatingIfNeeded: type),
+                    content: Array(content.readableBytesView), timestamp: UInt64(clamping: timestamp),
+                    serverTimestamp: UInt64(clamping: serverTimestamp)))
+            }
+            return envelopes
+        }
+    }
+
+    public func deleteEnvelope(guid: String, accountId: String, deviceId: UInt32) async throws -> Bool {
+        try await withConnection { connection in
+            try await count("""
+                WITH deleted AS (
+                    DELETE FROM mailbox WHERE guid = \(guid) AND account_id = \(accountId) AND device_id = \(Int64(deviceId)) RETURNING 1)
+                SELECT count(*) FROM deleted
+                """, on: connection) > 0
+        }
+    }
+
+    /// Drops every monthly partition that ends at or before `serverTime`, then deletes the older rows left in the
+    /// partition holding `serverTime` and in the default partition. Returns only the rows deleted one by one: a
+    /// dropped partition's rows are not counted.
+    public func deleteEnvelopes(olderThan serverTime: UInt64) async throws -> Int {
+        let cutoff = Self.bigint(serverTime)
+        try await dropPartitions(endingBy: cutoff)
+        return try await withConnection { connection in
+            // Partition pruning limits this to the partition holding the cutoff and the default one.
+            try await count(
+                "WITH deleted AS (DELETE FROM mailbox WHERE server_timestamp < \(cutoff) RETURNING 1) SELECT count(*) FROM deleted",
+                on: connection)
+        }
+    }
+
+    public func mailboxDepth() async throws -> Int {
+        try await withConnection { connection in try await count("SELECT count(*) FROM mailbox", on: connection) }
+    }
+
+    /// Calls `onChange` whenever another process sharing the database stores envelopes for a device, until the task is
+    /// cancelled. Notifications this store sent itself are skipped; malformed ones are logged and skipped. When the
+    /// listening connection fails, the store logs it and listens again a second later (notifications sent in between
+    /// are lost, as PostgreSQL keeps none for absent listeners).
+    ///
+    /// Holds one pooled connection while it runs.
+    public func listenForMailboxChanges(
+        _ onChange: @escaping @Sendable (_ accountId: String, _ deviceId: UInt32) async -> Void
+    ) async throws {
+        while !Task.isCancelled {
+            do {
+                try await withConnection { connection in
+                    try await connection.listen(on: MailboxNotification.channel) { notifications in
+                        for try await notification in notifications {
+                            await handleMailboxNotification(notification.payload, onChange)
+                        }
+                    }
+                }
+            } catch {
+                if Task.isCancelled { break }
+                logger.warning("Listening for mailbox changes failed; retrying", metadata: ["error": "\(error)"])
+            }
+            try? await Task.sleep(for: .seconds(1))
+        }
+    }
+
+    private func handleMailboxNotification(
+        _ payload: String, _ onChange: @Sendable (_ accountId: String, _ deviceId: UInt32) async -> Void
+    ) async {
+        guard let notification = MailboxNotification(payload: payload) else {
+            logger.warning("Ignoring a malformed mailbox notification", metadata: ["payload": "\(payload)"])
+            return
+        }
+        guard notification.instanceId != instanceId else { return }
+        await onChange(notification.accountId, notification.deviceId)
+    }
+}
