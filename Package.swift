@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "parley-demo", targets: ["parley-demo"]),
         .library(name: "ParleyAPI", targets: ["ParleyAPI"]),
         .library(name: "ParleyServer", targets: ["ParleyServer"]),
+        .library(name: "ParleyKit", targets: ["ParleyKit"]),
         .executable(name: "parley-server", targets: ["parley-server"]),
     ],
     dependencies: [
@@ -23,6 +24,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
     ],
     targets: [
         // Edwards-curve operations for XEdDSA (libsodium) and SHAKE256 (OpenSSL libcrypto).
@@ -56,12 +59,30 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        .target(
+            name: "ParleyKit",
+            dependencies: [
+                "ParleyAPI", "ParleyProtocol",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "parley-load",
+            dependencies: [
+                "ParleyKit", "ParleyAPI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ]
+        ),
         .executableTarget(
             name: "parley-server",
             dependencies: [
                 "ParleyServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .executableTarget(name: "parley-interop-peer", dependencies: ["ParleyProtocol"]),
@@ -72,6 +93,15 @@ let package = Package(
             resources: [.copy("Vectors")]
         ),
         .testTarget(name: "ParleyInteropTests", dependencies: ["ParleyProtocol"]),
+        .testTarget(
+            name: "ParleyServerIntegrationTests",
+            dependencies: [
+                "ParleyKit", "ParleyAPI", "ParleyProtocol",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(
             name: "ParleyServerTests",
             dependencies: [

@@ -1,30 +1,91 @@
 import ArgumentParser
-import Logging
 import Foundation
+import Logging
 import ParleyServer
+import ServiceLifecycle
 
-/// `parley-server`: starts the server. With no flags it keeps everything under ./parley-data (SQLite).
+/// `parley-server`: starts the server. With no flags it keeps everything under ./parley-data (SQLite);
+/// `--database-url postgres://…` stores accounts, keys and mailboxes in PostgreSQL instead (attachments stay files).
 @main
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "parley-server", abstract: "The Parley messaging server (accounts, devices and key directory).")
+        commandName: "parley-server",
+        abstract: "The Parley messaging server: accounts, key directory, mailboxes, WebSocket delivery, attachments.")
+
+    private static let environment = ProcessInfo.processInfo.environment
 
     @Option(help: "Address to listen on (environment: PARLEY_HOST).")
-    var host = ProcessInfo.processInfo.environment["PARLEY_HOST"] ?? "127.0.0.1"
+    var host = environment["PARLEY_HOST"] ?? "127.0.0.1"
 
     @Option(help: "Port to listen on; 0 picks a free one (environment: PARLEY_PORT).")
-    var port = Int(ProcessInfo.processInfo.environment["PARLEY_PORT"] ?? "") ?? 8080
+    var port = Int(environment["PARLEY_PORT"] ?? "") ?? 8080
 
-    @Option(help: "Directory for the database and blobs (environment: PARLEY_DATA_DIR).")
-    var dataDirectory = ProcessInfo.processInfo.environment["PARLEY_DATA_DIR"] ?? "./parley-data"
+    @Option(help: "Directory for the SQLite database and attachments (environment: PARLEY_DATA_DIR).")
+    var dataDirectory = environment["PARLEY_DATA_DIR"] ?? "./parley-data"
+
+    @Option(help: "PostgreSQL URL, postgres://user:password@host:port/database (environment: PARLEY_DATABASE_URL).")
+    var databaseURL: String?
+
+    @Option(help: "Days an unacknowledged message is kept (environment: PARLEY_MESSAGE_TTL_DAYS).")
+    var messageTTLDays = Int(environment["PARLEY_MESSAGE_TTL_DAYS"] ?? "") ?? 30
+
+    @Option(help: "Largest attachment in bytes (environment: PARLEY_ATTACHMENT_MAX_BYTES).")
+    var attachmentMaxBytes = Int64(environment["PARLEY_ATTACHMENT_MAX_BYTES"] ?? "") ?? 100 * 1024 * 1024
+
+    @Option(help: "Multiplies every per-account rate limit, e.g. 1000 for load tests (environment: PARLEY_RATE_LIMIT_SCALE).")
+    var rateLimitScale = Double(environment["PARLEY_RATE_LIMIT_SCALE"] ?? "") ?? 1
+
+    @Option(help: "Seconds between WebSocket keep-alive pings (environment: PARLEY_KEEPALIVE_SECONDS).")
+    var keepAliveSeconds = Int(environment["PARLEY_KEEPALIVE_SECONDS"] ?? "") ?? 30
+
+    @Option(help: "trace, debug, info, notice, warning, error or critical (environment: PARLEY_LOG_LEVEL).")
+    var logLevel = environment["PARLEY_LOG_LEVEL"] ?? "info"
+
+    func validate() throws {
+        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown log level \(logLevel)") }
+        guard messageTTLDays > 0, attachmentMaxBytes > 0, rateLimitScale > 0, keepAliveSeconds > 0 else {
+            throw ValidationError("TTL, attachment size, rate-limit scale and keep-alive must be positive")
+        }
+    }
 
     func run() async throws {
+        var logger = Logger(label: "parley-server")
+        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
-        let store = try SQLiteStore(path: (dataDirectory as NSString).appendingPathComponent("server.sqlite"))
-        let logger = Logger(label: "parley-server")
-        let dependencies = ServerDependencies(
-            store: store, attachments: try AttachmentStore(directory: URL(fileURLWithPath: dataDirectory).appendingPathComponent("attachments")))
-        let maintenance = MaintenanceService(dependencies: dependencies, logger: logger)
-        try await ParleyServerApplication.make(dependencies, host: host, port: port, services: [maintenance], logger: logger).runService()
+        var limits = ServerLimits()
+        limits.messageLifetimeMilliseconds = UInt64(messageTTLDays) * 24 * 60 * 60 * 1000
+        limits.attachmentBytes = attachmentMaxBytes
+        limits.rateLimits = limits.rateLimits.scaled(by: rateLimitScale)
+        let attachments = try AttachmentStore(directory: URL(fileURLWithPath: dataDirectory).appendingPathComponent("attachments"))
+
+        guard let databaseURL = databaseURL ?? Self.environment["PARLEY_DATABASE_URL"] else {
+            let store = try SQLiteStore(path: (dataDirectory as NSString).appendingPathComponent("server.sqlite"))
+            let dependencies = ServerDependencies(store: store, attachments: attachments, limits: limits)
+            let maintenance = MaintenanceService(dependencies: dependencies, logger: logger)
+            logger.info("storage: SQLite", metadata: ["directory": "\(dataDirectory)"])
+            try await serve(dependencies, services: [maintenance], logger: logger)
+            return
+        }
+        let store = try PostgresStore(url: databaseURL, logger: logger)
+        // The pool runs beside the server and stops after it, so in-flight requests finish their queries.
+        let pool = Task { try await store.run() }
+        defer { pool.cancel() }
+        try await store.migrate()
+        let dependencies = ServerDependencies(store: store, attachments: attachments, limits: limits)
+        let maintenance = MaintenanceService(dependencies: dependencies, logger: logger) { now in
+            try await store.preparePartitions(now: now)
+        }
+        logger.info("storage: PostgreSQL")
+        try await serve(dependencies, services: [maintenance, MailboxChangeListener(store: store, hub: dependencies.hub)], logger: logger)
+    }
+
+    private func serve(_ dependencies: ServerDependencies, services: [any Service], logger: Logger) async throws {
+        let app = ParleyServerApplication.make(
+            dependencies, host: host, port: port, keepAliveInterval: .seconds(keepAliveSeconds), services: services, logger: logger
+        ) { [host] port in
+            // One line on stdout that scripts (and the integration tests) wait for.
+            FileHandle.standardOutput.write(Data("parley-server listening on \(host):\(port)\n".utf8))
+        }
+        try await app.runService()
     }
 }

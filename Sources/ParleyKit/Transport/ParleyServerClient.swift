@@ -1,0 +1,138 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import ParleyAPI
+
+/// The Parley server's REST API over one shared HTTP connection pool.
+///
+/// Stateless apart from the pool: every authenticated call names the ``DeviceCredentials`` it acts as,
+/// so one client serves many devices (the load tool, tests) as well as one (the app).
+public struct ParleyServerClient: Sendable {
+    /// The server's base URL, such as `http://127.0.0.1:8080`.
+    public let baseURL: String
+    private let http: HTTPClient
+    private let timeout: TimeAmount
+
+    /// A client of the server at `baseURL` over `http` (whose lifetime the caller owns).
+    public init(baseURL: String, http: HTTPClient, timeout: TimeAmount = .seconds(30)) {
+        self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        self.http = http
+        self.timeout = timeout
+    }
+
+    /// Registers an account with its first device (id 1).
+    public func register(_ request: RegisterAccountRequest) async throws -> RegisterAccountResponse {
+        try await call(.POST, APIRoutes.accounts, body: request, as: nil, expecting: [201])
+    }
+
+    /// The account's devices.
+    public func devices(as device: DeviceCredentials) async throws -> DeviceListResponse {
+        try await call(.GET, APIRoutes.devices, as: device, expecting: [200])
+    }
+
+    /// Issues a one-time code for linking a new device (primary device only).
+    public func issueLinkCode(as device: DeviceCredentials) async throws -> LinkCodeResponse {
+        try await call(.POST, APIRoutes.linkCode, as: device, expecting: [201])
+    }
+
+    /// Joins an account with a link code; answers the new device's ids.
+    public func link(_ request: LinkDeviceRequest) async throws -> RegisterAccountResponse {
+        try await call(.PUT, APIRoutes.linkDevice, body: request, as: nil, expecting: [201])
+    }
+
+    /// Uploads prekeys.
+    public func uploadKeys(_ request: UploadKeysRequest, as device: DeviceCredentials) async throws {
+        _ = try await send(.PUT, APIRoutes.keys, body: try JSONEncoder().encode(request), as: device, expecting: [204])
+    }
+
+    /// Prekey bundles of `accountId`'s device `deviceId`, or of all its devices when `nil`.
+    public func bundle(accountId: String, deviceId: UInt32?, as device: DeviceCredentials) async throws -> PreKeyBundleResponse {
+        try await call(.GET, APIRoutes.bundle(accountId: accountId, deviceId: deviceId.map(String.init) ?? "*"), as: device, expecting: [200])
+    }
+
+    /// Sends one ciphertext per device of `accountId`.
+    public func send(_ request: SendMessagesRequest, to accountId: String, as device: DeviceCredentials) async throws -> SendOutcome {
+        let (status, body) = try await send(
+            .PUT, APIRoutes.messages(to: accountId), body: try JSONEncoder().encode(request), as: device, expecting: [200, 409, 410])
+        switch status {
+        case 409: return .mismatchedDevices(try decode(MismatchedDevicesResponse.self, body))
+        case 410: return .staleDevices(try decode(StaleDevicesResponse.self, body))
+        default: return .sent(serverTimestamp: try decode(SendMessagesResponse.self, body).serverTimestamp)
+        }
+    }
+
+    /// The oldest pending envelopes of the device.
+    public func mailbox(as device: DeviceCredentials) async throws -> EnvelopeListResponse {
+        try await call(.GET, APIRoutes.mailbox, as: device, expecting: [200])
+    }
+
+    /// Deletes an envelope the device has safely stored.
+    public func acknowledge(_ guid: String, as device: DeviceCredentials) async throws {
+        _ = try await send(.DELETE, APIRoutes.acknowledge(guid: guid), body: nil, as: device, expecting: [204])
+    }
+
+    /// Uploads an (already encrypted) attachment.
+    public func uploadAttachment(_ bytes: [UInt8], as device: DeviceCredentials) async throws -> AttachmentUploadResponse {
+        let (_, body) = try await send(.POST, APIRoutes.attachments, body: Data(bytes), as: device, expecting: [201],
+                                       contentType: "application/octet-stream")
+        return try decode(AttachmentUploadResponse.self, body)
+    }
+
+    /// Downloads an attachment, or the byte range `range` of it.
+    public func downloadAttachment(_ id: String, range: ClosedRange<Int64>? = nil, as device: DeviceCredentials) async throws -> [UInt8] {
+        var headers: [(String, String)] = []
+        if let range { headers.append(("Range", "bytes=\(range.lowerBound)-\(range.upperBound)")) }
+        let (_, body) = try await send(.GET, APIRoutes.attachment(id), body: nil, as: device, expecting: [200, 206], extraHeaders: headers)
+        return [UInt8](body)
+    }
+
+    private func call<Response: Decodable>(
+        _ method: HTTPMethod, _ path: String, as device: DeviceCredentials?, expecting: Set<Int>
+    ) async throws -> Response {
+        let (_, body) = try await send(method, path, body: nil, as: device, expecting: expecting)
+        return try decode(Response.self, body)
+    }
+
+    private func call<Request: Encodable, Response: Decodable>(
+        _ method: HTTPMethod, _ path: String, body: Request, as device: DeviceCredentials?, expecting: Set<Int>
+    ) async throws -> Response {
+        let (_, data) = try await send(method, path, body: try JSONEncoder().encode(body), as: device, expecting: expecting)
+        return try decode(Response.self, data)
+    }
+
+    private func send(
+        _ method: HTTPMethod, _ path: String, body: Data?, as device: DeviceCredentials?, expecting: Set<Int>,
+        contentType: String = "application/json", extraHeaders: [(String, String)] = []
+    ) async throws -> (Int, Data) {
+        var request = HTTPClientRequest(url: baseURL + path)
+        request.method = method
+        if let device { request.headers.add(name: "Authorization", value: device.authorization) }
+        for (name, value) in extraHeaders { request.headers.add(name: name, value: value) }
+        if let body {
+            request.headers.add(name: "Content-Type", value: contentType)
+            request.body = .bytes(ByteBuffer(bytes: body))
+        }
+        let status: Int
+        let data: Data
+        do {
+            let response = try await http.execute(request, timeout: timeout)
+            status = Int(response.status.code)
+            data = Data((try await response.body.collect(upTo: 256 * 1024 * 1024)).readableBytesView)
+        } catch {
+            throw ServerAPIError.transport("\(error)")
+        }
+        guard expecting.contains(status) else {
+            throw ServerAPIError.rejected(status: status, body: try? JSONDecoder().decode(APIErrorBody.self, from: data))
+        }
+        return (status, data)
+    }
+
+    private func decode<T: Decodable>(_ type: T.Type, _ data: Data) throws -> T {
+        do {
+            return try JSONDecoder().decode(T.self, from: data)
+        } catch {
+            throw ServerAPIError.malformedResponse("\(T.self): \(error)")
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import ArgumentParser
+import AsyncHTTPClient
+import Foundation
+import ParleyAPI
+import ParleyKit
+
+/// `parley-load`: drives a running parley-server through its real HTTP and WebSocket paths and reports
+/// throughput and send→receive latency (HdrHistogram percentiles).
+@main
+struct LoadCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "parley-load",
+        abstract: "Load-test a parley-server: N connected devices sending to each other, or many idle sockets.",
+        subcommands: [Traffic.self, IdleSockets.self], defaultSubcommand: Traffic.self)
+}
+
+/// Options every mode shares.
+struct ServerOptions: ParsableArguments {
+    @Option(help: "The server's base URL.")
+    var server = "http://127.0.0.1:8080"
+
+    @Option(help: "The server's process id, to report its resident memory (optional).")
+    var serverPid: Int32?
+}
+
+extension LoadCommand {
+    /// N devices, each with an open socket, sending to the next one over HTTP.
+    struct Traffic: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Clients send to each other; report rates and latency.")
+
+        @OptionGroup var options: ServerOptions
+
+        @Option(help: "Connected devices (one account each).")
+        var clients = 50
+
+        @Option(help: "Target send rate, messages per second in all; 0 sends as fast as the server answers.")
+        var rate = 0
+
+        @Option(help: "Seconds of measured sending (after setup).")
+        var duration = 10
+
+        @Option(help: "Requests in flight per client when sending as fast as possible.")
+        var concurrency = 4
+
+        @Option(help: "Ciphertext bytes per message.")
+        var payload = 160
+
+        func run() async throws {
+            raiseOpenFileLimit()
+            let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(
+                connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: clients * concurrency)))
+            let api = ParleyServerClient(baseURL: options.server, http: http)
+            let run = TrafficRun(api: api, clients: clients, rate: rate, duration: duration, concurrency: concurrency, payload: payload)
+            let report: TrafficReport
+            do {
+                report = try await run.execute()
+            } catch {
+                try? await http.shutdown()
+                throw error
+            }
+            try? await http.shutdown()
+            print(report.render(serverMemory: options.serverPid.flatMap(residentMemory(pid:))))
+        }
+    }
+
+    /// Many idle authenticated sockets, to measure the server's memory per connection.
+    struct IdleSockets: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Open N idle sockets; report the server's resident memory.")
+
+        @OptionGroup var options: ServerOptions
+
+        @Option(help: "Sockets to open (one device each).")
+        var sockets = 10_000
+
+        @Option(help: "Seconds to hold them open once all are connected.")
+        var hold = 5
+
+        func run() async throws {
+            raiseOpenFileLimit()
+            let http = HTTPClient(eventLoopGroupProvider: .singleton)
+            let api = ParleyServerClient(baseURL: options.server, http: http)
+            let before = options.serverPid.flatMap(residentMemory(pid:))
+            let idle = IdleSocketRun(api: api, baseURL: options.server, sockets: sockets, hold: hold) {
+                options.serverPid.flatMap(residentMemory(pid:))
+            }
+            let result: IdleSocketRun.Result
+            do {
+                result = try await idle.execute()
+            } catch {
+                try? await http.shutdown()
+                throw error
+            }
+            try? await http.shutdown()
+            print("idle sockets: \(result.connected) of \(sockets) connected (setup \(String(format: "%.1f", result.setupSeconds)) s)")
+            if let before, let after = result.serverMemory {
+                print("server RSS: \(before / 1024) MiB before, \(after / 1024) MiB with all sockets open"
+                      + " (\(String(format: "%.1f", Double(after - before) * 1024 / Double(max(result.connected, 1)))) bytes per socket)")
+            }
+        }
+    }
+}
+
+/// The server's resident set size in KiB, from /proc.
+func residentMemory(pid: Int32) -> Int? {
+    guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+    else { return nil }
+    return Int(line.split(separator: " ").dropFirst().first ?? "")
+}
+
+/// Lifts this process's open-file limit to its hard limit (sockets are files).
+func raiseOpenFileLimit() {
+    var limit = rlimit()
+    guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return }
+    limit.rlim_cur = limit.rlim_max
+    _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+}

@@ -1,0 +1,100 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import ParleyAPI
+import ParleyKit
+import PostgresNIO
+
+/// A registered device for the integration tests (opaque ciphertexts: the server never reads them).
+struct TestDevice: Sendable {
+    let credentials: DeviceCredentials
+    let registrationId: UInt32
+
+    static func register(_ api: ParleyServerClient, _ name: String) async throws -> TestDevice {
+        let password = DeviceCredentials.makePassword()
+        let registrationId = UInt32.random(in: 1...16380)
+        let key = Data([0x05] + (0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
+        let response = try await api.register(RegisterAccountRequest(
+            username: name, identityKey: key, registrationId: registrationId, password: password, deviceName: nil))
+        return TestDevice(credentials: DeviceCredentials(accountId: response.accountId, deviceId: 1, password: password),
+                          registrationId: registrationId)
+    }
+
+    /// Adds a device to this (primary) device's account.
+    func link(_ api: ParleyServerClient) async throws -> TestDevice {
+        let code = try await api.issueLinkCode(as: credentials)
+        let password = DeviceCredentials.makePassword()
+        let registrationId = UInt32.random(in: 1...16380)
+        let linked = try await api.link(LinkDeviceRequest(code: code.code, registrationId: registrationId, password: password, deviceName: nil))
+        return TestDevice(credentials: DeviceCredentials(accountId: linked.accountId, deviceId: linked.deviceId, password: password),
+                          registrationId: registrationId)
+    }
+}
+
+/// Sends `text` as an opaque ciphertext to every device in `devices` (all of one account).
+func sendText(_ text: String, from sender: TestDevice, to devices: [TestDevice], api: ParleyServerClient) async throws -> SendOutcome {
+    let request = SendMessagesRequest(
+        messages: devices.map {
+            OutgoingMessage(destinationDeviceId: $0.credentials.deviceId, destinationRegistrationId: $0.registrationId, type: 2,
+                            content: Data(text.utf8).base64EncodedString())
+        }, timestamp: UInt64(Date().timeIntervalSince1970 * 1000))
+    return try await api.send(request, to: devices[0].credentials.accountId, as: sender.credentials)
+}
+
+/// Drains `device`'s mailbox over its socket, acknowledging everything; returns the texts in arrival order.
+func drain(_ device: TestDevice, baseURL: String) async throws -> [String] {
+    let received = ReceivedTexts()
+    try await MessageSocket(baseURL: baseURL, device: device.credentials).run { frame, writer in
+        switch frame.type {
+        case .envelope:
+            let envelope = frame.envelope!
+            received.append(String(decoding: Data(base64Encoded: envelope.content) ?? Data(), as: UTF8.self))
+            try await writer.acknowledge(envelope.guid)
+            return true
+        case .queueEmpty:
+            return false
+        default:
+            return true
+        }
+    }
+    return received.texts
+}
+
+/// Texts collected by a socket handler.
+final class ReceivedTexts: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage: [String] = []
+    func append(_ text: String) { lock.withLock { storage.append(text) } }
+    var texts: [String] { lock.withLock { storage } }
+}
+
+/// A throwaway database on the test PostgreSQL (`PARLEY_TEST_DATABASE_URL`, an admin URL).
+struct IntegrationDatabase: Sendable {
+    let url: String
+    private let name: String
+    private let admin: URLComponents
+
+    init() throws {
+        guard let text = ProcessInfo.processInfo.environment["PARLEY_TEST_DATABASE_URL"], let admin = URLComponents(string: text) else {
+            throw ServerProcessError.notConfigured
+        }
+        self.admin = admin
+        name = "parley_it_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        var components = admin
+        components.path = "/" + name
+        url = components.string!
+    }
+
+    func create() async throws { try await administer("CREATE DATABASE \(name)") }
+    func drop() async throws { try await administer("DROP DATABASE IF EXISTS \(name) WITH (FORCE)") }
+
+    private func administer(_ sql: String) async throws {
+        let configuration = PostgresConnection.Configuration(
+            host: admin.host ?? "127.0.0.1", port: admin.port ?? 5432, username: admin.user ?? "postgres",
+            password: admin.password, database: String(admin.path.dropFirst()), tls: .disable)
+        let logger = Logger(label: "integration-admin")
+        let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
+        defer { Task { try? await connection.close() } }
+        try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
+    }
+}

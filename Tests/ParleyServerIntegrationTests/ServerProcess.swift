@@ -1,0 +1,64 @@
+import Foundation
+
+/// A real `parley-server` process (from `PARLEY_BIN_DIR`, which `make test` sets) on a free loopback port.
+final class ServerProcess: @unchecked Sendable {
+    let process = Process()
+    let port: Int
+    var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    /// Starts the server with `arguments` (plus `--port 0`) and waits for its "listening on" line.
+    init(arguments: [String], environment: [String: String] = [:]) async throws {
+        guard let binDirectory = ProcessInfo.processInfo.environment["PARLEY_BIN_DIR"] else { throw ServerProcessError.notConfigured }
+        process.executableURL = URL(fileURLWithPath: binDirectory).appendingPathComponent("parley-server")
+        process.arguments = arguments + ["--port", "0", "--log-level", "warning"]
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let handle = output.fileHandleForReading
+        // The server prints one line on stdout once it listens (logs go to stderr); read until it comes.
+        let found: Int? = await Task.detached {
+            var text = ""
+            while true {
+                let data = handle.availableData
+                if data.isEmpty { return nil }
+                text += String(decoding: data, as: UTF8.self)
+                if let range = text.range(of: "parley-server listening on "), let end = text[range.upperBound...].firstIndex(of: "\n") {
+                    return Int(text[range.upperBound..<end].split(separator: ":").last ?? "")
+                }
+            }
+        }.value
+        guard let found else {
+            process.terminate()
+            throw ServerProcessError.didNotStart
+        }
+        port = found
+    }
+
+    /// SIGKILL: no shutdown, no flushing — what a crash looks like.
+    func kill() {
+        Foundation.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// SIGTERM: graceful shutdown.
+    func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    deinit { if process.isRunning { process.terminate() } }
+}
+
+enum ServerProcessError: Error, CustomStringConvertible {
+    case notConfigured
+    case didNotStart
+
+    var description: String {
+        switch self {
+        case .notConfigured: return "PARLEY_BIN_DIR must name the build's bin directory (make test sets it)"
+        case .didNotStart: return "parley-server did not report its port"
+        }
+    }
+}
