@@ -45,6 +45,9 @@ let package = Package(
         // Argon2id password hashing for device credentials (libsodium).
         .target(name: "CParleyPassword", linkerSettings: [.linkedLibrary("sodium")]),
         .target(name: "ParleyAPI"),
+        // The encrypting SQLite VFS under the client database (XChaCha20-Poly1305 per page, libsodium) and the
+        // passphrase KDF (Argon2id).
+        .target(name: "CParleyDatabase", linkerSettings: [.linkedLibrary("sqlite3"), .linkedLibrary("sodium")]),
         .target(
             name: "ParleyServer",
             dependencies: [
@@ -62,10 +65,13 @@ let package = Package(
         .target(
             name: "ParleyKit",
             dependencies: [
-                "ParleyAPI", "ParleyProtocol",
+                "ParleyAPI", "ParleyProtocol", "CParleyDatabase",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
             ]
         ),
         .executableTarget(
@@ -94,10 +100,21 @@ let package = Package(
         ),
         .testTarget(name: "ParleyInteropTests", dependencies: ["ParleyProtocol"]),
         .testTarget(
+            name: "ParleyKitTests",
+            dependencies: [
+                "ParleyKit", "ParleyProtocol", "ParleyAPI", "ParleyServer",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            resources: [.copy("Vectors")]
+        ),
+        .testTarget(
             name: "ParleyServerIntegrationTests",
             dependencies: [
                 "ParleyKit", "ParleyAPI", "ParleyProtocol",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -38,17 +38,24 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seconds between WebSocket keep-alive pings (environment: PARLEY_KEEPALIVE_SECONDS).")
     var keepAliveSeconds = Int(environment["PARLEY_KEEPALIVE_SECONDS"] ?? "") ?? 30
 
+    @Option(help: ArgumentHelp(
+        "Cost of the device-credential hash: interactive, or minimal for load tests only (environment: PARLEY_PASSWORD_HASH).",
+        visibility: .hidden))
+    var passwordHash = environment["PARLEY_PASSWORD_HASH"] ?? "interactive"
+
     @Option(help: "trace, debug, info, notice, warning, error or critical (environment: PARLEY_LOG_LEVEL).")
     var logLevel = environment["PARLEY_LOG_LEVEL"] ?? "info"
 
     func validate() throws {
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown log level \(logLevel)") }
+        guard ["interactive", "minimal"].contains(passwordHash) else { throw ValidationError("unknown password hash \(passwordHash)") }
         guard messageTTLDays > 0, attachmentMaxBytes > 0, rateLimitScale > 0, keepAliveSeconds > 0 else {
             throw ValidationError("TTL, attachment size, rate-limit scale and keep-alive must be positive")
         }
     }
 
     func run() async throws {
+        Self.raiseOpenFileLimit()
         var logger = Logger(label: "parley-server")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
@@ -56,11 +63,12 @@ struct ServeCommand: AsyncParsableCommand {
         limits.messageLifetimeMilliseconds = UInt64(messageTTLDays) * 24 * 60 * 60 * 1000
         limits.attachmentBytes = attachmentMaxBytes
         limits.rateLimits = limits.rateLimits.scaled(by: rateLimitScale)
+        let hasher = PasswordHasher(strength: passwordHash == "minimal" ? .minimal : .interactive)
         let attachments = try AttachmentStore(directory: URL(fileURLWithPath: dataDirectory).appendingPathComponent("attachments"))
 
         guard let databaseURL = databaseURL ?? Self.environment["PARLEY_DATABASE_URL"] else {
             let store = try SQLiteStore(path: (dataDirectory as NSString).appendingPathComponent("server.sqlite"))
-            let dependencies = ServerDependencies(store: store, attachments: attachments, limits: limits)
+            let dependencies = ServerDependencies(store: store, attachments: attachments, hasher: hasher, limits: limits)
             let maintenance = MaintenanceService(dependencies: dependencies, logger: logger)
             logger.info("storage: SQLite", metadata: ["directory": "\(dataDirectory)"])
             try await serve(dependencies, services: [maintenance], logger: logger)
@@ -71,12 +79,20 @@ struct ServeCommand: AsyncParsableCommand {
         let pool = Task { try await store.run() }
         defer { pool.cancel() }
         try await store.migrate()
-        let dependencies = ServerDependencies(store: store, attachments: attachments, limits: limits)
+        let dependencies = ServerDependencies(store: store, attachments: attachments, hasher: hasher, limits: limits)
         let maintenance = MaintenanceService(dependencies: dependencies, logger: logger) { now in
             try await store.preparePartitions(now: now)
         }
         logger.info("storage: PostgreSQL")
         try await serve(dependencies, services: [maintenance, MailboxChangeListener(store: store, hub: dependencies.hub)], logger: logger)
+    }
+
+    /// Every socket is a file descriptor: lift the soft limit to the hard one so thousands of clients fit.
+    private static func raiseOpenFileLimit() {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = limit.rlim_max
+        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
     }
 
     private func serve(_ dependencies: ServerDependencies, services: [any Service], logger: Logger) async throws {

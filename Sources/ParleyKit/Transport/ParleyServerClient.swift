@@ -46,6 +46,11 @@ public struct ParleyServerClient: Sendable {
         _ = try await send(.PUT, APIRoutes.keys, body: try JSONEncoder().encode(request), as: device, expecting: [204])
     }
 
+    /// One-time keys the server still holds for the device.
+    public func preKeyCount(as device: DeviceCredentials) async throws -> PreKeyCountResponse {
+        try await call(.GET, APIRoutes.keyCount, as: device, expecting: [200])
+    }
+
     /// Prekey bundles of `accountId`'s device `deviceId`, or of all its devices when `nil`.
     public func bundle(accountId: String, deviceId: UInt32?, as device: DeviceCredentials) async throws -> PreKeyBundleResponse {
         try await call(.GET, APIRoutes.bundle(accountId: accountId, deviceId: deviceId.map(String.init) ?? "*"), as: device, expecting: [200])

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Load test on this machine: a release parley-server on SQLite (fresh data directory) and parley-load beside it,
+# through the real HTTP and WebSocket paths. Prints each scenario's report (BENCHMARKS.md quotes them).
+#   Scripts/load-test.sh                 all three scenarios
+#   Scripts/load-test.sh throughput|latency|idle
+set -euo pipefail
+cd "$(dirname "$0")/.."
+swift build -c release --product parley-server >/dev/null
+swift build -c release --product parley-load >/dev/null
+bin="$(swift build -c release --show-bin-path)"
+scenario="${1:-all}"
+
+data="$(mktemp -d /tmp/parley-load-XXXXXX)"
+"$bin/parley-server" --port 0 --data-directory "$data" --rate-limit-scale 1000 --password-hash minimal \
+    --log-level error >"$data/stdout" 2>"$data/stderr" &
+server=$!
+trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$data"' EXIT
+for _ in $(seq 100); do grep -q "listening on" "$data/stdout" 2>/dev/null && break; sleep 0.1; done
+url="http://$(sed -n 's/^parley-server listening on //p' "$data/stdout")"
+echo "server: $url (pid $server, SQLite in $data)"
+
+if [ "$scenario" = all ] || [ "$scenario" = throughput ]; then
+    echo "== throughput: 50 clients, 4 requests in flight each, as fast as the server answers =="
+    "$bin/parley-load" traffic --server "$url" --server-pid "$server" --clients 50 --concurrency 4 --duration 15
+fi
+if [ "$scenario" = all ] || [ "$scenario" = latency ]; then
+    echo "== latency: 100 clients at 5,000 messages/s in all =="
+    "$bin/parley-load" traffic --server "$url" --server-pid "$server" --clients 100 --rate 5000 --duration 15
+fi
+if [ "$scenario" = all ] || [ "$scenario" = idle ]; then
+    echo "== idle: 10,000 authenticated sockets =="
+    "$bin/parley-load" idle-sockets --server "$url" --server-pid "$server" --sockets 10000 --hold 5
+fi

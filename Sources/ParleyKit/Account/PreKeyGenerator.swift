@@ -1,0 +1,59 @@
+import Foundation
+import GRDB
+import ParleyAPI
+import ParleyProtocol
+
+/// Makes prekeys, stores their private halves and describes their public halves for upload, in one transaction.
+enum PreKeyGenerator {
+    /// One-time keys of each kind per batch.
+    static let batchSize = 100
+
+    /// Generates what `request` asks for, stores it through `store` inside `db`, and returns the upload.
+    static func generate(_ db: Database, store: DatabaseProtocolStore, oneTime: Bool, signed: Bool, lastResort: Bool,
+                         now: UInt64) throws -> UploadKeysRequest {
+        let context = TransactionContext(db)
+        let identity = try store.identityKeyPair(context: context).privateKey
+        let base64 = { (bytes: [UInt8]) in Data(bytes).base64EncodedString() }
+        var counters = try Row.fetchOne(db, sql: """
+            SELECT next_prekey_id, next_signed_prekey_id, next_kyber_prekey_id FROM local_account WHERE id = 1
+            """).map { (UInt32($0[0] as Int64), UInt32($0[1] as Int64), UInt32($0[2] as Int64)) } ?? (1, 1, 1)
+
+        var signedEntity: SignedPreKeyEntity?
+        if signed {
+            let record = SignedPreKeyRecord.generate(id: counters.1, timestamp: now, signedBy: identity)
+            try store.storeSignedPreKey(record, id: record.id, context: context)
+            signedEntity = SignedPreKeyEntity(keyId: record.id, publicKey: base64(record.publicKey.serialize()), signature: base64(record.signature))
+            counters.1 = Self.next(counters.1)
+        }
+        var preKeys: [PreKeyEntity] = []
+        var kemKeys: [SignedPreKeyEntity] = []
+        if oneTime {
+            for _ in 0..<batchSize {
+                let preKey = PreKeyRecord(id: counters.0)
+                try store.storePreKey(preKey, id: preKey.id, context: context)
+                preKeys.append(PreKeyEntity(keyId: preKey.id, publicKey: base64(preKey.publicKey.serialize())))
+                counters.0 = Self.next(counters.0)
+                let kem = KyberPreKeyRecord.generate(id: counters.2, timestamp: now, signedBy: identity)
+                try store.storeKyberPreKey(kem, id: kem.id, lastResort: false, context: context)
+                kemKeys.append(SignedPreKeyEntity(keyId: kem.id, publicKey: base64(kem.publicKey.serialize()), signature: base64(kem.signature)))
+                counters.2 = Self.next(counters.2)
+            }
+        }
+        var lastResortEntity: SignedPreKeyEntity?
+        if lastResort {
+            let kem = KyberPreKeyRecord.generate(id: counters.2, timestamp: now, signedBy: identity)
+            try db.execute(sql: "DELETE FROM kyber_prekeys WHERE last_resort = 1")
+            try store.storeKyberPreKey(kem, id: kem.id, lastResort: true, context: context)
+            lastResortEntity = SignedPreKeyEntity(keyId: kem.id, publicKey: base64(kem.publicKey.serialize()), signature: base64(kem.signature))
+            counters.2 = Self.next(counters.2)
+        }
+        try db.execute(
+            sql: "UPDATE local_account SET next_prekey_id = ?, next_signed_prekey_id = ?, next_kyber_prekey_id = ? WHERE id = 1",
+            arguments: [Int64(counters.0), Int64(counters.1), Int64(counters.2)])
+        return UploadKeysRequest(signedPreKey: signedEntity, preKeys: oneTime ? preKeys : nil,
+                                 kemPreKeys: oneTime ? kemKeys : nil, lastResortKemPreKey: lastResortEntity)
+    }
+
+    /// Key ids stay in 1…0xFFFFFF (Signal's medium range), wrapping around.
+    private static func next(_ id: UInt32) -> UInt32 { id >= 0xFF_FFFF ? 1 : id + 1 }
+}

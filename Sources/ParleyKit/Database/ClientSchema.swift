@@ -1,0 +1,106 @@
+import GRDB
+
+/// The client database schema, one migration per version. Never edit a shipped migration; add the next one.
+enum ClientSchema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: identity, protocol state, conversations, jobs") { db in
+            try db.execute(sql: """
+                CREATE TABLE local_account (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    server_url TEXT NOT NULL,
+                    username TEXT NOT NULL,
+                    account_id TEXT,
+                    device_id INTEGER,
+                    password TEXT NOT NULL,
+                    identity_key_pair BLOB NOT NULL,
+                    registration_id INTEGER NOT NULL,
+                    next_prekey_id INTEGER NOT NULL DEFAULT 1,
+                    next_signed_prekey_id INTEGER NOT NULL DEFAULT 1,
+                    next_kyber_prekey_id INTEGER NOT NULL DEFAULT 1
+                );
+                CREATE TABLE prekeys (id INTEGER PRIMARY KEY, record BLOB NOT NULL);
+                CREATE TABLE signed_prekeys (id INTEGER PRIMARY KEY, record BLOB NOT NULL, created INTEGER NOT NULL);
+                CREATE TABLE kyber_prekeys (
+                    id INTEGER PRIMARY KEY, record BLOB NOT NULL,
+                    last_resort BOOLEAN NOT NULL DEFAULT 0, used BOOLEAN NOT NULL DEFAULT 0
+                );
+                CREATE TABLE sessions (
+                    address TEXT NOT NULL, device_id INTEGER NOT NULL, record BLOB NOT NULL,
+                    PRIMARY KEY (address, device_id)
+                );
+                CREATE TABLE sender_keys (
+                    address TEXT NOT NULL, device_id INTEGER NOT NULL, distribution_id TEXT NOT NULL, record BLOB NOT NULL,
+                    PRIMARY KEY (address, device_id, distribution_id)
+                );
+                CREATE TABLE trusted_identities (
+                    address TEXT PRIMARY KEY NOT NULL,
+                    identity_key BLOB NOT NULL,
+                    first_seen INTEGER NOT NULL,
+                    -- 0 after the key changed until the user accepts the new safety number.
+                    accepted BOOLEAN NOT NULL DEFAULT 1,
+                    verified BOOLEAN NOT NULL DEFAULT 0
+                );
+                CREATE TABLE recipients (account_id TEXT PRIMARY KEY NOT NULL, username TEXT);
+                CREATE TABLE recipient_devices (
+                    account_id TEXT NOT NULL REFERENCES recipients(account_id) ON DELETE CASCADE,
+                    device_id INTEGER NOT NULL, registration_id INTEGER NOT NULL,
+                    PRIMARY KEY (account_id, device_id)
+                );
+                CREATE TABLE threads (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    recipient_account_id TEXT UNIQUE REFERENCES recipients(account_id),
+                    group_id BLOB UNIQUE,
+                    title TEXT,
+                    last_message_id INTEGER,
+                    unread_count INTEGER NOT NULL DEFAULT 0,
+                    updated INTEGER NOT NULL
+                );
+                CREATE TABLE messages (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    thread_id INTEGER NOT NULL REFERENCES threads(id) ON DELETE CASCADE,
+                    outgoing BOOLEAN NOT NULL,
+                    author_account_id TEXT NOT NULL,
+                    author_device_id INTEGER NOT NULL,
+                    timestamp INTEGER NOT NULL,
+                    server_timestamp INTEGER,
+                    body TEXT,
+                    status TEXT NOT NULL,
+                    failure_reason TEXT,
+                    reply_to_id INTEGER REFERENCES messages(id) ON DELETE SET NULL,
+                    read BOOLEAN NOT NULL DEFAULT 0,
+                    -- One row per message even when the server delivers it twice.
+                    UNIQUE (author_account_id, author_device_id, timestamp)
+                );
+                CREATE INDEX messages_by_thread ON messages (thread_id, id);
+                CREATE TABLE attachments (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+                    server_id TEXT, keys BLOB, digest BLOB, size INTEGER NOT NULL, content_type TEXT, file_name TEXT,
+                    local_path TEXT, state TEXT NOT NULL
+                );
+                CREATE TABLE reactions (
+                    message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+                    author_account_id TEXT NOT NULL, emoji TEXT NOT NULL, timestamp INTEGER NOT NULL,
+                    PRIMARY KEY (message_id, author_account_id)
+                );
+                CREATE TABLE receipts (
+                    message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+                    account_id TEXT NOT NULL, device_id INTEGER NOT NULL, kind TEXT NOT NULL, timestamp INTEGER NOT NULL,
+                    PRIMARY KEY (message_id, account_id, device_id, kind)
+                );
+                CREATE TABLE drafts (
+                    thread_id INTEGER PRIMARY KEY REFERENCES threads(id) ON DELETE CASCADE, body TEXT NOT NULL, updated INTEGER NOT NULL
+                );
+                CREATE TABLE jobs (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    kind TEXT NOT NULL, payload BLOB NOT NULL,
+                    attempts INTEGER NOT NULL DEFAULT 0, not_before INTEGER NOT NULL, last_error TEXT,
+                    created INTEGER NOT NULL
+                );
+                CREATE INDEX jobs_due ON jobs (not_before, id);
+                """)
+        }
+        return migrator
+    }
+}
