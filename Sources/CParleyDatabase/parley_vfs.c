@@ -536,18 +536,6 @@ static int writeWalPage(ParleyFile *file, const unsigned char *page, sqlite3_int
     return lowerWrite(file, file->scratch, file->pageSize, frameOffset + WAL_FRAME_HEADER_BYTES);
 }
 
-static int writeWalFrame(ParleyFile *file, const unsigned char *frame, sqlite3_int64 frameOffset)
-{
-    const int frameSize = WAL_FRAME_HEADER_BYTES + file->pageSize;
-    int rc = ensureScratch(file, frameSize);
-    if (rc != SQLITE_OK) return rc;
-    memcpy(file->scratch, frame, WAL_FRAME_HEADER_BYTES);
-    rc = sealPage(file, readBigEndian32(frame), file->pageSize, frame + WAL_FRAME_HEADER_BYTES,
-                  file->scratch + WAL_FRAME_HEADER_BYTES);
-    if (rc != SQLITE_OK) return rc;
-    return lowerWrite(file, file->scratch, frameSize, frameOffset);
-}
-
 /* When the file system does not promise power-safe overwrite, SQLite pads a commit with copies
  * of its last frame up to a sector boundary and splits the write that crosses the boundary,
  * with an fsync between the pieces. A page seals only whole, so the first piece waits here for
@@ -584,10 +572,10 @@ static int writeWal(ParleyFile *file, const unsigned char *data, int amount, sql
     int within;
     locateInWal(file, offset, &frameOffset, &within);
     const int frameSize = WAL_FRAME_HEADER_BYTES + file->pageSize;
+    /* SQLite writes a frame as its header, then its page image. */
     if (within + amount <= WAL_FRAME_HEADER_BYTES) return lowerWrite(file, data, amount, offset);
     if (within == WAL_FRAME_HEADER_BYTES && amount == file->pageSize)
         return writeWalPage(file, data, frameOffset);
-    if (within == 0 && amount == frameSize) return writeWalFrame(file, data, frameOffset);
     if (within >= WAL_FRAME_HEADER_BYTES && within + amount <= frameSize)
         return stageWalPagePiece(file, data, amount, frameOffset,
                                  within - WAL_FRAME_HEADER_BYTES);

@@ -51,6 +51,34 @@ public struct AccountManager: Sendable {
         return credentials
     }
 
+    /// Adds a new device to this (primary) account and sets up `newDatabase` as that device: issues a link code,
+    /// hands the account identity to the new device, joins with the code and uploads the new device's prekeys.
+    ///
+    /// Both databases are on this machine, so the identity moves in memory; across machines Signal's clients carry
+    /// it in an encrypted provisioning message.
+    @discardableResult
+    public func linkNewDevice(database newDatabase: ParleyDatabase, name: String? = nil) async throws -> DeviceCredentials {
+        let (primary, identity, username) = try database.read { db -> (DeviceCredentials, Data, String) in
+            guard let row = try Row.fetchOne(db, sql: "SELECT identity_key_pair, username FROM local_account WHERE id = 1") else {
+                throw ParleyError.notRegistered
+            }
+            return (try LocalAccount.credentials(db), row["identity_key_pair"], row["username"])
+        }
+        let code = try await api.issueLinkCode(as: primary)
+        let registrationId = UInt32.random(in: 1...16380)
+        let password = DeviceCredentials.makePassword()
+        let linked = try await api.link(LinkDeviceRequest(code: code.code, registrationId: registrationId, password: password, deviceName: name))
+        try await newDatabase.awaitableWrite { [baseURL = api.baseURL] db in
+            try db.execute(sql: "DELETE FROM local_account")
+            try db.execute(
+                sql: "INSERT INTO local_account (id, server_url, username, account_id, device_id, password, identity_key_pair, registration_id) VALUES (1, ?, ?, ?, ?, ?, ?, ?)",
+                arguments: [baseURL, username, linked.accountId, Int64(linked.deviceId), password, identity, Int64(registrationId)])
+        }
+        let manager = AccountManager(database: newDatabase, api: api, store: store)
+        try await manager.upload(oneTime: true, signed: true, lastResort: true)
+        return DeviceCredentials(accountId: linked.accountId, deviceId: linked.deviceId, password: password)
+    }
+
     /// Uploads another batch of one-time keys when the server is running low; returns whether it did.
     @discardableResult
     public func refillPreKeysIfNeeded() async throws -> Bool {

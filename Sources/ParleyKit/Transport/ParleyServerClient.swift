@@ -84,6 +84,62 @@ public struct ParleyServerClient: Sendable {
         return try decode(AttachmentUploadResponse.self, body)
     }
 
+    /// Uploads the (already encrypted) file at `url`, streamed in 64 KiB chunks; `progress` receives bytes sent.
+    public func uploadAttachment(fileAt url: URL, as device: DeviceCredentials,
+                                 progress: @escaping @Sendable (Int64) -> Void = { _ in }) async throws -> AttachmentUploadResponse {
+        let size = Int64((try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue ?? 0)
+        var request = HTTPClientRequest(url: baseURL + APIRoutes.attachments)
+        request.method = .POST
+        request.headers.add(name: "Authorization", value: device.authorization)
+        request.headers.add(name: "Content-Type", value: "application/octet-stream")
+        request.body = .stream(FileChunks(url: url, progress: progress), length: .known(size))
+        let status: Int
+        let data: Data
+        do {
+            let response = try await http.execute(request, timeout: .minutes(30))
+            status = Int(response.status.code)
+            data = Data((try await response.body.collect(upTo: 1024 * 1024)).readableBytesView)
+        } catch {
+            throw ServerAPIError.transport("\(error)")
+        }
+        guard status == 201 else {
+            throw ServerAPIError.rejected(status: status, body: try? JSONDecoder().decode(APIErrorBody.self, from: data))
+        }
+        return try decode(AttachmentUploadResponse.self, data)
+    }
+
+    /// Downloads attachment `id` into the file at `destination`, streamed; `progress` receives bytes received.
+    public func downloadAttachment(_ id: String, to destination: URL, as device: DeviceCredentials,
+                                   progress: @escaping @Sendable (Int64) -> Void = { _ in }) async throws {
+        var request = HTTPClientRequest(url: baseURL + APIRoutes.attachment(id))
+        request.headers.add(name: "Authorization", value: device.authorization)
+        let response: HTTPClientResponse
+        do {
+            response = try await http.execute(request, timeout: .minutes(30))
+        } catch {
+            throw ServerAPIError.transport("\(error)")
+        }
+        guard response.status.code == 200 else {
+            let data = Data((try? await response.body.collect(upTo: 1024 * 1024))?.readableBytesView ?? .init())
+            throw ServerAPIError.rejected(status: Int(response.status.code), body: try? JSONDecoder().decode(APIErrorBody.self, from: data))
+        }
+        guard FileManager.default.createFile(atPath: destination.path, contents: nil) else {
+            throw ServerAPIError.transport("cannot create \(destination.path)")
+        }
+        let output = try FileHandle(forWritingTo: destination)
+        defer { try? output.close() }
+        var received: Int64 = 0
+        do {
+            for try await buffer in response.body {
+                try output.write(contentsOf: Data(buffer.readableBytesView))
+                received += Int64(buffer.readableBytes)
+                progress(received)
+            }
+        } catch {
+            throw ServerAPIError.transport("\(error)")
+        }
+    }
+
     /// Downloads an attachment, or the byte range `range` of it.
     public func downloadAttachment(_ id: String, range: ClosedRange<Int64>? = nil, as device: DeviceCredentials) async throws -> [UInt8] {
         var headers: [(String, String)] = []

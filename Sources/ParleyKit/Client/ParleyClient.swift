@@ -1,0 +1,286 @@
+import Foundation
+import GRDB
+import Logging
+import ParleyAPI
+import ParleyProtocol
+
+/// A Parley account on this machine: its encrypted database, the server it talks to, and the pipelines between.
+/// Everything the `parley` command does goes through here.
+public final class ParleyClient: Sendable {
+    /// The encrypted local database.
+    public let database: ParleyDatabase
+    /// The server's REST API.
+    public let api: ParleyServerClient
+    /// ParleyProtocol's stores over the database.
+    public let store: DatabaseProtocolStore
+    /// Registration and prekeys.
+    public let accounts: AccountManager
+    /// The send pipeline.
+    public let sender: MessageSender
+    /// The receive pipeline.
+    public let receiver: MessageReceiver
+    let delivery: MessageDelivery
+    let attachmentDirectory: URL
+    let logger: Logger
+
+    /// A client over `database`, talking to the server through `api`; attachments are staged in `attachmentDirectory`.
+    public init(database: ParleyDatabase, api: ParleyServerClient, attachmentDirectory: URL, logger: Logger = Logger(label: "parley")) {
+        let store = DatabaseProtocolStore()
+        let clock = MonotonicTimestamp()
+        let sessions = DeviceSessions(database: database, api: api, store: store)
+        let delivery = MessageDelivery(database: database, api: api, store: store, sessions: sessions)
+        self.database = database
+        self.api = api
+        self.store = store
+        self.delivery = delivery
+        self.attachmentDirectory = attachmentDirectory
+        self.logger = logger
+        accounts = AccountManager(database: database, api: api, store: store)
+        sender = MessageSender(database: database, api: api, delivery: delivery, clock: clock, attachmentDirectory: attachmentDirectory)
+        receiver = MessageReceiver(database: database, store: store, clock: clock)
+    }
+
+    /// This device's credentials, or ``ParleyError/notRegistered``.
+    public func credentials() throws -> DeviceCredentials { try database.read(LocalAccount.credentials) }
+
+    // MARK: Jobs
+
+    /// What one pass over the job queue did.
+    public struct JobReport: Sendable, Equatable {
+        /// Jobs finished.
+        public var completed = 0
+        /// Jobs that failed for good (their messages are marked failed).
+        public var failed = 0
+        /// Jobs that will be retried later.
+        public var deferred = 0
+
+        /// A report.
+        public init(completed: Int = 0, failed: Int = 0, deferred: Int = 0) {
+            self.completed = completed
+            self.failed = failed
+            self.deferred = deferred
+        }
+    }
+
+    /// Runs every due job once (sends, receipts). Network failures are retried later with backoff.
+    @discardableResult
+    public func runJobs() async throws -> JobReport {
+        var report = JobReport()
+        let jobs = try database.read { db in try JobQueue.due(db, now: UInt64(Date().timeIntervalSince1970 * 1000)) }
+        for job in jobs {
+            do {
+                switch job.kind {
+                case "send":
+                    try await sender.run(try JSONDecoder().decode(MessageSender.SendJob.self, from: job.payload))
+                case "receipt":
+                    let receipt = try JSONDecoder().decode(MessageReceiver.ReceiptJob.self, from: job.payload)
+                    try await delivery.deliver(MessageContent(receipt: Receipt(kind: receipt.kind, timestamps: receipt.timestamps)),
+                                               to: receipt.accountId, timestamp: UInt64(Date().timeIntervalSince1970 * 1000),
+                                               as: try credentials())
+                default:
+                    logger.warning("dropping a job of unknown kind", metadata: ["kind": "\(job.kind)"])
+                }
+                try await database.awaitableWrite { db in try JobQueue.complete(job.id, db) }
+                report.completed += 1
+            } catch let error as ServerAPIError where error.status == nil || error.status == 429 || (error.status ?? 0) >= 500 {
+                // Transient: keep the job, try again later.
+                let now = UInt64(Date().timeIntervalSince1970 * 1000)
+                try await database.awaitableWrite { db in try JobQueue.retry(job, error: "\(error)", db, now: now) }
+                report.deferred += 1
+                if job.attempts + 1 >= MessageSender.maximumAttempts { try await fail(job, reason: "\(error)"); report.failed += 1 }
+            } catch {
+                try await fail(job, reason: "\(error)")
+                report.failed += 1
+            }
+        }
+        return report
+    }
+
+    private func fail(_ job: JobQueue.Job, reason: String) async throws {
+        let messageId = (try? JSONDecoder().decode(MessageSender.SendJob.self, from: job.payload))?.messageId
+        try await database.awaitableWrite { db in
+            if job.kind == "send", let messageId { try ConversationStore.setStatus(.failed, messageId: messageId, reason: reason, db) }
+            try JobQueue.complete(job.id, db)
+        }
+    }
+
+    // MARK: Receiving
+
+    /// Drains the mailbox over HTTP: processes every pending envelope (each committed before it is acknowledged).
+    public func receiveOnce() async throws -> [MessageReceiver.Outcome] {
+        let credentials = try credentials()
+        var outcomes: [MessageReceiver.Outcome] = []
+        while true {
+            let page = try await api.mailbox(as: credentials)
+            for envelope in page.messages {
+                outcomes.append(try await receiver.process(envelope))
+                try await api.acknowledge(envelope.guid, as: credentials)
+            }
+            if !page.more || page.messages.isEmpty { break }
+        }
+        return outcomes
+    }
+
+    /// Receives over the WebSocket until cancelled, reconnecting with backoff; `onOutcome` hears about each envelope
+    /// after it is stored and acknowledged. Due jobs (receipts, retries) run after each drain.
+    public func listen(onOutcome: @escaping @Sendable (MessageReceiver.Outcome) async -> Void = { _ in }) async throws {
+        let credentials = try credentials()
+        var failures = 0
+        while !Task.isCancelled {
+            do {
+                try await MessageSocket(baseURL: api.baseURL, device: credentials, logger: logger).run { [receiver] frame, writer in
+                    switch frame.type {
+                    case .envelope:
+                        guard let envelope = frame.envelope else { return true }
+                        let outcome = try await receiver.process(envelope)
+                        try await writer.acknowledge(envelope.guid)
+                        await onOutcome(outcome)
+                    case .queueEmpty:
+                        _ = try? await self.runJobs()
+                    default:
+                        break
+                    }
+                    return !Task.isCancelled
+                }
+                failures = 0
+            } catch {
+                failures += 1
+                logger.warning("socket closed; reconnecting", metadata: ["error": "\(error)", "attempt": "\(failures)"])
+            }
+            guard !Task.isCancelled else { break }
+            try? await Task.sleep(for: .milliseconds(min(30_000, 500 << min(failures, 6))))
+        }
+    }
+
+    // MARK: Reading
+
+    /// The inbox: one entry per conversation, most recent first.
+    public func conversations() throws -> [ConversationSummary] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT t.id, t.recipient_account_id, r.username, m.body, m.status, t.unread_count, t.updated
+                FROM threads t LEFT JOIN recipients r ON r.account_id = t.recipient_account_id
+                LEFT JOIN messages m ON m.id = t.last_message_id
+                ORDER BY t.updated DESC, t.id DESC
+                """).map { row in
+                let body: String? = row["body"]
+                let status: String? = row["status"]
+                return ConversationSummary(
+                    threadId: row["id"], accountId: row["recipient_account_id"] ?? "", username: row["username"],
+                    lastMessagePreview: body.map { String($0.prefix(80)) } ?? (status == "undecryptable" ? "(could not decrypt)" : nil),
+                    unreadCount: row["unread_count"], updated: UInt64(row["updated"] as Int64))
+            }
+        }
+    }
+
+    /// A page of a conversation's history, newest first, older than message id `before`.
+    public func history(threadId: Int64, before: Int64? = nil, limit: Int = 50) throws -> MessagePage {
+        try database.read { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT m.*, (SELECT COUNT(*) FROM attachments a WHERE a.message_id = m.id) AS attachment_count
+                FROM messages m WHERE m.thread_id = ? AND m.id < ? ORDER BY m.id DESC LIMIT ?
+                """, arguments: [threadId, before ?? Int64.max, limit + 1])
+            let messages = rows.prefix(limit).map { row in
+                StoredMessage(
+                    id: row["id"], outgoing: row["outgoing"], authorAccountId: row["author_account_id"],
+                    timestamp: UInt64(row["timestamp"] as Int64), body: row["body"],
+                    status: MessageStatus(rawValue: row["status"]) ?? .failed, failureReason: row["failure_reason"],
+                    replyToId: row["reply_to_id"], attachmentCount: row["attachment_count"])
+            }
+            return MessagePage(messages: Array(messages), nextCursor: rows.count > limit ? messages.last?.id : nil)
+        }
+    }
+
+    /// The thread with `accountId`, if any.
+    public func threadId(with accountId: String) throws -> Int64? {
+        try database.read { db in try Int64.fetchOne(db, sql: "SELECT id FROM threads WHERE recipient_account_id = ?", arguments: [accountId]) }
+    }
+
+    /// Marks a conversation read and queues read receipts for its unread incoming messages.
+    public func markRead(threadId: Int64) throws {
+        let now = UInt64(Date().timeIntervalSince1970 * 1000)
+        try database.write { db in
+            let unread = try Row.fetchAll(db, sql: "SELECT author_account_id, timestamp FROM messages WHERE thread_id = ? AND read = 0 AND outgoing = 0",
+                                          arguments: [threadId])
+            for (author, rows) in Dictionary(grouping: unread, by: { $0["author_account_id"] as String }) {
+                try JobQueue.enqueue(kind: "receipt", payload: MessageReceiver.ReceiptJob(
+                    accountId: author, kind: "read", timestamps: rows.map { UInt64($0["timestamp"] as Int64) }), db, now: now)
+            }
+            try db.execute(sql: "UPDATE messages SET read = 1 WHERE thread_id = ?", arguments: [threadId])
+            try db.execute(sql: "UPDATE threads SET unread_count = 0 WHERE id = ?", arguments: [threadId])
+        }
+    }
+
+    // MARK: Attachments
+
+    /// Downloads, checks (digest and MAC) and decrypts attachment `attachmentId` into `destination`.
+    public func downloadAttachment(_ attachmentId: Int64, to destination: URL,
+                                   progress: @escaping @Sendable (Int64) -> Void = { _ in }) async throws {
+        let row = try database.read { db in
+            try Row.fetchOne(db, sql: "SELECT server_id, keys, digest, size FROM attachments WHERE id = ?", arguments: [attachmentId])
+        }
+        guard let row, let serverId = row["server_id"] as String?, let keys = row["keys"] as Data?, let digest = row["digest"] as Data? else {
+            throw ParleyError.invalidArgument("no downloadable attachment \(attachmentId)")
+        }
+        try FileManager.default.createDirectory(at: attachmentDirectory, withIntermediateDirectories: true)
+        let blob = attachmentDirectory.appendingPathComponent("download-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: blob) }
+        try await api.downloadAttachment(serverId, to: blob, as: try credentials(), progress: progress)
+        try AttachmentDecryptor.decryptFile(at: blob, to: destination, keys: try AttachmentKeys(combined: [UInt8](keys)),
+                                            digest: [UInt8](digest), plaintextLength: row["size"])
+        try await database.awaitableWrite { db in
+            try db.execute(sql: "UPDATE attachments SET local_path = ?, state = 'downloaded' WHERE id = ?",
+                           arguments: [destination.path, attachmentId])
+        }
+    }
+
+    /// One attachment of a message.
+    public struct AttachmentInfo: Sendable, Equatable, Codable {
+        /// Local id (for ``downloadAttachment(_:to:progress:)``).
+        public let id: Int64
+        /// The sender's file name.
+        public let fileName: String?
+        /// Plaintext size.
+        public let size: Int
+        /// MIME type.
+        public let contentType: String?
+    }
+
+    /// The attachments of a message.
+    public func attachments(ofMessage messageId: Int64) throws -> [AttachmentInfo] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, file_name, size, content_type FROM attachments WHERE message_id = ? ORDER BY id",
+                             arguments: [messageId]).map {
+                AttachmentInfo(id: $0["id"], fileName: $0["file_name"], size: $0["size"], contentType: $0["content_type"])
+            }
+        }
+    }
+
+    // MARK: Trust
+
+    /// The safety number with `accountId` (60 digits in groups of five), as both sides compute it.
+    public func safetyNumber(with accountId: String) throws -> String {
+        try database.read { db in
+            let context = TransactionContext(db)
+            let local = try store.identityKeyPair(context: context).publicKey
+            let credentials = try LocalAccount.credentials(db)
+            guard let remote = try store.identity(for: try ProtocolAddress(name: accountId, deviceId: 1), context: context) else {
+                throw ParleyError.invalidArgument("no identity known for \(accountId) yet: exchange a message first")
+            }
+            return try NumericFingerprintGenerator(iterations: 5200).create(
+                version: 1, localIdentifier: Array(credentials.accountId.utf8), localKey: local,
+                remoteIdentifier: Array(accountId.utf8), remoteKey: remote.publicKey
+            ).displayable.grouped
+        }
+    }
+
+    /// Accepts `accountId`'s current identity after a change; blocked sends can be retried.
+    public func acceptIdentity(of accountId: String) throws {
+        try database.write { db in try store.acceptIdentity(for: accountId, in: db) }
+    }
+
+    /// This account's devices, from the server.
+    public func devices() async throws -> [DeviceInfo] {
+        try await api.devices(as: try credentials()).devices
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import GRDB
+
+/// Threads and messages in the client database (the seed's interactions).
+enum ConversationStore {
+    /// The thread with `accountId`, created with its recipient when missing.
+    static func thread(with accountId: String, username: String? = nil, _ db: Database, now: UInt64) throws -> Int64 {
+        try db.execute(sql: "INSERT OR IGNORE INTO recipients (account_id, username) VALUES (?, ?)", arguments: [accountId, username])
+        if let username {
+            try db.execute(sql: "UPDATE recipients SET username = ? WHERE account_id = ? AND username IS NULL",
+                           arguments: [username, accountId])
+        }
+        if let id = try Int64.fetchOne(db, sql: "SELECT id FROM threads WHERE recipient_account_id = ?", arguments: [accountId]) {
+            return id
+        }
+        try db.execute(sql: "INSERT INTO threads (recipient_account_id, updated) VALUES (?, ?)", arguments: [accountId, Int64(now)])
+        return db.lastInsertedRowID
+    }
+
+    /// Inserts a message; `nil` when the same (author, device, timestamp) is already stored (a duplicate delivery).
+    static func insert(_ message: NewMessage, _ db: Database) throws -> Int64? {
+        try db.execute(sql: """
+            INSERT OR IGNORE INTO messages (thread_id, outgoing, author_account_id, author_device_id, timestamp, server_timestamp,
+                                            body, status, reply_to_id, read)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [message.threadId, message.outgoing, message.authorAccountId, Int64(message.authorDeviceId),
+                             Int64(message.timestamp), message.serverTimestamp.map(Int64.init), message.body,
+                             message.status.rawValue, message.replyToId, message.outgoing])
+        guard db.changesCount > 0 else { return nil }
+        let id = db.lastInsertedRowID
+        try db.execute(sql: """
+            UPDATE threads SET last_message_id = ?, updated = ?, unread_count = unread_count + ? WHERE id = ?
+            """, arguments: [id, Int64(message.timestamp), message.outgoing ? 0 : 1, message.threadId])
+        return id
+    }
+
+    /// The local id of the message `authorAccountId` sent at `timestamp`, for quotes and receipts.
+    static func messageId(author authorAccountId: String, timestamp: UInt64, _ db: Database) throws -> Int64? {
+        try Int64.fetchOne(db, sql: "SELECT id FROM messages WHERE author_account_id = ? AND timestamp = ?",
+                           arguments: [authorAccountId, Int64(timestamp)])
+    }
+
+    /// Moves an outgoing message to `status` (never backwards: sent → delivered → read).
+    static func setStatus(_ status: MessageStatus, messageId: Int64, reason: String? = nil, _ db: Database) throws {
+        try db.execute(sql: """
+            UPDATE messages SET status = ?, failure_reason = ? WHERE id = ? AND (
+                CASE status WHEN 'read' THEN 4 WHEN 'delivered' THEN 3 WHEN 'sent' THEN 2 ELSE 1 END
+                <= CASE ? WHEN 'read' THEN 4 WHEN 'delivered' THEN 3 WHEN 'sent' THEN 2 ELSE 1 END
+                OR ? = 'failed')
+            """, arguments: [status.rawValue, reason, messageId, status.rawValue, status.rawValue])
+    }
+}
+
+/// A message about to be stored.
+struct NewMessage {
+    var threadId: Int64
+    var outgoing: Bool
+    var authorAccountId: String
+    var authorDeviceId: UInt32
+    var timestamp: UInt64
+    var serverTimestamp: UInt64?
+    var body: String?
+    var status: MessageStatus
+    var replyToId: Int64?
+}
+
+/// Where a message stands.
+public enum MessageStatus: String, Sendable, Codable {
+    /// Stored locally, send job pending.
+    case sending
+    /// The server accepted it for every device.
+    case sent
+    /// A recipient device acknowledged it.
+    case delivered
+    /// The recipient read it.
+    case read
+    /// Sending gave up; `failure_reason` says why.
+    case failed
+    /// An incoming message.
+    case received
+    /// An incoming message that could not be decrypted (kept so the failure is visible).
+    case undecryptable
+}

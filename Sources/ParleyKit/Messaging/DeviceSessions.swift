@@ -1,0 +1,78 @@
+import Foundation
+import GRDB
+import ParleyAPI
+import ParleyProtocol
+
+/// Keeps the sessions with one account's devices in step with the server's device list: builds missing sessions
+/// from prekey bundles (PQXDH when the bundle has a KEM key), drops removed devices, rebuilds stale ones.
+struct DeviceSessions: Sendable {
+    let database: ParleyDatabase
+    let api: ParleyServerClient
+    let store: DatabaseProtocolStore
+
+    /// The known devices of `accountId` with their registration ids.
+    func devices(of accountId: String) throws -> [(deviceId: UInt32, registrationId: UInt32)] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: "SELECT device_id, registration_id FROM recipient_devices WHERE account_id = ? ORDER BY device_id",
+                             arguments: [accountId])
+                .map { (UInt32(truncatingIfNeeded: $0[0] as Int64), UInt32(truncatingIfNeeded: $0[1] as Int64)) }
+        }
+    }
+
+    /// Fetches bundles for `deviceIds` of `accountId` (all devices when `nil`) and builds sessions with them.
+    func establish(_ accountId: String, deviceIds: [UInt32]?, except ownDevice: DeviceAddress? = nil,
+                   as credentials: DeviceCredentials) async throws {
+        var bundles: [PreKeyBundleResponse] = []
+        if let deviceIds {
+            for deviceId in deviceIds { bundles.append(try await api.bundle(accountId: accountId, deviceId: deviceId, as: credentials)) }
+        } else {
+            bundles.append(try await api.bundle(accountId: accountId, deviceId: nil, as: credentials))
+        }
+        try await database.awaitableWrite { [store, bundles] db in
+            try db.execute(sql: "INSERT OR IGNORE INTO recipients (account_id) VALUES (?)", arguments: [accountId])
+            for response in bundles {
+                for device in response.devices where !(ownDevice?.accountId == accountId && ownDevice?.deviceId == device.deviceId) {
+                    let bundle = try Self.bundle(response, device: device)
+                    let address = try ProtocolAddress(name: accountId, deviceId: device.deviceId)
+                    do {
+                        try processPreKeyBundle(bundle, for: address, sessionStore: store, identityStore: store, context: TransactionContext(db))
+                    } catch SignalError.untrustedIdentity {
+                        throw ParleyError.untrustedIdentity(address: accountId)
+                    }
+                    try db.execute(sql: "INSERT OR REPLACE INTO recipient_devices (account_id, device_id, registration_id) VALUES (?, ?, ?)",
+                                   arguments: [accountId, Int64(device.deviceId), Int64(device.registrationId)])
+                }
+            }
+        }
+    }
+
+    /// Forgets devices the server says are gone.
+    func remove(_ accountId: String, deviceIds: [UInt32]) async throws {
+        try await database.awaitableWrite { [store] db in
+            try store.deleteSessions(for: accountId, deviceIds: deviceIds, in: db)
+            for deviceId in deviceIds {
+                try db.execute(sql: "DELETE FROM recipient_devices WHERE account_id = ? AND device_id = ?", arguments: [accountId, Int64(deviceId)])
+            }
+        }
+    }
+
+    /// The protocol bundle for one device of a server answer.
+    static func bundle(_ response: PreKeyBundleResponse, device: DeviceBundle) throws -> PreKeyBundle {
+        func bytes(_ text: String) throws -> [UInt8] {
+            guard let data = Data(base64Encoded: text) else { throw ServerAPIError.malformedResponse("bundle field is not base64") }
+            return [UInt8](data)
+        }
+        return PreKeyBundle(
+            registrationId: device.registrationId, deviceId: device.deviceId,
+            oneTimePreKey: try device.preKey.map { ($0.keyId, try PublicKey(try bytes($0.publicKey))) },
+            signedPreKeyId: device.signedPreKey.keyId, signedPreKey: try PublicKey(try bytes(device.signedPreKey.publicKey)),
+            signedPreKeySignature: try bytes(device.signedPreKey.signature), identity: try IdentityKey(bytes: try bytes(response.identityKey)),
+            kyberPreKey: try device.kemPreKey.map { ($0.keyId, try KEMPublicKey(try bytes($0.publicKey)), try bytes($0.signature)) })
+    }
+}
+
+/// One device of one account (client side).
+struct DeviceAddress: Sendable, Equatable {
+    let accountId: String
+    let deviceId: UInt32
+}

@@ -1,0 +1,61 @@
+import Foundation
+import GRDB
+import ParleyAPI
+import ParleyProtocol
+
+/// Encrypts one ``MessageContent`` for every device of an account and sends it, repairing the device list on
+/// 409 (missing / extra devices) and 410 (stale devices) until the server accepts it.
+struct MessageDelivery: Sendable {
+    let database: ParleyDatabase
+    let api: ParleyServerClient
+    let store: DatabaseProtocolStore
+    let sessions: DeviceSessions
+
+    /// Repairs allowed per delivery before giving up.
+    static let maximumRepairs = 5
+
+    /// Sends `content` to every device of `accountId` (to one's own account: every other own device; nothing to do
+    /// when there is none). Returns the server timestamp, or `nil` when there was no device to send to.
+    @discardableResult
+    func deliver(_ content: MessageContent, to accountId: String, timestamp: UInt64, as credentials: DeviceCredentials) async throws -> UInt64? {
+        let plaintext = try content.encode()
+        let own = accountId == credentials.accountId
+        let self_ = DeviceAddress(accountId: credentials.accountId, deviceId: credentials.deviceId)
+        if !own, try sessions.devices(of: accountId).isEmpty {
+            try await sessions.establish(accountId, deviceIds: nil, as: credentials)
+        }
+        for _ in 0...Self.maximumRepairs {
+            let devices = try sessions.devices(of: accountId).filter { !(own && $0.deviceId == credentials.deviceId) }
+            let messages = try await database.awaitableWrite { [store] db -> [OutgoingMessage] in
+                if try store.identityNeedsAcceptance(for: accountId, in: db) { throw ParleyError.untrustedIdentity(address: accountId) }
+                return try devices.map { device in
+                    let address = try ProtocolAddress(name: accountId, deviceId: device.deviceId)
+                    let ciphertext: CiphertextMessage
+                    do {
+                        ciphertext = try signalEncrypt(message: plaintext, for: address, sessionStore: store, identityStore: store,
+                                                       context: TransactionContext(db))
+                    } catch SignalError.untrustedIdentity {
+                        throw ParleyError.untrustedIdentity(address: accountId)
+                    }
+                    return OutgoingMessage(destinationDeviceId: device.deviceId, destinationRegistrationId: device.registrationId,
+                                           type: ciphertext.messageType.rawValue, content: Data(ciphertext.serialize()).base64EncodedString())
+                }
+            }
+            // To one's own account with no other device known, the empty send asks the server: 409 lists the
+            // devices that exist, 200 means there are none.
+            switch try await api.send(SendMessagesRequest(messages: messages, timestamp: timestamp), to: accountId, as: credentials) {
+            case .sent(let serverTimestamp):
+                return messages.isEmpty ? nil : serverTimestamp
+            case .mismatchedDevices(let mismatch):
+                if !mismatch.extraDevices.isEmpty { try await sessions.remove(accountId, deviceIds: mismatch.extraDevices) }
+                if !mismatch.missingDevices.isEmpty {
+                    try await sessions.establish(accountId, deviceIds: mismatch.missingDevices, except: self_, as: credentials)
+                }
+            case .staleDevices(let stale):
+                try await sessions.remove(accountId, deviceIds: stale.staleDevices)
+                try await sessions.establish(accountId, deviceIds: stale.staleDevices, as: credentials)
+            }
+        }
+        throw ParleyError.invalidArgument("the device list of \(accountId) kept changing; try again")
+    }
+}

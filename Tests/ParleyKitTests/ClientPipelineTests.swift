@@ -1,0 +1,157 @@
+import Foundation
+import GRDB
+import ParleyAPI
+import ParleyKit
+import Testing
+
+/// The client's send and receive pipelines against a real in-process server: two accounts, three devices.
+@Suite(.serialized) struct ClientPipelineTests {
+    static func texts(_ client: ParleyClient, with accountId: String) throws -> [String] {
+        guard let thread = try client.threadId(with: accountId) else { return [] }
+        return try client.history(threadId: thread).messages.reversed().compactMap(\.body)
+    }
+
+    @Test func messagesFlowBothWaysToEveryDeviceWithReceiptsAndRepairs() async throws {
+        let server = try await TestServer()
+        do {
+            let alice = try server.client("alice"), bobPhone = try server.client("bob-phone"), bobLaptop = try server.client("bob-laptop")
+            let aliceId = try await alice.accounts.register(username: "alice").accountId
+            let bobId = try await bobPhone.accounts.register(username: "bob").accountId
+            try await bobPhone.accounts.linkNewDevice(database: bobLaptop.database, name: "laptop")
+
+            // Alice → Bob: both of Bob's devices get it (PQXDH sessions from the server's bundles).
+            let first = try alice.sender.enqueue(body: "hello bob", to: bobId)
+            #expect(try await alice.runJobs() == ParleyClient.JobReport(completed: 1))
+            let aliceThreadId = try #require(try alice.threadId(with: bobId))
+            #expect(try alice.history(threadId: aliceThreadId).messages.first?.status == .sent)
+            #expect(try await bobPhone.receiveOnce().count == 1)
+            #expect(try await bobLaptop.receiveOnce().count == 1)
+            #expect(try Self.texts(bobPhone, with: aliceId) == ["hello bob"] && Self.texts(bobLaptop, with: aliceId) == ["hello bob"])
+
+            // Bob's phone replies; the laptop gets the sent transcript, Alice the reply and then the delivery receipt.
+            let bobThread = try #require(try bobPhone.threadId(with: aliceId))
+            let received = try #require(try bobPhone.history(threadId: bobThread).messages.first)
+            try bobPhone.sender.enqueue(body: "hi alice", to: aliceId, replyTo: received.id)
+            _ = try await bobPhone.runJobs()  // the reply and the delivery receipt for "hello bob"
+            #expect(try await alice.receiveOnce().count == 2)
+            #expect(try Self.texts(alice, with: bobId) == ["hello bob", "hi alice"])
+            let aliceThread = try #require(try alice.threadId(with: bobId))
+            let sent = try alice.history(threadId: aliceThread).messages.first { $0.id == first }
+            #expect(sent?.status == .delivered)
+            #expect(try alice.history(threadId: aliceThread).messages.first?.replyToId == first)
+            _ = try await bobLaptop.receiveOnce()
+            let laptopThread = try #require(try bobLaptop.threadId(with: aliceId))
+            let laptopView = try bobLaptop.history(threadId: laptopThread).messages
+            #expect(laptopView.map(\.body) == ["hi alice", "hello bob"] && laptopView.first?.outgoing == true)
+
+            // Alice adds a device mid-conversation: Bob's next send gets a 409, repairs, and reaches it.
+            let aliceTablet = try server.client("alice-tablet")
+            try await alice.accounts.linkNewDevice(database: aliceTablet.database, name: "tablet")
+            try bobPhone.sender.enqueue(body: "after the new device", to: aliceId)
+            _ = try await bobPhone.runJobs()
+            _ = try await aliceTablet.receiveOnce()
+            #expect(try Self.texts(aliceTablet, with: bobId) == ["after the new device"])
+
+            // Read receipts move Alice's message to read.
+            try bobPhone.markRead(threadId: bobThread)
+            _ = try await bobPhone.runJobs()
+            _ = try await alice.receiveOnce()
+            #expect(try alice.history(threadId: aliceThread).messages.first { $0.id == first }?.status == .read)
+            #expect(try alice.conversations().first?.unreadCount == 2)
+        } catch {
+            await server.shutdown()
+            throw error
+        }
+        await server.shutdown()
+    }
+
+    @Test func aDuplicateDeliveryIsStoredOnceAndAKilledSenderStillSends() async throws {
+        let server = try await TestServer()
+        do {
+            let alice = try server.client("alice"), bob = try server.client("bob")
+            _ = try await alice.accounts.register(username: "alice")
+            let bobId = try await bob.accounts.register(username: "bob").accountId
+            try alice.sender.enqueue(body: "once", to: bobId)
+            // "Killed" between enqueue and send: a new client over the same database finds the job and sends.
+            let restarted = ParleyClient(database: alice.database, api: alice.api, attachmentDirectory: FileManager.default.temporaryDirectory)
+            #expect(try await restarted.runJobs().completed == 1)
+
+            let credentials = try bob.credentials()
+            let envelope = try #require(try await bob.api.mailbox(as: credentials).messages.first)
+            guard case .stored = try await bob.receiver.process(envelope) else { Issue.record("not stored"); return }
+            #expect(try await bob.receiver.process(envelope) == .duplicate)  // the server delivered it twice
+            try await bob.api.acknowledge(envelope.guid, as: credentials)
+            #expect(try Self.texts(bob, with: try alice.credentials().accountId) == ["once"])
+
+            // Garbage is recorded as undecryptable, not dropped.
+            let forged = Envelope(guid: UUID().uuidString, sourceAccountId: try alice.credentials().accountId, sourceDeviceId: 1, type: 2,
+                                  content: Data([1, 2, 3]).base64EncodedString(), timestamp: 99, serverTimestamp: 99)
+            guard case .undecryptable = try await bob.receiver.process(forged) else { Issue.record("forgery accepted"); return }
+            #expect(try bob.conversations().first?.lastMessagePreview == "(could not decrypt)")
+        } catch {
+            await server.shutdown()
+            throw error
+        }
+        await server.shutdown()
+    }
+
+    @Test func aChangedIdentityBlocksSendingUntilAccepted() async throws {
+        let server = try await TestServer()
+        do {
+            let alice = try server.client("alice"), bob = try server.client("bob")
+            _ = try await alice.accounts.register(username: "alice")
+            let bobId = try await bob.accounts.register(username: "bob").accountId
+            try alice.sender.enqueue(body: "first", to: bobId)
+            _ = try await alice.runJobs()
+            try alice.database.write { db in try db.execute(sql: "UPDATE trusted_identities SET accepted = 0") }
+            let blocked = try alice.sender.enqueue(body: "blocked", to: bobId)
+            #expect(try await alice.runJobs().failed == 1)
+            let thread = try #require(try alice.threadId(with: bobId))
+            let failed = try alice.history(threadId: thread).messages.first { $0.id == blocked }
+            #expect(failed?.status == .failed && failed?.failureReason?.contains("safety number") == true)
+            try alice.acceptIdentity(of: bobId)
+            try alice.sender.enqueue(body: "after accepting", to: bobId)
+            #expect(try await alice.runJobs().completed == 1)
+            _ = try await bob.receiveOnce()
+            #expect(try Self.texts(bob, with: try alice.credentials().accountId) == ["first", "after accepting"])
+            #expect(try alice.safetyNumber(with: bobId) == (try bob.safetyNumber(with: try alice.credentials().accountId)))
+        } catch {
+            await server.shutdown()
+            throw error
+        }
+        await server.shutdown()
+    }
+
+    @Test func attachmentsAndLongTextRoundTripEncrypted() async throws {
+        let server = try await TestServer()
+        do {
+            let alice = try server.client("alice"), bob = try server.client("bob")
+            _ = try await alice.accounts.register(username: "alice")
+            let bobId = try await bob.accounts.register(username: "bob").accountId
+            let file = server.directory.appendingPathComponent("photo.bin")
+            let photo = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 13) })
+            try photo.write(to: file)
+            let long = String(repeating: "long text ", count: 400)
+            try alice.sender.enqueue(body: long, to: bobId, attachments: [file])
+            #expect(try await alice.runJobs().completed == 1)
+            _ = try await bob.receiveOnce()
+            let bobThread = try #require(try bob.threadId(with: try alice.credentials().accountId))
+            let message = try #require(try bob.history(threadId: bobThread).messages.first)
+            #expect(message.body?.utf8.count == MessageSender.inlineTextLimit && message.attachmentCount == 2)
+            let attachments = try bob.attachments(ofMessage: message.id)
+            let photoOut = server.directory.appendingPathComponent("photo.out")
+            try await bob.downloadAttachment(attachments[0].id, to: photoOut)
+            #expect(try Data(contentsOf: photoOut) == photo && attachments[0].fileName == "photo.bin")
+            let textOut = server.directory.appendingPathComponent("text.out")
+            try await bob.downloadAttachment(attachments[1].id, to: textOut)
+            #expect(String(decoding: try Data(contentsOf: textOut), as: UTF8.self) == long && attachments[1].contentType == "text/x-signal-plain")
+            // The server's database never saw the text.
+            let serverBytes = try Data(contentsOf: URL(fileURLWithPath: server.serverDatabasePath))
+            #expect(serverBytes.range(of: Data("long text".utf8)) == nil)
+        } catch {
+            await server.shutdown()
+            throw error
+        }
+        await server.shutdown()
+    }
+}

@@ -1,0 +1,54 @@
+import AsyncHTTPClient
+import Foundation
+import Hummingbird
+import Logging
+import ParleyKit
+import ParleyServer
+
+/// A real parley-server (HTTP + WebSocket, SQLite) in this process on a loopback port, and clients for it.
+final class TestServer: @unchecked Sendable {
+    let directory: URL
+    let http = HTTPClient(eventLoopGroupProvider: .singleton)
+    private var task: Task<Void, Error>?
+    private(set) var baseURL = ""
+
+    init() async throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-kit-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let store = try SQLiteStore(path: directory.appendingPathComponent("server.sqlite").path)
+        var limits = ServerLimits()
+        limits.rateLimits = limits.rateLimits.scaled(by: 100)
+        let dependencies = ServerDependencies(
+            store: store, attachments: try AttachmentStore(directory: directory.appendingPathComponent("blobs")),
+            hasher: PasswordHasher(strength: .minimal), limits: limits)
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        var logger = Logger(label: "test-server")
+        logger.logLevel = .error
+        let app = ParleyServerApplication.make(dependencies, port: 0, logger: logger) { port in continuation.yield(port) }
+        task = Task { try await app.run() }
+        for await port in ports {
+            baseURL = "http://127.0.0.1:\(port)"
+            break
+        }
+    }
+
+    /// A client with a fresh encrypted database.
+    func client(_ name: String) throws -> ParleyClient {
+        let folder = directory.appendingPathComponent(name + "-\(UUID().uuidString.prefix(6))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let database = try ParleyDatabase(path: folder.appendingPathComponent("client.sqlite").path,
+                                          key: try DatabaseKey.fromKeyFile(at: folder.appendingPathComponent("client.key")))
+        return ParleyClient(database: database, api: ParleyServerClient(baseURL: baseURL, http: http),
+                            attachmentDirectory: folder.appendingPathComponent("attachments"))
+    }
+
+    /// The server's SQLite file, for checking what the server stored.
+    var serverDatabasePath: String { directory.appendingPathComponent("server.sqlite").path }
+
+    func shutdown() async {
+        task?.cancel()
+        _ = await task?.result
+        try? await http.shutdown()
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
