@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "ParleyAPI", targets: ["ParleyAPI"]),
         .library(name: "ParleyServer", targets: ["ParleyServer"]),
         .library(name: "ParleyKit", targets: ["ParleyKit"]),
+        .executable(name: "parley", targets: ["parley"]),
         .executable(name: "parley-server", targets: ["parley-server"]),
     ],
     dependencies: [
@@ -74,6 +75,18 @@ let package = Package(
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ]
         ),
+        .target(
+            name: "ParleyCLI",
+            dependencies: [
+                "ParleyKit", "ParleyAPI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .executableTarget(
+            name: "parley", dependencies: ["ParleyCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         .executableTarget(
             name: "parley-load",
             dependencies: [
@@ -92,7 +105,16 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "parley-interop-peer", dependencies: ["ParleyProtocol"]),
-        .executableTarget(name: "parley-demo", dependencies: ["ParleyProtocol"]),
+        .executableTarget(
+            name: "parley-demo",
+            dependencies: [
+                "ParleyProtocol", "ParleyKit", "ParleyServer", "ParleyAPI",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(
             name: "ParleyProtocolTests",
             dependencies: ["ParleyProtocol"],

@@ -595,10 +595,21 @@ static void testRollbackJournal(const char *path)
     mustExecute(db, "ROLLBACK");
     CHECK(mustQueryInteger(db, messagesChecksumQuery) == checksum, "ROLLBACK lost data");
     checkIntegrity(db, "the DELETE-mode database after ROLLBACK");
-    sqlite3_close(db);
-    CHECK(!fileContains(path, MARKER), "DELETE-mode database contains the marker");
     pass("rollback journal: %lld-byte journal holds no plaintext; ROLLBACK restores every row",
          journalBytes);
+
+    /* VACUUM would copy an 8 KiB-page layout into the file in 4 KiB pages. */
+    const int rc = execute(db, "PRAGMA page_size = 8192; VACUUM");
+    CHECK(rc == SQLITE_IOERR_WRITE, "page-size change gave %d, expected SQLITE_IOERR_WRITE", rc);
+    sqlite3_close(db);
+    db = mustOpen(path);
+    CHECK(mustQueryInteger(db, "PRAGMA page_size") == 4096, "page size changed");
+    CHECK(mustQueryInteger(db, messagesChecksumQuery) == checksum, "failed VACUUM lost data");
+    checkIntegrity(db, "the database after the refused page-size change");
+    sqlite3_close(db);
+    CHECK(!fileContains(path, MARKER), "DELETE-mode database contains the marker");
+    pass("PRAGMA page_size = 8192 + VACUUM on an encrypted database: SQLITE_IOERR_WRITE, "
+         "database unchanged");
 }
 
 static void testPageSizes(void)

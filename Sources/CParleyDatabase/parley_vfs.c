@@ -50,7 +50,8 @@ _Static_assert(crypto_aead_xchacha20poly1305_ietf_KEYBYTES == PARLEY_VFS_KEY_BYT
 enum {
     MIN_PAGE_SIZE = 512,
     MAX_PAGE_SIZE = 65536,
-    HEADER_RESERVE_OFFSET = 20,      /* database header byte: reserved bytes per page */
+    HEADER_PAGE_SIZE_OFFSET = 16,    /* database header: page size, 2 bytes big-endian */
+    HEADER_RESERVE_OFFSET = 20,      /* database header: reserved bytes per page */
     ASSOCIATED_DATA_BYTES = 9,
     WAL_HEADER_BYTES = 32,
     WAL_FRAME_HEADER_BYTES = 24,
@@ -211,23 +212,33 @@ static void describePage(unsigned char ad[ASSOCIATED_DATA_BYTES], FileKind kind,
     writeBigEndian32(ad + 5, (uint32_t)pageSize);
 }
 
-/* Page 1 starts with the database header. Sealing overwrites the last 40 bytes of every page, so
- * a database whose header does not set them aside would lose data: refuse such a page 1. */
-static int isPageOneSafeToSeal(const unsigned char *plain, uint32_t pageNumber)
+/* Page 1 starts with the database header, which must agree with how pages are sealed. Sealing
+ * overwrites the last 40 bytes of every page, so a header that does not reserve them would lose
+ * data. And a header declaring another page size than the one its page is written at comes from
+ * a page-size change (PRAGMA page_size + VACUUM, or a backup from a database with another page
+ * size): SQLite then copies the new layout in chunks of the old page size, whose last 40 bytes
+ * are data, not reserve. Returns what is wrong, or NULL; a page 1 without a header passes. */
+static const char *pageOneProblem(const unsigned char *plain, uint32_t pageNumber, int pageSize)
 {
-    if (pageNumber != 1 || memcmp(plain, "SQLite format 3", 16) != 0) return 1;
-    return plain[HEADER_RESERVE_OFFSET] == PARLEY_VFS_RESERVE;
+    if (pageNumber != 1 || memcmp(plain, "SQLite format 3", 16) != 0) return NULL;
+    if (plain[HEADER_RESERVE_OFFSET] != PARLEY_VFS_RESERVE)
+        return "its header does not reserve 40 bytes per page (set SQLITE_FCNTL_RESERVE_BYTES "
+               "before the first write)";
+    const int declaredSize = (plain[HEADER_PAGE_SIZE_OFFSET] << 8) | plain[HEADER_PAGE_SIZE_OFFSET + 1];
+    if ((declaredSize == 1 ? MAX_PAGE_SIZE : declaredSize) != pageSize)
+        return "its header declares another page size (the page size of an encrypted database "
+               "cannot change)";
+    return NULL;
 }
 
 /* Seals `plain` into `sealed` (distinct buffers of pageSize bytes). */
 static int sealPage(const ParleyFile *file, uint32_t pageNumber, int pageSize,
                     const unsigned char *plain, unsigned char *sealed)
 {
-    if (!isPageOneSafeToSeal(plain, pageNumber)) {
-        sqlite3_log(SQLITE_IOERR_WRITE,
-                    "parley_vfs: %s: page 1 reserves %d bytes per page, an encrypted database "
-                    "needs %d (set SQLITE_FCNTL_RESERVE_BYTES before the first write)",
-                    file->path, plain[HEADER_RESERVE_OFFSET], PARLEY_VFS_RESERVE);
+    const char *problem = pageOneProblem(plain, pageNumber, pageSize);
+    if (problem != NULL) {
+        sqlite3_log(SQLITE_IOERR_WRITE, "parley_vfs: %s: refusing to seal page 1: %s", file->path,
+                    problem);
         return SQLITE_IOERR_WRITE;
     }
     const int bodyBytes = pageSize - PARLEY_VFS_RESERVE;
@@ -257,7 +268,7 @@ static int openPage(const ParleyFile *file, uint32_t pageNumber, int pageSize,
                                                             ad, sizeof ad, nonce, file->key) != 0)
         return -1;
     memset(plain + bodyBytes, 0, PARLEY_VFS_RESERVE);
-    return isPageOneSafeToSeal(plain, pageNumber) ? 0 : -1;
+    return pageOneProblem(plain, pageNumber, pageSize) == NULL ? 0 : -1;
 }
 
 /* Plumbing shared by all keyed files. */

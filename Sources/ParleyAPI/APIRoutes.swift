@@ -2,6 +2,8 @@
 public enum APIRoutes {
     /// `POST`: register an account.
     public static let accounts = "/v1/accounts"
+    /// `GET`: the account registered under `username`.
+    public static func lookup(username: String) -> String { "/v1/accounts/username/\(username)" }
     /// `GET`: list this account's devices.
     public static let devices = "/v1/devices"
     /// `POST`: issue a one-time link code for a new device.

@@ -11,7 +11,8 @@ public enum ParleyServerApplication {
     public static func makeRouter(_ dependencies: ServerDependencies) -> Router<BasicRequestContext> {
         let d = dependencies
         let authenticator = DeviceAuthenticator(store: d.store, hasher: d.hasher)
-        let accounts = AccountController(store: d.store, hasher: d.hasher, authenticator: authenticator, limits: d.limits)
+        let accounts = AccountController(
+            store: d.store, hasher: d.hasher, authenticator: authenticator, limits: d.limits, rateLimiter: d.rateLimiter)
         let keys = KeyController(store: d.store, authenticator: authenticator, limits: d.limits, rateLimiter: d.rateLimiter)
         let devices = DeviceController(
             store: d.store, hasher: d.hasher, authenticator: authenticator, limits: d.limits, rateLimiter: d.rateLimiter)
@@ -34,6 +35,9 @@ public enum ParleyServerApplication {
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"], body: body)
         }
         router.post(RouterPath(APIRoutes.accounts)) { request, _ in try await accounts.register(request) }
+        router.get("/v1/accounts/username/:username") { request, context in
+            try await accounts.lookup(request, username: try context.parameters.require("username"))
+        }
         router.get(RouterPath(APIRoutes.devices)) { request, _ in try await accounts.listDevices(request) }
         router.post(RouterPath(APIRoutes.linkCode)) { request, _ in try await devices.issueLinkCode(request) }
         router.put(RouterPath(APIRoutes.linkDevice)) { request, _ in try await devices.link(request) }

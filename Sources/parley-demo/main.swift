@@ -1,10 +1,14 @@
 import Foundation
 import ParleyProtocol
 
-// The protocol walkthrough of `make demo`: two parties set up a PQXDH session, talk with
-// messages delivered out of order, compare safety numbers, and send one group message.
+// `make demo`: the end-to-end demo (server + clients on loopback). `--protocol` runs the protocol-only
+// walkthrough instead: a PQXDH session, out-of-order messages, safety numbers and a group message.
 do {
-    try Walkthrough().run()
+    if CommandLine.arguments.contains("--protocol") {
+        try Walkthrough().run()
+    } else {
+        try await ClientDemo().run()
+    }
 } catch {
     FileHandle.standardError.write(Data("parley-demo: \(error)\n".utf8))
     exit(1)

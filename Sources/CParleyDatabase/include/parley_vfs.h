@@ -28,8 +28,11 @@
  *   SQLITE_IOERR_DATA  any other page of the database or its WAL failed authentication: the
  *                      file was modified or damaged.
  *   SQLITE_IOERR_WRITE a keyed database's page 1 is about to be written without 40 reserved
- *                      bytes (step 4 was skipped), or SQLite wrote a file in a shape this module
- *                      cannot encrypt; nothing is written in plaintext (sqlite3_log says which).
+ *                      bytes (step 4 was skipped), or with another page size than the file's
+ *                      (PRAGMA page_size + VACUUM, or sqlite3_backup from a database with another
+ *                      page size: the page size is fixed when the database is created), or SQLite
+ *                      wrote in a shape this module cannot encrypt. Nothing reaches the file in
+ *                      plaintext; the transaction rolls back; sqlite3_log says which case.
  *
  * Not covered: temporary files SQLite creates without a name (temp tables, statement
  * journals, sort spills). PRAGMA temp_store = MEMORY keeps all but sort spills in memory;

@@ -42,4 +42,10 @@ public struct MessagePage: Sendable, Equatable, Codable {
     public let messages: [StoredMessage]
     /// Pass as `before` to get the next (older) page; `nil` at the beginning of the conversation.
     public let nextCursor: Int64?
+
+    /// A page.
+    public init(messages: [StoredMessage], nextCursor: Int64?) {
+        self.messages = messages
+        self.nextCursor = nextCursor
+    }
 }

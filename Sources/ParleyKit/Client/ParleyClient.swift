@@ -180,13 +180,7 @@ public final class ParleyClient: Sendable {
                 SELECT m.*, (SELECT COUNT(*) FROM attachments a WHERE a.message_id = m.id) AS attachment_count
                 FROM messages m WHERE m.thread_id = ? AND m.id < ? ORDER BY m.id DESC LIMIT ?
                 """, arguments: [threadId, before ?? Int64.max, limit + 1])
-            let messages = rows.prefix(limit).map { row in
-                StoredMessage(
-                    id: row["id"], outgoing: row["outgoing"], authorAccountId: row["author_account_id"],
-                    timestamp: UInt64(row["timestamp"] as Int64), body: row["body"],
-                    status: MessageStatus(rawValue: row["status"]) ?? .failed, failureReason: row["failure_reason"],
-                    replyToId: row["reply_to_id"], attachmentCount: row["attachment_count"])
-            }
+            let messages = rows.prefix(limit).map(StoredMessage.init(row:))
             return MessagePage(messages: Array(messages), nextCursor: rows.count > limit ? messages.last?.id : nil)
         }
     }

@@ -26,6 +26,12 @@ public struct ParleyServerClient: Sendable {
         try await call(.POST, APIRoutes.accounts, body: request, as: nil, expecting: [201])
     }
 
+    /// The account registered under `username`.
+    public func lookup(username: String, as device: DeviceCredentials) async throws -> AccountLookupResponse {
+        let escaped = username.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? username
+        return try await call(.GET, APIRoutes.lookup(username: escaped), as: device, expecting: [200])
+    }
+
     /// The account's devices.
     public func devices(as device: DeviceCredentials) async throws -> DeviceListResponse {
         try await call(.GET, APIRoutes.devices, as: device, expecting: [200])

@@ -9,6 +9,7 @@ struct AccountController: Sendable {
     let hasher: PasswordHasher
     let authenticator: DeviceAuthenticator
     let limits: ServerLimits
+    let rateLimiter: RateLimiter
 
     func register(_ request: Request) async throws -> Response {
         let body = try await JSONCoding.decode(RegisterAccountRequest.self, from: request, limit: limits.smallBodyBytes)
@@ -29,6 +30,16 @@ struct AccountController: Sendable {
             throw ServerError.conflict(code: "username_taken", message: "the username \(username) is taken")
         }
         return try JSONCoding.response(RegisterAccountResponse(accountId: accountId, deviceId: 1), status: .created)
+    }
+
+    func lookup(_ request: Request, username: String) async throws -> Response {
+        let caller = try await authenticator.authenticate(request)
+        // Lookups reveal who is registered: bounded per caller like bundle fetches.
+        try rateLimiter.take("lookup", accountId: caller.account.id, policy: limits.rateLimits.bundleFetch)
+        guard username.count <= 64, let account = try await store.account(username: username) else {
+            throw ServerError.notFound("no account \(username)")
+        }
+        return try JSONCoding.response(AccountLookupResponse(accountId: account.id, username: account.username))
     }
 
     func listDevices(_ request: Request) async throws -> Response {

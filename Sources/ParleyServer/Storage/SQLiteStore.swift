@@ -34,6 +34,15 @@ public final class SQLiteStore: ServerStore {
         }
     }
 
+    public func account(username: String) async throws -> StoredAccount? {
+        try await database.read { db in
+            try Row.fetchOne(db, sql: "SELECT id, username, identity_key FROM accounts WHERE username = ? COLLATE NOCASE",
+                             arguments: [username]).map {
+                StoredAccount(id: $0["id"], username: $0["username"], identityKey: [UInt8]($0["identity_key"] as Data))
+            }
+        }
+    }
+
     public func device(accountId: String, deviceId: UInt32) async throws -> StoredDevice? {
         try await database.read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM devices WHERE account_id = ? AND device_id = ?",

@@ -112,6 +112,8 @@ public protocol ServerStore: Sendable {
     func createAccount(_ account: StoredAccount, firstDevice: StoredDevice) async throws -> Bool
     /// The account with `id`.
     func account(id: String) async throws -> StoredAccount?
+    /// The account registered as `username` (compared case-insensitively).
+    func account(username: String) async throws -> StoredAccount?
     /// One device.
     func device(accountId: String, deviceId: UInt32) async throws -> StoredDevice?
     /// All devices of an account, by id.

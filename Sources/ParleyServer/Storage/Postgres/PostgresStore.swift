@@ -71,6 +71,18 @@ public final class PostgresStore: ServerStore, Service {
         }
     }
 
+    public func account(username: String) async throws -> StoredAccount? {
+        try await withConnection { connection in
+            var accounts: [StoredAccount] = []
+            let rows = try await connection.query(
+                "SELECT id, username, identity_key FROM accounts WHERE lower(username) = lower(\(username))", logger: logger)
+            for try await (id, username, identityKey) in rows.decode((String, String, ByteBuffer).self) {
+                accounts.append(StoredAccount(id: id, username: username, identityKey: Array(identityKey.readableBytesView)))
+            }
+            return accounts.first
+        }
+    }
+
     public func device(accountId: String, deviceId: UInt32) async throws -> StoredDevice? {
         try await withConnection { connection in
             try await devices(

@@ -1,0 +1,13 @@
+/// `GET /v1/accounts/username/{username}`: who is registered under a username.
+public struct AccountLookupResponse: Codable, Sendable, Equatable {
+    /// The account id (lowercase UUID).
+    public let accountId: String
+    /// The username as registered.
+    public let username: String
+
+    /// A lookup result.
+    public init(accountId: String, username: String) {
+        self.accountId = accountId
+        self.username = username
+    }
+}

@@ -1,0 +1,19 @@
+import ArgumentParser
+import Foundation
+import ParleyKit
+
+struct ConversationsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "conversations", abstract: "The inbox: one line per conversation.")
+
+    @OptionGroup var options: GlobalOptions
+
+    func run() async throws {
+        let conversations = try await AccountContext.with(options) { client in try client.conversations() }
+        let output = Output(json: options.json)
+        for conversation in conversations {
+            output.emit(conversation, text: "\(conversation.username ?? conversation.accountId)"
+                        + (conversation.unreadCount > 0 ? " (\(conversation.unreadCount) unread)" : "")
+                        + ": \(conversation.lastMessagePreview ?? "")")
+        }
+    }
+}

@@ -1,0 +1,27 @@
+import ArgumentParser
+import Foundation
+import ParleyKit
+
+struct DownloadCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "download", abstract: "Download and decrypt a message's attachments.")
+
+    @OptionGroup var options: GlobalOptions
+    @Argument(help: "The message id (from `parley history`).") var messageId: Int64
+    @Option(help: "Directory to save into.") var to = "."
+
+    func run() async throws {
+        let output = Output(json: options.json)
+        try await AccountContext.with(options) { client in
+            for attachment in try client.attachments(ofMessage: messageId) {
+                let name = attachment.fileName ?? "attachment-\(attachment.id)"
+                let destination = URL(fileURLWithPath: to).appendingPathComponent((name as NSString).lastPathComponent)
+                let total = Int64(attachment.size)
+                try await client.downloadAttachment(attachment.id, to: destination) { done in
+                    Output.progress(name, done: min(done, total), total: total)
+                }
+                struct Saved: Encodable { let attachmentId: Int64; let path: String; let size: Int }
+                output.emit(Saved(attachmentId: attachment.id, path: destination.path, size: attachment.size), text: "saved \(destination.path)")
+            }
+        }
+    }
+}

@@ -1,0 +1,20 @@
+import ArgumentParser
+import Foundation
+import ParleyKit
+
+struct ListenCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "listen", abstract: "Stay connected and print messages as they arrive.")
+
+    @OptionGroup var options: GlobalOptions
+
+    func run() async throws {
+        let output = Output(json: options.json)
+        try await AccountContext.with(options) { client in
+            try await client.listen { outcome in
+                guard case .stored(let id) = outcome,
+                      let message = try? client.database.read({ db in try MessageLookup.message(id, db) }) else { return }
+                output.emit(message, text: "[\(message.authorAccountId.prefix(8))] \(message.body ?? "(attachment)")")
+            }
+        }
+    }
+}

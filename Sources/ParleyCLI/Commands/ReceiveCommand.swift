@@ -1,0 +1,22 @@
+import ArgumentParser
+import Foundation
+import ParleyKit
+
+struct ReceiveCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "receive", abstract: "Fetch and store pending messages, once.")
+
+    @OptionGroup var options: GlobalOptions
+
+    func run() async throws {
+        let outcomes = try await AccountContext.with(options) { client -> [MessageReceiver.Outcome] in
+            let outcomes = try await client.receiveOnce()
+            _ = try await client.runJobs()  // receipts and retries
+            return outcomes
+        }
+        let stored = outcomes.filter { if case .stored = $0 { return true } else { return false } }.count
+        let failed = outcomes.filter { if case .undecryptable = $0 { return true } else { return false } }.count
+        struct Received: Encodable { let received: Int; let stored: Int; let undecryptable: Int }
+        Output(json: options.json).emit(Received(received: outcomes.count, stored: stored, undecryptable: failed),
+                                        text: "\(stored) new message(s)" + (failed > 0 ? ", \(failed) could not be decrypted" : ""))
+    }
+}

@@ -1,0 +1,22 @@
+import ArgumentParser
+import Foundation
+import ParleyKit
+
+struct RegisterCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "register", abstract: "Create an account on a server.")
+
+    @OptionGroup var options: GlobalOptions
+    @Argument(help: "The username to register (3–32 letters, digits, '.', '_', '-').") var username: String
+    @Option(help: "The server's URL, e.g. http://127.0.0.1:8080.") var server: String
+    @Option(help: "A name for this device.") var deviceName: String?
+
+    func run() async throws {
+        let credentials = try await AccountContext.with(options, server: server) { client in
+            try await client.accounts.register(username: username, deviceName: deviceName)
+        }
+        struct Registered: Encodable { let accountId: String; let deviceId: UInt32; let username: String }
+        Output(json: options.json).emit(
+            Registered(accountId: credentials.accountId, deviceId: credentials.deviceId, username: username),
+            text: "registered \(username) as \(credentials.accountId) (device \(credentials.deviceId))")
+    }
+}

@@ -1,0 +1,18 @@
+import ArgumentParser
+import Foundation
+import ParleyKit
+
+struct SafetyNumberCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "safety-number", abstract: "The safety number to compare with a contact.")
+
+    @OptionGroup var options: GlobalOptions
+    @Argument(help: "The contact: a username or an account id.") var recipient: String
+
+    func run() async throws {
+        let number = try await AccountContext.with(options) { client in
+            try client.safetyNumber(with: try await AccountContext.resolve(recipient, with: client))
+        }
+        struct Number: Encodable { let safetyNumber: String }
+        Output(json: options.json).emit(Number(safetyNumber: number), text: number)
+    }
+}

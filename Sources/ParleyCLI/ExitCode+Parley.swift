@@ -1,0 +1,15 @@
+import ArgumentParser
+
+/// `parley`'s exit codes beyond 0 (success) and ArgumentParser's 64 (usage).
+enum ParleyExit {
+    /// Any other failure.
+    static let failure = ExitCode(1)
+    /// The account is not registered yet.
+    static let notRegistered = ExitCode(3)
+    /// The server could not be reached or refused.
+    static let server = ExitCode(4)
+    /// A recipient's safety number changed; `parley trust` first.
+    static let untrusted = ExitCode(5)
+    /// The database key is wrong or the database is damaged.
+    static let database = ExitCode(6)
+}

@@ -1,0 +1,28 @@
+import Foundation
+
+/// Prints results as text for people or as JSON lines for scripts.
+struct Output {
+    let json: Bool
+
+    /// Prints `value` as one JSON line, or `text` when not in JSON mode.
+    func emit(_ value: some Encodable, text: @autoclosure () -> String) {
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+            FileHandle.standardOutput.write(data + Data("\n".utf8))
+        } else {
+            print(text())
+        }
+    }
+
+    /// A progress line on stderr (attachment transfers), rewritten in place.
+    static func progress(_ label: String, done: Int64, total: Int64) {
+        guard total > 0 else { return }
+        let width = 30
+        let filled = Int(Double(done) / Double(total) * Double(width))
+        let bar = String(repeating: "#", count: min(filled, width)) + String(repeating: ".", count: max(0, width - filled))
+        FileHandle.standardError.write(Data("\r\(label) [\(bar)] \(done * 100 / total)%".utf8))
+        if done >= total { FileHandle.standardError.write(Data("\n".utf8)) }
+    }
+}
