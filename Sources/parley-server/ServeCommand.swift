@@ -23,6 +23,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Directory for the SQLite database and attachments (environment: PARLEY_DATA_DIR).")
     var dataDirectory = environment["PARLEY_DATA_DIR"] ?? "./parley-data"
 
+    @Option(help: "What a SQLite commit survives: process (a killed server loses nothing) or power (also a power cut; an fsync per commit, much slower) (environment: PARLEY_SQLITE_DURABILITY).")
+    var sqliteDurability = environment["PARLEY_SQLITE_DURABILITY"] ?? "process"
+
     @Option(help: "PostgreSQL URL, postgres://user:password@host:port/database (environment: PARLEY_DATABASE_URL).")
     var databaseURL: String?
 
@@ -48,6 +51,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown log level \(logLevel)") }
+        guard SQLiteDurability(rawValue: sqliteDurability) != nil else { throw ValidationError("durability is process or power") }
         guard ["interactive", "minimal"].contains(passwordHash) else { throw ValidationError("unknown password hash \(passwordHash)") }
         guard messageTTLDays > 0, attachmentMaxBytes > 0, rateLimitScale > 0, keepAliveSeconds > 0 else {
             throw ValidationError("TTL, attachment size, rate-limit scale and keep-alive must be positive")
@@ -67,7 +71,8 @@ struct ServeCommand: AsyncParsableCommand {
         let attachments = try AttachmentStore(directory: URL(fileURLWithPath: dataDirectory).appendingPathComponent("attachments"))
 
         guard let databaseURL = databaseURL ?? Self.environment["PARLEY_DATABASE_URL"] else {
-            let store = try SQLiteStore(path: (dataDirectory as NSString).appendingPathComponent("server.sqlite"))
+            let store = try SQLiteStore(path: (dataDirectory as NSString).appendingPathComponent("server.sqlite"),
+                                        durability: SQLiteDurability(rawValue: sqliteDurability) ?? .processCrash)
             let dependencies = ServerDependencies(store: store, attachments: attachments, hasher: hasher, limits: limits)
             let maintenance = MaintenanceService(dependencies: dependencies, logger: logger)
             logger.info("storage: SQLite", metadata: ["directory": "\(dataDirectory)"])

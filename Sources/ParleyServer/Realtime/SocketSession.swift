@@ -23,7 +23,8 @@ struct SocketSession: Sendable {
     /// What the delivery loop reacts to, in order.
     private enum Input: Sendable {
         case hub(HubEvent)
-        case ack(String)
+        /// Acks are waiting in the ``AckBuffer``.
+        case acks
     }
 
     /// Runs until the client closes the socket, the server shuts down or a newer connection displaces this one.
@@ -31,13 +32,14 @@ struct SocketSession: Sendable {
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async {
         let (subscription, events) = hub.subscribe(address)
         let (inputs, input) = AsyncStream<Input>.makeStream()
+        let acks = AckBuffer()
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await event in events { input.yield(.hub(event)) }
             }
             group.addTask {
                 do {
-                    try await deliver(inputs, outbound: outbound)
+                    try await deliver(inputs, acks: acks, outbound: outbound)
                 } catch {
                     // The mailbox is intact (nothing is deleted before its ack); the client reconnects and drains it.
                     logger.warning("socket delivery stopped", metadata: ["device": "\(address)", "error": "\(error)"])
@@ -46,7 +48,7 @@ struct SocketSession: Sendable {
             }
             do {
                 for try await message in inbound.messages(maxSize: limits.socketFrameBytes) {
-                    try await receive(message, outbound: outbound, input: input)
+                    try await receive(message, outbound: outbound, acks: acks, input: input)
                 }
             } catch {
                 logger.debug("socket read ended", metadata: ["device": "\(address)", "error": "\(error)"])
@@ -58,7 +60,7 @@ struct SocketSession: Sendable {
     }
 
     /// A frame from the client: acks go to the delivery loop (in order with deliveries), ephemeral events are relayed.
-    private func receive(_ message: WebSocketMessage, outbound: WebSocketOutboundWriter,
+    private func receive(_ message: WebSocketMessage, outbound: WebSocketOutboundWriter, acks: AckBuffer,
                          input: AsyncStream<Input>.Continuation) async throws {
         guard case .text(let text) = message, let frame = try? JSONDecoder().decode(SocketFrame.self, from: Data(text.utf8)) else {
             try await send(.failure(code: "bad_frame", message: "frames are JSON text SocketFrames"), outbound)
@@ -70,7 +72,7 @@ struct SocketSession: Sendable {
                 try await send(.failure(code: "bad_frame", message: "an ack needs the envelope guid"), outbound)
                 return
             }
-            input.yield(.ack(guid.lowercased()))
+            if acks.append(guid.lowercased()) { input.yield(.acks) }
         case .ephemeral:
             do {
                 try relay(frame.ephemeral)
@@ -98,7 +100,7 @@ struct SocketSession: Sendable {
 
     /// The delivery loop: one task owns the in-flight window, so deliveries and acks never race. Once the socket
     /// cannot be written (closed, displaced) it keeps applying acks until the inputs end.
-    private func deliver(_ inputs: AsyncStream<Input>, outbound: WebSocketOutboundWriter) async throws {
+    private func deliver(_ inputs: AsyncStream<Input>, acks: AckBuffer, outbound: WebSocketOutboundWriter) async throws {
         var window = DeliveryWindow(capacity: limits.socketWindow)
         var writable = true
         func writing(_ body: () async throws -> Void) async {
@@ -108,11 +110,11 @@ struct SocketSession: Sendable {
         await writing { try await refill(&window, outbound) }
         for await input in inputs {
             switch input {
-            case .ack(let guid):
-                if try await store.deleteEnvelope(guid: guid, accountId: address.accountId, deviceId: address.deviceId) {
-                    metrics.messagesDelivered.increment()
-                }
-                window.acknowledged(guid)
+            case .acks:
+                let guids = acks.takeAll()
+                let deleted = try await store.deleteEnvelopes(guids: guids, accountId: address.accountId, deviceId: address.deviceId)
+                metrics.messagesDelivered.increment(by: Int64(deleted))
+                for guid in guids { window.acknowledged(guid) }
             case .hub(.envelope(let envelope)):
                 if window.acceptsLive(envelope.guid) { await writing { try await push(envelope, &window, outbound) } }
             case .hub(.mailboxChanged):

@@ -6,9 +6,16 @@ public final class SQLiteStore: ServerStore {
     private let database: DatabasePool
 
     /// Opens (creating if needed) the database at `path` and migrates it.
-    public init(path: String) throws {
+    ///
+    /// With ``SQLiteDurability/processCrash`` (the default) a commit is in the operating system's hands when it
+    /// returns: killing the server loses nothing, a power cut may lose the last commits (never corrupting the file).
+    /// ``SQLiteDurability/powerLoss`` also waits for the disk (an fsync per commit).
+    public init(path: String, durability: SQLiteDurability = .processCrash) throws {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: durability == .powerLoss ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL")
+        }
         database = try DatabasePool(path: path, configuration: configuration)
         try SQLiteSchema.migrator.migrate(database)
     }
@@ -191,6 +198,19 @@ public final class SQLiteStore: ServerStore {
             try db.execute(sql: "DELETE FROM mailbox WHERE guid = ? AND account_id = ? AND device_id = ?",
                            arguments: [guid, accountId, Int64(deviceId)])
             return db.changesCount > 0
+        }
+    }
+
+    public func deleteEnvelopes(guids: [String], accountId: String, deviceId: UInt32) async throws -> Int {
+        guard !guids.isEmpty else { return 0 }
+        return try await database.write { db in
+            var deleted = 0
+            for guid in guids {
+                try db.execute(sql: "DELETE FROM mailbox WHERE guid = ? AND account_id = ? AND device_id = ?",
+                               arguments: [guid, accountId, Int64(deviceId)])
+                deleted += db.changesCount
+            }
+            return deleted
         }
     }
 

@@ -57,6 +57,20 @@ extension PostgresStore {
     /// Drops every monthly partition that ends at or before `serverTime`, then deletes the older rows left in the
     /// partition holding `serverTime` and in the default partition. Returns only the rows deleted one by one: a
     /// dropped partition's rows are not counted.
+    public func deleteEnvelopes(guids: [String], accountId: String, deviceId: UInt32) async throws -> Int {
+        guard !guids.isEmpty else { return 0 }
+        return try await withConnection { connection in
+            let rows = try await connection.query("""
+                WITH d AS (DELETE FROM mailbox WHERE account_id = \(accountId) AND device_id = \(Int64(deviceId))
+                           AND guid = ANY(\(guids)) RETURNING 1)
+                SELECT count(*) FROM d
+                """, logger: logger)
+            var count = 0
+            for try await (deleted) in rows.decode(Int64.self) { count = Int(deleted) }
+            return count
+        }
+    }
+
     public func deleteEnvelopes(olderThan serverTime: UInt64) async throws -> Int {
         let cutoff = Self.bigint(serverTime)
         try await dropPartitions(endingBy: cutoff)
