@@ -25,9 +25,9 @@ struct DeviceAuthenticator: Sendable {
             throw ServerError.unauthorized
         }
         let accountId = String(user[..<dot])
-        guard let device = try await store.device(accountId: accountId, deviceId: deviceId),
-              hasher.verify(password, against: device.passwordHash),
-              let account = try await store.account(id: accountId)
+        guard accountId.count <= 64, let (account, devices) = try await store.accountWithDevices(id: accountId),
+              let device = devices.first(where: { $0.deviceId == deviceId }),
+              hasher.verify(password, against: device.passwordHash)
         else { throw ServerError.unauthorized }
         return AuthenticatedDevice(account: account, device: device)
     }

@@ -16,10 +16,10 @@ struct MessageController: Sendable {
         try rateLimiter.take("send", accountId: caller.account.id, policy: limits.rateLimits.send)
         let body = try await JSONCoding.decode(SendMessagesRequest.self, from: request, limit: limits.sendBodyBytes)
         guard body.timestamp <= UInt64(Int64.max) else { throw ServerError.badRequest("timestamp is out of range") }
-        guard let recipient = try await store.account(id: accountId.lowercased()) else {
+        guard let (recipient, recipientDevices) = try await store.accountWithDevices(id: accountId.lowercased()) else {
             throw ServerError.notFound("no account \(accountId)")
         }
-        var devices = try await store.devices(accountId: recipient.id)
+        var devices = recipientDevices
         if recipient.id == caller.account.id { devices.removeAll { $0.deviceId == caller.device.deviceId } }
         let requested = body.messages.map(\.destinationDeviceId)
         guard Set(requested).count == requested.count else { throw ServerError.badRequest("a device appears twice") }

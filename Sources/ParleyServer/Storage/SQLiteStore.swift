@@ -50,6 +50,18 @@ public final class SQLiteStore: ServerStore {
         }
     }
 
+    public func accountWithDevices(id: String) async throws -> (account: StoredAccount, devices: [StoredDevice])? {
+        try await database.read { db in
+            guard let account = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT id, username, identity_key FROM accounts WHERE id = ?"), arguments: [id]
+            ).map({ StoredAccount(id: $0["id"], username: $0["username"], identityKey: [UInt8]($0["identity_key"] as Data)) })
+            else { return nil }
+            let devices = try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM devices WHERE account_id = ? ORDER BY device_id"),
+                                           arguments: [id]).map(Self.device(from:))
+            return (account, devices)
+        }
+    }
+
     public func device(accountId: String, deviceId: UInt32) async throws -> StoredDevice? {
         try await database.read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM devices WHERE account_id = ? AND device_id = ?",
@@ -162,12 +174,12 @@ public final class SQLiteStore: ServerStore {
 
     public func storeEnvelopes(_ envelopes: [StoredEnvelope]) async throws {
         try await database.write { db in
+            let insert = try db.cachedStatement(sql: """
+                INSERT INTO mailbox (guid, account_id, device_id, source_account_id, source_device_id, type, content,
+                                     timestamp, server_timestamp) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
             for envelope in envelopes {
-                try db.execute(
-                    sql: """
-                        INSERT INTO mailbox (guid, account_id, device_id, source_account_id, source_device_id, type, content,
-                                             timestamp, server_timestamp) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """,
+                try insert.execute(
                     arguments: [envelope.guid, envelope.accountId, Int64(envelope.deviceId), envelope.sourceAccountId,
                                 Int64(envelope.sourceDeviceId), Int64(envelope.type), Data(envelope.content),
                                 Int64(envelope.timestamp), Int64(envelope.serverTimestamp)])
@@ -205,9 +217,9 @@ public final class SQLiteStore: ServerStore {
         guard !guids.isEmpty else { return 0 }
         return try await database.write { db in
             var deleted = 0
+            let delete = try db.cachedStatement(sql: "DELETE FROM mailbox WHERE guid = ? AND account_id = ? AND device_id = ?")
             for guid in guids {
-                try db.execute(sql: "DELETE FROM mailbox WHERE guid = ? AND account_id = ? AND device_id = ?",
-                               arguments: [guid, accountId, Int64(deviceId)])
+                try delete.execute(arguments: [guid, accountId, Int64(deviceId)])
                 deleted += db.changesCount
             }
             return deleted

@@ -112,6 +112,8 @@ public protocol ServerStore: Sendable {
     func createAccount(_ account: StoredAccount, firstDevice: StoredDevice) async throws -> Bool
     /// The account with `id`.
     func account(id: String) async throws -> StoredAccount?
+    /// The account with `id` and all its devices, read together (one round trip on the hot paths).
+    func accountWithDevices(id: String) async throws -> (account: StoredAccount, devices: [StoredDevice])?
     /// The account registered as `username` (compared case-insensitively).
     func account(username: String) async throws -> StoredAccount?
     /// One device.

@@ -83,6 +83,11 @@ public final class PostgresStore: ServerStore, Service {
         }
     }
 
+    public func accountWithDevices(id: String) async throws -> (account: StoredAccount, devices: [StoredDevice])? {
+        guard let account = try await account(id: id) else { return nil }
+        return (account, try await devices(accountId: id))
+    }
+
     public func device(accountId: String, deviceId: UInt32) async throws -> StoredDevice? {
         try await withConnection { connection in
             try await devices(
