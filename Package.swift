@@ -131,10 +131,16 @@ let package = Package(
             ],
             resources: [.copy("Vectors")]
         ),
+        // Shared by the server test targets: throwaway PostgreSQL databases.
+        .target(
+            name: "ParleyTestSupport",
+            dependencies: [.product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log")],
+            path: "Tests/ParleyTestSupport"
+        ),
         .testTarget(
             name: "ParleyServerIntegrationTests",
             dependencies: [
-                "ParleyKit", "ParleyAPI", "ParleyProtocol",
+                "ParleyKit", "ParleyAPI", "ParleyProtocol", "ParleyTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -144,7 +150,7 @@ let package = Package(
         .testTarget(
             name: "ParleyServerTests",
             dependencies: [
-                "ParleyServer", "ParleyAPI", "ParleyProtocol",
+                "ParleyServer", "ParleyAPI", "ParleyProtocol", "ParleyTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),

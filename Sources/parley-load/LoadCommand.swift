@@ -51,14 +51,7 @@ extension LoadCommand {
                 connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: clients * concurrency)))
             let api = ParleyServerClient(baseURL: options.server, http: http)
             let run = TrafficRun(api: api, clients: clients, rate: rate, duration: duration, concurrency: concurrency, payload: payload)
-            let report: TrafficReport
-            do {
-                report = try await run.execute()
-            } catch {
-                try? await http.shutdown()
-                throw error
-            }
-            try? await http.shutdown()
+            let report = try await shuttingDown(http) { try await run.execute() }
             print(report.render(serverMemory: options.serverPid.flatMap(residentMemory(pid:))))
         }
     }
@@ -83,20 +76,25 @@ extension LoadCommand {
             let idle = IdleSocketRun(api: api, baseURL: options.server, sockets: sockets, hold: hold) {
                 options.serverPid.flatMap(residentMemory(pid:))
             }
-            let result: IdleSocketRun.Result
-            do {
-                result = try await idle.execute()
-            } catch {
-                try? await http.shutdown()
-                throw error
-            }
-            try? await http.shutdown()
+            let result = try await shuttingDown(http) { try await idle.execute() }
             print("idle sockets: \(result.connected) of \(sockets) connected (setup \(String(format: "%.1f", result.setupSeconds)) s)")
             if let before, let after = result.serverMemory {
                 print("server RSS: \(before / 1024) MiB before, \(after / 1024) MiB with all sockets open"
                       + " (\(String(format: "%.1f", Double(after - before) * 1024 / Double(max(result.connected, 1)))) bytes per socket)")
             }
         }
+    }
+}
+
+/// Runs `body`, then shuts `http` down whether it succeeded or not.
+func shuttingDown<T>(_ http: HTTPClient, _ body: () async throws -> T) async throws -> T {
+    do {
+        let result = try await body()
+        try? await http.shutdown()
+        return result
+    } catch {
+        try? await http.shutdown()
+        throw error
     }
 }
 

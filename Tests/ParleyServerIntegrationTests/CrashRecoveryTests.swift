@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import ParleyTestSupport
 import ParleyAPI
 import ParleyKit
 import Testing
@@ -15,9 +16,9 @@ import Testing
     func everyAcceptedMessageSurvivesKillNine(backend: Backend) async throws {
         let directory = NSTemporaryDirectory() + "parley-crash-\(UUID())"
         var arguments = ["--data-directory", directory, "--rate-limit-scale", "1000"]
-        let database: IntegrationDatabase?
+        let database: TestDatabase?
         if backend == .postgres {
-            let created = try IntegrationDatabase()
+            let created = try TestDatabase()
             try await created.create()
             arguments += ["--database-url", created.url]
             database = created

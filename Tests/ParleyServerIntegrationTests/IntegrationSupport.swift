@@ -3,7 +3,6 @@ import Foundation
 import Logging
 import ParleyAPI
 import ParleyKit
-import PostgresNIO
 
 /// A registered device for the integration tests (opaque ciphertexts: the server never reads them).
 struct TestDevice: Sendable {
@@ -66,35 +65,4 @@ final class ReceivedTexts: @unchecked Sendable {
     private var storage: [String] = []
     func append(_ text: String) { lock.withLock { storage.append(text) } }
     var texts: [String] { lock.withLock { storage } }
-}
-
-/// A throwaway database on the test PostgreSQL (`PARLEY_TEST_DATABASE_URL`, an admin URL).
-struct IntegrationDatabase: Sendable {
-    let url: String
-    private let name: String
-    private let admin: URLComponents
-
-    init() throws {
-        guard let text = ProcessInfo.processInfo.environment["PARLEY_TEST_DATABASE_URL"], let admin = URLComponents(string: text) else {
-            throw ServerProcessError.notConfigured
-        }
-        self.admin = admin
-        name = "parley_it_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-        var components = admin
-        components.path = "/" + name
-        url = components.string!
-    }
-
-    func create() async throws { try await administer("CREATE DATABASE \(name)") }
-    func drop() async throws { try await administer("DROP DATABASE IF EXISTS \(name) WITH (FORCE)") }
-
-    private func administer(_ sql: String) async throws {
-        let configuration = PostgresConnection.Configuration(
-            host: admin.host ?? "127.0.0.1", port: admin.port ?? 5432, username: admin.user ?? "postgres",
-            password: admin.password, database: String(admin.path.dropFirst()), tls: .disable)
-        let logger = Logger(label: "integration-admin")
-        let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
-        defer { Task { try? await connection.close() } }
-        try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
-    }
 }

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import ParleyTestSupport
 import ParleyAPI
 import ParleyKit
 import Testing
@@ -8,7 +9,7 @@ import Testing
 /// (LISTEN/NOTIFY), in real time.
 @Suite(.serialized) struct MultiProcessDeliveryTests {
     @Test func twoServersOnOnePostgreSQLDeliverToEachOthersSockets() async throws {
-        let database = try IntegrationDatabase()
+        let database = try TestDatabase()
         try await database.create()
         let first = try await ServerProcess(arguments: ["--database-url", database.url, "--data-directory", NSTemporaryDirectory() + "parley-a-\(UUID())"])
         let second = try await ServerProcess(arguments: ["--database-url", database.url, "--data-directory", NSTemporaryDirectory() + "parley-b-\(UUID())"])

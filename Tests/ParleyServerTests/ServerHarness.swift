@@ -5,6 +5,7 @@ import HummingbirdTesting
 import ParleyAPI
 import ParleyProtocol
 import ParleyServer
+import ParleyTestSupport
 
 /// A real server application on a fresh store, driven through Hummingbird's test client.
 ///

@@ -3,13 +3,16 @@ import Logging
 import PostgresNIO
 
 /// A throwaway database on the test PostgreSQL (`PARLEY_TEST_DATABASE_URL`, an admin URL such as
-/// `postgres://postgres@127.0.0.1:54329/postgres`).
-struct TestDatabase: Sendable {
-    let name: String
-    let url: String
+/// `postgres://postgres@127.0.0.1:54329/postgres`), shared by the server test targets.
+public struct TestDatabase: Sendable {
+    /// The database's name.
+    public let name: String
+    /// Its URL, for `PostgresStore` or `parley-server --database-url`.
+    public let url: String
     private let admin: URLComponents
 
-    init() throws {
+    /// A new name on the configured server (nothing is created yet).
+    public init() throws {
         guard let text = ProcessInfo.processInfo.environment["PARLEY_TEST_DATABASE_URL"], let admin = URLComponents(string: text) else {
             throw TestDatabaseError.notConfigured
         }
@@ -20,9 +23,11 @@ struct TestDatabase: Sendable {
         url = components.string!
     }
 
-    func create() async throws { try await administer("CREATE DATABASE \(name)") }
+    /// Creates the database.
+    public func create() async throws { try await administer("CREATE DATABASE \(name)") }
 
-    func drop() async throws { try await administer("DROP DATABASE IF EXISTS \(name) WITH (FORCE)") }
+    /// Drops it, disconnecting whoever is still connected.
+    public func drop() async throws { try await administer("DROP DATABASE IF EXISTS \(name) WITH (FORCE)") }
 
     private func administer(_ sql: String) async throws {
         let configuration = PostgresConnection.Configuration(
@@ -39,8 +44,9 @@ struct TestDatabase: Sendable {
     }
 }
 
-enum TestDatabaseError: Error, CustomStringConvertible {
+/// The test PostgreSQL is not configured.
+public enum TestDatabaseError: Error, CustomStringConvertible {
     case notConfigured
 
-    var description: String { "PARLEY_SERVER_BACKEND=postgres needs PARLEY_TEST_DATABASE_URL (make test sets both)" }
+    public var description: String { "PARLEY_SERVER_BACKEND=postgres needs PARLEY_TEST_DATABASE_URL (make test sets both)" }
 }
