@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+
+/// The `parley` command against a real `parley-server` process: registration, sending, receiving, history and the
+/// JSON-RPC daemon, each account in its own encrypted database under a temporary PARLEY_HOME.
+@Suite struct CommandLineClientTests {
+    struct Run {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    final class Parley: @unchecked Sendable {
+        let home: String
+        let binary: URL
+
+        init() throws {
+            guard let bin = ProcessInfo.processInfo.environment["PARLEY_BIN_DIR"] else { throw ServerProcessError.notConfigured }
+            binary = URL(fileURLWithPath: bin).appendingPathComponent("parley")
+            home = NSTemporaryDirectory() + "parley-cli-\(UUID())"
+        }
+
+        func process(_ arguments: [String]) -> Process {
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = arguments
+            process.environment = ProcessInfo.processInfo.environment.merging(["PARLEY_HOME": home]) { $1 }
+            return process
+        }
+
+        func run(_ arguments: String...) throws -> Run {
+            let process = process(arguments)
+            let out = Pipe(), err = Pipe()
+            process.standardOutput = out
+            process.standardError = err
+            try process.run()
+            let stdout = out.fileHandleForReading.readDataToEndOfFile(), stderr = err.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                       stderr: String(decoding: stderr, as: UTF8.self))
+        }
+
+        deinit { try? FileManager.default.removeItem(atPath: home) }
+    }
+
+    @Test func theCommandLineClientTalksEndToEndAndServesJSONRPC() async throws {
+        let directory = NSTemporaryDirectory() + "parley-cli-server-\(UUID())"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let server = try await ServerProcess(arguments: ["--data-directory", directory, "--password-hash", "minimal"])
+        defer { server.stop() }
+        let parley = try Parley()
+        #expect(try parley.run("register", "alice", "--server", server.baseURL, "--account", "alice").status == 0)
+        #expect(try parley.run("register", "bob", "--server", server.baseURL, "--account", "bob", "--json").stdout.contains("accountId"))
+        #expect(try parley.run("send", "bob", "hello from the command line", "--account", "alice").status == 0)
+        let received = try parley.run("receive", "--account", "bob", "--json")
+        #expect(received.status == 0 && received.stdout.contains("\"stored\":1"))
+        let history = try parley.run("history", "alice", "--account", "bob", "--json")
+        #expect(history.stdout.contains("hello from the command line"))
+        let unknown = try parley.run("send", "nobody", "x", "--account", "alice")
+        #expect(unknown.status == 4 && unknown.stderr.contains("no account nobody"))
+        #expect(try parley.run("history", "alice", "--account", "carol").status == 1)  // never registered, no server
+
+        // The daemon: a request on stdin, its response on stdout, and a notification when a message arrives.
+        let daemon = parley.process(["daemon", "--account", "bob"])
+        let input = Pipe(), output = Pipe()
+        daemon.standardInput = input
+        daemon.standardOutput = output
+        daemon.standardError = FileHandle.nullDevice
+        try daemon.run()
+        defer { if daemon.isRunning { daemon.terminate() } }
+        let lines = LineReader(output.fileHandleForReading)
+        input.fileHandleForWriting.write(Data(#"{"jsonrpc":"2.0","id":1,"method":"conversations"}"# .utf8 + [10]))
+        input.fileHandleForWriting.write(Data(#"{"jsonrpc":"2.0","id":2,"method":"nope"}"# .utf8 + [10]))
+        input.fileHandleForWriting.write(Data("not json\n".utf8))
+        let first = try #require(lines.next(timeout: 20))
+        #expect(first.contains("\"id\":1") && first.contains("hello from the command line"))
+        #expect(try #require(lines.next(timeout: 20)).contains("-32601"))
+        #expect(try #require(lines.next(timeout: 20)).contains("-32700"))
+        try await Task.sleep(for: .seconds(1))  // the daemon's socket is connected
+        #expect(try parley.run("send", "bob", "pushed to the daemon", "--account", "alice").status == 0)
+        let notification = try #require(lines.next(timeout: 20))
+        #expect(notification.contains("\"method\":\"receive\"") && notification.contains("pushed to the daemon"))
+        try input.fileHandleForWriting.close()
+        daemon.waitUntilExit()
+    }
+}
+
+/// Reads lines from a pipe on a background thread.
+final class LineReader: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var lines: [String] = []
+
+    init(_ handle: FileHandle) {
+        Thread.detachNewThread { [self] in
+            var buffer = Data()
+            while true {
+                let data = handle.availableData
+                if data.isEmpty { break }
+                buffer += data
+                while let newline = buffer.firstIndex(of: 10) {
+                    let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+                    buffer = Data(buffer[(newline + 1)...])
+                    condition.lock()
+                    lines.append(line)
+                    condition.signal()
+                    condition.unlock()
+                }
+            }
+        }
+    }
+
+    func next(timeout seconds: Double) -> String? {
+        let deadline = Date().addingTimeInterval(seconds)
+        condition.lock()
+        defer { condition.unlock() }
+        while lines.isEmpty { if !condition.wait(until: deadline) { return nil } }
+        return lines.removeFirst()
+    }
+}
