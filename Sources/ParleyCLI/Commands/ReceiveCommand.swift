@@ -11,6 +11,7 @@ struct ReceiveCommand: AsyncParsableCommand {
         let outcomes = try await AccountContext.with(options) { client -> [MessageReceiver.Outcome] in
             let outcomes = try await client.receiveOnce()
             _ = try await client.runJobs()  // receipts and retries
+            _ = try? await client.maintainKeys()  // refill one-time keys, rotate the signed prekey
             return outcomes
         }
         let stored = outcomes.filter { if case .stored = $0 { return true } else { return false } }.count

@@ -104,6 +104,17 @@ public final class ParleyClient: Sendable {
         }
     }
 
+    // MARK: Keys
+
+    /// Uploads more one-time keys when the server runs low and rotates the signed prekey when it is due; returns
+    /// whether it uploaded anything. `listen` runs it after every drain, `parley receive` once per run.
+    @discardableResult
+    public func maintainKeys() async throws -> Bool {
+        let refilled = try await accounts.refillPreKeysIfNeeded()
+        let rotated = try await accounts.rotateSignedPreKeyIfDue()
+        return refilled || rotated
+    }
+
     // MARK: Receiving
 
     /// Drains the mailbox over HTTP: processes every pending envelope (each committed before it is acknowledged).
@@ -137,6 +148,7 @@ public final class ParleyClient: Sendable {
                         await onOutcome(outcome)
                     case .queueEmpty:
                         _ = try? await self.runJobs()
+                        _ = try? await self.maintainKeys()
                     default:
                         break
                     }
