@@ -88,6 +88,15 @@ let package = Package(
             name: "parley", dependencies: ["ParleyCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(
+            name: "parley-client-bench",
+            dependencies: [
+                "ParleyKit",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
+        .executableTarget(
             name: "parley-load",
             dependencies: [
                 "ParleyKit", "ParleyAPI",
