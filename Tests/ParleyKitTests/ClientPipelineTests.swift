@@ -12,8 +12,7 @@ import Testing
     }
 
     @Test func messagesFlowBothWaysToEveryDeviceWithReceiptsAndRepairs() async throws {
-        let server = try await TestServer()
-        do {
+        try await TestServer.run { server in
             let alice = try server.client("alice"), bobPhone = try server.client("bob-phone"), bobLaptop = try server.client("bob-laptop")
             let aliceId = try await alice.accounts.register(username: "alice").accountId
             let bobId = try await bobPhone.accounts.register(username: "bob").accountId
@@ -58,16 +57,11 @@ import Testing
             _ = try await alice.receiveOnce()
             #expect(try alice.history(threadId: aliceThread).messages.first { $0.id == first }?.status == .read)
             #expect(try alice.conversations().first?.unreadCount == 2)
-        } catch {
-            await server.shutdown()
-            throw error
         }
-        await server.shutdown()
     }
 
     @Test func aDuplicateDeliveryIsStoredOnceAndAKilledSenderStillSends() async throws {
-        let server = try await TestServer()
-        do {
+        try await TestServer.run { server in
             let alice = try server.client("alice"), bob = try server.client("bob")
             _ = try await alice.accounts.register(username: "alice")
             let bobId = try await bob.accounts.register(username: "bob").accountId
@@ -88,16 +82,11 @@ import Testing
                                   content: Data([1, 2, 3]).base64EncodedString(), timestamp: 99, serverTimestamp: 99)
             guard case .undecryptable = try await bob.receiver.process(forged) else { Issue.record("forgery accepted"); return }
             #expect(try bob.conversations().first?.lastMessagePreview == "(could not decrypt)")
-        } catch {
-            await server.shutdown()
-            throw error
         }
-        await server.shutdown()
     }
 
     @Test func aChangedIdentityBlocksSendingUntilAccepted() async throws {
-        let server = try await TestServer()
-        do {
+        try await TestServer.run { server in
             let alice = try server.client("alice"), bob = try server.client("bob")
             _ = try await alice.accounts.register(username: "alice")
             let bobId = try await bob.accounts.register(username: "bob").accountId
@@ -115,16 +104,11 @@ import Testing
             _ = try await bob.receiveOnce()
             #expect(try Self.texts(bob, with: try alice.credentials().accountId) == ["first", "after accepting"])
             #expect(try alice.safetyNumber(with: bobId) == (try bob.safetyNumber(with: try alice.credentials().accountId)))
-        } catch {
-            await server.shutdown()
-            throw error
         }
-        await server.shutdown()
     }
 
     @Test func attachmentsAndLongTextRoundTripEncrypted() async throws {
-        let server = try await TestServer()
-        do {
+        try await TestServer.run { server in
             let alice = try server.client("alice"), bob = try server.client("bob")
             _ = try await alice.accounts.register(username: "alice")
             let bobId = try await bob.accounts.register(username: "bob").accountId
@@ -148,10 +132,6 @@ import Testing
             // The server's database never saw the text.
             let serverBytes = try Data(contentsOf: URL(fileURLWithPath: server.serverDatabasePath))
             #expect(serverBytes.range(of: Data("long text".utf8)) == nil)
-        } catch {
-            await server.shutdown()
-            throw error
         }
-        await server.shutdown()
     }
 }

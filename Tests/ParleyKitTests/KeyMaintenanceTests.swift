@@ -5,8 +5,7 @@ import Testing
 /// One-time keys are refilled when the server runs low; the signed prekey rotates when it is due.
 @Suite struct KeyMaintenanceTests {
     @Test func lowOneTimeKeysAreRefilledAndOldSignedPreKeysRotated() async throws {
-        let server = try await TestServer()
-        do {
+        try await TestServer.run { server in
             let alice = try server.client("alice"), bob = try server.client("bob")
             let aliceCredentials = try await alice.accounts.register(username: "alice")
             _ = try await bob.accounts.register(username: "bob")
@@ -25,10 +24,6 @@ import Testing
             try bob.sender.enqueue(body: "after rotation", to: aliceCredentials.accountId)
             #expect(try await bob.runJobs().completed == 1)
             #expect(try await alice.receiveOnce().count == 1)
-        } catch {
-            await server.shutdown()
-            throw error
         }
-        await server.shutdown()
     }
 }

@@ -32,6 +32,18 @@ final class TestServer: @unchecked Sendable {
         }
     }
 
+    /// Runs `body` against a fresh server and shuts it down afterwards, whether `body` succeeded or not.
+    static func run(_ body: (TestServer) async throws -> Void) async throws {
+        let server = try await TestServer()
+        do {
+            try await body(server)
+        } catch {
+            await server.shutdown()
+            throw error
+        }
+        await server.shutdown()
+    }
+
     /// A client with a fresh encrypted database.
     func client(_ name: String) throws -> ParleyClient {
         let folder = directory.appendingPathComponent(name + "-\(UUID().uuidString.prefix(6))")

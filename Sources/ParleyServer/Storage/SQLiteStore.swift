@@ -35,18 +35,14 @@ public final class SQLiteStore: ServerStore {
 
     public func account(id: String) async throws -> StoredAccount? {
         try await database.read { db in
-            try Row.fetchOne(db, sql: "SELECT id, username, identity_key FROM accounts WHERE id = ?", arguments: [id]).map {
-                StoredAccount(id: $0["id"], username: $0["username"], identityKey: [UInt8]($0["identity_key"] as Data))
-            }
+            try Row.fetchOne(db, sql: "SELECT id, username, identity_key FROM accounts WHERE id = ?", arguments: [id]).map(Self.account(from:))
         }
     }
 
     public func account(username: String) async throws -> StoredAccount? {
         try await database.read { db in
             try Row.fetchOne(db, sql: "SELECT id, username, identity_key FROM accounts WHERE username = ? COLLATE NOCASE",
-                             arguments: [username]).map {
-                StoredAccount(id: $0["id"], username: $0["username"], identityKey: [UInt8]($0["identity_key"] as Data))
-            }
+                             arguments: [username]).map(Self.account(from:))
         }
     }
 
@@ -54,18 +50,11 @@ public final class SQLiteStore: ServerStore {
         try await database.read { db in
             guard let account = try Row.fetchOne(
                 db.cachedStatement(sql: "SELECT id, username, identity_key FROM accounts WHERE id = ?"), arguments: [id]
-            ).map({ StoredAccount(id: $0["id"], username: $0["username"], identityKey: [UInt8]($0["identity_key"] as Data)) })
+            ).map(Self.account(from:))
             else { return nil }
             let devices = try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM devices WHERE account_id = ? ORDER BY device_id"),
                                            arguments: [id]).map(Self.device(from:))
             return (account, devices)
-        }
-    }
-
-    public func device(accountId: String, deviceId: UInt32) async throws -> StoredDevice? {
-        try await database.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM devices WHERE account_id = ? AND device_id = ?",
-                             arguments: [accountId, Int64(deviceId)]).map(Self.device(from:))
         }
     }
 
@@ -276,6 +265,10 @@ public final class SQLiteStore: ServerStore {
                 """,
             arguments: [device.accountId, Int64(device.deviceId), Int64(device.registrationId), device.name,
                         device.passwordHash, Int64(device.created)])
+    }
+
+    private static func account(from row: Row) -> StoredAccount {
+        StoredAccount(id: row["id"], username: row["username"], identityKey: [UInt8](row["identity_key"] as Data))
     }
 
     private static func device(from row: Row) -> StoredDevice {

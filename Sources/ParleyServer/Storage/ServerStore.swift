@@ -116,8 +116,6 @@ public protocol ServerStore: Sendable {
     func accountWithDevices(id: String) async throws -> (account: StoredAccount, devices: [StoredDevice])?
     /// The account registered as `username` (compared case-insensitively).
     func account(username: String) async throws -> StoredAccount?
-    /// One device.
-    func device(accountId: String, deviceId: UInt32) async throws -> StoredDevice?
     /// All devices of an account, by id.
     func devices(accountId: String) async throws -> [StoredDevice]
     /// Stores checked prekeys: signed and last-resort keys replace, one-time keys are added (same id replaces).

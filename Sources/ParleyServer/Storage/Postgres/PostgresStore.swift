@@ -62,37 +62,21 @@ public final class PostgresStore: ServerStore, Service {
 
     public func account(id: String) async throws -> StoredAccount? {
         try await withConnection { connection in
-            var accounts: [StoredAccount] = []
-            let rows = try await connection.query("SELECT id, username, identity_key FROM accounts WHERE id = \(id)", logger: logger)
-            for try await (id, username, identityKey) in rows.decode((String, String, ByteBuffer).self) {
-                accounts.append(StoredAccount(id: id, username: username, identityKey: Array(identityKey.readableBytesView)))
-            }
-            return accounts.first
+            try await accounts("\(unescaped: Self.accountColumns) WHERE id = \(id)", on: connection).first
         }
     }
 
     public func account(username: String) async throws -> StoredAccount? {
         try await withConnection { connection in
-            var accounts: [StoredAccount] = []
-            let rows = try await connection.query(
-                "SELECT id, username, identity_key FROM accounts WHERE lower(username) = lower(\(username))", logger: logger)
-            for try await (id, username, identityKey) in rows.decode((String, String, ByteBuffer).self) {
-                accounts.append(StoredAccount(id: id, username: username, identityKey: Array(identityKey.readableBytesView)))
-            }
-            return accounts.first
+            try await accounts("\(unescaped: Self.accountColumns) WHERE lower(username) = lower(\(username))", on: connection).first
         }
     }
 
     public func accountWithDevices(id: String) async throws -> (account: StoredAccount, devices: [StoredDevice])? {
-        guard let account = try await account(id: id) else { return nil }
-        return (account, try await devices(accountId: id))
-    }
-
-    public func device(accountId: String, deviceId: UInt32) async throws -> StoredDevice? {
         try await withConnection { connection in
-            try await devices(
-                "\(unescaped: Self.deviceColumns) WHERE account_id = \(accountId) AND device_id = \(Int64(deviceId))", on: connection
-            ).first
+            guard let account = try await accounts("\(unescaped: Self.accountColumns) WHERE id = \(id)", on: connection).first
+            else { return nil }
+            return (account, try await devices("\(unescaped: Self.deviceColumns) WHERE account_id = \(id) ORDER BY device_id", on: connection))
         }
     }
 
@@ -257,7 +241,17 @@ public final class PostgresStore: ServerStore, Service {
 
     // MARK: Private
 
+    private static let accountColumns = "SELECT id, username, identity_key FROM accounts"
     private static let deviceColumns = "SELECT account_id, device_id, registration_id, name, password_hash, created FROM devices"
+
+    private func accounts(_ query: PostgresQuery, on connection: PostgresConnection) async throws -> [StoredAccount] {
+        var accounts: [StoredAccount] = []
+        let rows = try await connection.query(query, logger: logger)
+        for try await (id, username, identityKey) in rows.decode((String, String, ByteBuffer).self) {
+            accounts.append(StoredAccount(id: id, username: username, identityKey: Array(identityKey.readableBytesView)))
+        }
+        return accounts
+    }
 
     private func devices(_ query: PostgresQuery, on connection: PostgresConnection) async throws -> [StoredDevice] {
         var devices: [StoredDevice] = []
