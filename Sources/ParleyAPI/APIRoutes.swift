@@ -12,6 +12,9 @@ public enum APIRoutes {
     public static let linkDevice = "/v1/devices/link"
     /// `DELETE`: remove a device (not the primary, id 1).
     public static func device(_ deviceId: UInt32) -> String { "/v1/devices/\(deviceId)" }
+    /// `PUT` (primary device): leave an encrypted provisioning message at `address`; `GET` (no authentication):
+    /// take it, once. A new device on another machine receives the account's identity this way.
+    public static func provisioning(_ address: String) -> String { "/v1/provisioning/\(address)" }
     /// `PUT`: upload prekeys.
     public static let keys = "/v1/keys"
     /// `GET`: prekey counts of the authenticated device.

@@ -13,6 +13,7 @@ struct Output {
             FileHandle.standardOutput.write(data + Data("\n".utf8))
         } else {
             print(text())
+            fflush(nil)  // flushes stdout: a pipe is block-buffered, and a waiting command's instructions must show now
         }
     }
 

@@ -13,6 +13,8 @@ public enum ParleyServerApplication {
         let authenticator = DeviceAuthenticator(store: d.store, hasher: d.hasher)
         let accounts = AccountController(
             store: d.store, hasher: d.hasher, authenticator: authenticator, limits: d.limits, rateLimiter: d.rateLimiter)
+        let provisioning = ProvisioningController(
+            store: d.store, authenticator: authenticator, limits: d.limits, rateLimiter: d.rateLimiter)
         let keys = KeyController(store: d.store, authenticator: authenticator, limits: d.limits, rateLimiter: d.rateLimiter)
         let devices = DeviceController(
             store: d.store, hasher: d.hasher, authenticator: authenticator, limits: d.limits, rateLimiter: d.rateLimiter)
@@ -43,6 +45,12 @@ public enum ParleyServerApplication {
         router.put(RouterPath(APIRoutes.linkDevice)) { request, _ in try await devices.link(request) }
         router.delete("/v1/devices/:device") { request, context in
             try await devices.remove(request, deviceId: try context.parameters.require("device"))
+        }
+        router.put("/v1/provisioning/:address") { request, context in
+            try await provisioning.put(request, address: try context.parameters.require("address"))
+        }
+        router.get("/v1/provisioning/:address") { request, context in
+            try await provisioning.take(request, address: try context.parameters.require("address"))
         }
         router.put(RouterPath(APIRoutes.keys)) { request, _ in try await keys.upload(request) }
         router.get(RouterPath(APIRoutes.keyCount)) { request, _ in try await keys.count(request) }

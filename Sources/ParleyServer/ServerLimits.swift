@@ -14,6 +14,8 @@ public struct ServerLimits: Sendable {
     public var devicesPerAccount = 6
     /// How long a device link code works (default 10 minutes).
     public var linkCodeLifetimeMilliseconds: UInt64 = 10 * 60 * 1000
+    /// Largest provisioning message (decoded), and how long the server keeps one nobody took (the link code's life).
+    public var provisioningMessageBytes = 16 * 1024
     /// Envelopes per mailbox fetch.
     public var envelopesPerFetch = 100
     /// How long an unacknowledged envelope is kept (default 30 days).

@@ -60,6 +60,39 @@ import Testing
         }
     }
 
+    @Test func aReplacedDeviceIsStaleAndARemovedOneIsExtra() async throws {
+        try await TestServer.run { server in
+            let alice = try server.client("alice"), bobPhone = try server.client("bob-phone"), bobLaptop = try server.client("bob-laptop")
+            let aliceId = try await alice.accounts.register(username: "alice").accountId
+            let bobId = try await bobPhone.accounts.register(username: "bob").accountId
+            try await bobPhone.accounts.linkNewDevice(database: bobLaptop.database, name: "laptop")
+            try alice.sender.enqueue(body: "one", to: bobId)
+            #expect(try await alice.runJobs().completed == 1)
+            #expect(try await bobLaptop.receiveOnce().count == 1)
+
+            // Bob replaces his laptop: device 2 is removed and the new laptop takes id 2 with a new registration id.
+            // Alice's session for device 2 is stale: the server answers 410, she rebuilds it from the new bundle.
+            try await bobPhone.removeDevice(2)
+            let newLaptop = try server.client("bob-new-laptop")
+            #expect(try await bobPhone.accounts.linkNewDevice(database: newLaptop.database, name: "new laptop").deviceId == 2)
+            try alice.sender.enqueue(body: "to the new laptop", to: bobId)
+            #expect(try await alice.runJobs().completed == 1)
+            #expect(try await newLaptop.receiveOnce().count == 1)
+            #expect(try Self.texts(newLaptop, with: aliceId) == ["to the new laptop"])
+
+            // The new laptop goes too: Alice's next send names an extra device (409) and she drops its session.
+            try await bobPhone.removeDevice(2)
+            try alice.sender.enqueue(body: "phone only", to: bobId)
+            #expect(try await alice.runJobs().completed == 1)
+            let devices = try alice.database.read { db in
+                try Int64.fetchAll(db, sql: "SELECT device_id FROM sessions WHERE address = ? ORDER BY device_id", arguments: [bobId])
+            }
+            #expect(devices == [1])
+            _ = try await bobPhone.receiveOnce()
+            #expect(try Self.texts(bobPhone, with: aliceId) == ["one", "to the new laptop", "phone only"])
+        }
+    }
+
     @Test func aDuplicateDeliveryIsStoredOnceAndAKilledSenderStillSends() async throws {
         try await TestServer.run { server in
             let alice = try server.client("alice"), bob = try server.client("bob")

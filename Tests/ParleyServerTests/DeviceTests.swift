@@ -120,4 +120,38 @@ import Testing
             #expect(try await client.call(.post, APIRoutes.linkCode, raw: nil).0 == .unauthorized)
         }
     }
+
+    @Test func provisioningMessagesAreLeftByThePrimaryAndTakenOnce() async throws {
+        try await ServerHarness().run { client in
+            let bob = try await client.register("bob")
+            let address = String(repeating: "a", count: 43)
+            let message = ProvisioningMessage(body: Data("sealed".utf8).base64EncodedString())
+            // Nothing yet; the taker needs no credentials.
+            #expect(try await client.call(.get, APIRoutes.provisioning(address)).0 == .notFound)
+            #expect(try await client.call(.put, APIRoutes.provisioning(address), json: message).0 == .unauthorized)
+            #expect(try await client.call(.put, APIRoutes.provisioning(address), headers: bob.headers, json: message).0 == .noContent)
+            #expect(try await client.call(.put, APIRoutes.provisioning(address), headers: bob.headers, json: message).0 == .conflict)
+            let (status, body) = try await client.call(.get, APIRoutes.provisioning(address))
+            #expect(status == .ok)
+            #expect(try JSONDecoder().decode(ProvisioningMessage.self, from: body) == message)
+            #expect(try await client.call(.get, APIRoutes.provisioning(address)).0 == .notFound, "taken once")
+
+            // Malformed addresses and bodies, an oversized body, a linked device: refused with JSON errors.
+            for bad in ["short", String(repeating: "a", count: 65), "aaaaaaaaaaaaaaaaaaaaaa%21"] {
+                #expect(try await client.call(.get, APIRoutes.provisioning(bad)).0 == .badRequest)
+                #expect(try await client.call(.put, APIRoutes.provisioning(bad), headers: bob.headers, json: message).0 == .badRequest)
+            }
+            let other = String(repeating: "b", count: 43)
+            for raw in [#"{"body":"***"}"#, #"{"body":""}"#, #"{"nobody":1}"#, "not json"] {
+                #expect(try await client.call(.put, APIRoutes.provisioning(other), headers: bob.headers, raw: raw).0 == .badRequest)
+            }
+            let huge = ProvisioningMessage(body: Data(count: 16 * 1024 + 1).base64EncodedString())
+            #expect(try await client.call(.put, APIRoutes.provisioning(other), headers: bob.headers, json: huge).0 == .contentTooLarge)
+            let (request, password) = Self.linkRequest(code: try await Self.issueCode(client, for: bob))
+            _ = try await client.call(.put, APIRoutes.linkDevice, json: request)
+            let phone = Member(accountId: bob.accountId, deviceId: 2, password: password, store: InMemorySignalProtocolStore())
+            #expect(try await client.call(.put, APIRoutes.provisioning(other), headers: phone.headers, json: message).0 == .forbidden)
+        }
+    }
 }
+

@@ -16,7 +16,7 @@ struct SendCommand: AsyncParsableCommand {
             let accountId = try await AccountContext.resolve(recipient, with: client)
             let id = try client.sender.enqueue(body: text, to: accountId, attachments: attachments.map { URL(fileURLWithPath: $0) },
                                                replyTo: replyTo)
-            return (id, try await client.runJobs())
+            return (id, try await client.runJobs { name, done, total in Output.progress("uploading \(name)", done: done, total: total) })
         }
         struct Sent: Encodable { let messageId: Int64; let sent: Int; let failed: Int; let deferred: Int }
         Output(json: options.json).emit(

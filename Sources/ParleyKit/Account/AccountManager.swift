@@ -51,32 +51,74 @@ public struct AccountManager: Sendable {
         return credentials
     }
 
-    /// Adds a new device to this (primary) account and sets up `newDatabase` as that device: issues a link code,
-    /// hands the account identity to the new device, joins with the code and uploads the new device's prekeys.
-    ///
-    /// Both databases are on this machine, so the identity moves in memory; across machines Signal's clients carry
-    /// it in an encrypted provisioning message.
-    @discardableResult
-    public func linkNewDevice(database newDatabase: ParleyDatabase, name: String? = nil) async throws -> DeviceCredentials {
+    /// On the primary device: approves a new device's link code. Issues a one-time server link code, encrypts it with
+    /// the account identity to the invitation's key (``ProvisioningCipher``) and leaves it at the invitation's address.
+    public func approveLink(_ invitation: LinkInvitation) async throws {
         let (primary, identity, username) = try database.read { db -> (DeviceCredentials, Data, String) in
             guard let row = try Row.fetchOne(db, sql: "SELECT identity_key_pair, username FROM local_account WHERE id = 1") else {
                 throw ParleyError.notRegistered
             }
             return (try LocalAccount.credentials(db), row["identity_key_pair"], row["username"])
         }
+        guard primary.deviceId == 1 else { throw ParleyError.invalidArgument("only the primary device (1) can link devices") }
         let code = try await api.issueLinkCode(as: primary)
+        let message = DeviceProvisioning(accountId: primary.accountId, username: username,
+                                         identityKeyPair: identity.base64EncodedString(), linkCode: code.code)
+        let envelope = try ProvisioningCipher.encrypt(Array(try JSONEncoder().encode(message)), to: invitation.publicKey)
+        try await api.putProvisioningMessage(envelope, at: invitation.address, as: primary)
+    }
+
+    /// On the new device: waits for the primary device to approve `invitation` (polling the server every
+    /// `pollInterval`, up to `timeout`), then joins the account with the link code inside, stores the account with
+    /// its identity in this database and uploads this device's prekeys.
+    ///
+    /// - Throws: ``ProvisioningError/timedOut`` when nothing arrived in time; other ``ProvisioningError``s when the
+    ///   envelope does not decrypt under the invitation's key.
+    @discardableResult
+    public func completeLink(_ invitation: LinkInvitation, deviceName: String? = nil,
+                             pollInterval: Duration = .seconds(1), timeout: Duration = .seconds(600)) async throws -> DeviceCredentials {
+        guard let privateKey = invitation.privateKey else {
+            throw ParleyError.invalidArgument("only the device that made the invitation can complete it")
+        }
+        guard try account()?.credentials == nil else { throw ParleyError.invalidArgument("this database already has an account") }
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        var envelope = try await api.takeProvisioningMessage(at: invitation.address)
+        while envelope == nil {
+            guard clock.now < deadline else { throw ProvisioningError.timedOut }
+            try await Task.sleep(for: pollInterval)
+            envelope = try await api.takeProvisioningMessage(at: invitation.address)
+        }
+        let message = try DeviceProvisioning.decode(try ProvisioningCipher.decrypt(envelope ?? [], with: privateKey))
+        guard let identity = Data(base64Encoded: message.identityKeyPair), (try? IdentityKeyPair(bytes: identity)) != nil else {
+            throw ProvisioningError.malformedMessage("identity key pair does not parse")
+        }
         let registrationId = UInt32.random(in: 1...16380)
         let password = DeviceCredentials.makePassword()
-        let linked = try await api.link(LinkDeviceRequest(code: code.code, registrationId: registrationId, password: password, deviceName: name))
-        try await newDatabase.awaitableWrite { [baseURL = api.baseURL] db in
+        let linked = try await api.link(LinkDeviceRequest(code: message.linkCode, registrationId: registrationId, password: password,
+                                                          deviceName: deviceName))
+        guard linked.accountId == message.accountId else {
+            throw ProvisioningError.malformedMessage("the link code belongs to another account than the message names")
+        }
+        try await database.awaitableWrite { [baseURL = api.baseURL] db in
             try db.execute(sql: "DELETE FROM local_account")
             try db.execute(
                 sql: "INSERT INTO local_account (id, server_url, username, account_id, device_id, password, identity_key_pair, registration_id) VALUES (1, ?, ?, ?, ?, ?, ?, ?)",
-                arguments: [baseURL, username, linked.accountId, Int64(linked.deviceId), password, identity, Int64(registrationId)])
+                arguments: [baseURL, message.username, linked.accountId, Int64(linked.deviceId), password, identity, Int64(registrationId)])
         }
-        let manager = AccountManager(database: newDatabase, api: api, store: store)
-        try await manager.upload(oneTime: true, signed: true, lastResort: true)
+        try await upload(oneTime: true, signed: true, lastResort: true)
         return DeviceCredentials(accountId: linked.accountId, deviceId: linked.deviceId, password: password)
+    }
+
+    /// Adds a new device to this (primary) account and sets up `newDatabase` as that device, both on this machine:
+    /// the same provisioning exchange as across machines (``LinkInvitation``, ``approveLink(_:)``,
+    /// ``completeLink(_:deviceName:pollInterval:timeout:)``), run from both ends in one process.
+    @discardableResult
+    public func linkNewDevice(database newDatabase: ParleyDatabase, name: String? = nil) async throws -> DeviceCredentials {
+        let invitation = LinkInvitation.create()
+        try await approveLink(invitation)
+        return try await AccountManager(database: newDatabase, api: api, store: store)
+            .completeLink(invitation, deviceName: name, pollInterval: .milliseconds(50), timeout: .seconds(30))
     }
 
     /// Uploads another batch of one-time keys when the server is running low; returns whether it did.

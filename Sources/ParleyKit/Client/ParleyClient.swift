@@ -63,15 +63,16 @@ public final class ParleyClient: Sendable {
     }
 
     /// Runs every due job once (sends, receipts). Network failures are retried later with backoff.
+    /// `uploadProgress` hears about attachment uploads (for a progress bar).
     @discardableResult
-    public func runJobs() async throws -> JobReport {
+    public func runJobs(uploadProgress: @escaping MessageSender.TransferProgress = { _, _, _ in }) async throws -> JobReport {
         var report = JobReport()
         let jobs = try database.read { db in try JobQueue.due(db, now: UInt64(Date().timeIntervalSince1970 * 1000)) }
         for job in jobs {
             do {
                 switch job.kind {
                 case "send":
-                    try await sender.run(try JSONDecoder().decode(MessageSender.SendJob.self, from: job.payload))
+                    try await sender.run(try JSONDecoder().decode(MessageSender.SendJob.self, from: job.payload), progress: uploadProgress)
                 case "receipt":
                     let receipt = try JSONDecoder().decode(MessageReceiver.ReceiptJob.self, from: job.payload)
                     try await delivery.deliver(MessageContent(receipt: Receipt(kind: receipt.kind, timestamps: receipt.timestamps)),
@@ -288,5 +289,11 @@ public final class ParleyClient: Sendable {
     /// This account's devices, from the server.
     public func devices() async throws -> [DeviceInfo] {
         try await api.devices(as: try credentials()).devices
+    }
+
+    /// Removes device `deviceId` from the account (from the primary device: any linked device; from a linked
+    /// device: itself). Its mailbox and keys go with it; senders learn of it from the server's 410 and drop its sessions.
+    public func removeDevice(_ deviceId: UInt32) async throws {
+        try await api.removeDevice(deviceId, as: try credentials())
     }
 }

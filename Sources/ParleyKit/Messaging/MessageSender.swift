@@ -17,6 +17,9 @@ public struct MessageSender: Sendable {
     /// Attempts before a send is marked failed.
     public static let maximumAttempts = 8
 
+    /// Hears how far an attachment transfer is: the file's name, bytes done, bytes in all.
+    public typealias TransferProgress = @Sendable (_ fileName: String, _ done: Int64, _ total: Int64) -> Void
+
     struct SendJob: Codable {
         let messageId: Int64
     }
@@ -49,8 +52,8 @@ public struct MessageSender: Sendable {
     }
 
     /// Runs one send job: uploads attachments, sends to the recipient's devices and a copy to this account's other
-    /// devices, and marks the message sent.
-    func run(_ job: SendJob) async throws {
+    /// devices, and marks the message sent. `progress` hears about attachment uploads.
+    func run(_ job: SendJob, progress: @escaping TransferProgress = { _, _, _ in }) async throws {
         struct Loaded: Sendable {
             let credentials: DeviceCredentials
             let recipient: String
@@ -88,14 +91,15 @@ public struct MessageSender: Sendable {
                 pointers.append(pointer)
             } else if let path = attachment.path {
                 pointers.append(try await upload(URL(fileURLWithPath: path), rowId: attachment.id, name: attachment.name,
-                                                 contentType: "application/octet-stream", as: loaded.credentials))
+                                                 contentType: "application/octet-stream", as: loaded.credentials, progress: progress))
             }
         }
         var inline = loaded.body
         if loaded.body.utf8.count > Self.inlineTextLimit {
             let file = attachmentDirectory.appendingPathComponent("long-text-\(job.messageId).txt")
             try Data(loaded.body.utf8).write(to: file)
-            pointers.append(try await upload(file, rowId: nil, name: nil, contentType: "text/x-signal-plain", as: loaded.credentials))
+            pointers.append(try await upload(file, rowId: nil, name: nil, contentType: "text/x-signal-plain", as: loaded.credentials,
+                                             progress: progress))
             try? FileManager.default.removeItem(at: file)
             inline = String(decoding: Array(loaded.body.utf8.prefix(Self.inlineTextLimit)), as: UTF8.self)
         }
@@ -111,12 +115,15 @@ public struct MessageSender: Sendable {
         }
     }
 
-    private func upload(_ file: URL, rowId: Int64?, name: String?, contentType: String, as credentials: DeviceCredentials) async throws -> AttachmentPointer {
+    private func upload(_ file: URL, rowId: Int64?, name: String?, contentType: String, as credentials: DeviceCredentials,
+                        progress: @escaping TransferProgress) async throws -> AttachmentPointer {
         try FileManager.default.createDirectory(at: attachmentDirectory, withIntermediateDirectories: true)
         let blobFile = attachmentDirectory.appendingPathComponent("upload-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: blobFile) }
         let encrypted = try AttachmentFileEncryption.encrypt(file, to: blobFile)
-        let stored = try await api.uploadAttachment(fileAt: blobFile, as: credentials)
+        let label = name ?? file.lastPathComponent
+        let blobSize = Int64(AttachmentEncryptor.blobSize(plaintextLength: encrypted.plaintextLength))
+        let stored = try await api.uploadAttachment(fileAt: blobFile, as: credentials) { sent in progress(label, sent, blobSize) }
         let pointer = AttachmentPointer(id: stored.id, key: Data(encrypted.keys.combined).base64EncodedString(),
                                         digest: Data(encrypted.digest).base64EncodedString(), size: encrypted.plaintextLength,
                                         contentType: contentType, fileName: name)

@@ -37,6 +37,11 @@ public struct ParleyServerClient: Sendable {
         try await call(.GET, APIRoutes.devices, as: device, expecting: [200])
     }
 
+    /// Removes device `deviceId` of the account (the primary removes any other device, a linked device only itself).
+    public func removeDevice(_ deviceId: UInt32, as device: DeviceCredentials) async throws {
+        _ = try await send(.DELETE, APIRoutes.device(deviceId), body: nil, as: device, expecting: [204])
+    }
+
     /// Issues a one-time code for linking a new device (primary device only).
     public func issueLinkCode(as device: DeviceCredentials) async throws -> LinkCodeResponse {
         try await call(.POST, APIRoutes.linkCode, as: device, expecting: [201])
@@ -45,6 +50,23 @@ public struct ParleyServerClient: Sendable {
     /// Joins an account with a link code; answers the new device's ids.
     public func link(_ request: LinkDeviceRequest) async throws -> RegisterAccountResponse {
         try await call(.PUT, APIRoutes.linkDevice, body: request, as: nil, expecting: [201])
+    }
+
+    /// Leaves an encrypted provisioning envelope for a new device at `address` (primary device only).
+    public func putProvisioningMessage(_ envelope: [UInt8], at address: String, as device: DeviceCredentials) async throws {
+        _ = try await send(.PUT, APIRoutes.provisioning(address),
+                           body: try JSONEncoder().encode(ProvisioningMessage(body: Data(envelope).base64EncodedString())),
+                           as: device, expecting: [204])
+    }
+
+    /// Takes the provisioning envelope at `address`, or `nil` when none is there yet (no authentication).
+    public func takeProvisioningMessage(at address: String) async throws -> [UInt8]? {
+        let (status, body) = try await send(.GET, APIRoutes.provisioning(address), body: nil, as: nil, expecting: [200, 404])
+        guard status == 200 else { return nil }
+        guard let envelope = Data(base64Encoded: try decode(ProvisioningMessage.self, body).body) else {
+            throw ServerAPIError.malformedResponse("provisioning message body is not base64")
+        }
+        return Array(envelope)
     }
 
     /// Uploads prekeys.

@@ -65,6 +65,15 @@ enum SQLiteSchema {
                 );
                 """)
         }
+        migrator.registerMigration("v4: provisioning messages") { db in
+            try db.execute(sql: """
+                CREATE TABLE provisioning_messages (
+                    address TEXT PRIMARY KEY NOT NULL,
+                    body BLOB NOT NULL,
+                    expires INTEGER NOT NULL
+                );
+                """)
+        }
         return migrator
     }
 }

@@ -153,6 +153,31 @@ public final class SQLiteStore: ServerStore {
         }
     }
 
+    public func storeProvisioningMessage(address: String, body: [UInt8], expires: UInt64) async throws -> Bool {
+        try await database.write { db in
+            try db.execute(sql: "INSERT INTO provisioning_messages (address, body, expires) VALUES (?, ?, ?) ON CONFLICT (address) DO NOTHING",
+                           arguments: [address, Data(body), Int64(expires)])
+            return db.changesCount > 0
+        }
+    }
+
+    public func takeProvisioningMessage(address: String, now: UInt64) async throws -> [UInt8]? {
+        try await database.write { db in
+            guard let body = try Data.fetchOne(
+                db, sql: "SELECT body FROM provisioning_messages WHERE address = ? AND expires > ?", arguments: [address, Int64(now)])
+            else { return nil }
+            try db.execute(sql: "DELETE FROM provisioning_messages WHERE address = ?", arguments: [address])
+            return Array(body)
+        }
+    }
+
+    public func deleteProvisioningMessages(expiredBefore now: UInt64) async throws -> Int {
+        try await database.write { db in
+            try db.execute(sql: "DELETE FROM provisioning_messages WHERE expires <= ?", arguments: [Int64(now)])
+            return db.changesCount
+        }
+    }
+
     public func removeDevice(accountId: String, deviceId: UInt32) async throws -> Bool {
         try await database.write { db in
             // Foreign keys cascade to the device's prekeys and mailbox.

@@ -134,6 +134,12 @@ public protocol ServerStore: Sendable {
     /// In one transaction: consumes the unexpired code, picks the next device id and adds the device `makeDevice` describes.
     func linkDevice(codeHash: [UInt8], now: UInt64, maximumDevices: Int,
                     makeDevice: @Sendable (_ accountId: String, _ deviceId: UInt32) -> StoredDevice) async throws -> LinkOutcome
+    /// Leaves an encrypted provisioning message at `address` until `expires`; `false` when the address already holds one.
+    func storeProvisioningMessage(address: String, body: [UInt8], expires: UInt64) async throws -> Bool
+    /// Removes and returns the unexpired provisioning message at `address`, if any: each is taken at most once.
+    func takeProvisioningMessage(address: String, now: UInt64) async throws -> [UInt8]?
+    /// Deletes provisioning messages that expired before `now`; returns how many.
+    func deleteProvisioningMessages(expiredBefore now: UInt64) async throws -> Int
     /// Removes a device with its keys and mailbox; `false` when there is none.
     func removeDevice(accountId: String, deviceId: UInt32) async throws -> Bool
     /// Stores envelopes for several devices in one transaction: all are stored or none.

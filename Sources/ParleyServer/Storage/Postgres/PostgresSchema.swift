@@ -114,5 +114,14 @@ enum PostgresSchema {
             )
             """,
         ]),
+        PostgresMigration(version: 4, name: "provisioning messages", statements: [
+            """
+            CREATE TABLE provisioning_messages (
+                address TEXT PRIMARY KEY,
+                body BYTEA NOT NULL,
+                expires BIGINT NOT NULL
+            )
+            """,
+        ]),
     ]
 }

@@ -163,6 +163,37 @@ public final class PostgresStore: ServerStore, Service {
         }
     }
 
+    public func storeProvisioningMessage(address: String, body: [UInt8], expires: UInt64) async throws -> Bool {
+        try await withConnection { connection in
+            try await count("""
+                WITH inserted AS (
+                    INSERT INTO provisioning_messages (address, body, expires)
+                    VALUES (\(address), \(ByteBuffer(bytes: body)), \(Self.bigint(expires)))
+                    ON CONFLICT (address) DO NOTHING RETURNING 1
+                ) SELECT count(*) FROM inserted
+                """, on: connection) > 0
+        }
+    }
+
+    public func takeProvisioningMessage(address: String, now: UInt64) async throws -> [UInt8]? {
+        try await withConnection { connection in
+            // DELETE … RETURNING is atomic: two concurrent takers never both get the message.
+            let rows = try await connection.query("""
+                DELETE FROM provisioning_messages WHERE address = \(address) AND expires > \(Self.bigint(now)) RETURNING body
+                """, logger: logger)
+            for try await body in rows.decode(ByteBuffer.self) { return Array(buffer: body) }
+            return nil
+        }
+    }
+
+    public func deleteProvisioningMessages(expiredBefore now: UInt64) async throws -> Int {
+        try await withConnection { connection in
+            try await count(
+                "WITH deleted AS (DELETE FROM provisioning_messages WHERE expires <= \(Self.bigint(now)) RETURNING 1) SELECT count(*) FROM deleted",
+                on: connection)
+        }
+    }
+
     public func linkDevice(
         codeHash: [UInt8], now: UInt64, maximumDevices: Int,
         makeDevice: @Sendable (_ accountId: String, _ deviceId: UInt32) -> StoredDevice

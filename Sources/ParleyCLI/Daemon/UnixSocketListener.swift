@@ -1,0 +1,72 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A listening Unix domain stream socket at a path, readable and writable by this user only (0600).
+final class UnixSocketListener: Sendable {
+    /// Why the socket could not be set up.
+    struct SetupError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    let path: String
+    private let descriptor: Int32
+
+    /// Binds and listens at `path`. A stale socket left there by a daemon that died is replaced; any other file is not.
+    init(path: String) throws {
+        var info = stat()
+        if lstat(path, &info) == 0 {
+            guard info.st_mode & S_IFMT == S_IFSOCK else { throw SetupError(description: "\(path) exists and is not a socket") }
+            unlink(path)
+        }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let pathBytes = Array(path.utf8)
+        let capacity = MemoryLayout.size(ofValue: address.sun_path)
+        guard pathBytes.count < capacity else { throw SetupError(description: "socket path longer than \(capacity - 1) bytes") }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: pathBytes)
+            raw[pathBytes.count] = 0
+        }
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw SetupError(description: "socket(): \(String(cString: strerror(errno)))") }
+        let previousMask = umask(0o177)  // the socket file is created 0600
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        umask(previousMask)
+        guard bound == 0, listen(descriptor, 16) == 0 else {
+            let reason = String(cString: strerror(errno))
+            Glibc.close(descriptor)
+            throw SetupError(description: "cannot listen on \(path): \(reason)")
+        }
+        self.path = path
+        self.descriptor = descriptor
+    }
+
+    /// Accepted connections, as they come (accept runs on a thread of its own).
+    func connections() -> AsyncStream<LineConnection> {
+        AsyncStream { continuation in
+            Thread.detachNewThread { [descriptor] in
+                while true {
+                    let client = accept(descriptor, nil, nil)
+                    if client < 0 {
+                        if errno == EINTR || errno == ECONNABORTED { continue }
+                        break
+                    }
+                    _ = fcntl(client, F_SETFD, FD_CLOEXEC)
+                    continuation.yield(LineConnection(input: client, output: client, ownsDescriptors: true))
+                }
+                continuation.finish()
+            }
+        }
+    }
+
+    /// Stops listening and removes the socket file.
+    func close() {
+        Glibc.shutdown(descriptor, Int32(SHUT_RDWR))
+        Glibc.close(descriptor)
+        unlink(path)
+    }
+}
