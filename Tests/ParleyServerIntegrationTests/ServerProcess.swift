@@ -6,11 +6,11 @@ final class ServerProcess: @unchecked Sendable {
     let port: Int
     var baseURL: String { "http://127.0.0.1:\(port)" }
 
-    /// Starts the server with `arguments` (plus `--port 0`) and waits for its "listening on" line.
-    init(arguments: [String], environment: [String: String] = [:]) async throws {
+    /// Starts the server with `arguments` on `port` (0: any free one) and waits for its "listening on" line.
+    init(arguments: [String], environment: [String: String] = [:], port requested: Int = 0) async throws {
         guard let binDirectory = ProcessInfo.processInfo.environment["PARLEY_BIN_DIR"] else { throw ServerProcessError.notConfigured }
         process.executableURL = URL(fileURLWithPath: binDirectory).appendingPathComponent("parley-server")
-        process.arguments = arguments + ["--port", "0", "--log-level", "warning"]
+        process.arguments = arguments + ["--port", "\(requested)", "--log-level", "warning"]
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let output = Pipe()
         process.standardOutput = output

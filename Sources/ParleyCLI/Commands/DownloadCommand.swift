@@ -12,6 +12,7 @@ struct DownloadCommand: AsyncParsableCommand {
     func run() async throws {
         let output = Output(json: options.json)
         try await AccountContext.with(options) { client in
+            try FileManager.default.createDirectory(atPath: to, withIntermediateDirectories: true)
             for attachment in try client.attachments(ofMessage: messageId) {
                 let name = attachment.fileName ?? "attachment-\(attachment.id)"
                 let destination = URL(fileURLWithPath: to).appendingPathComponent((name as NSString).lastPathComponent)
