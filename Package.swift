@@ -107,8 +107,9 @@ let package = Package(
         .executableTarget(
             name: "parley-server",
             dependencies: [
-                "ParleyServer",
+                "ParleyServer", "ParleyAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]

@@ -27,7 +27,8 @@ struct AccountContext {
         }
         let http = HTTPClient(eventLoopGroupProvider: .singleton)
         let client = ParleyClient(database: database, api: ParleyServerClient(baseURL: url, http: http),
-                                  attachmentDirectory: directory.appendingPathComponent("attachments"))
+                                  attachmentDirectory: directory.appendingPathComponent("attachments"),
+                                  contentDetection: try contentDetectionConfiguration())
         return AccountContext(client: client, http: http)
     }
 
@@ -41,12 +42,31 @@ struct AccountContext {
         }
         do {
             let result = try await body(context.client)
+            await context.client.contentDetection.waitForBackgroundWork()  // hashes stored after sends
             try? await context.http.shutdown()
             return result
         } catch {
+            await context.client.contentDetection.waitForBackgroundWork()
             try? await context.http.shutdown()
             throw report(error)
         }
+    }
+
+    /// Duplicate content detection from the environment: `PARLEY_DCD` = `prefix` (default), `full` or `off`;
+    /// `PARLEY_OPERATOR_TOKEN` for deleting hashes.
+    static func contentDetectionConfiguration() throws -> ContentDetectionConfiguration {
+        let environment = ProcessInfo.processInfo.environment
+        var configuration = ContentDetectionConfiguration()
+        switch environment["PARLEY_DCD"] ?? "prefix" {
+        case "off": configuration.enabled = false
+        case let mode:
+            guard let lookup = ContentDetectionConfiguration.LookupMode(rawValue: mode) else {
+                throw ParleyError.invalidArgument("PARLEY_DCD is prefix, full or off, not \(mode)")
+            }
+            configuration.mode = lookup
+        }
+        configuration.operatorToken = environment["PARLEY_OPERATOR_TOKEN"]
+        return configuration
     }
 
     /// Resolves a recipient given as an account id or a username.
@@ -61,6 +81,7 @@ struct AccountContext {
         switch error {
         case ParleyError.notRegistered: return ParleyExit.notRegistered
         case ParleyError.untrustedIdentity: return ParleyExit.untrusted
+        case ParleyError.duplicateBlocked: return ParleyExit.blocked
         case ParleyError.wrongDatabaseKey, ParleyError.databaseCorrupted, ParleyError.keyFile: return ParleyExit.database
         case is ServerAPIError: return ParleyExit.server
         default: return ParleyExit.failure

@@ -12,4 +12,6 @@ enum ParleyExit {
     static let untrusted = ExitCode(5)
     /// The database key is wrong or the database is damaged.
     static let database = ExitCode(6)
+    /// An attachment matched a blocked content hash.
+    static let blocked = ExitCode(7)
 }

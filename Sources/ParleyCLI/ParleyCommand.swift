@@ -8,7 +8,7 @@ public struct ParleyCommand: AsyncParsableCommand {
         subcommands: [
             RegisterCommand.self, LinkCommand.self, SendCommand.self, ReceiveCommand.self, ListenCommand.self,
             ConversationsCommand.self, HistoryCommand.self, DownloadCommand.self, SafetyNumberCommand.self, TrustCommand.self,
-            DevicesCommand.self, DaemonCommand.self,
+            DevicesCommand.self, DaemonCommand.self, ContentDetectionCommand.self,
         ])
 
     public init() {}

@@ -14,6 +14,8 @@ public enum ParleyError: Error, Sendable, Equatable, CustomStringConvertible {
     case untrustedIdentity(address: String)
     /// A value the caller gave is unusable.
     case invalidArgument(String)
+    /// An attachment's content hash is in a blocking hash bank: the send or download was stopped.
+    case duplicateBlocked(fileName: String)
 
     public var description: String {
         switch self {
@@ -24,6 +26,7 @@ public enum ParleyError: Error, Sendable, Equatable, CustomStringConvertible {
         case .databaseCorrupted(let detail): return "the database failed an integrity check: \(detail)"
         case .untrustedIdentity(let address): return "the safety number with \(address) changed: accept it before sending"
         case .invalidArgument(let detail): return detail
+        case .duplicateBlocked(let fileName): return "\(fileName) matches a blocked content hash: not sent or opened"
         }
     }
 }

@@ -23,6 +23,9 @@ public enum ParleyServerApplication {
         let attachments = AttachmentController(
             blobs: d.attachments, authenticator: authenticator, limits: d.limits, rateLimiter: d.rateLimiter, metrics: d.metrics)
         let sockets = socketController(d, authenticator: authenticator)
+        let contentHashes = ContentHashController(
+            store: d.store, authenticator: authenticator, operators: OperatorAuthenticator(token: d.contentDetection.operatorToken),
+            settings: d.contentDetection, limits: d.limits, rateLimiter: d.rateLimiter, metrics: d.metrics, importer: d.importer)
 
         let router = Router(context: BasicRequestContext.self)
         router.add(middleware: MetricsMiddleware(metrics: d.metrics))
@@ -71,6 +74,22 @@ public enum ParleyServerApplication {
         router.get("/v1/attachments/:id") { request, context in
             try await attachments.download(request, id: try context.parameters.require("id"), context: context)
         }
+        router.post(RouterPath(ContentHashRoutes.contains)) { request, _ in try await contentHashes.contains(request) }
+        router.post(RouterPath(ContentHashRoutes.batchContains)) { request, _ in try await contentHashes.batchContains(request) }
+        router.post(RouterPath(ContentHashRoutes.store)) { request, _ in try await contentHashes.storeSeen(request) }
+        router.get("/v1/dcd/prefix/:prefix") { request, context in
+            try await contentHashes.prefix(request, prefix: try context.parameters.require("prefix"))
+        }
+        router.put("/v1/dcd/banks/:bank/hashes/:hash") { request, context in
+            try await contentHashes.put(request, bank: try context.parameters.require("bank"), hash: try context.parameters.require("hash"))
+        }
+        router.delete("/v1/dcd/banks/:bank/hashes/:hash") { request, context in
+            try await contentHashes.delete(request, bank: try context.parameters.require("bank"), hash: try context.parameters.require("hash"))
+        }
+        router.post("/v1/dcd/imports") { request, context in try await contentHashes.startImport(request, context: context) }
+        router.get("/v1/dcd/imports/:id") { request, context in
+            try await contentHashes.importStatus(request, id: try context.parameters.require("id"))
+        }
         return router
     }
 
@@ -104,6 +123,8 @@ public enum ParleyServerApplication {
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
             logger: logger)
         app.addServices(services)
+        // Imports a killed server left unfinished continue where their last chunk committed.
+        Task { await dependencies.importer.resumeUnfinished() }
         return app
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// Everything the server's routes share, built once by the composition root (`parley-server` or a test) and
 /// passed in: no globals.
@@ -17,10 +18,20 @@ public struct ServerDependencies: Sendable {
     public let hub: DeliveryHub
     /// Per-account token buckets.
     public let rateLimiter: RateLimiter
+    /// Hash-bank policy, operator credential and import settings.
+    public let contentDetection: ContentDetectionSettings
+    /// Runs hash import jobs in the background.
+    public let importer: HashImporter
 
-    /// Dependencies over `store`, with attachments under `attachments`.
+    /// Dependencies over `store`, with attachments under `attachments`; `contentDetection` defaults to import files
+    /// in a temporary folder, decoys keyed at random and the operator API disabled.
     public init(store: any ServerStore, attachments: AttachmentStore, hasher: PasswordHasher = PasswordHasher(),
-                limits: ServerLimits = ServerLimits(), metrics: ServerMetrics = ServerMetrics()) {
+                limits: ServerLimits = ServerLimits(), metrics: ServerMetrics = ServerMetrics(),
+                contentDetection: ContentDetectionSettings? = nil, logger: Logger = Logger(label: "parley-server")) {
+        let settings = contentDetection ?? ContentDetectionSettings(
+            importDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("parley-imports-\(UUID().uuidString)"))
+        self.contentDetection = settings
+        self.importer = HashImporter(store: store, settings: settings, metrics: metrics, logger: logger)
         self.store = store
         self.attachments = attachments
         self.hasher = hasher

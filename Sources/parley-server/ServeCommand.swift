@@ -4,13 +4,12 @@ import Logging
 import ParleyServer
 import ServiceLifecycle
 
-/// `parley-server`: starts the server. With no flags it keeps everything under ./parley-data (SQLite);
+/// `parley-server [serve]`: starts the server. With no flags it keeps everything under ./parley-data (SQLite);
 /// `--database-url postgres://…` stores accounts, keys and mailboxes in PostgreSQL instead (attachments stay files).
-@main
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "parley-server",
-        abstract: "The Parley messaging server: accounts, key directory, mailboxes, WebSocket delivery, attachments.")
+        commandName: "serve",
+        abstract: "Run the server (the default command).")
 
     private static let environment = ProcessInfo.processInfo.environment
 
@@ -46,6 +45,17 @@ struct ServeCommand: AsyncParsableCommand {
         visibility: .hidden))
     var passwordHash = environment["PARLEY_PASSWORD_HASH"] ?? "interactive"
 
+    @Option(help: "Operator credential for the hash banks' operator API (deletes, imports); unset disables it (environment: PARLEY_OPERATOR_TOKEN).")
+    var operatorToken: String?
+
+    private var resolvedOperatorToken: String? { operatorToken ?? Self.environment["PARLEY_OPERATOR_TOKEN"] }
+
+    @Option(help: "Days a hash stored by a client after a send stays in the seen bank (environment: PARLEY_DCD_SEEN_TTL_DAYS).")
+    var dcdSeenTTLDays = Int(environment["PARLEY_DCD_SEEN_TTL_DAYS"] ?? "") ?? 90
+
+    @Flag(help: "Strict duplicate detection: a hit in the seen bank blocks, not only counts (environment: PARLEY_DCD_STRICT=1).")
+    var dcdStrict = environment["PARLEY_DCD_STRICT"] == "1"
+
     @Option(help: "trace, debug, info, notice, warning, error or critical (environment: PARLEY_LOG_LEVEL).")
     var logLevel = environment["PARLEY_LOG_LEVEL"] ?? "info"
 
@@ -53,7 +63,10 @@ struct ServeCommand: AsyncParsableCommand {
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown log level \(logLevel)") }
         guard SQLiteDurability(rawValue: sqliteDurability) != nil else { throw ValidationError("durability is process or power") }
         guard ["interactive", "minimal"].contains(passwordHash) else { throw ValidationError("unknown password hash \(passwordHash)") }
-        guard messageTTLDays > 0, attachmentMaxBytes > 0, rateLimitScale > 0, keepAliveSeconds > 0 else {
+        if let token = resolvedOperatorToken, token.utf8.count < 16 {
+            throw ValidationError("the operator token must be at least 16 characters")
+        }
+        guard messageTTLDays > 0, attachmentMaxBytes > 0, rateLimitScale > 0, keepAliveSeconds > 0, dcdSeenTTLDays > 0 else {
             throw ValidationError("TTL, attachment size, rate-limit scale and keep-alive must be positive")
         }
     }
@@ -69,11 +82,18 @@ struct ServeCommand: AsyncParsableCommand {
         limits.rateLimits = limits.rateLimits.scaled(by: rateLimitScale)
         let hasher = PasswordHasher(strength: passwordHash == "minimal" ? .minimal : .interactive)
         let attachments = try AttachmentStore(directory: URL(fileURLWithPath: dataDirectory).appendingPathComponent("attachments"))
+        let data = URL(fileURLWithPath: dataDirectory)
+        var contentDetection = ContentDetectionSettings(
+            importDirectory: data.appendingPathComponent("dcd-imports"),
+            decoyKey: try Self.secretKey(at: data.appendingPathComponent("dcd-decoy.key")), operatorToken: resolvedOperatorToken)
+        contentDetection.strictSeen = dcdStrict
+        contentDetection.seenLifetimeMilliseconds = UInt64(dcdSeenTTLDays) * 24 * 60 * 60 * 1000
 
         guard let databaseURL = databaseURL ?? Self.environment["PARLEY_DATABASE_URL"] else {
             let store = try SQLiteStore(path: (dataDirectory as NSString).appendingPathComponent("server.sqlite"),
                                         durability: SQLiteDurability(rawValue: sqliteDurability) ?? .processCrash)
-            let dependencies = ServerDependencies(store: store, attachments: attachments, hasher: hasher, limits: limits)
+            let dependencies = ServerDependencies(store: store, attachments: attachments, hasher: hasher, limits: limits,
+                                                  contentDetection: contentDetection, logger: logger)
             let maintenance = MaintenanceService(dependencies: dependencies, logger: logger)
             logger.info("storage: SQLite", metadata: ["directory": "\(dataDirectory)"])
             try await serve(dependencies, services: [maintenance], logger: logger)
@@ -84,12 +104,24 @@ struct ServeCommand: AsyncParsableCommand {
         let pool = Task { try await store.run() }
         defer { pool.cancel() }
         try await store.migrate()
-        let dependencies = ServerDependencies(store: store, attachments: attachments, hasher: hasher, limits: limits)
+        let dependencies = ServerDependencies(store: store, attachments: attachments, hasher: hasher, limits: limits,
+                                              contentDetection: contentDetection, logger: logger)
         let maintenance = MaintenanceService(dependencies: dependencies, logger: logger) { now in
             try await store.preparePartitions(now: now)
         }
         logger.info("storage: PostgreSQL")
         try await serve(dependencies, services: [maintenance, MailboxChangeListener(store: store, hub: dependencies.hub)], logger: logger)
+    }
+
+    /// 32 random bytes kept in a 0600 file, created on first start (keys the prefix answers' decoys).
+    private static func secretKey(at url: URL) throws -> [UInt8] {
+        if let existing = try? Data(contentsOf: url), existing.count == 32 { return Array(existing) }
+        var generator = SystemRandomNumberGenerator()
+        let key = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        guard FileManager.default.createFile(atPath: url.path, contents: Data(key), attributes: [.posixPermissions: 0o600]) else {
+            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: url.path])
+        }
+        return key
     }
 
     /// Every socket is a file descriptor: lift the soft limit to the hard one so thousands of clients fit.

@@ -8,9 +8,15 @@ import ParleyServer
 /// A real parley-server (HTTP + WebSocket, SQLite) in this process on a loopback port, and clients for it.
 final class TestServer: @unchecked Sendable {
     let directory: URL
-    let http = HTTPClient(eventLoopGroupProvider: .singleton)
+    /// Idle connections close quickly, so that ``pause()`` (a graceful shutdown) does not wait for them.
+    let http = HTTPClient(eventLoopGroupProvider: .singleton,
+                          configuration: HTTPClient.Configuration(connectionPool: .init(idleTimeout: .milliseconds(100))))
     private var task: Task<Void, Error>?
     private(set) var baseURL = ""
+    private var dependencies: ServerDependencies!
+    private var port = 0
+    /// The operator credential of test servers.
+    static let operatorToken = "operator-token-for-tests"
 
     init() async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-kit-\(UUID())")
@@ -18,18 +24,37 @@ final class TestServer: @unchecked Sendable {
         let store = try SQLiteStore(path: directory.appendingPathComponent("server.sqlite").path)
         var limits = ServerLimits()
         limits.rateLimits = limits.rateLimits.scaled(by: 100)
-        let dependencies = ServerDependencies(
+        dependencies = ServerDependencies(
             store: store, attachments: try AttachmentStore(directory: directory.appendingPathComponent("blobs")),
-            hasher: PasswordHasher(strength: .minimal), limits: limits)
+            hasher: PasswordHasher(strength: .minimal), limits: limits,
+            contentDetection: ContentDetectionSettings(importDirectory: directory.appendingPathComponent("imports"),
+                                                       operatorToken: Self.operatorToken))
+        try await serve()
+    }
+
+    private func serve() async throws {
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         var logger = Logger(label: "test-server")
-        logger.logLevel = .error
-        let app = ParleyServerApplication.make(dependencies, port: 0, logger: logger) { port in continuation.yield(port) }
+        logger.logLevel = .critical
+        let app = ParleyServerApplication.make(dependencies, port: port, logger: logger) { port in continuation.yield(port) }
         task = Task { try await app.run() }
         for await port in ports {
+            self.port = port
             baseURL = "http://127.0.0.1:\(port)"
             break
         }
+    }
+
+    /// Stops answering (connections are refused) and keeps every file: a server that is down.
+    func pause() async {
+        try? await Task.sleep(for: .milliseconds(200))  // the client's idle connections close
+        task?.cancel()
+        _ = await task?.result
+    }
+
+    /// Serves again on the same port, over the same store.
+    func resume() async throws {
+        try await serve()
     }
 
     /// Runs `body` against a fresh server and shuts it down afterwards, whether `body` succeeded or not.

@@ -17,7 +17,10 @@ struct ServerHarness {
     let dependencies: ServerDependencies
     private let database: TestDatabase?
 
-    init(limits: ServerLimits = ServerLimits()) throws {
+    /// The operator credential every harness configures.
+    static let operatorToken = "operator-token-for-tests"
+
+    init(limits: ServerLimits = ServerLimits(), strictSeen: Bool = false) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-server-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         if ProcessInfo.processInfo.environment["PARLEY_SERVER_BACKEND"] == "postgres" {
@@ -28,9 +31,14 @@ struct ServerHarness {
             database = nil
             store = try SQLiteStore(path: directory.appendingPathComponent("server.sqlite").path)
         }
+        var contentDetection = ContentDetectionSettings(
+            importDirectory: directory.appendingPathComponent("imports"), decoyKey: Array(repeating: 7, count: 32),
+            operatorToken: Self.operatorToken)
+        contentDetection.strictSeen = strictSeen
+        contentDetection.importChunkSize = 100
         dependencies = ServerDependencies(
             store: store, attachments: try AttachmentStore(directory: directory.appendingPathComponent("attachments")),
-            hasher: PasswordHasher(strength: .minimal), limits: limits)
+            hasher: PasswordHasher(strength: .minimal), limits: limits, contentDetection: contentDetection)
     }
 
     /// Runs `body` against the application (the router and middleware exactly as `parley-server` serves them).

@@ -19,12 +19,18 @@ public final class ParleyClient: Sendable {
     public let sender: MessageSender
     /// The receive pipeline.
     public let receiver: MessageReceiver
+    /// Duplicate content detection: attachment hashes against the server's hash banks (fails open).
+    public let contentDetection: GlobalSignatureService
     let delivery: MessageDelivery
     let attachmentDirectory: URL
     let logger: Logger
 
-    /// A client over `database`, talking to the server through `api`; attachments are staged in `attachmentDirectory`.
-    public init(database: ParleyDatabase, api: ParleyServerClient, attachmentDirectory: URL, logger: Logger = Logger(label: "parley")) {
+    /// A client over `database`, talking to the server through `api`; attachments are staged in `attachmentDirectory`,
+    /// checked against the hash banks of `contentDetectionServer` (the same server unless given) as
+    /// `contentDetection` says.
+    public init(database: ParleyDatabase, api: ParleyServerClient, attachmentDirectory: URL,
+                contentDetection: ContentDetectionConfiguration = ContentDetectionConfiguration(),
+                contentDetectionServer: ParleyServerClient? = nil, logger: Logger = Logger(label: "parley")) {
         let store = DatabaseProtocolStore()
         let clock = MonotonicTimestamp()
         let sessions = DeviceSessions(database: database, api: api, store: store)
@@ -36,7 +42,12 @@ public final class ParleyClient: Sendable {
         self.attachmentDirectory = attachmentDirectory
         self.logger = logger
         accounts = AccountManager(database: database, api: api, store: store)
-        sender = MessageSender(database: database, api: api, delivery: delivery, clock: clock, attachmentDirectory: attachmentDirectory)
+        let signatures = GlobalSignatureService(api: contentDetectionServer ?? api, configuration: contentDetection) {
+            try database.read(LocalAccount.credentials)
+        }
+        self.contentDetection = signatures
+        sender = MessageSender(database: database, api: api, delivery: delivery, clock: clock, attachmentDirectory: attachmentDirectory,
+                               signatures: signatures)
         receiver = MessageReceiver(database: database, store: store, clock: clock)
     }
 
@@ -231,10 +242,26 @@ public final class ParleyClient: Sendable {
         }
         try FileManager.default.createDirectory(at: attachmentDirectory, withIntermediateDirectories: true)
         let blob = attachmentDirectory.appendingPathComponent("download-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: blob) }
+        let plaintext = attachmentDirectory.appendingPathComponent("plaintext-\(UUID().uuidString)")
+        defer {
+            try? FileManager.default.removeItem(at: blob)
+            try? FileManager.default.removeItem(at: plaintext)
+        }
         try await api.downloadAttachment(serverId, to: blob, as: try credentials(), progress: progress)
-        try AttachmentDecryptor.decryptFile(at: blob, to: destination, keys: try AttachmentKeys(combined: [UInt8](keys)),
+        try AttachmentDecryptor.decryptFile(at: blob, to: plaintext, keys: try AttachmentKeys(combined: [UInt8](keys)),
                                             digest: [UInt8](digest), plaintextLength: row["size"])
+        // The download hook: a blocked hash never reaches the user; the reason is recorded.
+        let hash = try GlobalSignatureService.hash(ofFileAt: plaintext)
+        let verdict = await contentDetection.contains(hash)
+        if verdict.blocked {
+            try await database.awaitableWrite { db in
+                try db.execute(sql: "UPDATE attachments SET state = 'blocked', blocked_reason = ? WHERE id = ?",
+                               arguments: ["content hash \(hash) is in the \(verdict.banks.joined(separator: ", ")) bank", attachmentId])
+            }
+            throw ParleyError.duplicateBlocked(fileName: destination.lastPathComponent)
+        }
+        if FileManager.default.fileExists(atPath: destination.path) { try FileManager.default.removeItem(at: destination) }
+        try FileManager.default.moveItem(at: plaintext, to: destination)
         try await database.awaitableWrite { db in
             try db.execute(sql: "UPDATE attachments SET local_path = ?, state = 'downloaded' WHERE id = ?",
                            arguments: [destination.path, attachmentId])

@@ -101,6 +101,9 @@ enum ClientSchema {
                 CREATE INDEX jobs_due ON jobs (not_before, id);
                 """)
         }
+        migrator.registerMigration("v2: why an attachment was blocked") { db in
+            try db.execute(sql: "ALTER TABLE attachments ADD COLUMN blocked_reason TEXT")
+        }
         return migrator
     }
 }

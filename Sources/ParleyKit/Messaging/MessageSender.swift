@@ -11,6 +11,8 @@ public struct MessageSender: Sendable {
     let delivery: MessageDelivery
     let clock: MonotonicTimestamp
     let attachmentDirectory: URL
+    /// Checks attachments before upload and records them after a successful send.
+    let signatures: GlobalSignatureService?
 
     /// Text longer than this (UTF-8 bytes) travels as a text attachment with a truncated inline body.
     public static let inlineTextLimit = 2048
@@ -85,6 +87,15 @@ public struct MessageSender: Sendable {
         }
         guard let loaded else { return }  // already sent or failed
 
+        // The pre-send check: a hash in a blocking bank fails the send before anything is uploaded.
+        var checked: [String] = []
+        if let signatures, signatures.configuration.enabled {
+            let pending = loaded.attachments.compactMap { attachment in attachment.pointer == nil ? attachment.path : nil }
+            checked = try pending.map { try GlobalSignatureService.hash(ofFileAt: URL(fileURLWithPath: $0)) }
+            for (path, verdict) in zip(pending, await signatures.batchContains(checked)) where verdict.blocked {
+                throw ParleyError.duplicateBlocked(fileName: URL(fileURLWithPath: path).lastPathComponent)
+            }
+        }
         var pointers: [AttachmentPointer] = []
         for attachment in loaded.attachments {
             if let pointer = attachment.pointer {
@@ -113,6 +124,8 @@ public struct MessageSender: Sendable {
             try ConversationStore.setStatus(.sent, messageId: job.messageId, db)
             try db.execute(sql: "UPDATE messages SET server_timestamp = ? WHERE id = ?", arguments: [serverTimestamp.map(Int64.init), job.messageId])
         }
+        // The post-send store, only now that the send succeeded, off the send's path.
+        signatures?.storeInBackground(checked)
     }
 
     private func upload(_ file: URL, rowId: Int64?, name: String?, contentType: String, as credentials: DeviceCredentials,

@@ -21,6 +21,11 @@ public struct ParleyServerClient: Sendable {
         self.timeout = timeout
     }
 
+    /// The same server and connection pool with another per-request timeout.
+    public func with(timeout: TimeAmount) -> ParleyServerClient {
+        ParleyServerClient(baseURL: baseURL, http: http, timeout: timeout)
+    }
+
     /// Registers an account with its first device (id 1).
     public func register(_ request: RegisterAccountRequest) async throws -> RegisterAccountResponse {
         try await call(.POST, APIRoutes.accounts, body: request, as: nil, expecting: [201])
@@ -67,6 +72,39 @@ public struct ParleyServerClient: Sendable {
             throw ServerAPIError.malformedResponse("provisioning message body is not base64")
         }
         return Array(envelope)
+    }
+
+    /// What the server's hash banks hold of `hash` (64 lowercase hex).
+    public func checkHash(_ hash: String, as device: DeviceCredentials) async throws -> HashCheckResult {
+        try await call(.POST, ContentHashRoutes.contains, body: HashCheckRequest(hash: hash), as: device, expecting: [200])
+    }
+
+    /// What the server's hash banks hold of each of up to 1,000 hashes.
+    public func checkHashes(_ hashes: [String], as device: DeviceCredentials) async throws -> BatchHashCheckResponse {
+        try await call(.POST, ContentHashRoutes.batchContains, body: BatchHashCheckRequest(hashes: hashes), as: device, expecting: [200])
+    }
+
+    /// Records `hash` in the `seen` bank (after a successful send).
+    public func storeHash(_ hash: String, as device: DeviceCredentials) async throws {
+        _ = try await send(.POST, ContentHashRoutes.store, body: try JSONEncoder().encode(HashCheckRequest(hash: hash)), as: device,
+                           expecting: [204])
+    }
+
+    /// The blocking banks' suffixes (with decoys) for a 5-digit prefix.
+    public func hashPrefix(_ prefix: String, as device: DeviceCredentials) async throws -> HashPrefixResponse {
+        try await call(.GET, ContentHashRoutes.prefix(prefix), as: device, expecting: [200])
+    }
+
+    /// Removes `hash` from `bank` with the operator credential.
+    public func deleteHash(_ hash: String, bank: String, operatorToken: String) async throws {
+        _ = try await send(.DELETE, ContentHashRoutes.hash(hash, bank: bank), body: nil, as: nil, expecting: [204],
+                           extraHeaders: [("Authorization", "Bearer \(operatorToken)")])
+    }
+
+    /// Adds `hash` to `bank` with the operator credential.
+    public func putHash(_ hash: String, bank: String, operatorToken: String) async throws {
+        _ = try await send(.PUT, ContentHashRoutes.hash(hash, bank: bank), body: nil, as: nil, expecting: [204],
+                           extraHeaders: [("Authorization", "Bearer \(operatorToken)")])
     }
 
     /// Uploads prekeys.

@@ -35,9 +35,11 @@ public struct MaintenanceService: Service {
             let envelopes = try await dependencies.store.deleteEnvelopes(olderThan: now &- limits.messageLifetimeMilliseconds)
             let codes = try await dependencies.store.deleteLinkCodes(expiredBefore: now)
             let provisioning = try await dependencies.store.deleteProvisioningMessages(expiredBefore: now)
+            let hashes = try await dependencies.store.deleteHashes(expiredBefore: now)
             let blobs = dependencies.attachments.deleteBlobs(olderThan: now &- limits.attachmentLifetimeMilliseconds)
             logger.info("maintenance", metadata: ["expired_envelopes": "\(envelopes)", "expired_link_codes": "\(codes)",
                                                   "expired_provisioning_messages": "\(provisioning)",
+                                                  "expired_seen_hashes": "\(hashes)",
                                                   "expired_attachments": "\(blobs)"])
         } catch {
             logger.error("maintenance failed", metadata: ["error": "\(error)"])

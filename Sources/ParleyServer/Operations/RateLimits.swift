@@ -11,13 +11,16 @@ public struct RateLimits: Sendable {
     /// Ephemeral events sent over the socket.
     public var ephemeral = TokenBucketPolicy(capacity: 200, refillPerSecond: 20)
 
+    /// Content-hash requests (checks, prefix lookups, stores; a batch counts once).
+    public var contentHash = TokenBucketPolicy(capacity: 300, refillPerSecond: 30)
+
     /// The defaults.
     public init() {}
 
     /// Every bucket scaled by `factor` (load testing runs with a large one).
     public func scaled(by factor: Double) -> RateLimits {
         var copy = self
-        for keyPath in [\RateLimits.send, \.bundleFetch, \.attachmentUpload, \.linkCode, \.ephemeral] {
+        for keyPath in [\RateLimits.send, \.bundleFetch, \.attachmentUpload, \.linkCode, \.ephemeral, \.contentHash] {
             copy[keyPath: keyPath] = TokenBucketPolicy(
                 capacity: self[keyPath: keyPath].capacity * factor, refillPerSecond: self[keyPath: keyPath].refillPerSecond * factor)
         }

@@ -39,6 +39,39 @@ public final class ServerMetrics: Sendable {
                       .milliseconds(500), .seconds(1), .seconds(5)])
     }
 
+    /// Counts content-hash lookups by kind (`contains`, `batch`, `prefix`), hashes looked up.
+    func countContentChecks(kind: String, hashes: Int) {
+        registry.makeCounter(
+            descriptor: Self.name("dcd_checks", unit: "total", help: "Content hashes checked, by kind of lookup."),
+            labels: [("kind", kind)]
+        ).increment(by: Int64(hashes))
+    }
+
+    /// Counts hits in a hash bank.
+    func countContentHit(bank: String) {
+        registry.makeCounter(
+            descriptor: Self.name("dcd_hits", unit: "total", help: "Content hash lookups that found the hash, by bank."),
+            labels: [("bank", bank)]
+        ).increment()
+    }
+
+    /// Counts hashes stored, by bank (`seen` from clients, `blocked` by operators one at a time).
+    func countContentStore(bank: String) {
+        registry.makeCounter(
+            descriptor: Self.name("dcd_stores", unit: "total", help: "Content hashes stored, by bank."),
+            labels: [("bank", bank)]
+        ).increment()
+    }
+
+    /// Counts import lines by outcome (`imported`, `duplicate`, `invalid`).
+    func countImportLines(_ outcome: String, _ count: Int) {
+        guard count > 0 else { return }
+        registry.makeCounter(
+            descriptor: Self.name("dcd_import_lines", unit: "total", help: "Lines of hash import files processed, by outcome."),
+            labels: [("outcome", outcome)]
+        ).increment(by: Int64(count))
+    }
+
     /// Counts one answered request by method and status.
     func countRequest(method: String, status: Int) {
         registry.makeCounter(

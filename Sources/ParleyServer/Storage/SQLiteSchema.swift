@@ -74,6 +74,32 @@ enum SQLiteSchema {
                 );
                 """)
         }
+        migrator.registerMigration("v5: content hash banks and import jobs") { db in
+            try db.execute(sql: """
+                CREATE TABLE dcd_hashes (
+                    bank TEXT NOT NULL,
+                    hash BLOB NOT NULL,
+                    added INTEGER NOT NULL,
+                    expires INTEGER,
+                    PRIMARY KEY (bank, hash)
+                ) WITHOUT ROWID;
+                CREATE INDEX dcd_hashes_by_expiry ON dcd_hashes (expires) WHERE expires IS NOT NULL;
+                CREATE TABLE dcd_import_jobs (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    bank TEXT NOT NULL,
+                    state TEXT NOT NULL,
+                    file_bytes INTEGER NOT NULL,
+                    resume_offset INTEGER NOT NULL DEFAULT 0,
+                    lines INTEGER NOT NULL DEFAULT 0,
+                    imported INTEGER NOT NULL DEFAULT 0,
+                    duplicates INTEGER NOT NULL DEFAULT 0,
+                    invalid INTEGER NOT NULL DEFAULT 0,
+                    errors TEXT NOT NULL DEFAULT '[]',
+                    created INTEGER NOT NULL,
+                    updated INTEGER NOT NULL
+                );
+                """)
+        }
         return migrator
     }
 }

@@ -3,7 +3,7 @@ import GRDB
 
 /// ``ServerStore`` on SQLite through GRDB: one file, WAL mode, schema changes by versioned migrations.
 public final class SQLiteStore: ServerStore {
-    private let database: DatabasePool
+    let database: DatabasePool
 
     /// Opens (creating if needed) the database at `path` and migrates it.
     ///

@@ -123,5 +123,33 @@ enum PostgresSchema {
             )
             """,
         ]),
+        PostgresMigration(version: 5, name: "content hash banks and import jobs", statements: [
+            """
+            CREATE TABLE dcd_hashes (
+                bank TEXT NOT NULL,
+                hash BYTEA NOT NULL,
+                added BIGINT NOT NULL,
+                expires BIGINT,
+                PRIMARY KEY (bank, hash)
+            )
+            """,
+            "CREATE INDEX dcd_hashes_by_expiry ON dcd_hashes (expires) WHERE expires IS NOT NULL",
+            """
+            CREATE TABLE dcd_import_jobs (
+                id TEXT PRIMARY KEY,
+                bank TEXT NOT NULL,
+                state TEXT NOT NULL,
+                file_bytes BIGINT NOT NULL,
+                resume_offset BIGINT NOT NULL DEFAULT 0,
+                lines BIGINT NOT NULL DEFAULT 0,
+                imported BIGINT NOT NULL DEFAULT 0,
+                duplicates BIGINT NOT NULL DEFAULT 0,
+                invalid BIGINT NOT NULL DEFAULT 0,
+                errors TEXT NOT NULL DEFAULT '[]',
+                created BIGINT NOT NULL,
+                updated BIGINT NOT NULL
+            )
+            """,
+        ]),
     ]
 }

@@ -1,0 +1,169 @@
+import Crypto
+import Foundation
+import Hummingbird
+import ParleyAPI
+
+/// Duplicate content detection: devices check and store SHA-256 hashes of attachment plaintexts; operators manage
+/// the `blocked` bank one hash at a time or by importing files. The server sees hashes, never content.
+struct ContentHashController: Sendable {
+    let store: any ServerStore
+    let authenticator: DeviceAuthenticator
+    let operators: OperatorAuthenticator
+    let settings: ContentDetectionSettings
+    let limits: ServerLimits
+    let rateLimiter: RateLimiter
+    let metrics: ServerMetrics
+    let importer: HashImporter
+    let fileIO = FileIO()
+
+    /// Hashes per batch check.
+    static let batchLimit = 1_000
+
+    /// `POST /v1/dcd/contains`.
+    func contains(_ request: Request) async throws -> Response {
+        try await authenticateDevice(request)
+        let body = try await JSONCoding.decode(HashCheckRequest.self, from: request, limit: limits.smallBodyBytes)
+        let hash = try Self.parse(body.hash)
+        let result = try await check([hash], kind: "contains")[0]
+        return try JSONCoding.response(result)
+    }
+
+    /// `POST /v1/dcd/batch-contains`.
+    func batchContains(_ request: Request) async throws -> Response {
+        try await authenticateDevice(request)
+        let body = try await JSONCoding.decode(BatchHashCheckRequest.self, from: request, limit: Self.batchLimit * 80 + 1024)
+        guard !body.hashes.isEmpty, body.hashes.count <= Self.batchLimit else {
+            throw ServerError.badRequest("a batch holds 1 to \(Self.batchLimit) hashes")
+        }
+        let hashes = try body.hashes.map(Self.parse)
+        return try JSONCoding.response(BatchHashCheckResponse(results: try await check(hashes, kind: "batch")))
+    }
+
+    /// `POST /v1/dcd/store`: after a successful send, into the `seen` bank (its expiry renewed if already there).
+    func storeSeen(_ request: Request) async throws -> Response {
+        try await authenticateDevice(request)
+        let body = try await JSONCoding.decode(HashCheckRequest.self, from: request, limit: limits.smallBodyBytes)
+        let hash = try Self.parse(body.hash)
+        let now = ServerClock.milliseconds()
+        try await store.storeHash(hash, bank: HashBank.seen.rawValue, now: now, expires: now + settings.seenLifetimeMilliseconds)
+        metrics.countContentStore(bank: HashBank.seen.rawValue)
+        return Response(status: .noContent)
+    }
+
+    /// `GET /v1/dcd/prefix/{prefix}`: the blocking banks' suffixes for a 5-digit prefix, padded with keyed decoys.
+    func prefix(_ request: Request, prefix text: String) async throws -> Response {
+        try await authenticateDevice(request)
+        guard let prefix = ContentHashFormat.parsePrefix(text) else {
+            throw ServerError.badRequest("a prefix is exactly 5 lowercase hex digits")
+        }
+        // The prefix's 20 bits cover the first two bytes and the high nibble of the third.
+        let lower: [UInt8] = [UInt8(prefix >> 12), UInt8(prefix >> 4 & 0xff), UInt8(prefix & 0x0f) << 4]
+        let next = prefix + 1
+        let upper: [UInt8]? = next > 0xfffff ? nil : [UInt8(next >> 12), UInt8(next >> 4 & 0xff), UInt8(next & 0x0f) << 4]
+        let real = try await store.hashes(from: lower, to: upper, banks: settings.blockingBanks, now: ServerClock.milliseconds(),
+                                          limit: settings.prefixMatchLimit)
+        var suffixes = Set(real.map { String(ContentHashFormat.hex($0).dropFirst(ContentHashFormat.prefixLength)) })
+        let size = max(1, (suffixes.count + settings.prefixAnswerSize - 1) / settings.prefixAnswerSize) * settings.prefixAnswerSize
+        let key = SymmetricKey(data: settings.decoyKey)
+        var counter: UInt32 = 0
+        while suffixes.count < size {
+            var message = Array(text.utf8)
+            withUnsafeBytes(of: counter.bigEndian) { message += $0 }
+            let decoy = ContentHashFormat.hex(Array(HMAC<SHA256>.authenticationCode(for: message, using: key)))
+            suffixes.insert(String(decoy.dropFirst(ContentHashFormat.prefixLength)))
+            counter += 1
+        }
+        metrics.countContentChecks(kind: "prefix", hashes: 1)
+        return try JSONCoding.response(HashPrefixResponse(prefix: text, suffixes: suffixes.sorted()))
+    }
+
+    /// `PUT /v1/dcd/banks/{bank}/hashes/{hash}` (operator): adds one hash, without expiry.
+    func put(_ request: Request, bank: String, hash text: String) async throws -> Response {
+        try operators.authenticate(request)
+        let bank = try Self.bank(bank)
+        let hash = try Self.parse(text)
+        try await store.storeHash(hash, bank: bank.rawValue, now: ServerClock.milliseconds(), expires: nil)
+        metrics.countContentStore(bank: bank.rawValue)
+        return Response(status: .noContent)
+    }
+
+    /// `DELETE /v1/dcd/banks/{bank}/hashes/{hash}` (operator).
+    func delete(_ request: Request, bank: String, hash text: String) async throws -> Response {
+        try operators.authenticate(request)
+        let bank = try Self.bank(bank)
+        guard try await store.deleteHash(try Self.parse(text), bank: bank.rawValue) else {
+            throw ServerError.notFound("the \(bank.rawValue) bank does not hold this hash")
+        }
+        return Response(status: .noContent)
+    }
+
+    /// `POST /v1/dcd/imports?bank=…` (operator): the file streams to disk, the job runs in the background → 202.
+    func startImport(_ request: Request, context: some RequestContext) async throws -> Response {
+        try operators.authenticate(request)
+        let bank = try Self.bank(request.uri.queryParameters.get("bank") ?? HashBank.blocked.rawValue)
+        if let declared = request.headers[.contentLength].flatMap(Int64.init), declared > settings.importMaxBytes {
+            throw ServerError.payloadTooLarge(Int(clamping: settings.importMaxBytes))
+        }
+        try FileManager.default.createDirectory(at: settings.importDirectory, withIntermediateDirectories: true)
+        let id = UUID().uuidString.lowercased()
+        let path = importer.filePath(id)
+        do {
+            try await fileIO.writeFile(contents: SizeLimitedBody(base: request.body, limit: settings.importMaxBytes), path: path, context: context)
+        } catch let error as ServerError {
+            try? FileManager.default.removeItem(atPath: path)
+            throw error
+        } catch {
+            try? FileManager.default.removeItem(atPath: path)
+            throw ServerError.badRequest("the upload did not complete")
+        }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value ?? 0
+        guard size > 0 else {
+            try? FileManager.default.removeItem(atPath: path)
+            throw ServerError.badRequest("the import file is empty")
+        }
+        let now = ServerClock.milliseconds()
+        let job = HashImportJob(id: id, bank: bank.rawValue, state: "queued", fileBytes: size, lines: 0, imported: 0, duplicates: 0,
+                                invalid: 0, errors: [], created: now, updated: now)
+        try await store.createImportJob(job)
+        importer.enqueue(id)
+        return try JSONCoding.response(job, status: .accepted)
+    }
+
+    /// `GET /v1/dcd/imports/{id}` (operator).
+    func importStatus(_ request: Request, id: String) async throws -> Response {
+        try operators.authenticate(request)
+        guard UUID(uuidString: id) != nil, let stored = try await store.importJob(id: id.lowercased()) else {
+            throw ServerError.notFound("no import job \(id)")
+        }
+        return try JSONCoding.response(stored.job)
+    }
+
+    private func authenticateDevice(_ request: Request) async throws {
+        let caller = try await authenticator.authenticate(request)
+        try rateLimiter.take("content-hash", accountId: caller.account.id, policy: limits.rateLimits.contentHash)
+    }
+
+    private func check(_ hashes: [[UInt8]], kind: String) async throws -> [HashCheckResult] {
+        let found = try await store.hashBanks(hashes, now: ServerClock.milliseconds())
+        metrics.countContentChecks(kind: kind, hashes: hashes.count)
+        let blocking = Set(settings.blockingBanks)
+        return hashes.map { hash in
+            let banks = found[hash] ?? []
+            for bank in banks { metrics.countContentHit(bank: bank) }
+            return HashCheckResult(hash: ContentHashFormat.hex(hash), found: !banks.isEmpty, banks: banks,
+                                   action: banks.contains(where: blocking.contains) ? "block" : "allow")
+        }
+    }
+
+    private static func parse(_ text: String) throws -> [UInt8] {
+        guard let hash = ContentHashFormat.parse(text) else {
+            throw ServerError.badRequest("a hash is exactly 64 lowercase hex characters (SHA-256)")
+        }
+        return hash
+    }
+
+    private static func bank(_ name: String) throws -> HashBank {
+        guard let bank = HashBank(rawValue: name) else { throw ServerError.badRequest("unknown bank \(name): blocked or seen") }
+        return bank
+    }
+}

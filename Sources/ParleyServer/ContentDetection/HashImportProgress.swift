@@ -1,0 +1,31 @@
+import ParleyAPI
+
+/// How far an import got after one chunk: recorded in the same transaction as the chunk's hashes, so a restarted
+/// server resumes exactly where the last committed chunk ended.
+public struct HashImportProgress: Sendable, Equatable {
+    /// Bytes of the file consumed (whole lines only).
+    public var offset: Int64 = 0
+    /// Lines read.
+    public var lines: Int64 = 0
+    /// Lines that were not a hash.
+    public var invalid: Int64 = 0
+    /// Invalid lines of this chunk, as `line N: reason` (the store keeps the first 20 of the job).
+    public var newErrors: [String] = []
+
+    /// No progress yet.
+    public init() {}
+}
+
+/// An import job as stored: the public record and the file offset to resume from.
+public struct StoredHashImportJob: Sendable, Equatable {
+    /// The record clients see.
+    public var job: HashImportJob
+    /// Bytes of the file already imported.
+    public var offset: Int64
+
+    /// A stored job.
+    public init(job: HashImportJob, offset: Int64) {
+        self.job = job
+        self.offset = offset
+    }
+}
