@@ -57,6 +57,7 @@ struct ContentHashCommand: AsyncParsableCommand {
         @Argument(help: "The file.") var file: String
         @Option(help: "blocked or seen.") var bank = "blocked"
         @Flag(help: "Wait until the job finishes, printing its progress.") var wait = false
+        @Flag(help: "Print the job as JSON.") var json = false
 
         func run() async throws {
             let job: HashImportJob = try await connection.with { http, authorization in
@@ -67,19 +68,20 @@ struct ContentHashCommand: AsyncParsableCommand {
                 request.headers.add(name: "Content-Type", value: "text/plain")
                 request.body = .stream(FileByteChunks(path: file), length: .known(size))
                 var job: HashImportJob = try await Connection.decode(try await http.execute(request, timeout: .minutes(60)))
-                print(Self.describe(job))
+                print(Self.describe(job, json: json))
                 while wait && ["queued", "running"].contains(job.state) {
                     try await Task.sleep(for: .seconds(1))
                     job = try await connection.job(job.id, http: http, authorization: authorization)
-                    print(Self.describe(job))
+                    print(Self.describe(job, json: json))
                 }
                 return job
             }
             if job.state == "failed" { throw ExitCode.failure }
         }
 
-        static func describe(_ job: HashImportJob) -> String {
-            "job \(job.id) \(job.state): \(job.lines) lines, \(job.imported) imported, \(job.duplicates) duplicates, \(job.invalid) invalid"
+        static func describe(_ job: HashImportJob, json: Bool) -> String {
+            if json, let data = try? JSONEncoder().encode(job) { return String(decoding: data, as: UTF8.self) }
+            return "job \(job.id) \(job.state): \(job.lines) lines, \(job.imported) imported, \(job.duplicates) duplicates, \(job.invalid) invalid"
                 + (job.errors.isEmpty ? "" : "\n  " + job.errors.joined(separator: "\n  "))
         }
     }
@@ -89,12 +91,13 @@ struct ContentHashCommand: AsyncParsableCommand {
 
         @OptionGroup var connection: Connection
         @Argument(help: "The job id.") var job: String
+        @Flag(help: "Print the job as JSON.") var json = false
 
         func run() async throws {
             let record = try await connection.with { http, authorization in
                 try await connection.job(job, http: http, authorization: authorization)
             }
-            print(Import.describe(record))
+            print(Import.describe(record, json: json))
         }
     }
 }
