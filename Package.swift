@@ -100,6 +100,7 @@ let package = Package(
             name: "parley-load",
             dependencies: [
                 "ParleyKit", "ParleyAPI",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]

@@ -4,6 +4,8 @@ public enum APIRoutes {
     public static let accounts = "/v1/accounts"
     /// `GET`: the account registered under `username`.
     public static func lookup(username: String) -> String { "/v1/accounts/username/\(username)" }
+    /// `GET`: the username of account `accountId` (to name conversations others started).
+    public static func account(_ accountId: String) -> String { "/v1/accounts/\(accountId)" }
     /// `GET`: list this account's devices.
     public static let devices = "/v1/devices"
     /// `POST`: issue a one-time link code for a new device.

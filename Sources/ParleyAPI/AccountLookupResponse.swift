@@ -1,4 +1,4 @@
-/// `GET /v1/accounts/username/{username}`: who is registered under a username.
+/// `GET /v1/accounts/username/{username}` and `GET /v1/accounts/{accountId}`: an account and its username.
 public struct AccountLookupResponse: Codable, Sendable, Equatable {
     /// The account id (lowercase UUID).
     public let accountId: String

@@ -72,7 +72,9 @@ struct AccountContext {
     /// Resolves a recipient given as an account id or a username.
     static func resolve(_ recipient: String, with client: ParleyClient) async throws -> String {
         if UUID(uuidString: recipient) != nil { return recipient.lowercased() }
-        return try await client.api.lookup(username: recipient, as: try client.credentials()).accountId
+        let found = try await client.api.lookup(username: recipient, as: try client.credentials())
+        try client.remember(username: found.username, for: found.accountId)
+        return found.accountId
     }
 
     /// Prints the error for people and picks the exit code.

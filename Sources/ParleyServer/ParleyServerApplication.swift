@@ -43,6 +43,9 @@ public enum ParleyServerApplication {
         router.get("/v1/accounts/username/:username") { request, context in
             try await accounts.lookup(request, username: try context.parameters.require("username"))
         }
+        router.get("/v1/accounts/:id") { request, context in
+            try await accounts.account(request, id: try context.parameters.require("id"))
+        }
         router.get(RouterPath(APIRoutes.devices)) { request, _ in try await accounts.listDevices(request) }
         router.post(RouterPath(APIRoutes.linkCode)) { request, _ in try await devices.issueLinkCode(request) }
         router.put(RouterPath(APIRoutes.linkDevice)) { request, _ in try await devices.link(request) }

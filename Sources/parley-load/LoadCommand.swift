@@ -11,7 +11,7 @@ struct LoadCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "parley-load",
         abstract: "Load-test a parley-server: N connected devices sending to each other, or many idle sockets.",
-        subcommands: [Traffic.self, IdleSockets.self], defaultSubcommand: Traffic.self)
+        subcommands: [Traffic.self, IdleSockets.self, HashLookups.self], defaultSubcommand: Traffic.self)
 }
 
 /// Options every mode shares.
@@ -53,6 +53,29 @@ extension LoadCommand {
             let run = TrafficRun(api: api, clients: clients, rate: rate, duration: duration, concurrency: concurrency, payload: payload)
             let report = try await shuttingDown(http) { try await run.execute() }
             print(report.render(serverMemory: options.serverPid.flatMap(residentMemory(pid:))))
+        }
+    }
+
+    /// Content-hash lookups against a bank the benchmark imported.
+    struct HashLookups: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "hash-lookups", abstract: "Content-hash lookups as fast as the server answers; report lookups per second.")
+
+        @OptionGroup var options: ServerOptions
+        @Option(help: "contains, prefix or batch.") var kind = "contains"
+        @Option(help: "Concurrent workers (one account each).") var workers = 32
+        @Option(help: "Seconds of measured lookups.") var duration = 10
+        @Option(help: "Hashes the bank holds: SHA-256 of the indexes 0..<N as 8 little-endian bytes.") var bankSize = 10_000_000
+        @Option(help: "Every Nth lookup asks for a hash the bank holds.") var knownEvery = 10
+        @Option(help: "Hashes per batch request.") var batchSize = 100
+
+        func run() async throws {
+            guard let lookup = HashLookupRun.Kind(rawValue: kind) else { throw ValidationError("kind is contains, prefix or batch") }
+            let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(
+                connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: workers)))
+            let run = HashLookupRun(api: ParleyServerClient(baseURL: options.server, http: http), kind: lookup, workers: workers,
+                                    duration: duration, bankSize: bankSize, knownEvery: knownEvery, batchSize: batchSize)
+            print(try await shuttingDown(http) { try await run.execute() })
         }
     }
 

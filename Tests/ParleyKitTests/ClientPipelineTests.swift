@@ -26,6 +26,8 @@ import Testing
             #expect(try await bobPhone.receiveOnce().count == 1)
             #expect(try await bobLaptop.receiveOnce().count == 1)
             #expect(try Self.texts(bobPhone, with: aliceId) == ["hello bob"] && Self.texts(bobLaptop, with: aliceId) == ["hello bob"])
+            // Alice started the conversation: Bob's inbox names her after asking the server who the account is.
+            #expect(try bobPhone.conversations().first?.username == "alice")
 
             // Bob's phone replies; the laptop gets the sent transcript, Alice the reply and then the delivery receipt.
             let bobThread = try #require(try bobPhone.threadId(with: aliceId))

@@ -151,6 +151,20 @@ import Testing
             let batch = await full.contentDetection.batchContains([hash, String(repeating: "e", count: 64)])
             #expect(batch.map(\.source) == [.cache, .server] && full.contentDetection.metrics.requests == 2)
 
+            // The operator's delete (with the credential in the configuration) also empties the cache.
+            let curator = try Self.client(server, "curator") {
+                $0.mode = .fullHash
+                $0.operatorToken = TestServer.operatorToken
+            }
+            _ = try await curator.accounts.register(username: "curator")
+            let bad = String(repeating: "f", count: 64)
+            try await curator.api.putHash(bad, bank: "blocked", operatorToken: TestServer.operatorToken)
+            #expect(await curator.contentDetection.contains(bad).blocked)
+            try await curator.contentDetection.delete(bad)
+            let after = await curator.contentDetection.contains(bad)
+            #expect(!after.blocked && after.source == .server)
+            await #expect(throws: ParleyError.self) { try await full.contentDetection.delete(bad) }  // no operator credential
+
             // Prefix mode: one answer serves every hash with the same five digits.
             let prefix = try Self.client(server, "prefix")
             _ = try await prefix.accounts.register(username: "prefix")

@@ -141,7 +141,28 @@ public final class ParleyClient: Sendable {
             }
             if !page.more || page.messages.isEmpty { break }
         }
+        await nameNewCorrespondents()
         return outcomes
+    }
+
+    /// Remembers that `username` is `accountId` (after a lookup by username), so conversations show the name.
+    public func remember(username: String, for accountId: String) throws {
+        try database.write { db in
+            try db.execute(sql: "INSERT INTO recipients (account_id, username) VALUES (?, ?) ON CONFLICT (account_id) DO UPDATE SET username = excluded.username",
+                           arguments: [accountId, username])
+        }
+    }
+
+    /// Asks the server for the usernames of correspondents known only by account id (conversations they started).
+    /// Best effort: a failure leaves them unnamed until the next time.
+    public func nameNewCorrespondents() async {
+        guard let credentials = try? credentials(),
+              let unnamed = try? database.read({ db in try String.fetchAll(db, sql: "SELECT account_id FROM recipients WHERE username IS NULL LIMIT 50") })
+        else { return }
+        for accountId in unnamed {
+            guard let found = try? await api.account(accountId, as: credentials), found.accountId == accountId else { continue }
+            try? remember(username: found.username, for: accountId)
+        }
     }
 
     /// Receives over the WebSocket until cancelled, reconnecting with backoff; `onOutcome` hears about each envelope
@@ -159,6 +180,7 @@ public final class ParleyClient: Sendable {
                         try await writer.acknowledge(envelope.guid)
                         await onOutcome(outcome)
                     case .queueEmpty:
+                        await self.nameNewCorrespondents()
                         _ = try? await self.runJobs()
                         _ = try? await self.maintainKeys()
                     default:

@@ -37,6 +37,11 @@ public struct ParleyServerClient: Sendable {
         return try await call(.GET, APIRoutes.lookup(username: escaped), as: device, expecting: [200])
     }
 
+    /// The username of account `accountId`.
+    public func account(_ accountId: String, as device: DeviceCredentials) async throws -> AccountLookupResponse {
+        try await call(.GET, APIRoutes.account(accountId), as: device, expecting: [200])
+    }
+
     /// The account's devices.
     public func devices(as device: DeviceCredentials) async throws -> DeviceListResponse {
         try await call(.GET, APIRoutes.devices, as: device, expecting: [200])

@@ -42,6 +42,16 @@ struct AccountController: Sendable {
         return try JSONCoding.response(AccountLookupResponse(accountId: account.id, username: account.username))
     }
 
+    /// `GET /v1/accounts/{id}`: the username of an account id (which a device learns from a message's sender).
+    func account(_ request: Request, id: String) async throws -> Response {
+        let caller = try await authenticator.authenticate(request)
+        try rateLimiter.take("lookup", accountId: caller.account.id, policy: limits.rateLimits.bundleFetch)
+        guard UUID(uuidString: id) != nil, let account = try await store.account(id: id.lowercased()) else {
+            throw ServerError.notFound("no account \(id)")
+        }
+        return try JSONCoding.response(AccountLookupResponse(accountId: account.id, username: account.username))
+    }
+
     func listDevices(_ request: Request) async throws -> Response {
         let caller = try await authenticator.authenticate(request)
         let devices = try await store.devices(accountId: caller.account.id).map {

@@ -62,19 +62,39 @@ struct ContentHashController: Sendable {
         let upper: [UInt8]? = next > 0xfffff ? nil : [UInt8(next >> 12), UInt8(next >> 4 & 0xff), UInt8(next & 0x0f) << 4]
         let real = try await store.hashes(from: lower, to: upper, banks: settings.blockingBanks, now: ServerClock.milliseconds(),
                                           limit: settings.prefixMatchLimit)
-        var suffixes = Set(real.map { String(ContentHashFormat.hex($0).dropFirst(ContentHashFormat.prefixLength)) })
+        var suffixes = real.map { String(ContentHashFormat.hex($0).dropFirst(ContentHashFormat.prefixLength)) }
         let size = max(1, (suffixes.count + settings.prefixAnswerSize - 1) / settings.prefixAnswerSize) * settings.prefixAnswerSize
-        let key = SymmetricKey(data: settings.decoyKey)
-        var counter: UInt32 = 0
-        while suffixes.count < size {
-            var message = Array(text.utf8)
-            withUnsafeBytes(of: counter.bigEndian) { message += $0 }
-            let decoy = ContentHashFormat.hex(Array(HMAC<SHA256>.authenticationCode(for: message, using: key)))
-            suffixes.insert(String(decoy.dropFirst(ContentHashFormat.prefixLength)))
-            counter += 1
-        }
+        suffixes += try Self.decoys(count: size - suffixes.count, prefix: text, key: settings.decoyKey)
         metrics.countContentChecks(kind: "prefix", hashes: 1)
-        return try JSONCoding.response(HashPrefixResponse(prefix: text, suffixes: suffixes.sorted()))
+        return Self.response(prefix: text, suffixes: suffixes.sorted())
+    }
+
+    /// `count` decoy suffixes for `prefix`, the same every time: the ChaCha20 keystream under a key made by
+    /// HMAC-SHA256(decoy key, prefix), 30 bytes per decoy, as 59 hex digits.
+    static func decoys(count: Int, prefix: String, key: [UInt8]) throws -> [String] {
+        guard count > 0 else { return [] }
+        let seed = SymmetricKey(data: HMAC<SHA256>.authenticationCode(for: Array(prefix.utf8), using: SymmetricKey(data: key)))
+        let zeros = [UInt8](repeating: 0, count: count * 30)
+        let keystream = Array(try ChaChaPoly.seal(zeros, using: seed, nonce: ChaChaPoly.Nonce(data: [UInt8](repeating: 0, count: 12))).ciphertext)
+        return (0..<count).map { index in
+            String(ContentHashFormat.hex(Array(keystream[(index * 30)..<(index * 30 + 30)])).dropFirst())
+        }
+    }
+
+    /// The answer as JSON, written directly: every string is hex, so nothing needs escaping (the hot route's
+    /// answer is about 16 KiB, which a generic encoder spends most of the request on).
+    static func response(prefix: String, suffixes: [String]) -> Response {
+        var buffer = ByteBuffer()
+        buffer.reserveCapacity(32 + suffixes.count * 62)
+        buffer.writeString("{\"prefix\":\"\(prefix)\",\"suffixes\":[")
+        for (index, suffix) in suffixes.enumerated() {
+            if index > 0 { buffer.writeInteger(UInt8(ascii: ",")) }
+            buffer.writeInteger(UInt8(ascii: "\""))
+            buffer.writeString(suffix)
+            buffer.writeInteger(UInt8(ascii: "\""))
+        }
+        buffer.writeString("]}")
+        return Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: buffer))
     }
 
     /// `PUT /v1/dcd/banks/{bank}/hashes/{hash}` (operator): adds one hash, without expiry.

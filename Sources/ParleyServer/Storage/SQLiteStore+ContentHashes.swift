@@ -88,7 +88,8 @@ extension SQLiteStore {
         try await database.write { db in
             let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO dcd_hashes (bank, hash, added, expires) VALUES (?, ?, ?, NULL)")
             var inserted = 0
-            for hash in hashes {
+            // In key order, the chunk's inserts walk the index once instead of jumping around it.
+            for hash in hashes.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
                 try insert.execute(arguments: [bank, Data(hash), Int64(clamping: now)])
                 inserted += db.changesCount
             }
