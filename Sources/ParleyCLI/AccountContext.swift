@@ -53,7 +53,8 @@ struct AccountContext {
     }
 
     /// Duplicate content detection from the environment: `PARLEY_DCD` = `prefix` (default), `full` or `off`;
-    /// `PARLEY_OPERATOR_TOKEN` for deleting hashes.
+    /// `PARLEY_DCD_STORE=off` keeps sent attachments' hashes out of the `seen` bank; `PARLEY_OPERATOR_TOKEN` for
+    /// deleting hashes.
     static func contentDetectionConfiguration() throws -> ContentDetectionConfiguration {
         let environment = ProcessInfo.processInfo.environment
         var configuration = ContentDetectionConfiguration()
@@ -65,6 +66,7 @@ struct AccountContext {
             }
             configuration.mode = lookup
         }
+        configuration.storeAfterSend = environment["PARLEY_DCD_STORE"] != "off"
         configuration.operatorToken = environment["PARLEY_OPERATOR_TOKEN"]
         return configuration
     }

@@ -161,6 +161,14 @@ import Testing
             let photoOut = server.directory.appendingPathComponent("photo.out")
             try await bob.downloadAttachment(attachments[0].id, to: photoOut)
             #expect(try Data(contentsOf: photoOut) == photo && attachments[0].fileName == "photo.bin")
+            // A download never replaces a directory (a sender-chosen name like ".." must not delete anything).
+            let folder = server.directory.appendingPathComponent("keep-me")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data("precious".utf8).write(to: folder.appendingPathComponent("inside.txt"))
+            await #expect(throws: ParleyError.self) { try await bob.downloadAttachment(attachments[0].id, to: folder) }
+            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("inside.txt").path))
+            try await bob.downloadAttachment(attachments[0].id, to: photoOut)  // an existing file is replaced
+            #expect(try Data(contentsOf: photoOut) == photo)
             let textOut = server.directory.appendingPathComponent("text.out")
             try await bob.downloadAttachment(attachments[1].id, to: textOut)
             #expect(String(decoding: try Data(contentsOf: textOut), as: UTF8.self) == long && attachments[1].contentType == "text/x-signal-plain")

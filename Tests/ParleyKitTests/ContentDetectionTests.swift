@@ -101,7 +101,7 @@ import Testing
             $0.maxAttempts = 2
             $0.baseDelay = .milliseconds(1)
             $0.failureThreshold = 2
-            $0.cooldown = .milliseconds(300)
+            $0.cooldown = .seconds(2)
             $0.requestTimeout = .seconds(1)  // a paused in-process server holds connections open without answering
         }
         try await TestServer.run { server in
@@ -134,7 +134,7 @@ import Testing
 
             // Back up and cooled down: one probe goes through and closes the breaker.
             try await server.resume()
-            try await Task.sleep(for: .milliseconds(350))
+            try await Task.sleep(for: .milliseconds(2100))
             #expect(await service.contains(String(repeating: "d", count: 64)).source == .server)
             #expect(!service.isCircuitOpen && service.metrics.requests == 5)
         }

@@ -46,7 +46,7 @@ struct DaemonCommand: AsyncParsableCommand {
             defer { receiving.cancel() }
             if let listener {
                 FileHandle.standardError.write(Data("parley daemon listening on \(listener.path)\n".utf8))
-                await withTaskGroup(of: Void.self) { group in
+                await withDiscardingTaskGroup { group in
                     for await connection in listener.connections() {
                         group.addTask { await Self.serve(connection, client: client, peers: peers) }
                     }

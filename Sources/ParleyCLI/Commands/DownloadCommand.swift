@@ -9,13 +9,22 @@ struct DownloadCommand: AsyncParsableCommand {
     @Argument(help: "The message id (from `parley history`).") var messageId: Int64
     @Option(help: "Directory to save into.") var to = "."
 
+    /// The sender chose the name: keep it only when it is one plain file name (no path, not `.` or `..`, no
+    /// control characters, not hidden), else the caller falls back to `attachment-ID`.
+    static func safeFileName(_ name: String?) -> String? {
+        guard let name, !name.isEmpty, name.utf8.count <= 255, name != ".", name != "..", !name.hasPrefix("."),
+              !name.contains("/"), !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f })
+        else { return nil }
+        return name
+    }
+
     func run() async throws {
         let output = Output(json: options.json)
         try await AccountContext.with(options) { client in
             try FileManager.default.createDirectory(atPath: to, withIntermediateDirectories: true)
             for attachment in try client.attachments(ofMessage: messageId) {
-                let name = attachment.fileName ?? "attachment-\(attachment.id)"
-                let destination = URL(fileURLWithPath: to).appendingPathComponent((name as NSString).lastPathComponent)
+                let name = Self.safeFileName(attachment.fileName) ?? "attachment-\(attachment.id)"
+                let destination = URL(fileURLWithPath: to).appendingPathComponent(name)
                 let total = Int64(attachment.size)
                 try await client.downloadAttachment(attachment.id, to: destination) { done in
                     Output.progress(name, done: min(done, total), total: total)

@@ -12,17 +12,21 @@ struct SendCommand: AsyncParsableCommand {
     @Option(help: "Local id of the message this replies to.") var replyTo: Int64?
 
     func run() async throws {
-        let (messageId, report) = try await AccountContext.with(options) { client -> (Int64, ParleyClient.JobReport) in
+        let (messageId, report, failure) = try await AccountContext.with(options) { client -> (Int64, ParleyClient.JobReport, String?) in
             let accountId = try await AccountContext.resolve(recipient, with: client)
             let id = try client.sender.enqueue(body: text, to: accountId, attachments: attachments.map { URL(fileURLWithPath: $0) },
                                                replyTo: replyTo)
-            return (id, try await client.runJobs { name, done, total in Output.progress("uploading \(name)", done: done, total: total) })
+            let report = try await client.runJobs { name, done, total in Output.progress("uploading \(name)", done: done, total: total) }
+            let failure = try client.database.read { db in try MessageLookup.message(id, db)?.failureReason }
+            return (id, report, failure)
         }
-        struct Sent: Encodable { let messageId: Int64; let sent: Int; let failed: Int; let deferred: Int }
+        struct Sent: Encodable { let messageId: Int64; let sent: Int; let failed: Int; let deferred: Int; let failure: String? }
         Output(json: options.json).emit(
-            Sent(messageId: messageId, sent: report.completed, failed: report.failed, deferred: report.deferred),
-            text: report.failed > 0 ? "message \(messageId) failed (see `parley history`)"
+            Sent(messageId: messageId, sent: report.completed, failed: report.failed, deferred: report.deferred, failure: failure),
+            text: report.failed > 0 ? "message \(messageId) failed: \(failure ?? "see `parley history`")"
                 : report.deferred > 0 ? "message \(messageId) queued; the server is unreachable, it will be retried" : "sent (message \(messageId))")
-        if report.failed > 0 { throw ParleyExit.failure }
+        if report.failed > 0 {
+            throw failure?.contains("blocked content hash") == true ? ParleyExit.blocked : ParleyExit.failure
+        }
     }
 }

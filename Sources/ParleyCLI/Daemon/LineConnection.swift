@@ -14,6 +14,7 @@ final class LineConnection: Sendable {
     private let output: Int32
     private let ownsDescriptors: Bool
     private let lock = NSLock()
+    nonisolated(unsafe) private var closed = false
 
     /// A connection over `input`/`output`; when `ownsDescriptors`, ``close()`` closes them.
     init(input: Int32, output: Int32, ownsDescriptors: Bool) {
@@ -44,9 +45,11 @@ final class LineConnection: Sendable {
         }
     }
 
-    /// Writes `data` whole; a peer that went away is ignored (its lines end on their own).
+    /// Writes `data` whole; a peer that went away is ignored (its lines end on their own), and a socket peer that
+    /// stops reading is disconnected once a write has waited for the send timeout (so it cannot stall the others).
     func write(_ data: Data) {
         lock.withLock {
+            guard !closed else { return }
             data.withUnsafeBytes { raw in
                 var offset = 0
                 while offset < raw.count {
@@ -59,7 +62,10 @@ final class LineConnection: Sendable {
                         continue
                     }
                     if written < 0 && errno == EINTR { continue }
-                    guard written > 0 else { return }
+                    guard written > 0 else {
+                        if ownsDescriptors { _ = Glibc.shutdown(output, Int32(SHUT_RDWR)) }  // its reader ends, then close()
+                        return
+                    }
                     offset += written
                 }
             }
@@ -70,6 +76,8 @@ final class LineConnection: Sendable {
     func close() {
         guard ownsDescriptors else { return }
         lock.withLock {
+            guard !closed else { return }
+            closed = true
             _ = Glibc.shutdown(input, Int32(SHUT_RDWR))
             _ = Glibc.close(input)
             if output != input { _ = Glibc.close(output) }

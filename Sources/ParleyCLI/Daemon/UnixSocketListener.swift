@@ -15,11 +15,6 @@ final class UnixSocketListener: Sendable {
 
     /// Binds and listens at `path`. A stale socket left there by a daemon that died is replaced; any other file is not.
     init(path: String) throws {
-        var info = stat()
-        if lstat(path, &info) == 0 {
-            guard info.st_mode & S_IFMT == S_IFSOCK else { throw SetupError(description: "\(path) exists and is not a socket") }
-            unlink(path)
-        }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let pathBytes = Array(path.utf8)
@@ -28,6 +23,18 @@ final class UnixSocketListener: Sendable {
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
             raw.copyBytes(from: pathBytes)
             raw[pathBytes.count] = 0
+        }
+        var info = stat()
+        if lstat(path, &info) == 0 {
+            guard info.st_mode & S_IFMT == S_IFSOCK else { throw SetupError(description: "\(path) exists and is not a socket") }
+            // A socket someone still answers on belongs to a running daemon: leave it. Only a stale one goes.
+            let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            let answered = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(probe, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            } == 0
+            Glibc.close(probe)
+            guard !answered else { throw SetupError(description: "another daemon is listening on \(path)") }
+            unlink(path)
         }
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw SetupError(description: "socket(): \(String(cString: strerror(errno)))") }
@@ -56,6 +63,9 @@ final class UnixSocketListener: Sendable {
                         break
                     }
                     _ = fcntl(client, F_SETFD, FD_CLOEXEC)
+                    // A client that stops reading is cut off after 5 s instead of stalling every other peer.
+                    var timeout = timeval(tv_sec: 5, tv_usec: 0)
+                    _ = setsockopt(client, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
                     continuation.yield(LineConnection(input: client, output: client, ownsDescriptors: true))
                 }
                 continuation.finish()

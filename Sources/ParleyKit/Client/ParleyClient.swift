@@ -24,6 +24,11 @@ public final class ParleyClient: Sendable {
     let delivery: MessageDelivery
     let attachmentDirectory: URL
     let logger: Logger
+    /// One pass over the job queue at a time (the daemon's clients and `listen` may ask at once).
+    private let jobGate = AsyncSerialGate()
+    private let lookupLock = NSLock()
+    /// Account ids this process already asked the server to name (a 404 is not asked again).
+    nonisolated(unsafe) private var askedForNames: Set<String> = []
 
     /// A client over `database`, talking to the server through `api`; attachments are staged in `attachmentDirectory`,
     /// checked against the hash banks of `contentDetectionServer` (the same server unless given) as
@@ -77,6 +82,10 @@ public final class ParleyClient: Sendable {
     /// `uploadProgress` hears about attachment uploads (for a progress bar).
     @discardableResult
     public func runJobs(uploadProgress: @escaping MessageSender.TransferProgress = { _, _, _ in }) async throws -> JobReport {
+        try await jobGate.run { try await runDueJobs(uploadProgress: uploadProgress) }
+    }
+
+    private func runDueJobs(uploadProgress: @escaping MessageSender.TransferProgress) async throws -> JobReport {
         var report = JobReport()
         let jobs = try database.read { db in try JobQueue.due(db, now: UInt64(Date().timeIntervalSince1970 * 1000)) }
         for job in jobs {
@@ -159,7 +168,7 @@ public final class ParleyClient: Sendable {
         guard let credentials = try? credentials(),
               let unnamed = try? database.read({ db in try String.fetchAll(db, sql: "SELECT account_id FROM recipients WHERE username IS NULL LIMIT 50") })
         else { return }
-        for accountId in unnamed {
+        for accountId in unnamed where lookupLock.withLock({ askedForNames.insert(accountId).inserted }) {
             guard let found = try? await api.account(accountId, as: credentials), found.accountId == accountId else { continue }
             try? remember(username: found.username, for: accountId)
         }
@@ -257,10 +266,15 @@ public final class ParleyClient: Sendable {
     public func downloadAttachment(_ attachmentId: Int64, to destination: URL,
                                    progress: @escaping @Sendable (Int64) -> Void = { _ in }) async throws {
         let row = try database.read { db in
-            try Row.fetchOne(db, sql: "SELECT server_id, keys, digest, size FROM attachments WHERE id = ?", arguments: [attachmentId])
+            try Row.fetchOne(db, sql: "SELECT server_id, keys, digest, size, state FROM attachments WHERE id = ?", arguments: [attachmentId])
         }
         guard let row, let serverId = row["server_id"] as String?, let keys = row["keys"] as Data?, let digest = row["digest"] as Data? else {
             throw ParleyError.invalidArgument("no downloadable attachment \(attachmentId)")
+        }
+        if row["state"] as String? == "blocked" { throw ParleyError.duplicateBlocked(fileName: destination.lastPathComponent) }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: destination.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw ParleyError.invalidArgument("\(destination.path) is a directory")
         }
         try FileManager.default.createDirectory(at: attachmentDirectory, withIntermediateDirectories: true)
         let blob = attachmentDirectory.appendingPathComponent("download-\(UUID().uuidString)")
@@ -282,8 +296,19 @@ public final class ParleyClient: Sendable {
             }
             throw ParleyError.duplicateBlocked(fileName: destination.lastPathComponent)
         }
-        if FileManager.default.fileExists(atPath: destination.path) { try FileManager.default.removeItem(at: destination) }
-        try FileManager.default.moveItem(at: plaintext, to: destination)
+        // rename(2) replaces a file at the destination atomically and refuses a directory.
+        guard rename(plaintext.path, destination.path) == 0 else {
+            if errno == EXDEV {  // another file system: copy, then the staging file goes with the deferred cleanup
+                if FileManager.default.fileExists(atPath: destination.path) { try FileManager.default.removeItem(at: destination) }
+                try FileManager.default.copyItem(at: plaintext, to: destination)
+                return try await markDownloaded(attachmentId, at: destination)
+            }
+            throw ParleyError.invalidArgument("cannot write \(destination.path): \(String(cString: strerror(errno)))")
+        }
+        try await markDownloaded(attachmentId, at: destination)
+    }
+
+    private func markDownloaded(_ attachmentId: Int64, at destination: URL) async throws {
         try await database.awaitableWrite { db in
             try db.execute(sql: "UPDATE attachments SET local_path = ?, state = 'downloaded' WHERE id = ?",
                            arguments: [destination.path, attachmentId])

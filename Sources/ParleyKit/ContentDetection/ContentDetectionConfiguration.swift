@@ -29,6 +29,9 @@ public struct ContentDetectionConfiguration: Sendable, Equatable {
     public var cacheCapacity = 4096
     /// How long a cached result is trusted.
     public var cacheLifetime = Duration.seconds(300)
+    /// Whether hashes of successfully sent attachments go to the `seen` bank (seed 003's post-send store). This is the
+    /// one time the server sees a whole hash — of content this account sent — so it can be turned off.
+    public var storeAfterSend = true
     /// The operator credential, needed only for ``GlobalSignatureService/delete(_:bank:)``.
     public var operatorToken: String?
 

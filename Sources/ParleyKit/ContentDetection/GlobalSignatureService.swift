@@ -20,7 +20,7 @@ public final class GlobalSignatureService: Sendable {
     nonisolated(unsafe) private var verdicts: LRUCache<String, HashVerdict>
     nonisolated(unsafe) private var prefixes: LRUCache<String, Set<String>>
     nonisolated(unsafe) private var counters = GlobalSignatureMetrics()
-    nonisolated(unsafe) private var background: [Task<Void, Never>] = []
+    nonisolated(unsafe) private var background: [UUID: Task<Void, Never>] = [:]
 
     /// A service talking to `api` as the device `credentials` returns.
     public init(api: ParleyServerClient, configuration: ContentDetectionConfiguration = ContentDetectionConfiguration(),
@@ -84,21 +84,19 @@ public final class GlobalSignatureService: Sendable {
 
     /// Stores `hashes` in the background (after a successful send); ``waitForBackgroundWork()`` awaits them.
     public func storeInBackground(_ hashes: [String]) {
-        guard configuration.enabled, !hashes.isEmpty else { return }
-        let task = Task { for hash in hashes { await self.store(hash) } }
+        guard configuration.enabled, configuration.storeAfterSend, !hashes.isEmpty else { return }
+        let id = UUID()
         lock.withLock {
-            background.removeAll { $0.isCancelled }
-            background.append(task)
+            background[id] = Task {
+                for hash in hashes { await self.store(hash) }
+                _ = self.lock.withLock { self.background.removeValue(forKey: id) }
+            }
         }
     }
 
     /// Waits for background stores (a command-line process waits before it exits).
     public func waitForBackgroundWork() async {
-        let tasks = lock.withLock {
-            let tasks = background
-            background.removeAll()
-            return tasks
-        }
+        let tasks = lock.withLock { Array(background.values) }
         for task in tasks { await task.value }
     }
 
@@ -193,7 +191,7 @@ public final class GlobalSignatureService: Sendable {
 
     /// Runs one logical request through the breaker with retries; `nil` when it failed or was not allowed.
     private func request<T: Sendable>(_ call: @Sendable (DeviceCredentials) async throws -> T) async -> T? {
-        guard lock.withLock({ breaker.allows(now: clock.now) }), let device = try? credentials() else { return nil }
+        guard let device = try? credentials(), lock.withLock({ breaker.allows(now: clock.now) }) else { return nil }
         var attempt = 0
         while true {
             lock.withLock { counters.requests += 1 }

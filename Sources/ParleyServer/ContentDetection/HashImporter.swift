@@ -36,7 +36,13 @@ public final class HashImporter: Sendable {
     /// Queues every job left queued or running by an earlier process whose file is still here.
     public func resumeUnfinished() async {
         do {
-            for stored in try await store.unfinishedImportJobs() where FileManager.default.fileExists(atPath: filePath(stored.job.id)) {
+            for stored in try await store.unfinishedImportJobs() {
+                guard FileManager.default.fileExists(atPath: filePath(stored.job.id)) else {
+                    // Not this process's job (another data directory), or its file was removed: it cannot finish.
+                    try await store.finishImportJob(id: stored.job.id, state: "failed", error: "the import file is gone",
+                                                    now: ServerClock.milliseconds())
+                    continue
+                }
                 logger.info("resuming hash import", metadata: ["job": "\(stored.job.id)", "offset": "\(stored.offset)"])
                 enqueue(stored.job.id)
             }
@@ -88,10 +94,13 @@ public final class HashImporter: Sendable {
         progress.lines = stored.job.lines
         progress.invalid = stored.job.invalid
         if stored.offset > 0 {
-            // The header decides how later lines read: parse it again, then continue where the last chunk ended.
-            if let header = try file.read(upToCount: HashFileParser.maximumLineBytes + 2),
-               let newline = header.firstIndex(of: 10) {
-                _ = parser.parse(Array(header[..<newline])[...])
+            // The first non-blank line decides how later lines read (a CSV header or not): parse it again, then
+            // continue where the last committed chunk ended.
+            let start = Array(try file.read(upToCount: Int(min(stored.offset, 1 << 20))) ?? Data())
+            for line in start.split(separator: 10, omittingEmptySubsequences: true)
+            where !line.allSatisfy({ [9, 13, 32].contains($0) }) {
+                _ = parser.parse(line)
+                break
             }
             try file.seek(toOffset: UInt64(stored.offset))
         }
@@ -111,12 +120,14 @@ public final class HashImporter: Sendable {
             case .skipped: break
             }
         }
+        var invalidCounted = progress.invalid
         func commit() async throws {
             let inserted = try await store.importChunk(jobId: stored.job.id, bank: stored.job.bank, hashes: hashes, progress: progress,
                                                        now: ServerClock.milliseconds())
             metrics.countImportLines("imported", inserted)
             metrics.countImportLines("duplicate", hashes.count - inserted)
-            metrics.countImportLines("invalid", progress.newErrors.count)
+            metrics.countImportLines("invalid", Int(progress.invalid - invalidCounted))
+            invalidCounted = progress.invalid
             hashes.removeAll(keepingCapacity: true)
             progress.newErrors.removeAll()
         }

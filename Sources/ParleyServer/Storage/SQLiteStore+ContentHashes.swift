@@ -48,7 +48,7 @@ extension SQLiteStore {
                     sql += " AND hash < ?"
                     arguments += [Data(upper)]
                 }
-                sql += " LIMIT ?"
+                sql += " ORDER BY hash LIMIT ?"
                 arguments += [limit]
                 result += try Data.fetchAll(db, sql: sql, arguments: arguments).map(Array.init)
             }

@@ -165,7 +165,12 @@ public final class SQLiteStore: ServerStore {
     }
 
     public func takeProvisioningMessage(address: String, now: UInt64) async throws -> [UInt8]? {
-        try await database.write { db in
+        // Polls mostly find nothing: answer those with a read, never queueing behind message writes.
+        let present = try await database.read { db in
+            try Bool.fetchOne(db, sql: "SELECT 1 FROM provisioning_messages WHERE address = ?", arguments: [address]) ?? false
+        }
+        guard present else { return nil }
+        return try await database.write { db in
             guard let body = try Data.fetchOne(
                 db, sql: "SELECT body FROM provisioning_messages WHERE address = ? AND expires > ?", arguments: [address, Int64(now)])
             else { return nil }
