@@ -68,6 +68,7 @@ let package = Package(
             dependencies: [
                 "ParleyAPI", "ParleyProtocol", "CParleyDatabase",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),

@@ -18,4 +18,5 @@ generate() { # module
         --swift_out="$out" "Protos/$1"/*.proto
 }
 generate ParleyProtocol
+generate ParleyKit
 echo "generated: $(ls Sources/*/Generated/*.pb.swift | tr '\n' ' ')"

@@ -14,6 +14,8 @@ public enum ParleyError: Error, Sendable, Equatable, CustomStringConvertible {
     case untrustedIdentity(address: String)
     /// A value the caller gave is unusable.
     case invalidArgument(String)
+    /// A decrypted message's content is not a valid Parley `Content` (see docs/CONTENT.md).
+    case malformedContent(String)
     /// An attachment's content hash is in a blocking hash bank: the send or download was stopped.
     case duplicateBlocked(fileName: String)
 
@@ -26,6 +28,7 @@ public enum ParleyError: Error, Sendable, Equatable, CustomStringConvertible {
         case .databaseCorrupted(let detail): return "the database failed an integrity check: \(detail)"
         case .untrustedIdentity(let address): return "the safety number with \(address) changed: accept it before sending"
         case .invalidArgument(let detail): return detail
+        case .malformedContent(let detail): return "malformed message content: \(detail)"
         case .duplicateBlocked(let fileName): return "\(fileName) matches a blocked content hash: not sent or opened"
         }
     }

@@ -1,0 +1,50 @@
+import Foundation
+@testable import ParleyKit
+import Testing
+
+/// The content format inside ciphertexts: round trips, padding, and malformed input refused with typed errors.
+@Suite struct MessageContentTests {
+    static let pointer = AttachmentPointer(
+        id: "abc", key: Data(repeating: 1, count: 64).base64EncodedString(), digest: Data(repeating: 2, count: 32).base64EncodedString(),
+        size: 1234, contentType: "image/png", fileName: "cat.png")
+
+    @Test func everyPartRoundTripsAndIsPaddedToBlocks() throws {
+        let message = DataMessage(body: "héllo", attachments: [Self.pointer], quote: Quote(authorAccountId: "a", timestamp: 7))
+        for content in [
+            MessageContent(dataMessage: message),
+            MessageContent(dataMessage: DataMessage(body: nil, attachments: [Self.pointer])),
+            MessageContent(sentTranscript: SentTranscript(destinationAccountId: "b", message: message)),
+            MessageContent(receipt: Receipt(kind: "read", timestamps: [1, 2, 3])),
+            MessageContent(receipt: Receipt(kind: "delivered", timestamps: [9])),
+        ] {
+            let bytes = try content.encode()
+            #expect(bytes.count % 160 == 0)
+            #expect(try MessageContent.decode(bytes) == content)
+        }
+    }
+
+    @Test func malformedContentIsRefusedWithAReason() throws {
+        func refused(_ bytes: [UInt8]) -> Bool {
+            do {
+                _ = try MessageContent.decode(bytes)
+                return false
+            } catch ParleyError.malformedContent {
+                return true
+            } catch {
+                return false
+            }
+        }
+        var good = try MessageContent(receipt: Receipt(kind: "read", timestamps: [1])).encode()
+        #expect(refused([]) && refused([0, 0, 0]) && refused([1, 2, 3]))
+        #expect(refused([0xff, 0xff, 0xff, 0x80] + [UInt8](repeating: 0, count: 156)), "not a protobuf")
+        #expect(refused([0x08, 0x02, 0x80]), "version 2 is from the future")
+        #expect(refused([0x08, 0x01, 0x80]), "no part set")
+        good[good.count - 1] = 1  // terminator gone
+        #expect(refused(good))
+        var shortKey = Self.pointer
+        shortKey.key = Data(repeating: 1, count: 16).base64EncodedString()
+        #expect(refused(try MessageContent(dataMessage: DataMessage(body: nil, attachments: [shortKey])).encode()))
+        let many = DataMessage(body: nil, attachments: Array(repeating: Self.pointer, count: 101))
+        #expect(refused(try MessageContent(dataMessage: many).encode()))
+    }
+}
