@@ -92,6 +92,7 @@ let package = Package(
             name: "parley-client-bench",
             dependencies: [
                 "ParleyKit",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),

@@ -213,17 +213,18 @@ public final class ParleyClient: Sendable {
     public func conversations() throws -> [ConversationSummary] {
         try database.read { db in
             try Row.fetchAll(db, sql: """
-                SELECT t.id, t.recipient_account_id, r.username, m.body, m.status, t.unread_count, t.updated
+                SELECT t.id, t.recipient_account_id, r.username, substr(m.body, 1, 80) AS body, m.status, t.unread_count, t.updated
                 FROM threads t LEFT JOIN recipients r ON r.account_id = t.recipient_account_id
                 LEFT JOIN messages m ON m.id = t.last_message_id
                 ORDER BY t.updated DESC, t.id DESC
                 """).map { row in
-                let body: String? = row["body"]
-                let status: String? = row["status"]
+                // Columns by position: a lookup by name compares lowercased names, the larger part of this query's cost.
+                let body: String? = row[3]
+                let status: String? = row[4]
                 return ConversationSummary(
-                    threadId: row["id"], accountId: row["recipient_account_id"] ?? "", username: row["username"],
-                    lastMessagePreview: body.map { String($0.prefix(80)) } ?? (status == "undecryptable" ? "(could not decrypt)" : nil),
-                    unreadCount: row["unread_count"], updated: UInt64(row["updated"] as Int64))
+                    threadId: row[0], accountId: row[1] ?? "", username: row[2],
+                    lastMessagePreview: body ?? (status == "undecryptable" ? "(could not decrypt)" : nil),
+                    unreadCount: row[5], updated: UInt64(row[6] as Int64))
             }
         }
     }

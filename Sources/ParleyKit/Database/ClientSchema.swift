@@ -104,6 +104,9 @@ enum ClientSchema {
         migrator.registerMigration("v2: why an attachment was blocked") { db in
             try db.execute(sql: "ALTER TABLE attachments ADD COLUMN blocked_reason TEXT")
         }
+        migrator.registerMigration("v3: the inbox in its display order") { db in
+            try db.execute(sql: "CREATE INDEX threads_by_update ON threads (updated DESC, id DESC)")
+        }
         return migrator
     }
 }
