@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import ParleyAPI
 import ParleyKit
 import Testing
 
@@ -111,9 +112,10 @@ import Testing
         let result = try AttachmentFileEncryption.encrypt(source, to: blob, chunkSize: 100_000) { reported = $0 }
         #expect(reported == 8 * 1024 * 1024 && result.plaintextLength == reported)
         #expect(result.blobLength == AttachmentEncryptor.blobSize(plaintextLength: reported))
-        try AttachmentDecryptor.decryptFile(at: blob, to: restored, keys: result.keys, digest: result.digest,
-                                            plaintextLength: result.plaintextLength, chunkSize: 70_000)
+        let plaintextHash = try AttachmentDecryptor.decryptFile(at: blob, to: restored, keys: result.keys, digest: result.digest,
+                                                                plaintextLength: result.plaintextLength, chunkSize: 70_000)
         #expect(try Data(contentsOf: restored) == Data(contentsOf: source))
+        #expect(ContentHashFormat.hex(plaintextHash) == (try GlobalSignatureService.hash(ofFileAt: source)))
         #expect(throws: AttachmentCipherError.digestMismatch) {
             try AttachmentDecryptor.decryptFile(at: blob, to: restored, keys: result.keys, digest: [UInt8](repeating: 0, count: 32),
                                                 plaintextLength: result.plaintextLength)

@@ -25,8 +25,12 @@ public enum AttachmentDecryptor {
 
     /// Decrypts the blob in file `source` into `destination`, streaming in `chunkSize` pieces: one pass checks the
     /// digest and MAC, a second decrypts. The destination is written only after both checks pass.
+    ///
+    /// - Returns: SHA-256 of the plaintext written (what duplicate content detection looks up), computed in the
+    ///   decrypting pass so the plaintext is not read again.
+    @discardableResult
     public static func decryptFile(at source: URL, to destination: URL, keys: AttachmentKeys, digest: [UInt8],
-                                   plaintextLength: Int, chunkSize: Int = 64 * 1024) throws {
+                                   plaintextLength: Int, chunkSize: Int = 64 * 1024) throws -> [UInt8] {
         let size = try fileSize(source)
         guard size >= 64, (size - 48) % 16 == 0 else { throw AttachmentCipherError.malformedBlob }
         guard plaintextLength >= 0, plaintextLength <= size - 48 else { throw AttachmentCipherError.badPadding }
@@ -61,6 +65,7 @@ public enum AttachmentDecryptor {
         defer { try? output.close() }
         var remainingCiphertext = size - 48
         var remainingPlaintext = plaintextLength
+        var plaintextHash = SHA256()
         let step = Swift.max(16, chunkSize - chunkSize % 16)
         do {
             while remainingCiphertext > 0 {
@@ -72,6 +77,7 @@ public enum AttachmentDecryptor {
                 iv = Array(ciphertext.suffix(16))
                 if plaintext.count > remainingPlaintext { plaintext.removeLast(plaintext.count - remainingPlaintext) }
                 remainingPlaintext -= plaintext.count
+                plaintextHash.update(data: plaintext)
                 try output.write(contentsOf: plaintext)
             }
         } catch let error as AttachmentCipherError {
@@ -84,6 +90,7 @@ public enum AttachmentDecryptor {
             try? FileManager.default.removeItem(at: destination)
             throw AttachmentCipherError.badPadding
         }
+        return Array(plaintextHash.finalize())
     }
 
     static func fileSize(_ url: URL) throws -> Int {

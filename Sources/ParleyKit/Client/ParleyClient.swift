@@ -285,10 +285,10 @@ public final class ParleyClient: Sendable {
             try? FileManager.default.removeItem(at: plaintext)
         }
         try await api.downloadAttachment(serverId, to: blob, as: try credentials(), progress: progress)
-        try AttachmentDecryptor.decryptFile(at: blob, to: plaintext, keys: try AttachmentKeys(combined: [UInt8](keys)),
-                                            digest: [UInt8](digest), plaintextLength: row["size"])
+        let plaintextHash = try AttachmentDecryptor.decryptFile(
+            at: blob, to: plaintext, keys: try AttachmentKeys(combined: [UInt8](keys)), digest: [UInt8](digest), plaintextLength: row["size"])
         // The download hook: a blocked hash never reaches the user; the reason is recorded.
-        let hash = try GlobalSignatureService.hash(ofFileAt: plaintext)
+        let hash = ContentHashFormat.hex(plaintextHash)
         let verdict = await contentDetection.contains(hash)
         if verdict.blocked {
             try await database.awaitableWrite { db in

@@ -16,8 +16,7 @@ struct DeviceController: Sendable {
         guard caller.device.deviceId == 1 else { throw ServerError.forbidden("only the primary device can link devices") }
         try rateLimiter.take("link-code", accountId: caller.account.id, policy: limits.rateLimits.linkCode)
         var generator = SystemRandomNumberGenerator()
-        let code = Data((0..<24).map { _ in UInt8.random(in: 0...255, using: &generator) }).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        let code = Base64URL.encode((0..<24).map { _ in UInt8.random(in: 0...255, using: &generator) })
         let expires = ServerClock.milliseconds() + limits.linkCodeLifetimeMilliseconds
         try await store.storeLinkCode(hash: Array(SHA256.hash(data: Data(code.utf8))), accountId: caller.account.id, expires: expires)
         return try JSONCoding.response(LinkCodeResponse(code: code, expiresAt: expires), status: .created)

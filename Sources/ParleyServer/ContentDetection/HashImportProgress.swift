@@ -1,5 +1,3 @@
-import ParleyAPI
-
 /// How far an import got after one chunk: recorded in the same transaction as the chunk's hashes, so a restarted
 /// server resumes exactly where the last committed chunk ended.
 public struct HashImportProgress: Sendable, Equatable {
@@ -14,18 +12,4 @@ public struct HashImportProgress: Sendable, Equatable {
 
     /// No progress yet.
     public init() {}
-}
-
-/// An import job as stored: the public record and the file offset to resume from.
-public struct StoredHashImportJob: Sendable, Equatable {
-    /// The record clients see.
-    public var job: HashImportJob
-    /// Bytes of the file already imported.
-    public var offset: Int64
-
-    /// A stored job.
-    public init(job: HashImportJob, offset: Int64) {
-        self.job = job
-        self.offset = offset
-    }
 }

@@ -93,8 +93,7 @@ extension SQLiteStore {
                 try insert.execute(arguments: [bank, Data(hash), Int64(clamping: now)])
                 inserted += db.changesCount
             }
-            let stored = try String.fetchOne(db, sql: "SELECT errors FROM dcd_import_jobs WHERE id = ?", arguments: [jobId]) ?? "[]"
-            let errors = ImportErrors.appending(progress.newErrors, to: stored)
+            let errors = try Self.importErrors(of: jobId, appending: progress.newErrors, db)
             try db.execute(sql: """
                 UPDATE dcd_import_jobs SET state = 'running', resume_offset = ?, lines = ?, invalid = ?, errors = ?,
                     imported = imported + ?, duplicates = duplicates + ?, updated = ?
@@ -107,10 +106,16 @@ extension SQLiteStore {
 
     public func finishImportJob(id: String, state: String, error: String?, now: UInt64) async throws {
         try await database.write { db in
-            let stored = try String.fetchOne(db, sql: "SELECT errors FROM dcd_import_jobs WHERE id = ?", arguments: [id]) ?? "[]"
             try db.execute(sql: "UPDATE dcd_import_jobs SET state = ?, errors = ?, updated = ? WHERE id = ?",
-                           arguments: [state, ImportErrors.appending(error.map { [$0] } ?? [], to: stored), Int64(clamping: now), id])
+                           arguments: [state, try Self.importErrors(of: id, appending: error.map { [$0] } ?? [], db),
+                                       Int64(clamping: now), id])
         }
+    }
+
+    /// Job `id`'s stored errors with `new` appended (see ``ImportErrors``), read inside the caller's transaction.
+    private static func importErrors(of id: String, appending new: [String], _ db: Database) throws -> String {
+        let stored = try String.fetchOne(db, sql: "SELECT errors FROM dcd_import_jobs WHERE id = ?", arguments: [id]) ?? "[]"
+        return ImportErrors.appending(new, to: stored)
     }
 
     private static func importJob(from row: Row) -> StoredHashImportJob {

@@ -19,7 +19,7 @@ public struct LinkInvitation: Sendable {
     /// A fresh invitation, made on the new device.
     public static func create() -> LinkInvitation {
         var generator = SystemRandomNumberGenerator()
-        let address = Self.base64URL((0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        let address = Base64URL.encode((0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) })
         let privateKey = PrivateKey.generate()
         return LinkInvitation(address: address, publicKey: privateKey.publicKey, privateKey: privateKey)
     }
@@ -36,7 +36,7 @@ public struct LinkInvitation: Sendable {
         guard let address = items.first(where: { $0.name == "address" })?.value, ProvisioningMessage.isValidAddress(address) else {
             throw ProvisioningError.malformedLinkCode("missing or malformed address")
         }
-        guard let key = items.first(where: { $0.name == "key" })?.value, let bytes = Self.bytes(base64URL: key),
+        guard let key = items.first(where: { $0.name == "key" })?.value, let bytes = Base64URL.decode(key),
               let publicKey = try? PublicKey(bytes) else {
             throw ProvisioningError.malformedLinkCode("missing or malformed key")
         }
@@ -50,17 +50,5 @@ public struct LinkInvitation: Sendable {
     }
 
     /// The link code to show the user: `parley://link?address=…&key=…`.
-    public var code: String { "parley://link?address=\(address)&key=\(Self.base64URL(publicKey.serialize()))" }
-
-    static func base64URL(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-
-    static func bytes(base64URL text: String) -> [UInt8]? {
-        guard text.count <= 128 else { return nil }
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        return Data(base64Encoded: base64).map(Array.init)
-    }
+    public var code: String { "parley://link?address=\(address)&key=\(Base64URL.encode(publicKey.serialize()))" }
 }

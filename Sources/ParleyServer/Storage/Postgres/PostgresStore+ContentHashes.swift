@@ -106,10 +106,7 @@ extension PostgresStore {
                     ON CONFLICT (bank, hash) DO NOTHING RETURNING 1
                 ) SELECT count(*) FROM inserted
                 """, on: connection)
-            var stored = "[]"
-            let rows = try await connection.query("SELECT errors FROM dcd_import_jobs WHERE id = \(jobId) FOR UPDATE", logger: logger)
-            for try await errors in rows.decode(String.self) { stored = errors }
-            let errors = ImportErrors.appending(progress.newErrors, to: stored)
+            let errors = try await importErrors(of: jobId, appending: progress.newErrors, on: connection)
             try await perform("""
                 UPDATE dcd_import_jobs SET state = 'running', resume_offset = \(progress.offset), lines = \(progress.lines),
                     invalid = \(progress.invalid), errors = \(errors), imported = imported + \(Int64(inserted)),
@@ -122,14 +119,19 @@ extension PostgresStore {
 
     public func finishImportJob(id: String, state: String, error: String?, now: UInt64) async throws {
         try await transaction { connection in
-            var stored = "[]"
-            let rows = try await connection.query("SELECT errors FROM dcd_import_jobs WHERE id = \(id) FOR UPDATE", logger: logger)
-            for try await errors in rows.decode(String.self) { stored = errors }
-            let errors = ImportErrors.appending(error.map { [$0] } ?? [], to: stored)
+            let errors = try await importErrors(of: id, appending: error.map { [$0] } ?? [], on: connection)
             try await perform(
                 "UPDATE dcd_import_jobs SET state = \(state), errors = \(errors), updated = \(Self.bigint(now)) WHERE id = \(id)",
                 on: connection)
         }
+    }
+
+    /// Job `id`'s stored errors with `new` appended (see ``ImportErrors``), its row locked for the caller's transaction.
+    private func importErrors(of id: String, appending new: [String], on connection: PostgresConnection) async throws -> String {
+        var stored = "[]"
+        let rows = try await connection.query("SELECT errors FROM dcd_import_jobs WHERE id = \(id) FOR UPDATE", logger: logger)
+        for try await errors in rows.decode(String.self) { stored = errors }
+        return ImportErrors.appending(new, to: stored)
     }
 
     private static let importJobColumns =
