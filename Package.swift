@@ -43,7 +43,8 @@ let package = Package(
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]
         ),
-        // Argon2id password hashing for device credentials (libsodium).
+        // libsodium for secrets people type: Argon2id for device credentials and PIN backups, ristretto255 for the
+        // PIN backup's oblivious PRF (server evaluation in ParleyServer, client blinding in ParleyKit).
         .target(name: "CParleyPassword", linkerSettings: [.linkedLibrary("sodium")]),
         .target(name: "ParleyAPI"),
         // The encrypting SQLite VFS under the client database (XChaCha20-Poly1305 per page, libsodium) and the
@@ -66,7 +67,7 @@ let package = Package(
         .target(
             name: "ParleyKit",
             dependencies: [
-                "ParleyAPI", "ParleyProtocol", "CParleyDatabase",
+                "ParleyAPI", "ParleyProtocol", "CParleyDatabase", "CParleyPassword",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -137,7 +138,7 @@ let package = Package(
         .testTarget(
             name: "ParleyKitTests",
             dependencies: [
-                "ParleyKit", "ParleyProtocol", "ParleyAPI", "ParleyServer",
+                "ParleyKit", "ParleyProtocol", "ParleyAPI", "ParleyServer", "CParleyDatabase",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

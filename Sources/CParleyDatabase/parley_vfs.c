@@ -271,6 +271,17 @@ static int openPage(const ParleyFile *file, uint32_t pageNumber, int pageSize,
     return pageOneProblem(plain, pageNumber, pageSize) == NULL ? 0 : -1;
 }
 
+int parley_vfs_open_database_page(const unsigned char key[PARLEY_VFS_KEY_BYTES], unsigned int page_number,
+                                  int page_size, const unsigned char *sealed, unsigned char *plain)
+{
+    if (key == NULL || sealed == NULL || plain == NULL || !isPageSize(page_size)) return -1;
+    ParleyFile file;
+    memset(&file, 0, sizeof file);
+    file.kind = FILE_KIND_MAIN_DB;
+    file.key = (unsigned char *)key;
+    return openPage(&file, page_number, page_size, sealed, plain);
+}
+
 /* Plumbing shared by all keyed files. */
 
 static int lowerRead(ParleyFile *file, void *buffer, int amount, sqlite3_int64 offset)

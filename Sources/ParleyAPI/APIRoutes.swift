@@ -12,6 +12,9 @@ public enum APIRoutes {
     public static let linkCode = "/v1/devices/link-code"
     /// `PUT`: join an account with a link code (no authentication).
     public static let linkDevice = "/v1/devices/link"
+    /// `PUT` ``DeviceRegistrationRequest``: the authenticated device starts over as a new installation (new
+    /// registration id, its stored prekeys dropped).
+    public static let deviceRegistration = "/v1/devices/self/registration"
     /// `DELETE`: remove a device (not the primary, id 1).
     public static func device(_ deviceId: UInt32) -> String { "/v1/devices/\(deviceId)" }
     /// `PUT` (primary device): leave an encrypted provisioning message at `address`; `GET` (no authentication):

@@ -41,6 +41,8 @@ struct AccountContext {
             throw report(error)
         }
         do {
+            // Disappearing messages whose time came while no process ran go before anything is shown.
+            try context.client.sweepExpiredMessages()
             let result = try await body(context.client)
             await context.client.contentDetection.waitForBackgroundWork()  // hashes stored after sends
             try? await context.http.shutdown()
@@ -87,6 +89,7 @@ struct AccountContext {
         case ParleyError.untrustedIdentity: return ParleyExit.untrusted
         case ParleyError.duplicateBlocked: return ParleyExit.blocked
         case ParleyError.wrongDatabaseKey, ParleyError.databaseCorrupted, ParleyError.keyFile: return ParleyExit.database
+        case is BackupError: return ParleyExit.backup
         case is ServerAPIError: return ParleyExit.server
         default: return ParleyExit.failure
         }

@@ -14,4 +14,6 @@ enum ParleyExit {
     static let database = ExitCode(6)
     /// An attachment matched a blocked content hash.
     static let blocked = ExitCode(7)
+    /// A PIN backup could not be made or restored: wrong or too short PIN, no backup, backup deleted, guesses paused.
+    static let backup = ExitCode(8)
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ParleyKit
 
 /// Prints results as text for people or as JSON lines for scripts.
 struct Output {
@@ -15,6 +16,13 @@ struct Output {
             print(text())
             fflush(nil)  // flushes stdout: a pipe is block-buffered, and a waiting command's instructions must show now
         }
+    }
+
+    /// Reports a queued change that was sent (or will be retried) by a job pass.
+    func emitJobs(_ report: ParleyClient.JobReport, text: String) {
+        struct Jobs: Encodable { let sent: Int; let failed: Int; let deferred: Int }
+        emit(Jobs(sent: report.completed, failed: report.failed, deferred: report.deferred),
+             text: report.deferred > 0 ? "\(text) (queued: the server is unreachable, it will be retried)" : text)
     }
 
     /// A progress line on stderr (attachment transfers), rewritten in place.

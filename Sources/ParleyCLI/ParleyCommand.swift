@@ -8,7 +8,8 @@ public struct ParleyCommand: AsyncParsableCommand {
         subcommands: [
             RegisterCommand.self, LinkCommand.self, SendCommand.self, ReceiveCommand.self, ListenCommand.self,
             ConversationsCommand.self, HistoryCommand.self, DownloadCommand.self, SafetyNumberCommand.self, TrustCommand.self,
-            DevicesCommand.self, DaemonCommand.self, ContentDetectionCommand.self,
+            ReactCommand.self, EditCommand.self, DeleteCommand.self, TimerCommand.self, TypingCommand.self, MuteCommand.self,
+            SettingsCommand.self, DevicesCommand.self, DaemonCommand.self, ContentDetectionCommand.self, BackupCommand.self,
         ])
 
     public init() {}

@@ -26,6 +26,9 @@ public enum ParleyServerApplication {
         let contentHashes = ContentHashController(
             store: d.store, authenticator: authenticator, operators: OperatorAuthenticator(token: d.contentDetection.operatorToken),
             settings: d.contentDetection, limits: d.limits, rateLimiter: d.rateLimiter, metrics: d.metrics, importer: d.importer)
+        let backups = BackupController(
+            store: d.store, authenticator: authenticator, limits: d.limits, rateLimiter: d.rateLimiter, settings: d.backup,
+            oprf: BackupOPRFKey(serverKey: d.backup.oprfKey), attempts: d.backupAttempts)
 
         let router = Router(context: BasicRequestContext.self)
         router.add(middleware: MetricsMiddleware(metrics: d.metrics))
@@ -49,6 +52,7 @@ public enum ParleyServerApplication {
         router.get(RouterPath(APIRoutes.devices)) { request, _ in try await accounts.listDevices(request) }
         router.post(RouterPath(APIRoutes.linkCode)) { request, _ in try await devices.issueLinkCode(request) }
         router.put(RouterPath(APIRoutes.linkDevice)) { request, _ in try await devices.link(request) }
+        router.put(RouterPath(APIRoutes.deviceRegistration)) { request, _ in try await devices.resetRegistration(request) }
         router.delete("/v1/devices/:device") { request, context in
             try await devices.remove(request, deviceId: try context.parameters.require("device"))
         }
@@ -92,6 +96,16 @@ public enum ParleyServerApplication {
         router.post("/v1/dcd/imports") { request, context in try await contentHashes.startImport(request, context: context) }
         router.get("/v1/dcd/imports/:id") { request, context in
             try await contentHashes.importStatus(request, id: try context.parameters.require("id"))
+        }
+        router.post(RouterPath(BackupRoutes.evaluate)) { request, _ in try await backups.evaluateOwn(request) }
+        router.put(RouterPath(BackupRoutes.backup)) { request, _ in try await backups.put(request) }
+        router.get(RouterPath(BackupRoutes.backup)) { request, _ in try await backups.status(request) }
+        router.delete(RouterPath(BackupRoutes.backup)) { request, _ in try await backups.delete(request) }
+        router.post("/v1/backup/:username/evaluate") { request, context in
+            try await backups.evaluateForRestore(request, username: try context.parameters.require("username"))
+        }
+        router.post("/v1/backup/:username/restore") { request, context in
+            try await backups.restore(request, username: try context.parameters.require("username"))
         }
         return router
     }

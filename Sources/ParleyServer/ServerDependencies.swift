@@ -22,12 +22,18 @@ public struct ServerDependencies: Sendable {
     public let contentDetection: ContentDetectionSettings
     /// Runs hash import jobs in the background.
     public let importer: HashImporter
+    /// The PIN backups' OPRF key, guess limits and clock.
+    public let backup: BackupSettings
+    /// Restore guesses per account in the current window (shared by every router built from these dependencies).
+    let backupAttempts: BackupAttemptWindow
 
     /// Dependencies over `store`, with attachments under `attachments`; `contentDetection` defaults to import files
-    /// in a temporary folder, decoys keyed at random and the operator API disabled.
+    /// in a temporary folder, decoys keyed at random and the operator API disabled; `backup` to a random OPRF key
+    /// (backups then do not outlive the process) and the default guess limits.
     public init(store: any ServerStore, attachments: AttachmentStore, hasher: PasswordHasher = PasswordHasher(),
                 limits: ServerLimits = ServerLimits(), metrics: ServerMetrics = ServerMetrics(),
-                contentDetection: ContentDetectionSettings? = nil, logger: Logger = Logger(label: "parley-server")) {
+                contentDetection: ContentDetectionSettings? = nil, backup: BackupSettings? = nil,
+                logger: Logger = Logger(label: "parley-server")) {
         let settings = contentDetection ?? ContentDetectionSettings(
             importDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("parley-imports-\(UUID().uuidString)"))
         self.contentDetection = settings
@@ -38,6 +44,9 @@ public struct ServerDependencies: Sendable {
         self.limits = limits
         self.metrics = metrics
         self.rateLimiter = RateLimiter()
+        let backupSettings = backup ?? BackupSettings()
+        self.backup = backupSettings
+        self.backupAttempts = BackupAttemptWindow(settings: backupSettings)
         let gauge = metrics.socketsOpen
         self.hub = DeliveryHub(onCountChange: { gauge.set(Double($0)) })
     }

@@ -112,12 +112,36 @@ struct ClientDemo {
         print("   \(AttachmentPadding.paddedSize(photoBytes.count))-byte bucket, uploads the blob; the key and digest travel inside the message.")
         print("   Bob downloads, checks digest and MAC, decrypts: identical = \(try Data(contentsOf: saved) == photoBytes)\n")
 
+        try bobPhone.sender.react("❤️", to: photoMessage.id)
+        _ = try await bobPhone.runJobs()
+        _ = try await alice.receiveOnce()
+        let alicePhoto = try alice.history(threadId: aliceThread, limit: 1).messages.first!
+        print("7. Reactions, edits, disappearing messages — all inside the same encrypted content format:")
+        print("   Bob reacts to the photo; Alice sees: \"\(alicePhoto.body ?? "")\" \(alicePhoto.reactions.map(\.emoji).joined())")
+        try alice.sender.edit(alicePhoto.id, body: "A photo from the beach")
+        _ = try await alice.runJobs()
+        _ = try await bobPhone.receiveOnce()
+        let edited = try bobPhone.history(threadId: phoneThread, limit: 1).messages.first!
+        print("   Alice edits it; Bob's phone shows: \"\(edited.body ?? "")\" (edited; the earlier text kept as history:"
+              + " \(try bobPhone.database.read { try MessageLookup.editHistory(edited.id, $0) }))")
+        try alice.sender.setExpireTimer(2, with: bobId)
+        try alice.sender.enqueue(body: "This one disappears 2 s after Bob reads it.", to: bobId)
+        _ = try await alice.runJobs()
+        _ = try await bobPhone.receiveOnce()
+        print("   Alice sets a 2 s timer; Bob's inbox: \(try bobPhone.conversations().first.map { "timer \(TimerDescription.short($0.expireTimer))" } ?? "?")"
+              + ", last message \(try lastText(bobPhone, with: aliceId))")
+        try bobPhone.markRead(threadId: phoneThread)
+        try await Task.sleep(for: .milliseconds(2_100))
+        let swept = try bobPhone.sweepExpiredMessages()
+        print("   Bob reads it; 2 s later the sweeper deletes \(swept) message from his database (erased, not hidden);"
+              + " last message now \(try lastText(bobPhone, with: aliceId))\n")
+
         let aliceNumber = try alice.safetyNumber(with: bobId), bobNumber = try bobPhone.safetyNumber(with: aliceId)
-        print("7. Safety number (compare in person):")
+        print("8. Safety number (compare in person):")
         for line in aliceNumber.split(separator: "\n") { print("   \(line)") }
         print("   Alice and Bob compute the same number: \(aliceNumber == bobNumber)\n")
 
-        print("8. What the server stored — and what it did not:")
+        print("9. What the server stored — and what it did not:")
         let texts = ["Hi Bob", "got it on both devices", "message two", "A photo"]
         let serverFiles = try FileManager.default.subpathsOfDirectory(atPath: serverDirectory.path)
             .map { serverDirectory.appendingPathComponent($0).path }
@@ -144,6 +168,7 @@ struct ClientDemo {
     private func lastText(_ client: ParleyClient, with accountId: String) throws -> String {
         guard let thread = try client.threadId(with: accountId), let message = try client.history(threadId: thread, limit: 1).messages.first
         else { return "(nothing)" }
+        if message.kind == .timerChange { return "(\(TimerDescription.notice(message.expireTimer)))" }
         return "\"\(message.body ?? "")\""
     }
 }

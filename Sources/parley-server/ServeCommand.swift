@@ -56,6 +56,14 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Strict duplicate detection: a hit in the seen bank blocks, not only counts (environment: PARLEY_DCD_STRICT=1).")
     var dcdStrict = environment["PARLEY_DCD_STRICT"] == "1"
 
+    @Option(help: "Wrong PINs after which a PIN backup is deleted (environment: PARLEY_BACKUP_MAX_FAILURES).")
+    var backupMaxFailures = Int(environment["PARLEY_BACKUP_MAX_FAILURES"] ?? "") ?? 10
+
+    @Option(help: "The PIN backups' OPRF key file, created on first start; processes sharing one PostgreSQL database must share it (environment: PARLEY_BACKUP_KEY_FILE; default: backup-oprf.key in the data directory).")
+    var backupKeyFile: String?
+
+    private var resolvedBackupKeyFile: String? { backupKeyFile ?? Self.environment["PARLEY_BACKUP_KEY_FILE"] }
+
     @Option(help: "trace, debug, info, notice, warning, error or critical (environment: PARLEY_LOG_LEVEL).")
     var logLevel = environment["PARLEY_LOG_LEVEL"] ?? "info"
 
@@ -69,6 +77,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard messageTTLDays > 0, attachmentMaxBytes > 0, rateLimitScale > 0, keepAliveSeconds > 0, dcdSeenTTLDays > 0 else {
             throw ValidationError("TTL, attachment size, rate-limit scale and keep-alive must be positive")
         }
+        guard (1...1000).contains(backupMaxFailures) else { throw ValidationError("--backup-max-failures must be 1…1000") }
     }
 
     func run() async throws {
@@ -85,15 +94,19 @@ struct ServeCommand: AsyncParsableCommand {
         let data = URL(fileURLWithPath: dataDirectory)
         var contentDetection = ContentDetectionSettings(
             importDirectory: data.appendingPathComponent("dcd-imports"),
-            decoyKey: try Self.secretKey(at: data.appendingPathComponent("dcd-decoy.key")), operatorToken: resolvedOperatorToken)
+            decoyKey: try SecretKeyFile.load(at: data.appendingPathComponent("dcd-decoy.key")), operatorToken: resolvedOperatorToken)
         contentDetection.strictSeen = dcdStrict
         contentDetection.seenLifetimeMilliseconds = UInt64(dcdSeenTTLDays) * 24 * 60 * 60 * 1000
+        // Beside the database, never in it: a copy of the database alone cannot check a PIN guess.
+        let backupKey = resolvedBackupKeyFile.map { URL(fileURLWithPath: $0) } ?? data.appendingPathComponent("backup-oprf.key")
+        var backup = BackupSettings(oprfKey: try SecretKeyFile.load(at: backupKey))
+        backup.maximumFailures = backupMaxFailures
 
         guard let databaseURL = databaseURL ?? Self.environment["PARLEY_DATABASE_URL"] else {
             let store = try SQLiteStore(path: (dataDirectory as NSString).appendingPathComponent("server.sqlite"),
                                         durability: SQLiteDurability(rawValue: sqliteDurability) ?? .processCrash)
             let dependencies = ServerDependencies(store: store, attachments: attachments, hasher: hasher, limits: limits,
-                                                  contentDetection: contentDetection, logger: logger)
+                                                  contentDetection: contentDetection, backup: backup, logger: logger)
             let maintenance = MaintenanceService(dependencies: dependencies, logger: logger)
             logger.info("storage: SQLite", metadata: ["directory": "\(dataDirectory)"])
             try await serve(dependencies, services: [maintenance], logger: logger)
@@ -105,23 +118,12 @@ struct ServeCommand: AsyncParsableCommand {
         defer { pool.cancel() }
         try await store.migrate()
         let dependencies = ServerDependencies(store: store, attachments: attachments, hasher: hasher, limits: limits,
-                                              contentDetection: contentDetection, logger: logger)
+                                              contentDetection: contentDetection, backup: backup, logger: logger)
         let maintenance = MaintenanceService(dependencies: dependencies, logger: logger) { now in
             try await store.preparePartitions(now: now)
         }
         logger.info("storage: PostgreSQL")
         try await serve(dependencies, services: [maintenance, MailboxChangeListener(store: store, hub: dependencies.hub)], logger: logger)
-    }
-
-    /// 32 random bytes kept in a 0600 file, created on first start (keys the prefix answers' decoys).
-    private static func secretKey(at url: URL) throws -> [UInt8] {
-        if let existing = try? Data(contentsOf: url), existing.count == 32 { return Array(existing) }
-        var generator = SystemRandomNumberGenerator()
-        let key = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        guard FileManager.default.createFile(atPath: url.path, contents: Data(key), attributes: [.posixPermissions: 0o600]) else {
-            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: url.path])
-        }
-        return key
     }
 
     /// Every socket is a file descriptor: lift the soft limit to the hard one so thousands of clients fit.

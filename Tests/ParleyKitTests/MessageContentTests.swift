@@ -16,12 +16,25 @@ import Testing
             MessageContent(sentTranscript: SentTranscript(destinationAccountId: "b", message: message)),
             MessageContent(receipt: Receipt(kind: "read", timestamps: [1, 2, 3])),
             MessageContent(receipt: Receipt(kind: "delivered", timestamps: [9])),
+            MessageContent(dataMessage: DataMessage(body: nil, reaction: Reaction(emoji: "👍🏽", targetAuthorAccountId: "a", targetTimestamp: 5))),
+            MessageContent(dataMessage: DataMessage(body: nil, reaction: Reaction(emoji: "", remove: true, targetAuthorAccountId: "a",
+                                                                                  targetTimestamp: 5))),
+            MessageContent(dataMessage: DataMessage(body: "fixed", editTarget: 11, expireTimer: 30)),
+            MessageContent(dataMessage: DataMessage(body: nil, deleteTarget: 12)),
+            MessageContent(dataMessage: DataMessage(body: nil, expireTimer: 3600, isTimerUpdate: true)),
+            MessageContent(typing: .started),
+            MessageContent(typing: .stopped),
+            MessageContent(dataMessage: DataMessage(body: nil, attachments: [Self.voiceNote])),
         ] {
             let bytes = try content.encode()
             #expect(bytes.count % 160 == 0)
             #expect(try MessageContent.decode(bytes) == content)
         }
     }
+
+    static let voiceNote = AttachmentPointer(
+        id: "v", key: Data(repeating: 1, count: 64).base64EncodedString(), digest: Data(repeating: 2, count: 32).base64EncodedString(),
+        size: 99, contentType: "audio/wav", fileName: nil, durationMilliseconds: 1500, waveform: [0, 0.25, 0.5, 1], voiceNote: true)
 
     @Test func malformedContentIsRefusedWithAReason() throws {
         func refused(_ bytes: [UInt8]) -> Bool {
@@ -46,5 +59,23 @@ import Testing
         #expect(refused(try MessageContent(dataMessage: DataMessage(body: nil, attachments: [shortKey])).encode()))
         let many = DataMessage(body: nil, attachments: Array(repeating: Self.pointer, count: 101))
         #expect(refused(try MessageContent(dataMessage: many).encode()))
+        // Message kinds: bounded waveforms, one emoji, no body on a reaction or delete, one act per message.
+        var loud = Self.voiceNote
+        loud.waveform = [1.5]
+        var long = Self.voiceNote
+        long.waveform = Array(repeating: 0.5, count: 101)
+        for bad in [
+            DataMessage(body: nil, attachments: [loud]),
+            DataMessage(body: nil, attachments: [long]),
+            DataMessage(body: nil, reaction: Reaction(emoji: "👍👍", targetAuthorAccountId: "a", targetTimestamp: 1)),
+            DataMessage(body: nil, reaction: Reaction(emoji: "👍", targetAuthorAccountId: "", targetTimestamp: 1)),
+            DataMessage(body: "text", reaction: Reaction(emoji: "👍", targetAuthorAccountId: "a", targetTimestamp: 1)),
+            DataMessage(body: "text", deleteTarget: 3),
+            DataMessage(body: "x", deleteTarget: 3, editTarget: 3),
+            DataMessage(body: nil, expireTimer: DataMessage.maximumExpireTimer + 1, isTimerUpdate: true),
+            DataMessage(body: String(repeating: "a", count: DataMessage.maximumBodyBytes + 1)),
+        ] {
+            #expect(refused(try MessageContent(dataMessage: bad).encode()), "\(bad)")
+        }
     }
 }

@@ -18,7 +18,8 @@ final class TestServer: @unchecked Sendable {
     /// The operator credential of test servers.
     static let operatorToken = "operator-token-for-tests"
 
-    init() async throws {
+    /// A server whose PIN backups use `backup` (default: a random OPRF key and the default limits).
+    init(backup: BackupSettings? = nil) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-kit-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let store = try SQLiteStore(path: directory.appendingPathComponent("server.sqlite").path)
@@ -28,7 +29,8 @@ final class TestServer: @unchecked Sendable {
             store: store, attachments: try AttachmentStore(directory: directory.appendingPathComponent("blobs")),
             hasher: PasswordHasher(strength: .minimal), limits: limits,
             contentDetection: ContentDetectionSettings(importDirectory: directory.appendingPathComponent("imports"),
-                                                       operatorToken: Self.operatorToken))
+                                                       operatorToken: Self.operatorToken),
+            backup: backup)
         try await serve()
     }
 
@@ -57,9 +59,10 @@ final class TestServer: @unchecked Sendable {
         try await serve()
     }
 
-    /// Runs `body` against a fresh server and shuts it down afterwards, whether `body` succeeded or not.
-    static func run(_ body: (TestServer) async throws -> Void) async throws {
-        let server = try await TestServer()
+    /// Runs `body` against a fresh server (PIN backups as `backup` says) and shuts it down afterwards, whether `body`
+    /// succeeded or not.
+    static func run(backup: BackupSettings? = nil, _ body: (TestServer) async throws -> Void) async throws {
+        let server = try await TestServer(backup: backup)
         do {
             try await body(server)
         } catch {
@@ -69,14 +72,14 @@ final class TestServer: @unchecked Sendable {
         await server.shutdown()
     }
 
-    /// A client with a fresh encrypted database.
-    func client(_ name: String) throws -> ParleyClient {
+    /// A client with a fresh encrypted database, on the clock `now` (milliseconds since 1970).
+    func client(_ name: String, now: @escaping @Sendable () -> UInt64 = { UInt64(Date().timeIntervalSince1970 * 1000) }) throws -> ParleyClient {
         let folder = directory.appendingPathComponent(name + "-\(UUID().uuidString.prefix(6))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let database = try ParleyDatabase(path: folder.appendingPathComponent("client.sqlite").path,
                                           key: try DatabaseKey.fromKeyFile(at: folder.appendingPathComponent("client.key")))
         return ParleyClient(database: database, api: ParleyServerClient(baseURL: baseURL, http: http),
-                            attachmentDirectory: folder.appendingPathComponent("attachments"))
+                            attachmentDirectory: folder.appendingPathComponent("attachments"), now: now)
     }
 
     /// The server's SQLite file, for checking what the server stored.

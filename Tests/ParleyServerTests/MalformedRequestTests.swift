@@ -47,6 +47,10 @@ import Testing
         Case(method: .get, path: "/v1/keys/nobody/1", body: nil, authenticated: true, expected: .notFound),
         Case(method: .get, path: "/v1/keys/nobody/x", body: nil, authenticated: true, expected: .badRequest),
         Case(method: .get, path: "/v1/nothing-here", body: nil, authenticated: false, expected: .notFound),
+        Case(method: .post, path: BackupRoutes.evaluate, body: "{}", authenticated: true, expected: .badRequest),
+        Case(method: .put, path: BackupRoutes.backup, body: "[]", authenticated: true, expected: .badRequest),
+        Case(method: .post, path: BackupRoutes.evaluate(username: "nobody"), body: "not json", authenticated: false, expected: .notFound),
+        Case(method: .put, path: APIRoutes.deviceRegistration, body: #"{"registrationId":-1}"#, authenticated: true, expected: .badRequest),
     ]
 
     @Test(arguments: cases)

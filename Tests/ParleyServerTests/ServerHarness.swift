@@ -20,7 +20,7 @@ struct ServerHarness {
     /// The operator credential every harness configures.
     static let operatorToken = "operator-token-for-tests"
 
-    init(limits: ServerLimits = ServerLimits(), strictSeen: Bool = false) throws {
+    init(limits: ServerLimits = ServerLimits(), strictSeen: Bool = false, backup: BackupSettings? = nil) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-server-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         if ProcessInfo.processInfo.environment["PARLEY_SERVER_BACKEND"] == "postgres" {
@@ -38,7 +38,7 @@ struct ServerHarness {
         contentDetection.importChunkSize = 100
         dependencies = ServerDependencies(
             store: store, attachments: try AttachmentStore(directory: directory.appendingPathComponent("attachments")),
-            hasher: PasswordHasher(strength: .minimal), limits: limits, contentDetection: contentDetection)
+            hasher: PasswordHasher(strength: .minimal), limits: limits, contentDetection: contentDetection, backup: backup)
     }
 
     /// Runs `body` against the application (the router and middleware exactly as `parley-server` serves them).

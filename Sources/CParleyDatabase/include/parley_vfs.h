@@ -64,4 +64,11 @@ int parley_vfs_clear_key(const char *database_path);
 /// 1 when `db`'s main database file is open through this module with a key, 0 otherwise.
 int parley_vfs_is_encrypted(struct sqlite3 *db);
 
+/// Opens page `page_number` (1-based) of a keyed main database file — `sealed` is the page as stored, `page_size`
+/// bytes — into `plain` (the reserve zeroed). For inspecting what a database file holds at rest, such as that
+/// erased content is gone from every page, free pages included. Returns 0, or -1 when the page does not
+/// authenticate under `key` or the page size is not one SQLite uses.
+int parley_vfs_open_database_page(const unsigned char key[PARLEY_VFS_KEY_BYTES], unsigned int page_number,
+                                  int page_size, const unsigned char *sealed, unsigned char *plain);
+
 #endif

@@ -9,19 +9,37 @@ struct HistoryCommand: AsyncParsableCommand {
     @Argument(help: "The other party: a username or an account id.") var recipient: String
     @Option(help: "Show messages older than this message id (the cursor the previous page printed).") var before: Int64?
     @Option(help: "Messages per page.") var limit = 20
+    @Flag(help: "Do not mark the conversation read (no read receipts, disappearing timers not started).") var keepUnread = false
 
     func run() async throws {
         let page = try await AccountContext.with(options) { client -> MessagePage in
             let accountId = try await AccountContext.resolve(recipient, with: client)
             guard let thread = try client.threadId(with: accountId) else { return MessagePage(messages: [], nextCursor: nil) }
-            return try client.history(threadId: thread, before: before, limit: limit)
+            let page = try client.history(threadId: thread, before: before, limit: limit)
+            // Reading marks read: read receipts go out (unless turned off) and disappearing timers start.
+            if !keepUnread {
+                try client.markRead(threadId: thread)
+                _ = try await client.runJobs()
+            }
+            return page
         }
         let output = Output(json: options.json)
         for message in page.messages {
-            let who = message.outgoing ? "me" : String(message.authorAccountId.prefix(8))
-            let extra = message.attachmentCount > 0 ? " [+\(message.attachmentCount) attachment(s)]" : ""
-            output.emit(message, text: "#\(message.id) \(who) (\(message.status.rawValue)): \(message.body ?? message.failureReason ?? "")\(extra)")
+            output.emit(message, text: Self.line(message))
         }
         if let cursor = page.nextCursor, !options.json { print("more: --before \(cursor)") }
+    }
+
+    /// One message as a line of text.
+    static func line(_ message: StoredMessage) -> String {
+        let who = message.outgoing ? "me" : String(message.authorAccountId.prefix(8))
+        if message.kind == .timerChange { return "#\(message.id) \(who): \(TimerDescription.notice(message.expireTimer))" }
+        var text = message.deleted ? "(deleted)" : message.body ?? message.failureReason ?? ""
+        if let reply = message.replyToId { text = "↪ #\(reply) \(text)" }
+        if message.editedAt != nil, !message.deleted { text += " (edited)" }
+        if message.attachmentCount > 0 { text += " [+\(message.attachmentCount) attachment(s)]" }
+        if !message.reactions.isEmpty { text += " " + message.reactions.map(\.emoji).joined() }
+        if message.expireTimer > 0 { text += " ⏱\(TimerDescription.short(message.expireTimer))" }
+        return "#\(message.id) \(who) (\(message.status.rawValue)): \(text)"
     }
 }

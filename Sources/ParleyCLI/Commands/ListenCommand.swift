@@ -11,9 +11,17 @@ struct ListenCommand: AsyncParsableCommand {
         let output = Output(json: options.json)
         try await AccountContext.with(options) { client in
             try await client.listen { outcome in
-                guard case .stored(let id) = outcome,
-                      let message = try? client.database.read({ db in try MessageLookup.message(id, db) }) else { return }
-                output.emit(message, text: "[\(message.authorAccountId.prefix(8))] \(message.body ?? "(attachment)")")
+                switch outcome {
+                case .stored(let id):
+                    guard let message = try? client.database.read({ db in try MessageLookup.message(id, db) }) else { return }
+                    output.emit(message, text: "[\(message.authorAccountId.prefix(8))] \(HistoryCommand.line(message))")
+                case .typing(let accountId, let action):
+                    struct Typing: Encodable { let typing: String; let accountId: String }
+                    output.emit(Typing(typing: action.rawValue, accountId: accountId),
+                                text: "[\(accountId.prefix(8))] \(action == .started ? "is typing…" : "stopped typing")")
+                default:
+                    break
+                }
             }
         }
     }

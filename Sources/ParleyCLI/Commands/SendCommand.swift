@@ -10,12 +10,38 @@ struct SendCommand: AsyncParsableCommand {
     @Argument(help: "The text.") var text: String = ""
     @Option(name: .customLong("attach"), help: "A file to attach (repeatable).") var attachments: [String] = []
     @Option(help: "Local id of the message this replies to.") var replyTo: Int64?
+    @Flag(help: "Send the (single) attachment as a voice note; for WAV files its duration and waveform are measured.")
+    var voice = false
+    @Option(help: "The attachment's duration in milliseconds (for audio other than WAV).") var durationMs: UInt32?
+    @Option(help: "The attachment's waveform: up to 100 comma-separated levels in 0…1 (for audio other than WAV).")
+    var waveform: String?
+    @Option(name: .customLong("type"), help: "The attachment's MIME type (default: from its extension).") var contentType: String?
+
+    /// The attachments with their metadata: measured from WAV files for voice notes, otherwise as the flags say.
+    func files() throws -> [OutgoingAttachment] {
+        let levels = try waveform.map { text in
+            try text.split(separator: ",").map { item -> Float in
+                guard let level = Float(item.trimmingCharacters(in: .whitespaces)) else { throw ValidationError("waveform levels are numbers in 0…1") }
+                return level
+            }
+        } ?? []
+        if voice || durationMs != nil || !levels.isEmpty || contentType != nil {
+            guard attachments.count == 1 else { throw ValidationError("--voice, --duration-ms, --waveform and --type describe exactly one --attach") }
+        }
+        return try attachments.map { path in
+            let file = URL(fileURLWithPath: path)
+            if voice, durationMs == nil, levels.isEmpty, file.pathExtension.lowercased() == "wav" {
+                return try OutgoingAttachment.voiceNote(wav: file)
+            }
+            return try OutgoingAttachment(file: file, contentType: contentType, voiceNote: voice, durationMilliseconds: durationMs,
+                                          waveform: levels)
+        }
+    }
 
     func run() async throws {
         let (messageId, report, failure) = try await AccountContext.with(options) { client -> (Int64, ParleyClient.JobReport, String?) in
             let accountId = try await AccountContext.resolve(recipient, with: client)
-            let id = try client.sender.enqueue(body: text, to: accountId, attachments: attachments.map { URL(fileURLWithPath: $0) },
-                                               replyTo: replyTo)
+            let id = try client.sender.enqueue(body: text, to: accountId, files: try files(), replyTo: replyTo)
             let report = try await client.runJobs { name, done, total in Output.progress("uploading \(name)", done: done, total: total) }
             let failure = try client.database.read { db in try MessageLookup.message(id, db)?.failureReason }
             return (id, report, failure)

@@ -140,8 +140,10 @@ public struct AccountManager: Sendable {
         return true
     }
 
-    private func upload(oneTime: Bool, signed: Bool, lastResort: Bool,
-                        now: UInt64 = UInt64(Date().timeIntervalSince1970 * 1000)) async throws {
+    /// Generates the keys asked for, stores their private halves and uploads the public ones (also after a backup
+    /// restore, ``KeyBackup``).
+    func upload(oneTime: Bool, signed: Bool, lastResort: Bool,
+                now: UInt64 = UInt64(Date().timeIntervalSince1970 * 1000)) async throws {
         let (credentials, request) = try await database.awaitableWrite { [store] db in
             (try LocalAccount.credentials(db),
              try PreKeyGenerator.generate(db, store: store, oneTime: oneTime, signed: signed, lastResort: lastResort, now: now))

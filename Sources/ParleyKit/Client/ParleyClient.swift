@@ -21,21 +21,30 @@ public final class ParleyClient: Sendable {
     public let receiver: MessageReceiver
     /// Duplicate content detection: attachment hashes against the server's hash banks (fails open).
     public let contentDetection: GlobalSignatureService
+    /// Who is typing (in memory only).
+    public let typingIndicators: TypingIndicators
+    /// The clock for timers (disappearing messages, typing), milliseconds since 1970.
+    let now: @Sendable () -> UInt64
+    let sweeper: ExpirationSweeper
     let delivery: MessageDelivery
     let attachmentDirectory: URL
     let logger: Logger
     /// One pass over the job queue at a time (the daemon's clients and `listen` may ask at once).
     private let jobGate = AsyncSerialGate()
-    private let lookupLock = NSLock()
+    private let stateLock = NSLock()
     /// Account ids this process already asked the server to name (a 404 is not asked again).
     nonisolated(unsafe) private var askedForNames: Set<String> = []
+    /// The socket `listen` holds open, for sending ephemeral events on it.
+    nonisolated(unsafe) private var liveSocket: MessageSocket.Writer?
 
     /// A client over `database`, talking to the server through `api`; attachments are staged in `attachmentDirectory`,
     /// checked against the hash banks of `contentDetectionServer` (the same server unless given) as
-    /// `contentDetection` says.
+    /// `contentDetection` says. `now` is the clock for disappearing messages and typing indicators (milliseconds;
+    /// injectable for tests).
     public init(database: ParleyDatabase, api: ParleyServerClient, attachmentDirectory: URL,
                 contentDetection: ContentDetectionConfiguration = ContentDetectionConfiguration(),
-                contentDetectionServer: ParleyServerClient? = nil, logger: Logger = Logger(label: "parley")) {
+                contentDetectionServer: ParleyServerClient? = nil, logger: Logger = Logger(label: "parley"),
+                now: @escaping @Sendable () -> UInt64 = { UInt64(Date().timeIntervalSince1970 * 1000) }) {
         let store = DatabaseProtocolStore()
         let clock = MonotonicTimestamp()
         let sessions = DeviceSessions(database: database, api: api, store: store)
@@ -46,13 +55,16 @@ public final class ParleyClient: Sendable {
         self.delivery = delivery
         self.attachmentDirectory = attachmentDirectory
         self.logger = logger
+        self.now = now
+        typingIndicators = TypingIndicators(now: now)
+        sweeper = ExpirationSweeper(database: database)
         accounts = AccountManager(database: database, api: api, store: store)
         let signatures = GlobalSignatureService(api: contentDetectionServer ?? api, configuration: contentDetection) {
             try database.read(LocalAccount.credentials)
         }
         self.contentDetection = signatures
         sender = MessageSender(database: database, api: api, delivery: delivery, clock: clock, attachmentDirectory: attachmentDirectory,
-                               signatures: signatures)
+                               signatures: signatures, now: now)
         receiver = MessageReceiver(database: database, store: store, clock: clock)
     }
 
@@ -98,6 +110,8 @@ public final class ParleyClient: Sendable {
                     try await delivery.deliver(MessageContent(receipt: Receipt(kind: receipt.kind, timestamps: receipt.timestamps)),
                                                to: receipt.accountId, timestamp: UInt64(Date().timeIntervalSince1970 * 1000),
                                                as: try credentials())
+                case "content":
+                    try await sender.run(try JSONDecoder().decode(MessageSender.ContentJob.self, from: job.payload))
                 default:
                     logger.warning("dropping a job of unknown kind", metadata: ["kind": "\(job.kind)"])
                 }
@@ -168,7 +182,7 @@ public final class ParleyClient: Sendable {
         guard let credentials = try? credentials(),
               let unnamed = try? database.read({ db in try String.fetchAll(db, sql: "SELECT account_id FROM recipients WHERE username IS NULL LIMIT 50") })
         else { return }
-        for accountId in unnamed where lookupLock.withLock({ askedForNames.insert(accountId).inserted }) {
+        for accountId in unnamed where stateLock.withLock({ askedForNames.insert(accountId).inserted }) {
             guard let found = try? await api.account(accountId, as: credentials), found.accountId == accountId else { continue }
             try? remember(username: found.username, for: accountId)
         }
@@ -176,17 +190,30 @@ public final class ParleyClient: Sendable {
 
     /// Receives over the WebSocket until cancelled, reconnecting with backoff; `onOutcome` hears about each envelope
     /// after it is stored and acknowledged. Due jobs (receipts, retries) run after each drain.
+    /// Disappearing messages are swept while it runs.
     public func listen(onOutcome: @escaping @Sendable (MessageReceiver.Outcome) async -> Void = { _ in }) async throws {
         let credentials = try credentials()
+        let sweeping = Task { [sweeper, now] in await sweeper.run(now: now) }
+        defer {
+            sweeping.cancel()
+            stateLock.withLock { liveSocket = nil }
+        }
         var failures = 0
         while !Task.isCancelled {
             do {
                 try await MessageSocket(baseURL: api.baseURL, device: credentials, logger: logger).run { [receiver] frame, writer in
+                    self.stateLock.withLock { self.liveSocket = writer }
                     switch frame.type {
                     case .envelope:
                         guard let envelope = frame.envelope else { return true }
                         let outcome = try await receiver.process(envelope)
                         try await writer.acknowledge(envelope.guid)
+                        self.note(outcome)
+                        await onOutcome(outcome)
+                    case .ephemeral:
+                        guard let event = frame.ephemeral else { return true }
+                        let outcome = try await receiver.process(event)
+                        self.note(outcome)
                         await onOutcome(outcome)
                     case .queueEmpty:
                         await self.nameNewCorrespondents()
@@ -198,12 +225,73 @@ public final class ParleyClient: Sendable {
                     return !Task.isCancelled
                 }
                 failures = 0
+                stateLock.withLock { liveSocket = nil }
             } catch {
+                stateLock.withLock { liveSocket = nil }
+                if Task.isCancelled { break }
                 failures += 1
                 logger.warning("socket closed; reconnecting", metadata: ["error": "\(error)", "attempt": "\(failures)"])
             }
             guard !Task.isCancelled else { break }
             try? await Task.sleep(for: .milliseconds(min(30_000, 500 << min(failures, 6))))
+        }
+    }
+
+    private func note(_ outcome: MessageReceiver.Outcome) {
+        if case .typing(let accountId, let action) = outcome { typingIndicators.record(action, from: accountId) }
+    }
+
+    // MARK: Typing
+
+    /// Tells `accountId`'s devices that this account started or stopped typing: an ephemeral event the server
+    /// relays to connected devices and never stores, encrypted end to end per device. Sent on `listen`'s socket
+    /// when one is open, otherwise on a short-lived one (which displaces another connection of this device).
+    /// Returns whether it went out (not when there is no session with `accountId` yet).
+    @discardableResult
+    public func sendTyping(_ action: TypingAction, to accountId: String) async throws -> Bool {
+        let credentials = try credentials()
+        let copies = try await delivery.ephemeralCopies(MessageContent(typing: action), to: accountId, as: credentials)
+        guard !copies.isEmpty else { return false }
+        let event = EphemeralEvent(destinationAccountId: accountId, kind: EphemeralKind.typing,
+                                   content: try JSONEncoder().encode(copies).base64EncodedString(), timestamp: now())
+        if let live = stateLock.withLock({ liveSocket }) {
+            try await live.send(event)
+            return true
+        }
+        try await MessageSocket(baseURL: api.baseURL, device: credentials, logger: logger).run { _, writer in
+            try await writer.send(event)
+            return false
+        }
+        return true
+    }
+
+    // MARK: Disappearing messages
+
+    /// Deletes every message whose disappearing timer ran out; returns how many. `listen` sweeps continuously,
+    /// the `parley` command once per run.
+    @discardableResult
+    public func sweepExpiredMessages() throws -> Int { try sweeper.sweep(now: now()) }
+
+    // MARK: Settings
+
+    /// This client's settings.
+    public func settings() throws -> ClientSettings {
+        try database.read { db in try ClientSettings(db) }
+    }
+
+    /// Changes this client's settings.
+    public func updateSettings(_ change: (inout ClientSettings) -> Void) throws {
+        try database.write { db in
+            var settings = try ClientSettings(db)
+            change(&settings)
+            try settings.save(db)
+        }
+    }
+
+    /// Mutes the conversation `threadId` until `until` (milliseconds since 1970; 0 unmutes).
+    public func mute(threadId: Int64, until: UInt64) throws {
+        try database.write { db in
+            try db.execute(sql: "UPDATE threads SET muted_until = ? WHERE id = ?", arguments: [Int64(clamping: until), threadId])
         }
     }
 
@@ -213,7 +301,8 @@ public final class ParleyClient: Sendable {
     public func conversations() throws -> [ConversationSummary] {
         try database.read { db in
             try Row.fetchAll(db, sql: """
-                SELECT t.id, t.recipient_account_id, r.username, substr(m.body, 1, 80) AS body, m.status, t.unread_count, t.updated
+                SELECT t.id, t.recipient_account_id, r.username, substr(m.body, 1, 80) AS body, m.status, t.unread_count, t.updated,
+                       t.muted_until, t.expire_timer, m.deleted, m.kind, m.expire_timer
                 FROM threads t LEFT JOIN recipients r ON r.account_id = t.recipient_account_id
                 LEFT JOIN messages m ON m.id = t.last_message_id
                 ORDER BY t.updated DESC, t.id DESC
@@ -221,10 +310,13 @@ public final class ParleyClient: Sendable {
                 // Columns by position: a lookup by name compares lowercased names, the larger part of this query's cost.
                 let body: String? = row[3]
                 let status: String? = row[4]
+                let preview = (row[9] as Bool?) == true ? "(deleted)"
+                    : (row[10] as String?) == MessageKind.timerChange.rawValue ? TimerDescription.notice((row[11] as Int64).clampedUInt32)
+                    : body ?? (status == "undecryptable" ? "(could not decrypt)" : nil)
                 return ConversationSummary(
-                    threadId: row[0], accountId: row[1] ?? "", username: row[2],
-                    lastMessagePreview: body ?? (status == "undecryptable" ? "(could not decrypt)" : nil),
-                    unreadCount: row[5], updated: UInt64(row[6] as Int64))
+                    threadId: row[0], accountId: row[1] ?? "", username: row[2], lastMessagePreview: preview,
+                    unreadCount: row[5], updated: UInt64(row[6] as Int64), mutedUntil: UInt64(max(0, row[7] as Int64)),
+                    expireTimer: (row[8] as Int64).clampedUInt32)
             }
         }
     }
@@ -233,11 +325,10 @@ public final class ParleyClient: Sendable {
     public func history(threadId: Int64, before: Int64? = nil, limit: Int = 50) throws -> MessagePage {
         try database.read { db in
             let rows = try Row.fetchAll(db, sql: """
-                SELECT m.*, (SELECT COUNT(*) FROM attachments a WHERE a.message_id = m.id) AS attachment_count
-                FROM messages m WHERE m.thread_id = ? AND m.id < ? ORDER BY m.id DESC LIMIT ?
+                SELECT \(MessageLookup.columns) FROM messages m WHERE m.thread_id = ? AND m.id < ? ORDER BY m.id DESC LIMIT ?
                 """, arguments: [threadId, before ?? Int64.max, limit + 1])
-            let messages = rows.prefix(limit).map(StoredMessage.init(row:))
-            return MessagePage(messages: Array(messages), nextCursor: rows.count > limit ? messages.last?.id : nil)
+            let messages = try MessageLookup.withReactions(rows.prefix(limit).map(StoredMessage.init(row:)), db)
+            return MessagePage(messages: messages, nextCursor: rows.count > limit ? messages.last?.id : nil)
         }
     }
 
@@ -246,13 +337,19 @@ public final class ParleyClient: Sendable {
         try database.read { db in try Int64.fetchOne(db, sql: "SELECT id FROM threads WHERE recipient_account_id = ?", arguments: [accountId]) }
     }
 
-    /// Marks a conversation read and queues read receipts for its unread incoming messages.
+    /// Marks a conversation read, starts the disappearing timers of the messages just read, and queues read
+    /// receipts for them (unless turned off in ``ClientSettings/readReceipts``).
     public func markRead(threadId: Int64) throws {
-        let now = UInt64(Date().timeIntervalSince1970 * 1000)
+        let now = self.now()
         try database.write { db in
-            let unread = try Row.fetchAll(db, sql: "SELECT author_account_id, timestamp FROM messages WHERE thread_id = ? AND read = 0 AND outgoing = 0",
+            let unread = try Row.fetchAll(db, sql: "SELECT author_account_id, timestamp FROM messages WHERE thread_id = ? AND read = 0 AND outgoing = 0 AND kind = 'message'",
                                           arguments: [threadId])
-            for (author, rows) in Dictionary(grouping: unread, by: { $0["author_account_id"] as String }) {
+            try db.execute(sql: """
+                UPDATE messages SET expire_at = ? + expire_timer * 1000
+                WHERE thread_id = ? AND read = 0 AND outgoing = 0 AND expire_timer > 0 AND expire_at IS NULL
+                """, arguments: [Int64(now), threadId])
+            let receipts = try ClientSettings(db).readReceipts
+            for (author, rows) in Dictionary(grouping: unread, by: { $0["author_account_id"] as String }) where receipts {
                 try JobQueue.enqueue(kind: "receipt", payload: MessageReceiver.ReceiptJob(
                     accountId: author, kind: "read", timestamps: rows.map { UInt64($0["timestamp"] as Int64) }), db, now: now)
             }
@@ -316,24 +413,15 @@ public final class ParleyClient: Sendable {
         }
     }
 
-    /// One attachment of a message.
-    public struct AttachmentInfo: Sendable, Equatable, Codable {
-        /// Local id (for ``downloadAttachment(_:to:progress:)``).
-        public let id: Int64
-        /// The sender's file name.
-        public let fileName: String?
-        /// Plaintext size.
-        public let size: Int
-        /// MIME type.
-        public let contentType: String?
-    }
-
-    /// The attachments of a message.
+    /// The attachments of a message, with what shows before downloading (type, name, duration, waveform).
     public func attachments(ofMessage messageId: Int64) throws -> [AttachmentInfo] {
         try database.read { db in
-            try Row.fetchAll(db, sql: "SELECT id, file_name, size, content_type FROM attachments WHERE message_id = ? ORDER BY id",
-                             arguments: [messageId]).map {
-                AttachmentInfo(id: $0["id"], fileName: $0["file_name"], size: $0["size"], contentType: $0["content_type"])
+            try Row.fetchAll(db, sql: """
+                SELECT id, file_name, size, content_type, duration_ms, waveform, voice_note, state FROM attachments WHERE message_id = ? ORDER BY id
+                """, arguments: [messageId]).map {
+                AttachmentInfo(id: $0["id"], fileName: $0["file_name"], size: $0["size"], contentType: $0["content_type"],
+                               durationMilliseconds: ($0["duration_ms"] as Int64?).map { $0.clampedUInt32 },
+                               waveform: Waveform.decode($0["waveform"]), voiceNote: $0["voice_note"], state: $0["state"])
             }
         }
     }

@@ -107,6 +107,28 @@ enum ClientSchema {
         migrator.registerMigration("v3: the inbox in its display order") { db in
             try db.execute(sql: "CREATE INDEX threads_by_update ON threads (updated DESC, id DESC)")
         }
+        migrator.registerMigration("v4: edits, deletes, disappearing messages, voice notes, settings, mute") { db in
+            try db.execute(sql: """
+                ALTER TABLE messages ADD COLUMN kind TEXT NOT NULL DEFAULT 'message';
+                ALTER TABLE messages ADD COLUMN edited_at INTEGER;
+                ALTER TABLE messages ADD COLUMN deleted BOOLEAN NOT NULL DEFAULT 0;
+                ALTER TABLE messages ADD COLUMN expire_timer INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE messages ADD COLUMN expire_at INTEGER;
+                CREATE INDEX messages_expiring ON messages (expire_at) WHERE expire_at IS NOT NULL;
+                CREATE TABLE message_edits (
+                    message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+                    timestamp INTEGER NOT NULL,
+                    body TEXT,
+                    PRIMARY KEY (message_id, timestamp)
+                );
+                ALTER TABLE threads ADD COLUMN expire_timer INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE threads ADD COLUMN muted_until INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE attachments ADD COLUMN duration_ms INTEGER;
+                ALTER TABLE attachments ADD COLUMN waveform BLOB;
+                ALTER TABLE attachments ADD COLUMN voice_note BOOLEAN NOT NULL DEFAULT 0;
+                CREATE TABLE settings (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
+                """)
+        }
         return migrator
     }
 }

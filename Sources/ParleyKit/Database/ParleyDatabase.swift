@@ -31,6 +31,8 @@ public final class ParleyDatabase: Sendable {
             }
             // Temporary tables and statement journals would bypass the VFS's encryption: keep them in memory.
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
+            // Deleted content (expired and deleted-for-everyone messages) is overwritten with zeros, not left in free pages.
+            try db.execute(sql: "PRAGMA secure_delete = ON")
         }
         do {
             pool = try DatabasePool(path: absolute, configuration: configuration)

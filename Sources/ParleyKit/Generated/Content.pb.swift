@@ -29,48 +29,59 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
   typealias Version = _2
 }
 
-nonisolated struct Parley_Content_Content: Sendable {
+nonisolated struct Parley_Content_Content: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// Format version; 1 is the first. A reader refuses versions above the ones it knows.
-  var version: UInt32 = 0
+  var version: UInt32 {
+    get {_storage._version}
+    set {_uniqueStorage()._version = newValue}
+  }
 
   var dataMessage: Parley_Content_DataMessage {
-    get {_dataMessage ?? Parley_Content_DataMessage()}
-    set {_dataMessage = newValue}
+    get {_storage._dataMessage ?? Parley_Content_DataMessage()}
+    set {_uniqueStorage()._dataMessage = newValue}
   }
   /// Returns true if `dataMessage` has been explicitly set.
-  var hasDataMessage: Bool {self._dataMessage != nil}
+  var hasDataMessage: Bool {_storage._dataMessage != nil}
   /// Clears the value of `dataMessage`. Subsequent reads from it will return its default value.
-  mutating func clearDataMessage() {self._dataMessage = nil}
+  mutating func clearDataMessage() {_uniqueStorage()._dataMessage = nil}
 
   var syncMessage: Parley_Content_SyncMessage {
-    get {_syncMessage ?? Parley_Content_SyncMessage()}
-    set {_syncMessage = newValue}
+    get {_storage._syncMessage ?? Parley_Content_SyncMessage()}
+    set {_uniqueStorage()._syncMessage = newValue}
   }
   /// Returns true if `syncMessage` has been explicitly set.
-  var hasSyncMessage: Bool {self._syncMessage != nil}
+  var hasSyncMessage: Bool {_storage._syncMessage != nil}
   /// Clears the value of `syncMessage`. Subsequent reads from it will return its default value.
-  mutating func clearSyncMessage() {self._syncMessage = nil}
+  mutating func clearSyncMessage() {_uniqueStorage()._syncMessage = nil}
 
   var receiptMessage: Parley_Content_ReceiptMessage {
-    get {_receiptMessage ?? Parley_Content_ReceiptMessage()}
-    set {_receiptMessage = newValue}
+    get {_storage._receiptMessage ?? Parley_Content_ReceiptMessage()}
+    set {_uniqueStorage()._receiptMessage = newValue}
   }
   /// Returns true if `receiptMessage` has been explicitly set.
-  var hasReceiptMessage: Bool {self._receiptMessage != nil}
+  var hasReceiptMessage: Bool {_storage._receiptMessage != nil}
   /// Clears the value of `receiptMessage`. Subsequent reads from it will return its default value.
-  mutating func clearReceiptMessage() {self._receiptMessage = nil}
+  mutating func clearReceiptMessage() {_uniqueStorage()._receiptMessage = nil}
+
+  /// Ephemeral: relayed by the server to connected devices only, never stored (see docs/CONTENT.md).
+  var typingMessage: Parley_Content_TypingMessage {
+    get {_storage._typingMessage ?? Parley_Content_TypingMessage()}
+    set {_uniqueStorage()._typingMessage = newValue}
+  }
+  /// Returns true if `typingMessage` has been explicitly set.
+  var hasTypingMessage: Bool {_storage._typingMessage != nil}
+  /// Clears the value of `typingMessage`. Subsequent reads from it will return its default value.
+  mutating func clearTypingMessage() {_uniqueStorage()._typingMessage = nil}
 
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
   init() {}
 
-  fileprivate var _dataMessage: Parley_Content_DataMessage? = nil
-  fileprivate var _syncMessage: Parley_Content_SyncMessage? = nil
-  fileprivate var _receiptMessage: Parley_Content_ReceiptMessage? = nil
+  fileprivate var _storage = _StorageClass.defaultInstance
 }
 
 nonisolated struct Parley_Content_DataMessage: Sendable {
@@ -98,12 +109,180 @@ nonisolated struct Parley_Content_DataMessage: Sendable {
   /// Clears the value of `quote`. Subsequent reads from it will return its default value.
   mutating func clearQuote() {self._quote = nil}
 
+  /// A reaction to an earlier message; a DataMessage carrying one has no body or attachments.
+  var reaction: Parley_Content_Reaction {
+    get {_reaction ?? Parley_Content_Reaction()}
+    set {_reaction = newValue}
+  }
+  /// Returns true if `reaction` has been explicitly set.
+  var hasReaction: Bool {self._reaction != nil}
+  /// Clears the value of `reaction`. Subsequent reads from it will return its default value.
+  mutating func clearReaction() {self._reaction = nil}
+
+  /// Delete for everyone: the author withdraws one of its earlier messages.
+  var delete: Parley_Content_Delete {
+    get {_delete ?? Parley_Content_Delete()}
+    set {_delete = newValue}
+  }
+  /// Returns true if `delete` has been explicitly set.
+  var hasDelete: Bool {self._delete != nil}
+  /// Clears the value of `delete`. Subsequent reads from it will return its default value.
+  mutating func clearDelete() {self._delete = nil}
+
+  /// The conversation's disappearing-message timer in seconds (0: off), carried by every message.
+  var expireTimer: UInt32 = 0
+
+  var flags: UInt32 = 0
+
+  /// This message replaces the body of the author's earlier message with this timestamp.
+  var edit: Parley_Content_Edit {
+    get {_edit ?? Parley_Content_Edit()}
+    set {_edit = newValue}
+  }
+  /// Returns true if `edit` has been explicitly set.
+  var hasEdit: Bool {self._edit != nil}
+  /// Clears the value of `edit`. Subsequent reads from it will return its default value.
+  mutating func clearEdit() {self._edit = nil}
+
   var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  nonisolated enum Flags: SwiftProtobuf.Enum, Swift.CaseIterable {
+    typealias RawValue = Int
+    case none // = 0
+
+    /// The message only announces a new disappearing-message timer (expire_timer); it has no body.
+    case expirationTimerUpdate // = 2
+    case UNRECOGNIZED(Int)
+
+    init() {
+      self = .none
+    }
+
+    init?(rawValue: Int) {
+      switch rawValue {
+      case 0: self = .none
+      case 2: self = .expirationTimerUpdate
+      default: self = .UNRECOGNIZED(rawValue)
+      }
+    }
+
+    var rawValue: Int {
+      switch self {
+      case .none: return 0
+      case .expirationTimerUpdate: return 2
+      case .UNRECOGNIZED(let i): return i
+      }
+    }
+
+    // The compiler won't synthesize support with the UNRECOGNIZED case.
+    static let allCases: [Parley_Content_DataMessage.Flags] = [
+      .none,
+      .expirationTimerUpdate,
+    ]
+
+  }
 
   init() {}
 
   fileprivate var _body: String? = nil
   fileprivate var _quote: Parley_Content_Quote? = nil
+  fileprivate var _reaction: Parley_Content_Reaction? = nil
+  fileprivate var _delete: Parley_Content_Delete? = nil
+  fileprivate var _edit: Parley_Content_Edit? = nil
+}
+
+nonisolated struct Parley_Content_Reaction: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// One grapheme cluster, at most 32 bytes.
+  var emoji: String = String()
+
+  /// Withdraws the sender's reaction instead of setting it.
+  var remove: Bool = false
+
+  var targetAuthorAccountID: String = String()
+
+  var targetTimestamp: UInt64 = 0
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+}
+
+nonisolated struct Parley_Content_Delete: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// The sender's own message to delete.
+  var targetTimestamp: UInt64 = 0
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+}
+
+nonisolated struct Parley_Content_Edit: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// The sender's own message the new body replaces.
+  var targetTimestamp: UInt64 = 0
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+}
+
+nonisolated struct Parley_Content_TypingMessage: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var action: Parley_Content_TypingMessage.Action = .started
+
+  var timestamp: UInt64 = 0
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  nonisolated enum Action: SwiftProtobuf.Enum, Swift.CaseIterable {
+    typealias RawValue = Int
+    case started // = 0
+    case stopped // = 1
+    case UNRECOGNIZED(Int)
+
+    init() {
+      self = .started
+    }
+
+    init?(rawValue: Int) {
+      switch rawValue {
+      case 0: self = .started
+      case 1: self = .stopped
+      default: self = .UNRECOGNIZED(rawValue)
+      }
+    }
+
+    var rawValue: Int {
+      switch self {
+      case .started: return 0
+      case .stopped: return 1
+      case .UNRECOGNIZED(let i): return i
+      }
+    }
+
+    // The compiler won't synthesize support with the UNRECOGNIZED case.
+    static let allCases: [Parley_Content_TypingMessage.Action] = [
+      .started,
+      .stopped,
+    ]
+
+  }
+
+  init() {}
 }
 
 nonisolated struct Parley_Content_AttachmentPointer: Sendable {
@@ -134,11 +313,28 @@ nonisolated struct Parley_Content_AttachmentPointer: Sendable {
   /// Clears the value of `fileName`. Subsequent reads from it will return its default value.
   mutating func clearFileName() {self._fileName = nil}
 
+  /// Audio and video length in milliseconds, when known.
+  var durationMs: UInt32 {
+    get {_durationMs ?? 0}
+    set {_durationMs = newValue}
+  }
+  /// Returns true if `durationMs` has been explicitly set.
+  var hasDurationMs: Bool {self._durationMs != nil}
+  /// Clears the value of `durationMs`. Subsequent reads from it will return its default value.
+  mutating func clearDurationMs() {self._durationMs = nil}
+
+  /// At most 100 loudness samples in 0…1, for drawing a voice note before it is downloaded.
+  var waveform: [Float] = []
+
+  /// Recorded as a voice message (shown as one, not as a file).
+  var voiceNote: Bool = false
+
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
   init() {}
 
   fileprivate var _fileName: String? = nil
+  fileprivate var _durationMs: UInt32? = nil
 }
 
 nonisolated struct Parley_Content_Quote: Sendable {
@@ -255,48 +451,97 @@ fileprivate nonisolated let _protobuf_package = "parley.content"
 
 nonisolated extension Parley_Content_Content: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   static let protoMessageName: String = _protobuf_package + ".Content"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}version\0\u{3}data_message\0\u{3}sync_message\0\u{3}receipt_message\0")
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}version\0\u{3}data_message\0\u{3}sync_message\0\u{3}receipt_message\0\u{3}typing_message\0")
+
+  fileprivate class _StorageClass {
+    var _version: UInt32 = 0
+    var _dataMessage: Parley_Content_DataMessage? = nil
+    var _syncMessage: Parley_Content_SyncMessage? = nil
+    var _receiptMessage: Parley_Content_ReceiptMessage? = nil
+    var _typingMessage: Parley_Content_TypingMessage? = nil
+
+      // This property is used as the initial default value for new instances of the type.
+      // The type itself is protecting the reference to its storage via CoW semantics.
+      // This will force a copy to be made of this reference when the first mutation occurs;
+      // hence, it is safe to mark this as `nonisolated(unsafe)`.
+      static nonisolated(unsafe) let defaultInstance = _StorageClass()
+
+    private init() {}
+
+    init(copying source: _StorageClass) {
+      _version = source._version
+      _dataMessage = source._dataMessage
+      _syncMessage = source._syncMessage
+      _receiptMessage = source._receiptMessage
+      _typingMessage = source._typingMessage
+    }
+  }
+
+  fileprivate mutating func _uniqueStorage() -> _StorageClass {
+    if !isKnownUniquelyReferenced(&_storage) {
+      _storage = _StorageClass(copying: _storage)
+    }
+    return _storage
+  }
 
   mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
-    while let fieldNumber = try decoder.nextFieldNumber() {
-      // The use of inline closures is to circumvent an issue where the compiler
-      // allocates stack space for every case branch when no optimizations are
-      // enabled. https://github.com/apple/swift-protobuf/issues/1034
-      switch fieldNumber {
-      case 1: try { try decoder.decodeSingularUInt32Field(value: &self.version) }()
-      case 2: try { try decoder.decodeSingularMessageField(value: &self._dataMessage) }()
-      case 3: try { try decoder.decodeSingularMessageField(value: &self._syncMessage) }()
-      case 4: try { try decoder.decodeSingularMessageField(value: &self._receiptMessage) }()
-      default: break
+    _ = _uniqueStorage()
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      while let fieldNumber = try decoder.nextFieldNumber() {
+        // The use of inline closures is to circumvent an issue where the compiler
+        // allocates stack space for every case branch when no optimizations are
+        // enabled. https://github.com/apple/swift-protobuf/issues/1034
+        switch fieldNumber {
+        case 1: try { try decoder.decodeSingularUInt32Field(value: &_storage._version) }()
+        case 2: try { try decoder.decodeSingularMessageField(value: &_storage._dataMessage) }()
+        case 3: try { try decoder.decodeSingularMessageField(value: &_storage._syncMessage) }()
+        case 4: try { try decoder.decodeSingularMessageField(value: &_storage._receiptMessage) }()
+        case 5: try { try decoder.decodeSingularMessageField(value: &_storage._typingMessage) }()
+        default: break
+        }
       }
     }
   }
 
   func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    // The use of inline closures is to circumvent an issue where the compiler
-    // allocates stack space for every if/case branch local when no optimizations
-    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
-    // https://github.com/apple/swift-protobuf/issues/1182
-    if self.version != 0 {
-      try visitor.visitSingularUInt32Field(value: self.version, fieldNumber: 1)
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every if/case branch local when no optimizations
+      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+      // https://github.com/apple/swift-protobuf/issues/1182
+      if _storage._version != 0 {
+        try visitor.visitSingularUInt32Field(value: _storage._version, fieldNumber: 1)
+      }
+      try { if let v = _storage._dataMessage {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+      } }()
+      try { if let v = _storage._syncMessage {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
+      } }()
+      try { if let v = _storage._receiptMessage {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 4)
+      } }()
+      try { if let v = _storage._typingMessage {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 5)
+      } }()
     }
-    try { if let v = self._dataMessage {
-      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
-    } }()
-    try { if let v = self._syncMessage {
-      try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
-    } }()
-    try { if let v = self._receiptMessage {
-      try visitor.visitSingularMessageField(value: v, fieldNumber: 4)
-    } }()
     try unknownFields.traverse(visitor: &visitor)
   }
 
   static func ==(lhs: Parley_Content_Content, rhs: Parley_Content_Content) -> Bool {
-    if lhs.version != rhs.version {return false}
-    if lhs._dataMessage != rhs._dataMessage {return false}
-    if lhs._syncMessage != rhs._syncMessage {return false}
-    if lhs._receiptMessage != rhs._receiptMessage {return false}
+    if lhs._storage !== rhs._storage {
+      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
+        let _storage = _args.0
+        let rhs_storage = _args.1
+        if _storage._version != rhs_storage._version {return false}
+        if _storage._dataMessage != rhs_storage._dataMessage {return false}
+        if _storage._syncMessage != rhs_storage._syncMessage {return false}
+        if _storage._receiptMessage != rhs_storage._receiptMessage {return false}
+        if _storage._typingMessage != rhs_storage._typingMessage {return false}
+        return true
+      }
+      if !storagesAreEqual {return false}
+    }
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -304,7 +549,7 @@ nonisolated extension Parley_Content_Content: SwiftProtobuf.Message, SwiftProtob
 
 nonisolated extension Parley_Content_DataMessage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   static let protoMessageName: String = _protobuf_package + ".DataMessage"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}body\0\u{1}attachments\0\u{1}quote\0")
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}body\0\u{1}attachments\0\u{1}quote\0\u{1}reaction\0\u{1}delete\0\u{3}expire_timer\0\u{1}flags\0\u{1}edit\0")
 
   mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -315,6 +560,11 @@ nonisolated extension Parley_Content_DataMessage: SwiftProtobuf.Message, SwiftPr
       case 1: try { try decoder.decodeSingularStringField(value: &self._body) }()
       case 2: try { try decoder.decodeRepeatedMessageField(value: &self.attachments) }()
       case 3: try { try decoder.decodeSingularMessageField(value: &self._quote) }()
+      case 4: try { try decoder.decodeSingularMessageField(value: &self._reaction) }()
+      case 5: try { try decoder.decodeSingularMessageField(value: &self._delete) }()
+      case 6: try { try decoder.decodeSingularUInt32Field(value: &self.expireTimer) }()
+      case 7: try { try decoder.decodeSingularUInt32Field(value: &self.flags) }()
+      case 8: try { try decoder.decodeSingularMessageField(value: &self._edit) }()
       default: break
       }
     }
@@ -334,6 +584,21 @@ nonisolated extension Parley_Content_DataMessage: SwiftProtobuf.Message, SwiftPr
     try { if let v = self._quote {
       try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
     } }()
+    try { if let v = self._reaction {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 4)
+    } }()
+    try { if let v = self._delete {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 5)
+    } }()
+    if self.expireTimer != 0 {
+      try visitor.visitSingularUInt32Field(value: self.expireTimer, fieldNumber: 6)
+    }
+    if self.flags != 0 {
+      try visitor.visitSingularUInt32Field(value: self.flags, fieldNumber: 7)
+    }
+    try { if let v = self._edit {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 8)
+    } }()
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -341,14 +606,167 @@ nonisolated extension Parley_Content_DataMessage: SwiftProtobuf.Message, SwiftPr
     if lhs._body != rhs._body {return false}
     if lhs.attachments != rhs.attachments {return false}
     if lhs._quote != rhs._quote {return false}
+    if lhs._reaction != rhs._reaction {return false}
+    if lhs._delete != rhs._delete {return false}
+    if lhs.expireTimer != rhs.expireTimer {return false}
+    if lhs.flags != rhs.flags {return false}
+    if lhs._edit != rhs._edit {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
 }
 
+nonisolated extension Parley_Content_DataMessage.Flags: SwiftProtobuf._ProtoNameProviding {
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0NONE\0\u{2}\u{2}EXPIRATION_TIMER_UPDATE\0")
+}
+
+nonisolated extension Parley_Content_Reaction: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".Reaction"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}emoji\0\u{1}remove\0\u{3}target_author_account_id\0\u{3}target_timestamp\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.emoji) }()
+      case 2: try { try decoder.decodeSingularBoolField(value: &self.remove) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.targetAuthorAccountID) }()
+      case 4: try { try decoder.decodeSingularUInt64Field(value: &self.targetTimestamp) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.emoji.isEmpty {
+      try visitor.visitSingularStringField(value: self.emoji, fieldNumber: 1)
+    }
+    if self.remove != false {
+      try visitor.visitSingularBoolField(value: self.remove, fieldNumber: 2)
+    }
+    if !self.targetAuthorAccountID.isEmpty {
+      try visitor.visitSingularStringField(value: self.targetAuthorAccountID, fieldNumber: 3)
+    }
+    if self.targetTimestamp != 0 {
+      try visitor.visitSingularUInt64Field(value: self.targetTimestamp, fieldNumber: 4)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: Parley_Content_Reaction, rhs: Parley_Content_Reaction) -> Bool {
+    if lhs.emoji != rhs.emoji {return false}
+    if lhs.remove != rhs.remove {return false}
+    if lhs.targetAuthorAccountID != rhs.targetAuthorAccountID {return false}
+    if lhs.targetTimestamp != rhs.targetTimestamp {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Parley_Content_Delete: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".Delete"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}target_timestamp\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.targetTimestamp) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.targetTimestamp != 0 {
+      try visitor.visitSingularUInt64Field(value: self.targetTimestamp, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: Parley_Content_Delete, rhs: Parley_Content_Delete) -> Bool {
+    if lhs.targetTimestamp != rhs.targetTimestamp {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Parley_Content_Edit: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".Edit"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}target_timestamp\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.targetTimestamp) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.targetTimestamp != 0 {
+      try visitor.visitSingularUInt64Field(value: self.targetTimestamp, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: Parley_Content_Edit, rhs: Parley_Content_Edit) -> Bool {
+    if lhs.targetTimestamp != rhs.targetTimestamp {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Parley_Content_TypingMessage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".TypingMessage"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}action\0\u{1}timestamp\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularEnumField(value: &self.action) }()
+      case 2: try { try decoder.decodeSingularUInt64Field(value: &self.timestamp) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.action != .started {
+      try visitor.visitSingularEnumField(value: self.action, fieldNumber: 1)
+    }
+    if self.timestamp != 0 {
+      try visitor.visitSingularUInt64Field(value: self.timestamp, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: Parley_Content_TypingMessage, rhs: Parley_Content_TypingMessage) -> Bool {
+    if lhs.action != rhs.action {return false}
+    if lhs.timestamp != rhs.timestamp {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Parley_Content_TypingMessage.Action: SwiftProtobuf._ProtoNameProviding {
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0STARTED\0\u{1}STOPPED\0")
+}
+
 nonisolated extension Parley_Content_AttachmentPointer: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   static let protoMessageName: String = _protobuf_package + ".AttachmentPointer"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}key\0\u{1}digest\0\u{1}size\0\u{3}content_type\0\u{3}file_name\0")
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}key\0\u{1}digest\0\u{1}size\0\u{3}content_type\0\u{3}file_name\0\u{3}duration_ms\0\u{1}waveform\0\u{3}voice_note\0")
 
   mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -362,6 +780,9 @@ nonisolated extension Parley_Content_AttachmentPointer: SwiftProtobuf.Message, S
       case 4: try { try decoder.decodeSingularUInt64Field(value: &self.size) }()
       case 5: try { try decoder.decodeSingularStringField(value: &self.contentType) }()
       case 6: try { try decoder.decodeSingularStringField(value: &self._fileName) }()
+      case 7: try { try decoder.decodeSingularUInt32Field(value: &self._durationMs) }()
+      case 8: try { try decoder.decodeRepeatedFloatField(value: &self.waveform) }()
+      case 9: try { try decoder.decodeSingularBoolField(value: &self.voiceNote) }()
       default: break
       }
     }
@@ -390,6 +811,15 @@ nonisolated extension Parley_Content_AttachmentPointer: SwiftProtobuf.Message, S
     try { if let v = self._fileName {
       try visitor.visitSingularStringField(value: v, fieldNumber: 6)
     } }()
+    try { if let v = self._durationMs {
+      try visitor.visitSingularUInt32Field(value: v, fieldNumber: 7)
+    } }()
+    if !self.waveform.isEmpty {
+      try visitor.visitPackedFloatField(value: self.waveform, fieldNumber: 8)
+    }
+    if self.voiceNote != false {
+      try visitor.visitSingularBoolField(value: self.voiceNote, fieldNumber: 9)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -400,6 +830,9 @@ nonisolated extension Parley_Content_AttachmentPointer: SwiftProtobuf.Message, S
     if lhs.size != rhs.size {return false}
     if lhs.contentType != rhs.contentType {return false}
     if lhs._fileName != rhs._fileName {return false}
+    if lhs._durationMs != rhs._durationMs {return false}
+    if lhs.waveform != rhs.waveform {return false}
+    if lhs.voiceNote != rhs.voiceNote {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -21,16 +21,17 @@ enum ConversationStore {
     static func insert(_ message: NewMessage, _ db: Database) throws -> Int64? {
         try db.execute(sql: """
             INSERT OR IGNORE INTO messages (thread_id, outgoing, author_account_id, author_device_id, timestamp, server_timestamp,
-                                            body, status, reply_to_id, read)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                            body, status, reply_to_id, read, kind, expire_timer, expire_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [message.threadId, message.outgoing, message.authorAccountId, Int64(message.authorDeviceId),
                              Int64(message.timestamp), message.serverTimestamp.map(Int64.init), message.body,
-                             message.status.rawValue, message.replyToId, message.outgoing])
+                             message.status.rawValue, message.replyToId, message.outgoing || message.kind != .message,
+                             message.kind.rawValue, Int64(message.expireTimer), message.expireAt.map(Int64.init)])
         guard db.changesCount > 0 else { return nil }
         let id = db.lastInsertedRowID
         try db.execute(sql: """
             UPDATE threads SET last_message_id = ?, updated = ?, unread_count = unread_count + ? WHERE id = ?
-            """, arguments: [id, Int64(message.timestamp), message.outgoing ? 0 : 1, message.threadId])
+            """, arguments: [id, Int64(message.timestamp), message.outgoing || message.kind != .message ? 0 : 1, message.threadId])
         return id
     }
 
@@ -38,6 +39,11 @@ enum ConversationStore {
     static func messageId(author authorAccountId: String, timestamp: UInt64, _ db: Database) throws -> Int64? {
         try Int64.fetchOne(db, sql: "SELECT id FROM messages WHERE author_account_id = ? AND timestamp = ?",
                            arguments: [authorAccountId, Int64(timestamp)])
+    }
+
+    /// The disappearing-message timer of thread `threadId`, seconds.
+    static func expireTimer(threadId: Int64, _ db: Database) throws -> UInt32 {
+        (try Int64.fetchOne(db, sql: "SELECT expire_timer FROM threads WHERE id = ?", arguments: [threadId]) ?? 0).clampedUInt32
     }
 
     /// Moves an outgoing message to `status` (never backwards: sent → delivered → read).
@@ -62,6 +68,20 @@ struct NewMessage {
     var body: String?
     var status: MessageStatus
     var replyToId: Int64?
+    /// A message, or a notice about the conversation.
+    var kind: MessageKind = .message
+    /// The disappearing-message timer the message was sent with, seconds.
+    var expireTimer: UInt32 = 0
+    /// When the message disappears (milliseconds since 1970), once its timer runs.
+    var expireAt: UInt64?
+}
+
+/// What a message row is.
+public enum MessageKind: String, Sendable, Codable {
+    /// A message someone wrote.
+    case message
+    /// A notice that the conversation's disappearing-message timer changed (the row's `expireTimer`).
+    case timerChange = "timer"
 }
 
 /// Where a message stands.

@@ -20,6 +20,19 @@ public struct MessageReceiver: Sendable {
         case applied
         /// Decryption failed; an undecryptable-message row records it.
         case undecryptable(reason: String)
+        /// An edit, delete or reaction that breaks a rule (not the author, too late, unknown message): ignored.
+        case rejected(reason: String)
+        /// The sender started or stopped typing.
+        case typing(accountId: String, action: TypingAction)
+
+        init(_ result: ConversationActions.Result) {
+            switch result {
+            case .stored(let id): self = .stored(messageId: id)
+            case .duplicate: self = .duplicate
+            case .applied: self = .applied
+            case .rejected(let reason): self = .rejected(reason: reason)
+            }
+        }
     }
 
     struct ReceiptJob: Codable {
@@ -38,17 +51,7 @@ public struct MessageReceiver: Sendable {
             let context = TransactionContext(db)
             let plaintext: [UInt8]
             do {
-                switch envelope.type {
-                case CiphertextMessage.MessageType.preKey.rawValue:
-                    plaintext = try signalDecryptPreKey(
-                        message: try PreKeySignalMessage(bytes: ciphertext), from: sender, sessionStore: store, identityStore: store,
-                        preKeyStore: store, signedPreKeyStore: store, kyberPreKeyStore: store, context: context)
-                case CiphertextMessage.MessageType.whisper.rawValue:
-                    plaintext = try signalDecrypt(message: try SignalMessage(bytes: ciphertext), from: sender, sessionStore: store,
-                                                  identityStore: store, context: context)
-                default:
-                    throw SignalError.invalidMessage("unsupported envelope type \(envelope.type)")
-                }
+                plaintext = try Self.decrypt(ciphertext, type: envelope.type, from: sender, store: store, context: context)
             } catch SignalError.duplicatedMessage {
                 return .duplicate
             } catch {
@@ -61,33 +64,26 @@ public struct MessageReceiver: Sendable {
                 return try Self.recordFailure(envelope, reason: "\(error)", db, now: now)
             }
             if let message = content.dataMessage {
-                let threadId = try ConversationStore.thread(with: envelope.sourceAccountId, db, now: now)
-                let replyTo = try message.quote.flatMap { try ConversationStore.messageId(author: $0.authorAccountId, timestamp: $0.timestamp, db) }
-                guard let id = try ConversationStore.insert(NewMessage(
-                    threadId: threadId, outgoing: false, authorAccountId: envelope.sourceAccountId, authorDeviceId: envelope.sourceDeviceId,
-                    timestamp: envelope.timestamp, serverTimestamp: envelope.serverTimestamp, body: message.body, status: .received,
-                    replyToId: replyTo), db)
-                else { return .duplicate }
-                try Self.storeAttachments(message.attachments, messageId: id, db)
-                if envelope.sourceAccountId != credentials.accountId {
+                let origin = ConversationActions.Origin(
+                    author: envelope.sourceAccountId, authorDevice: envelope.sourceDeviceId, timestamp: envelope.timestamp,
+                    serverTimestamp: envelope.serverTimestamp, peer: envelope.sourceAccountId,
+                    outgoing: envelope.sourceAccountId == credentials.accountId, status: .received, now: now)
+                let result = try ConversationActions.apply(message, from: origin, db)
+                if case .stored = result, envelope.sourceAccountId != credentials.accountId, message.reaction == nil, !message.isTimerUpdate {
                     try JobQueue.enqueue(kind: "receipt", payload: ReceiptJob(
                         accountId: envelope.sourceAccountId, kind: "delivered", timestamps: [envelope.timestamp]), db, now: now)
                 }
-                return .stored(messageId: id)
+                return Outcome(result)
             }
             if let transcript = content.sentTranscript {
                 // Only this account's own devices may tell us what "we" sent.
                 guard envelope.sourceAccountId == credentials.accountId else {
                     return try Self.recordFailure(envelope, reason: "a sent transcript from another account", db, now: now)
                 }
-                let threadId = try ConversationStore.thread(with: transcript.destinationAccountId, db, now: now)
-                guard let id = try ConversationStore.insert(NewMessage(
-                    threadId: threadId, outgoing: true, authorAccountId: credentials.accountId, authorDeviceId: envelope.sourceDeviceId,
-                    timestamp: envelope.timestamp, serverTimestamp: envelope.serverTimestamp, body: transcript.message.body,
-                    status: .sent, replyToId: nil), db)
-                else { return .duplicate }
-                try Self.storeAttachments(transcript.message.attachments, messageId: id, db)
-                return .stored(messageId: id)
+                let origin = ConversationActions.Origin(
+                    author: credentials.accountId, authorDevice: envelope.sourceDeviceId, timestamp: envelope.timestamp,
+                    serverTimestamp: envelope.serverTimestamp, peer: transcript.destinationAccountId, outgoing: true, status: .sent, now: now)
+                return Outcome(try ConversationActions.apply(transcript.message, from: origin, db))
             }
             if let receipt = content.receipt {
                 let status: MessageStatus = receipt.kind == "read" ? .read : .delivered
@@ -99,17 +95,49 @@ public struct MessageReceiver: Sendable {
                 }
                 return .applied
             }
+            if let typing = content.typing { return .typing(accountId: envelope.sourceAccountId, action: typing) }
             return .applied
         }
     }
 
-    private static func storeAttachments(_ pointers: [AttachmentPointer], messageId: Int64, _ db: Database) throws {
-        for pointer in pointers {
-            try db.execute(sql: """
-                INSERT INTO attachments (message_id, server_id, keys, digest, size, content_type, file_name, state)
-                VALUES (?, ?, ?, ?, ?, ?, ?, 'remote')
-                """, arguments: [messageId, pointer.id, Data(base64Encoded: pointer.key), Data(base64Encoded: pointer.digest),
-                                 pointer.size, pointer.contentType, pointer.fileName])
+    /// Processes an ephemeral event (never stored by the server): a typing indicator encrypted for each of this
+    /// account's devices. The session state its decryption advances is committed; nothing else is stored.
+    public func process(_ event: EphemeralEvent) async throws -> Outcome {
+        guard event.kind == EphemeralKind.typing, let source = event.sourceAccountId, let sourceDevice = event.sourceDeviceId,
+              let payload = Data(base64Encoded: event.content),
+              let copies = try? JSONDecoder().decode([OutgoingMessage].self, from: payload), copies.count <= 64
+        else { return .rejected(reason: "not a typing event this client understands") }
+        return try await database.awaitableWrite { [store] db in
+            let credentials = try LocalAccount.credentials(db)
+            guard let copy = copies.first(where: { $0.destinationDeviceId == credentials.deviceId }),
+                  let ciphertext = Data(base64Encoded: copy.content)
+            else { return .rejected(reason: "no copy for this device") }
+            do {
+                let plaintext = try Self.decrypt(ciphertext, type: copy.type, from: try ProtocolAddress(name: source, deviceId: sourceDevice),
+                                                 store: store, context: TransactionContext(db))
+                guard let action = try MessageContent.decode(plaintext).typing else { return .rejected(reason: "an ephemeral event that is not typing") }
+                return .typing(accountId: source, action: action)
+            } catch SignalError.duplicatedMessage {
+                return .duplicate
+            } catch {
+                // Ephemeral: a failure is not worth a row in the conversation.
+                return .rejected(reason: "\(error)")
+            }
+        }
+    }
+
+    static func decrypt(_ ciphertext: Data, type: UInt8, from sender: ProtocolAddress, store: DatabaseProtocolStore,
+                        context: TransactionContext) throws -> [UInt8] {
+        switch type {
+        case CiphertextMessage.MessageType.preKey.rawValue:
+            return try signalDecryptPreKey(
+                message: try PreKeySignalMessage(bytes: ciphertext), from: sender, sessionStore: store, identityStore: store,
+                preKeyStore: store, signedPreKeyStore: store, kyberPreKeyStore: store, context: context)
+        case CiphertextMessage.MessageType.whisper.rawValue:
+            return try signalDecrypt(message: try SignalMessage(bytes: ciphertext), from: sender, sessionStore: store,
+                                     identityStore: store, context: context)
+        default:
+            throw SignalError.invalidMessage("unsupported message type \(type)")
         }
     }
 

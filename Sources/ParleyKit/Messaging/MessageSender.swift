@@ -13,6 +13,8 @@ public struct MessageSender: Sendable {
     let attachmentDirectory: URL
     /// Checks attachments before upload and records them after a successful send.
     let signatures: GlobalSignatureService?
+    /// The clock disappearing timers start on (milliseconds since 1970).
+    let now: @Sendable () -> UInt64
 
     /// Text longer than this (UTF-8 bytes) travels as a text attachment with a truncated inline body.
     public static let inlineTextLimit = 2048
@@ -30,27 +32,118 @@ public struct MessageSender: Sendable {
     /// `attachments` are files to encrypt and upload when the job runs; `replyTo` is a local message id.
     @discardableResult
     public func enqueue(body: String, to accountId: String, attachments: [URL] = [], replyTo: Int64? = nil) throws -> Int64 {
-        guard !body.isEmpty || !attachments.isEmpty else { throw ParleyError.invalidArgument("a message needs text or an attachment") }
-        for file in attachments where !FileManager.default.isReadableFile(atPath: file.path) {
-            throw ParleyError.invalidArgument("cannot read \(file.path)")
+        try enqueue(body: body, to: accountId, files: try attachments.map { try OutgoingAttachment(file: $0) }, replyTo: replyTo)
+    }
+
+    /// Stores an outgoing message to `accountId` with its send job; returns the message's local id. `files` carry
+    /// their metadata (type, voice note, duration, waveform) into the encrypted pointers.
+    @discardableResult
+    public func enqueue(body: String, to accountId: String, files: [OutgoingAttachment], replyTo: Int64? = nil) throws -> Int64 {
+        guard !body.isEmpty || !files.isEmpty else { throw ParleyError.invalidArgument("a message needs text or an attachment") }
+        for file in files where !FileManager.default.isReadableFile(atPath: file.file.path) {
+            throw ParleyError.invalidArgument("cannot read \(file.file.path)")
         }
         let timestamp = clock.next()
         return try database.write { db in
             let credentials = try LocalAccount.credentials(db)
             let threadId = try ConversationStore.thread(with: accountId, db, now: timestamp)
-            guard let id = try ConversationStore.insert(NewMessage(
+            var message = NewMessage(
                 threadId: threadId, outgoing: true, authorAccountId: credentials.accountId, authorDeviceId: credentials.deviceId,
-                timestamp: timestamp, body: body, status: .sending, replyToId: replyTo), db)
-            else { throw ParleyError.invalidArgument("a message with this timestamp already exists") }
-            for file in attachments {
-                let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.intValue ?? 0
+                timestamp: timestamp, body: body, status: .sending, replyToId: replyTo)
+            message.expireTimer = try ConversationStore.expireTimer(threadId: threadId, db)
+            guard let id = try ConversationStore.insert(message, db) else {
+                throw ParleyError.invalidArgument("a message with this timestamp already exists")
+            }
+            for file in files {
+                let size = (try? FileManager.default.attributesOfItem(atPath: file.file.path)[.size] as? NSNumber)?.intValue ?? 0
                 try db.execute(sql: """
-                    INSERT INTO attachments (message_id, size, content_type, file_name, local_path, state) VALUES (?, ?, ?, ?, ?, 'pending')
-                    """, arguments: [id, size, "application/octet-stream", file.lastPathComponent, file.path])
+                    INSERT INTO attachments (message_id, size, content_type, file_name, local_path, state, duration_ms, waveform, voice_note)
+                    VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?)
+                    """, arguments: [id, size, file.contentType, file.file.lastPathComponent, file.file.path,
+                                     file.durationMilliseconds.map { Int64($0) }, file.waveform.isEmpty ? nil : Waveform.encode(file.waveform),
+                                     file.voiceNote])
             }
             try JobQueue.enqueue(kind: "send", payload: SendJob(messageId: id), db, now: timestamp)
             return id
         }
+    }
+
+    // MARK: Acting on earlier messages
+
+    /// A message that acts on earlier ones (reaction, edit, delete, timer), queued for the conversation's other
+    /// account and this account's other devices.
+    struct ContentJob: Codable {
+        let recipient: String
+        let timestamp: UInt64
+        let message: DataMessage
+    }
+
+    /// Reacts to message `messageId` with `emoji` (replacing this account's earlier reaction), or withdraws the
+    /// reaction when `remove` is set.
+    public func react(_ emoji: String, to messageId: Int64, remove: Bool = false) throws {
+        guard remove || (emoji.count == 1 && emoji.utf8.count <= Reaction.maximumEmojiBytes) else {
+            throw ParleyError.invalidArgument("a reaction is one emoji")
+        }
+        try act(on: messageId) { target in
+            DataMessage(body: nil, reaction: Reaction(emoji: emoji, remove: remove, targetAuthorAccountId: target.author,
+                                                      targetTimestamp: target.timestamp))
+        }
+    }
+
+    /// Replaces the text of this account's message `messageId` (within 24 hours of sending); the earlier text is
+    /// kept as history and the message shows as edited.
+    public func edit(_ messageId: Int64, body: String) throws {
+        guard !body.isEmpty, body.utf8.count <= Self.inlineTextLimit else {
+            throw ParleyError.invalidArgument("an edit is 1…\(Self.inlineTextLimit) bytes of text")
+        }
+        try act(on: messageId) { target in DataMessage(body: body, editTarget: target.timestamp) }
+    }
+
+    /// Deletes this account's message `messageId` for everyone (within 24 hours of sending): every copy becomes
+    /// a tombstone and its content is erased.
+    public func deleteForEveryone(_ messageId: Int64) throws {
+        try act(on: messageId) { target in DataMessage(body: nil, deleteTarget: target.timestamp) }
+    }
+
+    /// Sets the conversation's disappearing-message timer (seconds, 0 turns it off) for both sides.
+    public func setExpireTimer(_ seconds: UInt32, with accountId: String) throws {
+        guard seconds <= DataMessage.maximumExpireTimer else { throw ParleyError.invalidArgument("a timer is at most one year") }
+        let timestamp = clock.next()
+        try database.write { db in
+            try send(DataMessage(body: nil, expireTimer: seconds, isTimerUpdate: true), to: accountId, timestamp: timestamp, db)
+        }
+    }
+
+    private func act(on messageId: Int64, _ make: (_ target: (author: String, timestamp: UInt64)) -> DataMessage) throws {
+        let timestamp = clock.next()
+        try database.write { db in
+            guard let row = try Row.fetchOne(db, sql: """
+                SELECT m.author_account_id, m.timestamp, t.recipient_account_id FROM messages m JOIN threads t ON t.id = m.thread_id WHERE m.id = ?
+                """, arguments: [messageId]), let peer = row["recipient_account_id"] as String?
+            else { throw ParleyError.invalidArgument("no message \(messageId) in a conversation") }
+            try send(make((row["author_account_id"], UInt64(row["timestamp"] as Int64))), to: peer, timestamp: timestamp, db)
+        }
+    }
+
+    /// Applies `message` here (the same rules a receiver applies) and queues it; a refusal throws and queues nothing.
+    private func send(_ message: DataMessage, to peer: String, timestamp: UInt64, _ db: Database) throws {
+        let credentials = try LocalAccount.credentials(db)
+        var message = message
+        if !message.isTimerUpdate { message.expireTimer = 0 }
+        let origin = ConversationActions.Origin(author: credentials.accountId, authorDevice: credentials.deviceId, timestamp: timestamp,
+                                                serverTimestamp: nil, peer: peer, outgoing: true, status: .sent, now: timestamp)
+        if case .rejected(let reason) = try ConversationActions.apply(message, from: origin, db) {
+            throw ParleyError.invalidArgument(reason)
+        }
+        try JobQueue.enqueue(kind: "content", payload: ContentJob(recipient: peer, timestamp: timestamp, message: message), db, now: timestamp)
+    }
+
+    /// Runs one content job: to the conversation's other account, then a transcript to this account's other devices.
+    func run(_ job: ContentJob) async throws {
+        let credentials = try database.read(LocalAccount.credentials)
+        try await delivery.deliver(MessageContent(dataMessage: job.message), to: job.recipient, timestamp: job.timestamp, as: credentials)
+        try await delivery.deliver(MessageContent(sentTranscript: SentTranscript(destinationAccountId: job.recipient, message: job.message)),
+                                   to: credentials.accountId, timestamp: job.timestamp, as: credentials)
     }
 
     /// Runs one send job: uploads attachments, sends to the recipient's devices and a copy to this account's other
@@ -61,27 +154,36 @@ public struct MessageSender: Sendable {
             let recipient: String
             let timestamp: UInt64
             let body: String
+            let expireTimer: UInt32
             let quote: Quote?
-            let attachments: [(id: Int64, path: String?, pointer: AttachmentPointer?, name: String?)]
+            let attachments: [(id: Int64, path: String?, pointer: AttachmentPointer?, name: String?, metadata: AttachmentPointer)]
         }
         let loaded = try database.read { db -> Loaded? in
             guard let row = try Row.fetchOne(db, sql: """
-                SELECT m.timestamp, m.body, m.status, t.recipient_account_id, q.author_account_id AS quote_author, q.timestamp AS quote_timestamp
+                SELECT m.timestamp, m.body, m.status, m.expire_timer, t.recipient_account_id, q.author_account_id AS quote_author, q.timestamp AS quote_timestamp
                 FROM messages m JOIN threads t ON t.id = m.thread_id LEFT JOIN messages q ON q.id = m.reply_to_id WHERE m.id = ?
                 """, arguments: [job.messageId]), row["status"] as String == MessageStatus.sending.rawValue
             else { return nil }
-            let attachments = try Row.fetchAll(db, sql: "SELECT id, local_path, server_id, keys, digest, size, content_type, file_name FROM attachments WHERE message_id = ?",
-                                               arguments: [job.messageId]).map { row in
-                let serverId: String? = row["server_id"]
-                let pointer = serverId.map { AttachmentPointer(
-                    id: $0, key: (row["keys"] as Data).base64EncodedString(), digest: (row["digest"] as Data).base64EncodedString(),
-                    size: row["size"], contentType: row["content_type"], fileName: row["file_name"]) }
-                return (id: row["id"] as Int64, path: row["local_path"] as String?, pointer: pointer, name: row["file_name"] as String?)
+            let attachments = try Row.fetchAll(db, sql: """
+                SELECT id, local_path, server_id, keys, digest, size, content_type, file_name, duration_ms, waveform, voice_note
+                FROM attachments WHERE message_id = ?
+                """, arguments: [job.messageId]).map { row in
+                // The pointer's metadata; id, key and digest are filled in once the file is uploaded.
+                let metadata = AttachmentPointer(
+                    id: row["server_id"] ?? "", key: (row["keys"] as Data?)?.base64EncodedString() ?? "",
+                    digest: (row["digest"] as Data?)?.base64EncodedString() ?? "", size: row["size"],
+                    contentType: row["content_type"] ?? "application/octet-stream", fileName: row["file_name"],
+                    durationMilliseconds: (row["duration_ms"] as Int64?).map { $0.clampedUInt32 },
+                    waveform: Waveform.decode(row["waveform"]), voiceNote: row["voice_note"])
+                let uploaded = (row["server_id"] as String?) != nil
+                return (id: row["id"] as Int64, path: row["local_path"] as String?, pointer: uploaded ? metadata : nil,
+                        name: row["file_name"] as String?, metadata: metadata)
             }
             let quoteAuthor: String? = row["quote_author"]
             let quoteTimestamp: Int64? = row["quote_timestamp"]
             return Loaded(credentials: try LocalAccount.credentials(db), recipient: row["recipient_account_id"],
                           timestamp: UInt64(row["timestamp"] as Int64), body: row["body"] ?? "",
+                          expireTimer: (row["expire_timer"] as Int64).clampedUInt32,
                           quote: quoteAuthor.flatMap { author in quoteTimestamp.map { Quote(authorAccountId: author, timestamp: UInt64($0)) } },
                           attachments: attachments)
         }
@@ -101,8 +203,12 @@ public struct MessageSender: Sendable {
             if let pointer = attachment.pointer {
                 pointers.append(pointer)
             } else if let path = attachment.path {
-                pointers.append(try await upload(URL(fileURLWithPath: path), rowId: attachment.id, name: attachment.name,
-                                                 contentType: "application/octet-stream", as: loaded.credentials, progress: progress))
+                var pointer = try await upload(URL(fileURLWithPath: path), rowId: attachment.id, name: attachment.name,
+                                               contentType: attachment.metadata.contentType, as: loaded.credentials, progress: progress)
+                pointer.durationMilliseconds = attachment.metadata.durationMilliseconds
+                pointer.waveform = attachment.metadata.waveform
+                pointer.voiceNote = attachment.metadata.voiceNote
+                pointers.append(pointer)
             }
         }
         var inline = loaded.body
@@ -114,7 +220,8 @@ public struct MessageSender: Sendable {
             try? FileManager.default.removeItem(at: file)
             inline = String(decoding: Array(loaded.body.utf8.prefix(Self.inlineTextLimit)), as: UTF8.self)
         }
-        let message = DataMessage(body: inline.isEmpty ? nil : inline, attachments: pointers, quote: loaded.quote)
+        let message = DataMessage(body: inline.isEmpty ? nil : inline, attachments: pointers, quote: loaded.quote,
+                                  expireTimer: loaded.expireTimer)
         let serverTimestamp = try await delivery.deliver(MessageContent(dataMessage: message), to: loaded.recipient,
                                                          timestamp: loaded.timestamp, as: loaded.credentials)
         // The copy for this account's other devices ("sender can read own history").
@@ -123,6 +230,12 @@ public struct MessageSender: Sendable {
         try await database.awaitableWrite { db in
             try ConversationStore.setStatus(.sent, messageId: job.messageId, db)
             try db.execute(sql: "UPDATE messages SET server_timestamp = ? WHERE id = ?", arguments: [serverTimestamp.map(Int64.init), job.messageId])
+            // A sent message's disappearing timer starts now.
+            if loaded.expireTimer > 0 {
+                let startedAt = self.now()
+                try db.execute(sql: "UPDATE messages SET expire_at = ? WHERE id = ? AND expire_at IS NULL",
+                               arguments: [Int64(startedAt + UInt64(loaded.expireTimer) * 1000), job.messageId])
+            }
         }
         // The post-send store, only now that the send succeeded, off the send's path.
         signatures?.storeInBackground(checked)

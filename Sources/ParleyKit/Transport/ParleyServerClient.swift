@@ -33,8 +33,7 @@ public struct ParleyServerClient: Sendable {
 
     /// The account registered under `username`.
     public func lookup(username: String, as device: DeviceCredentials) async throws -> AccountLookupResponse {
-        let escaped = username.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? username
-        return try await call(.GET, APIRoutes.lookup(username: escaped), as: device, expecting: [200])
+        try await call(.GET, APIRoutes.lookup(username: Self.pathComponent(username)), as: device, expecting: [200])
     }
 
     /// The username of account `accountId`.
@@ -219,21 +218,23 @@ public struct ParleyServerClient: Sendable {
         return [UInt8](body)
     }
 
-    private func call<Response: Decodable>(
+    // The transport helpers below are shared with the extensions in `ParleyServerClient+*.swift`.
+
+    func call<Response: Decodable>(
         _ method: HTTPMethod, _ path: String, as device: DeviceCredentials?, expecting: Set<Int>
     ) async throws -> Response {
         let (_, body) = try await send(method, path, body: nil, as: device, expecting: expecting)
         return try decode(Response.self, body)
     }
 
-    private func call<Request: Encodable, Response: Decodable>(
+    func call<Request: Encodable, Response: Decodable>(
         _ method: HTTPMethod, _ path: String, body: Request, as device: DeviceCredentials?, expecting: Set<Int>
     ) async throws -> Response {
         let (_, data) = try await send(method, path, body: try JSONEncoder().encode(body), as: device, expecting: expecting)
         return try decode(Response.self, data)
     }
 
-    private func send(
+    func send(
         _ method: HTTPMethod, _ path: String, body: Data?, as device: DeviceCredentials?, expecting: Set<Int>,
         contentType: String = "application/json", extraHeaders: [(String, String)] = []
     ) async throws -> (Int, Data) {
@@ -260,7 +261,12 @@ public struct ParleyServerClient: Sendable {
         return (status, data)
     }
 
-    private func decode<T: Decodable>(_ type: T.Type, _ data: Data) throws -> T {
+    /// `text` percent-encoded as one path component (a `/` in it cannot reach another route).
+    static func pathComponent(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? text
+    }
+
+    func decode<T: Decodable>(_ type: T.Type, _ data: Data) throws -> T {
         do {
             return try JSONDecoder().decode(T.self, from: data)
         } catch {

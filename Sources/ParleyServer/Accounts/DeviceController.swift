@@ -48,6 +48,20 @@ struct DeviceController: Sendable {
         }
     }
 
+    /// `PUT /v1/devices/self/registration`: the authenticated device starts over as a new installation (a restored
+    /// PIN backup): a new registration id, so that senders' sessions with the old one get 410 and are rebuilt, and
+    /// none of the old installation's prekeys left to hand out.
+    func resetRegistration(_ request: Request) async throws -> Response {
+        let caller = try await authenticator.authenticate(request)
+        try rateLimiter.take("registration", accountId: caller.account.id, policy: limits.rateLimits.linkCode)
+        let body = try await JSONCoding.decode(DeviceRegistrationRequest.self, from: request, limit: limits.smallBodyBytes)
+        guard (1...16380).contains(body.registrationId) else { throw ServerError.badRequest("registrationId must be 1…16380") }
+        guard try await store.resetDeviceRegistration(
+            accountId: caller.account.id, deviceId: caller.device.deviceId, registrationId: body.registrationId)
+        else { throw ServerError.notFound("no device \(caller.device.deviceId)") }
+        return Response(status: .noContent)
+    }
+
     func remove(_ request: Request, deviceId: String) async throws -> Response {
         let caller = try await authenticator.authenticate(request)
         guard let id = UInt32(deviceId) else { throw ServerError.badRequest("device id must be a number") }

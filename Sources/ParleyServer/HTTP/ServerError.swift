@@ -19,6 +19,11 @@ public enum ServerError: Error, HTTPResponseError, Sendable {
     case payloadTooLarge(Int)
     /// A per-account rate limit refused the request (429 `rate_limited`, with `Retry-After`).
     case tooManyRequests(retryAfterSeconds: Int)
+    /// A PIN backup restore presented the wrong verifier (403 `wrong_pin`, with the guesses left; at zero the backup
+    /// has been deleted).
+    case wrongPIN(attemptsLeft: Int)
+    /// What was asked for existed and was deliberately removed (410), with its own code.
+    case gone(code: String, message: String)
     /// The `Range` of a download lies outside the blob (416 `range_not_satisfiable`).
     case rangeNotSatisfiable(size: Int64)
     /// Another client error the HTTP layer reported (its status kept).
@@ -36,6 +41,8 @@ public enum ServerError: Error, HTTPResponseError, Sendable {
         case .conflict: return .conflict
         case .payloadTooLarge: return .contentTooLarge
         case .tooManyRequests: return .tooManyRequests
+        case .wrongPIN: return .forbidden
+        case .gone: return .gone
         case .rangeNotSatisfiable: return .rangeNotSatisfiable
         case .clientError(let status, _): return status
         case .internalFailure: return .internalServerError
@@ -51,7 +58,12 @@ public enum ServerError: Error, HTTPResponseError, Sendable {
         case .conflict(let code, let message): return APIErrorBody(code: code, message: message)
         case .payloadTooLarge(let limit): return APIErrorBody(code: "payload_too_large", message: "request body over \(limit) bytes")
         case .tooManyRequests(let seconds):
-            return APIErrorBody(code: "rate_limited", message: "too many requests; retry in \(seconds) s")
+            return APIErrorBody(code: "rate_limited", message: "too many requests; retry in \(seconds) s", retryAfter: seconds)
+        case .wrongPIN(let left):
+            let message = left > 0 ? "wrong PIN; \(left) attempt\(left == 1 ? "" : "s") left"
+                : "wrong PIN; no attempts left: the backup has been deleted"
+            return APIErrorBody(code: "wrong_pin", message: message, attemptsLeft: left)
+        case .gone(let code, let message): return APIErrorBody(code: code, message: message)
         case .rangeNotSatisfiable(let size):
             return APIErrorBody(code: "range_not_satisfiable", message: "the range lies outside the \(size)-byte blob")
         case .clientError(let status, let message):

@@ -13,6 +13,9 @@ public struct RateLimits: Sendable {
 
     /// Content-hash requests (checks, prefix lookups, stores; a batch counts once).
     public var contentHash = TokenBucketPolicy(capacity: 300, refillPerSecond: 30)
+    /// The primary device's own PIN backup requests (evaluations and uploads): plenty for making backups, few for
+    /// anything else. Restore guesses have their own exact window (``BackupSettings``), which this does not scale.
+    public var backup = TokenBucketPolicy(capacity: 20, refillPerSecond: 1.0 / 60)
 
     /// The defaults.
     public init() {}
@@ -20,7 +23,7 @@ public struct RateLimits: Sendable {
     /// Every bucket scaled by `factor` (load testing runs with a large one).
     public func scaled(by factor: Double) -> RateLimits {
         var copy = self
-        for keyPath in [\RateLimits.send, \.bundleFetch, \.attachmentUpload, \.linkCode, \.ephemeral, \.contentHash] {
+        for keyPath in [\RateLimits.send, \.bundleFetch, \.attachmentUpload, \.linkCode, \.ephemeral, \.contentHash, \.backup] {
             copy[keyPath: keyPath] = TokenBucketPolicy(
                 capacity: self[keyPath: keyPath].capacity * factor, refillPerSecond: self[keyPath: keyPath].refillPerSecond * factor)
         }

@@ -100,6 +100,18 @@ enum SQLiteSchema {
                 );
                 """)
         }
+        migrator.registerMigration("v6: PIN key backups") { db in
+            try db.execute(sql: """
+                CREATE TABLE key_backups (
+                    account_id TEXT PRIMARY KEY NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+                    blob BLOB NOT NULL,
+                    kdf_parameters TEXT NOT NULL,
+                    verifier_hash BLOB NOT NULL,
+                    failures INTEGER NOT NULL DEFAULT 0,
+                    created INTEGER NOT NULL
+                );
+                """)
+        }
         return migrator
     }
 }

@@ -194,6 +194,19 @@ public final class SQLiteStore: ServerStore {
         }
     }
 
+    public func resetDeviceRegistration(accountId: String, deviceId: UInt32, registrationId: UInt32) async throws -> Bool {
+        try await database.write { db in
+            let owner: StatementArguments = [accountId, Int64(deviceId)]
+            try db.execute(sql: "UPDATE devices SET registration_id = ? WHERE account_id = ? AND device_id = ?",
+                           arguments: [Int64(registrationId), accountId, Int64(deviceId)])
+            guard db.changesCount > 0 else { return false }
+            try db.execute(sql: "DELETE FROM signed_prekeys WHERE account_id = ? AND device_id = ?", arguments: owner)
+            try db.execute(sql: "DELETE FROM one_time_prekeys WHERE account_id = ? AND device_id = ?", arguments: owner)
+            try db.execute(sql: "DELETE FROM kem_prekeys WHERE account_id = ? AND device_id = ?", arguments: owner)
+            return true
+        }
+    }
+
     public func storeEnvelopes(_ envelopes: [StoredEnvelope]) async throws {
         try await database.write { db in
             let insert = try db.cachedStatement(sql: """

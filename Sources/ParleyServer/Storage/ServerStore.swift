@@ -164,6 +164,22 @@ public protocol ServerStore: Sendable {
     func finishImportJob(id: String, state: String, error: String?, now: UInt64) async throws
     /// Removes a device with its keys and mailbox; `false` when there is none.
     func removeDevice(accountId: String, deviceId: UInt32) async throws -> Bool
+    /// In one transaction: gives the device a new registration id and deletes its signed, one-time and KEM prekeys
+    /// (a new installation of the device); `false` when there is no such device.
+    func resetDeviceRegistration(accountId: String, deviceId: UInt32, registrationId: UInt32) async throws -> Bool
+    /// Stores the account's PIN backup, replacing any previous one, with the failure count of `backup`.
+    func storeBackup(_ backup: StoredBackup) async throws
+    /// The account's PIN backup, if any.
+    func backup(accountId: String) async throws -> StoredBackup?
+    /// In one transaction: deletes the backup when it has already counted `maximumFailures` guesses, else counts one
+    /// more. Concurrent guesses are each counted exactly once.
+    func countBackupAttempt(accountId: String, maximumFailures: Int) async throws -> BackupAttemptOutcome
+    /// Sets the failure count of the account's backup to zero (a restore succeeded) — only if the backup stored is
+    /// still the one whose verifier hash is `verifierHash`.
+    func resetBackupFailures(accountId: String, verifierHash: [UInt8]) async throws
+    /// Deletes the account's backup; with `verifierHash`, only if it is still that backup (a wipe after the last wrong
+    /// guess never removes a backup stored meanwhile). Returns whether one was deleted.
+    func deleteBackup(accountId: String, verifierHash: [UInt8]?) async throws -> Bool
     /// Stores envelopes for several devices in one transaction: all are stored or none.
     func storeEnvelopes(_ envelopes: [StoredEnvelope]) async throws
     /// Up to `limit` envelopes for the device, oldest first, none older than `notBefore` (server time).

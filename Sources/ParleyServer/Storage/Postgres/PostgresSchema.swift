@@ -151,5 +151,17 @@ enum PostgresSchema {
             )
             """,
         ]),
+        PostgresMigration(version: 6, name: "PIN key backups", statements: [
+            """
+            CREATE TABLE key_backups (
+                account_id TEXT PRIMARY KEY REFERENCES accounts (id) ON DELETE CASCADE,
+                blob BYTEA NOT NULL,
+                kdf_parameters TEXT NOT NULL,
+                verifier_hash BYTEA NOT NULL,
+                failures BIGINT NOT NULL DEFAULT 0,
+                created BIGINT NOT NULL
+            )
+            """,
+        ]),
     ]
 }

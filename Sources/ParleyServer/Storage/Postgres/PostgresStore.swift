@@ -229,6 +229,23 @@ public final class PostgresStore: ServerStore, Service {
         }
     }
 
+    public func resetDeviceRegistration(accountId: String, deviceId: UInt32, registrationId: UInt32) async throws -> Bool {
+        let device = Int64(deviceId)
+        return try await transaction { connection in
+            let updated = try await count("""
+                WITH updated AS (
+                    UPDATE devices SET registration_id = \(Int64(registrationId)) WHERE account_id = \(accountId) AND device_id = \(device)
+                    RETURNING 1
+                ) SELECT count(*) FROM updated
+                """, on: connection)
+            guard updated > 0 else { return false }
+            try await perform("DELETE FROM signed_prekeys WHERE account_id = \(accountId) AND device_id = \(device)", on: connection)
+            try await perform("DELETE FROM one_time_prekeys WHERE account_id = \(accountId) AND device_id = \(device)", on: connection)
+            try await perform("DELETE FROM kem_prekeys WHERE account_id = \(accountId) AND device_id = \(device)", on: connection)
+            return true
+        }
+    }
+
     // MARK: Helpers shared with the other PostgresStore files
 
     /// Runs `body` in a transaction on one pooled connection; rethrows the failure itself rather than PostgresNIO's wrapper,

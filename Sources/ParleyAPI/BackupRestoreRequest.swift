@@ -1,0 +1,11 @@
+/// `POST /v1/backup/{username}/restore`: the verifier the PIN produced, for the server to compare (as SHA-256
+/// digests, in constant time) with the one stored.
+public struct BackupRestoreRequest: Codable, Sendable, Equatable {
+    /// The 32-byte verifier, base64.
+    public let verifier: String
+
+    /// A restore request.
+    public init(verifier: String) {
+        self.verifier = verifier
+    }
+}

@@ -1,0 +1,48 @@
+import Crypto
+
+/// The client's side of the PIN backup's oblivious PRF (2HashDH over ristretto255).
+///
+/// The PIN is hashed to an element P = ristretto255_from_hash(SHA-512("parley-backup-v1 pin" ‖ username ‖ 0x00 ‖
+/// PIN)), with the username lowercased (usernames are unique whatever their case, and a new machine knows only the
+/// username), and sent as B = r·P for a random scalar r. The server answers E = k·B with its per-account key k;
+/// ``finalize(evaluatedElement:)`` unblinds N = r⁻¹·E = k·P and returns SHA-512(PIN ‖ P ‖ N). The server learns
+/// nothing about the PIN (B is uniformly random), and nobody without k — a copy of the server's database included —
+/// can compute the output for a guess.
+public struct BlindedPIN: Sendable {
+    /// B, sent to the server.
+    public let blindedElement: [UInt8]
+    private let pin: [UInt8]
+    private let element: [UInt8]
+    private let blind: [UInt8]
+
+    private static let domain = Array("parley-backup-v1 pin".utf8)
+
+    /// Blinds `pin` (its UTF-8 bytes) for `username`'s backup with a fresh random scalar.
+    ///
+    /// - Throws: ``BackupError/malformed(_:)`` when libsodium cannot run.
+    public init(pin: String, username: String) throws {
+        let pinBytes = Array(pin.utf8)
+        var input = Self.domain
+        input += Array(username.lowercased().utf8)
+        input.append(0)
+        input += pinBytes
+        let element = try BackupNative.element(fromHash: Array(SHA512.hash(data: input)))
+        let blind = try BackupNative.randomScalar()
+        guard let blinded = BackupNative.multiply(blind, element) else { throw BackupError.malformed("the PIN could not be blinded") }
+        self.pin = pinBytes
+        self.element = element
+        self.blind = blind
+        blindedElement = blinded
+    }
+
+    /// The PRF output (64 bytes) from the server's answer E: SHA-512(PIN ‖ P ‖ r⁻¹·E).
+    ///
+    /// - Throws: ``BackupError/malformed(_:)`` when E is not a ristretto255 element.
+    public func finalize(evaluatedElement: [UInt8]) throws -> [UInt8] {
+        let unblind = try BackupNative.inverse(of: blind)
+        guard let unblinded = BackupNative.multiply(unblind, evaluatedElement) else {
+            throw BackupError.malformed("the server's evaluation is not a ristretto255 element")
+        }
+        return Array(SHA512.hash(data: pin + element + unblinded))
+    }
+}

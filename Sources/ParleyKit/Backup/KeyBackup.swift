@@ -1,0 +1,153 @@
+import Foundation
+import GRDB
+import ParleyAPI
+import ParleyProtocol
+
+/// PIN-protected backup of the account's identity and credential, kept on the server: made by the primary device,
+/// restored on a new machine from the username and the PIN alone.
+///
+/// ```swift
+/// try await KeyBackup(database: phone.database, api: phone.api, store: phone.store).create(pin: "4711")
+/// // on a new machine, with an empty database:
+/// try await KeyBackup(database: fresh.database, api: fresh.api, store: fresh.store).restore(username: "dana", pin: "4711")
+/// ```
+///
+/// The PIN goes through the server's oblivious PRF (``BlindedPIN``), is stretched (``BackupKDF``) and gives the
+/// blob's AES-256-GCM key and a verifier; the server stores the blob (``BackupSecrets``, sealed), the stretch
+/// parameters and a SHA-256 of the verifier. Every restore attempt is one guess the server counts and limits.
+public struct KeyBackup: Sendable {
+    let database: ParleyDatabase
+    let api: ParleyServerClient
+    let store: DatabaseProtocolStore
+    let argon2: BackupKDF.Argon2Limits
+
+    /// The shortest PIN accepted, in characters.
+    public static let minimumPINLength = 4
+
+    /// Backups of the account in `database` on the server `api` talks to; new backups stretch with Argon2id at
+    /// `argon2` (lower only in tests).
+    public init(database: ParleyDatabase, api: ParleyServerClient, store: DatabaseProtocolStore,
+                argon2: BackupKDF.Argon2Limits = .interactive) {
+        self.database = database
+        self.api = api
+        self.store = store
+        self.argon2 = argon2
+    }
+
+    /// Makes a backup under `pin`, replacing any the account had (primary device only).
+    ///
+    /// - Throws: ``BackupError/pinTooShort``, ``BackupError/notPrimaryDevice``, ``ParleyError/notRegistered``,
+    ///   ``ServerAPIError`` when the server refuses or cannot be reached.
+    public func create(pin: String, kdf: BackupKDFParameters.Algorithm = .argon2id) async throws {
+        try Self.check(pin)
+        let (credentials, secrets) = try database.read { db -> (DeviceCredentials, BackupSecrets) in
+            let credentials = try LocalAccount.credentials(db)
+            guard let row = try Row.fetchOne(db, sql: "SELECT username, identity_key_pair, registration_id FROM local_account WHERE id = 1")
+            else { throw ParleyError.notRegistered }
+            return (credentials, BackupSecrets(
+                accountId: credentials.accountId, username: row["username"], password: credentials.password,
+                identityKeyPair: row["identity_key_pair"], registrationId: UInt32(truncatingIfNeeded: row["registration_id"] as Int64)))
+        }
+        guard credentials.deviceId == 1 else { throw BackupError.notPrimaryDevice }
+        let blinded = try BlindedPIN(pin: pin, username: secrets.username)
+        let evaluation = try await translatingRefusals { try await api.evaluateBackupPIN(blinded.blindedElement, as: credentials) }
+        let output = try blinded.finalize(evaluatedElement: try Self.element(evaluation.evaluatedElement))
+        let parameters = BackupKDF.newParameters(kdf, argon2: argon2)
+        let keys = try BackupKDF.deriveKeys(from: output, parameters: parameters)
+        let request = StoreBackupRequest(
+            blob: Data(try secrets.sealed(with: keys.encryptionKey)).base64EncodedString(), kdf: parameters,
+            verifier: Data(keys.verifier).base64EncodedString())
+        try await translatingRefusals { try await api.storeBackup(request, as: credentials) }
+    }
+
+    /// Whether the account has a backup, when it was made and how many guesses it has seen since.
+    public func status() async throws -> BackupStatusResponse {
+        try await api.backupStatus(as: try database.read(LocalAccount.credentials))
+    }
+
+    /// Deletes the account's backup, if any (primary device only).
+    public func delete() async throws {
+        let credentials = try database.read(LocalAccount.credentials)
+        guard credentials.deviceId == 1 else { throw BackupError.notPrimaryDevice }
+        try await api.deleteBackup(as: credentials)
+    }
+
+    /// Restores `username`'s backup into this (empty) database with `pin`, making this machine the account's primary
+    /// device: the identity key and credential come from the backup, the registration id is new (so peers' sessions
+    /// with the old installation fail with 410 and are rebuilt), and fresh prekeys replace the old ones on the server.
+    /// The old installation, if it still runs, stops working.
+    ///
+    /// Each call is one guess of the server's limited number.
+    ///
+    /// - Throws: ``BackupError/wrongPIN(attemptsLeft:)``, ``BackupError/wiped``, ``BackupError/rateLimited(retryAfter:)``,
+    ///   ``BackupError/noBackup``, ``BackupError/pinTooShort``, ``BackupError/alreadyRegistered``,
+    ///   ``BackupError/malformed(_:)``; ``ServerAPIError`` for other refusals.
+    @discardableResult
+    public func restore(username: String, pin: String) async throws -> DeviceCredentials {
+        try Self.check(pin)
+        guard try database.read(LocalAccount.fetch)?.credentials == nil else { throw BackupError.alreadyRegistered }
+        let blinded = try BlindedPIN(pin: pin, username: username)
+        let evaluation = try await translatingRefusals { try await api.evaluateBackupPIN(blinded.blindedElement, username: username) }
+        guard let parameters = evaluation.kdf else { throw BackupError.malformed("the server sent no stretch parameters") }
+        let output = try blinded.finalize(evaluatedElement: try Self.element(evaluation.evaluatedElement))
+        let keys = try BackupKDF.deriveKeys(from: output, parameters: parameters)
+        let restored = try await translatingRefusals { try await api.restoreBackup(verifier: keys.verifier, username: username) }
+        guard let blob = Data(base64Encoded: restored.blob) else { throw BackupError.malformed("the blob is not base64") }
+        let secrets = try BackupSecrets.opened(Array(blob), with: keys.encryptionKey)
+        guard secrets.username.lowercased() == username.lowercased() else {
+            throw BackupError.malformed("the backup belongs to another username")
+        }
+        guard (try? IdentityKeyPair(bytes: secrets.identityKeyPair)) != nil else {
+            throw BackupError.malformed("the identity key pair does not parse")
+        }
+        return try await install(secrets)
+    }
+
+    /// Makes `secrets` this database's account as a new installation of device 1, then uploads fresh prekeys.
+    private func install(_ secrets: BackupSecrets) async throws -> DeviceCredentials {
+        var registrationId = UInt32.random(in: 1...16380)
+        while registrationId == secrets.registrationId { registrationId = UInt32.random(in: 1...16380) }
+        let credentials = DeviceCredentials(accountId: secrets.accountId, deviceId: 1, password: secrets.password)
+        // First the server (which also proves the credential still works), then the local row.
+        try await api.resetRegistration(registrationId, as: credentials)
+        try await database.awaitableWrite { [baseURL = api.baseURL, registrationId] db in
+            try db.execute(sql: "DELETE FROM local_account")
+            try db.execute(
+                sql: """
+                    INSERT INTO local_account (id, server_url, username, account_id, device_id, password, identity_key_pair, registration_id)
+                    VALUES (1, ?, ?, ?, 1, ?, ?, ?)
+                    """,
+                arguments: [baseURL, secrets.username, secrets.accountId, secrets.password, secrets.identityKeyPair, Int64(registrationId)])
+        }
+        try await AccountManager(database: database, api: api, store: store).upload(oneTime: true, signed: true, lastResort: true)
+        return credentials
+    }
+
+    /// Runs `body`, turning the backup routes' refusals into ``BackupError``s.
+    private func translatingRefusals<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as ServerAPIError {
+            guard case .rejected(let status, let answer) = error else { throw error }
+            if status == 403, answer?.code == "wrong_pin" { throw BackupError.wrongPIN(attemptsLeft: answer?.attemptsLeft ?? 0) }
+            switch status {
+            case 404: throw BackupError.noBackup
+            case 410: throw BackupError.wiped
+            case 429: throw BackupError.rateLimited(retryAfter: answer?.retryAfter ?? 60)
+            default: throw error
+            }
+        }
+    }
+
+    private static func check(_ pin: String) throws {
+        guard pin.count >= minimumPINLength else { throw BackupError.pinTooShort }
+    }
+
+    /// A 32-byte element from the server, base64.
+    private static func element(_ base64: String) throws -> [UInt8] {
+        guard let bytes = Data(base64Encoded: base64), bytes.count == 32 else {
+            throw BackupError.malformed("the server's evaluation is not 32 bytes of base64")
+        }
+        return Array(bytes)
+    }
+}

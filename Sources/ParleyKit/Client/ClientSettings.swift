@@ -1,0 +1,23 @@
+import GRDB
+
+/// Per-account client settings, kept in the encrypted database.
+public struct ClientSettings: Sendable, Equatable, Codable {
+    /// Send read receipts when the user reads messages (delivery receipts are always sent). On by default.
+    public var readReceipts: Bool
+    /// Send typing indicators. On by default.
+    public var typingIndicators: Bool
+
+    init(_ db: Database) throws {
+        let values = Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT key, value FROM settings").map {
+            ($0[0] as String, $0[1] as String)
+        })
+        readReceipts = values["read_receipts"].map { $0 == "on" } ?? true
+        typingIndicators = values["typing_indicators"].map { $0 == "on" } ?? true
+    }
+
+    func save(_ db: Database) throws {
+        for (key, value) in [("read_receipts", readReceipts), ("typing_indicators", typingIndicators)] {
+            try db.execute(sql: "INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", arguments: [key, value ? "on" : "off"])
+        }
+    }
+}

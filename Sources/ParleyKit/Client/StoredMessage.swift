@@ -1,0 +1,41 @@
+/// One message as the history shows it.
+public struct StoredMessage: Sendable, Equatable, Codable {
+    /// Local id (also the pagination cursor).
+    public let id: Int64
+    /// Whether this account sent it.
+    public let outgoing: Bool
+    /// The author's account.
+    public let authorAccountId: String
+    /// The sender's timestamp.
+    public let timestamp: UInt64
+    /// The text (the latest version when edited; `nil` once deleted).
+    public let body: String?
+    /// Where it stands.
+    public let status: MessageStatus
+    /// Why it failed, for failed and undecryptable messages.
+    public let failureReason: String?
+    /// The local id of the message it replies to.
+    public let replyToId: Int64?
+    /// Attachment count.
+    public let attachmentCount: Int
+    /// A message, or a notice (a timer change).
+    public let kind: MessageKind
+    /// When the text was last edited (the edit's timestamp), if ever.
+    public let editedAt: UInt64?
+    /// Deleted for everyone: a tombstone whose content is gone.
+    public let deleted: Bool
+    /// The disappearing-message timer it was sent with, seconds (for a timer notice: the new timer).
+    public let expireTimer: UInt32
+    /// When it disappears (milliseconds since 1970), once its timer runs.
+    public let expiresAt: UInt64?
+    /// Reactions, one per person.
+    public var reactions: [StoredReaction]
+}
+
+/// One person's reaction to a message.
+public struct StoredReaction: Sendable, Equatable, Codable {
+    /// Who reacted.
+    public let authorAccountId: String
+    /// The emoji.
+    public let emoji: String
+}

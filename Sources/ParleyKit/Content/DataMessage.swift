@@ -1,0 +1,79 @@
+import Foundation
+
+/// A conversation message: text and attachments, or one of the message kinds that act on earlier messages
+/// (a reaction, an edit, a delete for everyone) or on the conversation (a disappearing-message timer change).
+public struct DataMessage: Codable, Sendable, Equatable {
+    /// Longest body accepted on receipt (UTF-8 bytes; longer text travels as a `text/x-signal-plain` attachment).
+    public static let maximumBodyBytes = 64 * 1024
+
+    /// The text (at most 2 KiB inline when sent by Parley; longer text travels as an attachment).
+    public var body: String?
+    /// Attachments.
+    public var attachments: [AttachmentPointer]
+    /// The message this one replies to.
+    public var quote: Quote?
+    /// A reaction to an earlier message (then there is no body).
+    public var reaction: Reaction?
+    /// Delete for everyone: the timestamp of the sender's own earlier message.
+    public var deleteTarget: UInt64?
+    /// Edit: the timestamp of the sender's own earlier message whose body this message's body replaces.
+    public var editTarget: UInt64?
+    /// The conversation's disappearing-message timer in seconds (0: messages do not disappear).
+    public var expireTimer: UInt32
+    /// The message only announces ``expireTimer`` (no body).
+    public var isTimerUpdate: Bool
+
+    /// A message.
+    public init(body: String?, attachments: [AttachmentPointer] = [], quote: Quote? = nil, reaction: Reaction? = nil,
+                deleteTarget: UInt64? = nil, editTarget: UInt64? = nil, expireTimer: UInt32 = 0, isTimerUpdate: Bool = false) {
+        self.body = body
+        self.attachments = attachments
+        self.quote = quote
+        self.reaction = reaction
+        self.deleteTarget = deleteTarget
+        self.editTarget = editTarget
+        self.expireTimer = expireTimer
+        self.isTimerUpdate = isTimerUpdate
+    }
+
+    init(_ wire: Parley_Content_DataMessage) throws {
+        guard wire.attachments.count <= MessageContent.maximumAttachments else {
+            throw ParleyError.malformedContent("more than \(MessageContent.maximumAttachments) attachments")
+        }
+        guard !wire.hasBody || wire.body.utf8.count <= Self.maximumBodyBytes else {
+            throw ParleyError.malformedContent("a body longer than \(Self.maximumBodyBytes) bytes")
+        }
+        self.init(body: wire.hasBody ? wire.body : nil, attachments: try wire.attachments.map(AttachmentPointer.init),
+                  quote: wire.hasQuote ? Quote(authorAccountId: wire.quote.authorAccountID, timestamp: wire.quote.timestamp) : nil,
+                  reaction: wire.hasReaction ? try Reaction(wire.reaction) : nil,
+                  deleteTarget: wire.hasDelete ? wire.delete.targetTimestamp : nil,
+                  editTarget: wire.hasEdit ? wire.edit.targetTimestamp : nil,
+                  expireTimer: wire.expireTimer,
+                  isTimerUpdate: wire.flags & UInt32(Parley_Content_DataMessage.Flags.expirationTimerUpdate.rawValue) != 0)
+        let acts = [reaction != nil, deleteTarget != nil, editTarget != nil, isTimerUpdate].filter { $0 }.count
+        guard acts <= 1 else { throw ParleyError.malformedContent("a message is at most one of reaction, delete, edit, timer update") }
+        if reaction != nil || deleteTarget != nil || isTimerUpdate, body != nil || !attachments.isEmpty {
+            throw ParleyError.malformedContent("a reaction, delete or timer update carries no body or attachments")
+        }
+        guard expireTimer <= Self.maximumExpireTimer else { throw ParleyError.malformedContent("a timer longer than a year") }
+    }
+
+    /// Longest disappearing-message timer: one year, in seconds.
+    public static let maximumExpireTimer: UInt32 = 365 * 24 * 3600
+
+    func wire() throws -> Parley_Content_DataMessage {
+        var wire = Parley_Content_DataMessage()
+        if let body { wire.body = body }
+        wire.attachments = try attachments.map { try $0.wire() }
+        if let quote {
+            wire.quote.authorAccountID = quote.authorAccountId
+            wire.quote.timestamp = quote.timestamp
+        }
+        if let reaction { wire.reaction = reaction.wire() }
+        if let deleteTarget { wire.delete.targetTimestamp = deleteTarget }
+        if let editTarget { wire.edit.targetTimestamp = editTarget }
+        wire.expireTimer = expireTimer
+        if isTimerUpdate { wire.flags = UInt32(Parley_Content_DataMessage.Flags.expirationTimerUpdate.rawValue) }
+        return wire
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import NIOHTTP1
+import ParleyAPI
+
+/// The PIN backup routes (``ParleyAPI/BackupRoutes``) and the device reset a restore ends with. ``KeyBackup`` runs
+/// the flows and turns the server's refusals into ``BackupError``s.
+extension ParleyServerClient {
+    /// The account's OPRF key applied to `blindedElement` (primary device, for making a backup).
+    public func evaluateBackupPIN(_ blindedElement: [UInt8], as device: DeviceCredentials) async throws -> BackupEvaluationResponse {
+        try await call(.POST, BackupRoutes.evaluate, body: BackupEvaluationRequest(blindedElement: Data(blindedElement).base64EncodedString()),
+                       as: device, expecting: [200])
+    }
+
+    /// Stores the account's backup, replacing any other (primary device).
+    public func storeBackup(_ request: StoreBackupRequest, as device: DeviceCredentials) async throws {
+        _ = try await send(.PUT, BackupRoutes.backup, body: try JSONEncoder().encode(request), as: device, expecting: [204])
+    }
+
+    /// Whether the account has a backup, and its guesses since the last restore.
+    public func backupStatus(as device: DeviceCredentials) async throws -> BackupStatusResponse {
+        try await call(.GET, BackupRoutes.backup, as: device, expecting: [200])
+    }
+
+    /// Deletes the account's backup, if any (primary device).
+    public func deleteBackup(as device: DeviceCredentials) async throws {
+        _ = try await send(.DELETE, BackupRoutes.backup, body: nil, as: device, expecting: [204])
+    }
+
+    /// One PIN guess against `username`'s backup (no credentials): the evaluation, the stretch parameters and the
+    /// guesses left.
+    public func evaluateBackupPIN(_ blindedElement: [UInt8], username: String) async throws -> BackupEvaluationResponse {
+        try await call(.POST, BackupRoutes.evaluate(username: Self.pathComponent(username)),
+                       body: BackupEvaluationRequest(blindedElement: Data(blindedElement).base64EncodedString()), as: nil, expecting: [200])
+    }
+
+    /// `username`'s encrypted backup, answered when `verifier` is the one stored (no credentials).
+    public func restoreBackup(verifier: [UInt8], username: String) async throws -> BackupRestoreResponse {
+        try await call(.POST, BackupRoutes.restore(username: Self.pathComponent(username)),
+                       body: BackupRestoreRequest(verifier: Data(verifier).base64EncodedString()), as: nil, expecting: [200])
+    }
+
+    /// Makes the device a new installation on the server: registration id `registrationId`, no prekeys stored.
+    public func resetRegistration(_ registrationId: UInt32, as device: DeviceCredentials) async throws {
+        _ = try await send(.PUT, APIRoutes.deviceRegistration,
+                           body: try JSONEncoder().encode(DeviceRegistrationRequest(registrationId: registrationId)), as: device,
+                           expecting: [204])
+    }
+}

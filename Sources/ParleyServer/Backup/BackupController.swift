@@ -1,0 +1,147 @@
+import Crypto
+import Foundation
+import Hummingbird
+import ParleyAPI
+
+/// PIN-protected key backups: the primary device stores its encrypted secrets, a new machine restores them with the
+/// PIN alone.
+///
+/// The PIN never reaches the server: the client sends it blinded through an oblivious PRF keyed per account
+/// (``BackupOPRFKey``), stretches the unblinded output, and derives from it the blob's key and a verifier, of which
+/// the server keeps only a SHA-256. Every restore evaluation is one guess: counted in the store before the answer
+/// (``ServerStore/countBackupAttempt(accountId:maximumFailures:)``), at most ``BackupSettings/attemptsPerWindow`` per
+/// window and account, and the backup is deleted after ``BackupSettings/maximumFailures`` guesses without a
+/// successful restore. Nothing about the PIN, the elements or the keys is logged.
+struct BackupController: Sendable {
+    let store: any ServerStore
+    let authenticator: DeviceAuthenticator
+    let limits: ServerLimits
+    let rateLimiter: RateLimiter
+    let settings: BackupSettings
+    let oprf: BackupOPRFKey
+    let attempts: BackupAttemptWindow
+
+    /// `POST /v1/backup/evaluate`: the primary device's own PRF evaluation, for making a backup.
+    func evaluateOwn(_ request: Request) async throws -> Response {
+        let caller = try await primaryDevice(request)
+        let body = try await JSONCoding.decode(BackupEvaluationRequest.self, from: request, limit: limits.smallBodyBytes)
+        let evaluated = try evaluate(body.blindedElement, accountId: caller.account.id)
+        return try JSONCoding.response(BackupEvaluationResponse(evaluatedElement: Data(evaluated).base64EncodedString()))
+    }
+
+    /// `PUT /v1/backup`: stores the primary device's backup, replacing any other, with no guesses counted.
+    func put(_ request: Request) async throws -> Response {
+        let caller = try await primaryDevice(request)
+        let body = try await JSONCoding.decode(
+            StoreBackupRequest.self, from: request, limit: settings.maximumBlobBytes * 4 / 3 + limits.smallBodyBytes)
+        guard let blob = Data(base64Encoded: body.blob), !blob.isEmpty else { throw ServerError.badRequest("blob must be non-empty base64") }
+        guard blob.count <= settings.maximumBlobBytes else { throw ServerError.payloadTooLarge(settings.maximumBlobBytes) }
+        let verifier = try Self.element(body.verifier, field: "verifier")
+        if let problem = body.kdf.validationProblem { throw ServerError.badRequest("kdf: \(problem)") }
+        let parameters = String(decoding: try JSONEncoder().encode(body.kdf), as: UTF8.self)
+        try await store.storeBackup(StoredBackup(
+            accountId: caller.account.id, blob: Array(blob), kdfParameters: parameters,
+            verifierHash: Array(SHA256.hash(data: verifier)), failures: 0, created: settings.clock()))
+        return Response(status: .noContent)
+    }
+
+    /// `GET /v1/backup`: whether the account has a backup, and its guesses since the last restore.
+    func status(_ request: Request) async throws -> Response {
+        let caller = try await authenticator.authenticate(request)
+        guard let backup = try await store.backup(accountId: caller.account.id) else {
+            return try JSONCoding.response(BackupStatusResponse(exists: false))
+        }
+        return try JSONCoding.response(BackupStatusResponse(
+            exists: true, created: backup.created, failures: backup.failures, kdf: try Self.parameters(of: backup)))
+    }
+
+    /// `DELETE /v1/backup`: removes the account's backup (primary device); 204 whether or not there was one.
+    func delete(_ request: Request) async throws -> Response {
+        let caller = try await authenticator.authenticate(request)
+        guard caller.device.deviceId == 1 else { throw ServerError.forbidden("only the primary device can delete the backup") }
+        _ = try await store.deleteBackup(accountId: caller.account.id, verifierHash: nil)
+        return Response(status: .noContent)
+    }
+
+    /// `POST /v1/backup/{username}/evaluate` (no credentials): one PIN guess. Counted before the answer; refused when
+    /// the window is full; the backup is deleted instead once it has seen the maximum number of guesses.
+    func evaluateForRestore(_ request: Request, username: String) async throws -> Response {
+        let account = try await backupOwner(username)
+        let body = try await JSONCoding.decode(BackupEvaluationRequest.self, from: request, limit: limits.smallBodyBytes)
+        // Malformed elements are refused before anything is counted; the answer leaves only once the guess is.
+        let evaluated = try evaluate(body.blindedElement, accountId: account.id)
+        try attempts.take("evaluate", accountId: account.id)
+        switch try await store.countBackupAttempt(accountId: account.id, maximumFailures: settings.maximumFailures) {
+        case .noBackup:
+            throw Self.noBackup(username)
+        case .wiped:
+            throw Self.wiped
+        case .counted(let backup):
+            return try JSONCoding.response(BackupEvaluationResponse(
+                evaluatedElement: Data(evaluated).base64EncodedString(), kdf: try Self.parameters(of: backup),
+                attemptsLeft: max(0, settings.maximumFailures - backup.failures)))
+        }
+    }
+
+    /// `POST /v1/backup/{username}/restore` (no credentials): the blob for the right verifier (failures back to zero);
+    /// 403 `wrong_pin` with the guesses left otherwise, deleting the backup when none are.
+    func restore(_ request: Request, username: String) async throws -> Response {
+        let account = try await backupOwner(username)
+        let body = try await JSONCoding.decode(BackupRestoreRequest.self, from: request, limit: limits.smallBodyBytes)
+        let verifier = try Self.element(body.verifier, field: "verifier")
+        try attempts.take("restore", accountId: account.id)
+        guard let backup = try await store.backup(accountId: account.id) else { throw Self.noBackup(username) }
+        // swift-crypto compares digests in constant time.
+        guard SHA256.hash(data: verifier) == backup.verifierHash else {
+            let left = max(0, settings.maximumFailures - backup.failures)
+            if left == 0 { _ = try await store.deleteBackup(accountId: account.id, verifierHash: backup.verifierHash) }
+            throw ServerError.wrongPIN(attemptsLeft: left)
+        }
+        try await store.resetBackupFailures(accountId: account.id, verifierHash: backup.verifierHash)
+        return try JSONCoding.response(BackupRestoreResponse(blob: Data(backup.blob).base64EncodedString()))
+    }
+
+    // MARK: Private
+
+    private func primaryDevice(_ request: Request) async throws -> AuthenticatedDevice {
+        let caller = try await authenticator.authenticate(request)
+        guard caller.device.deviceId == 1 else { throw ServerError.forbidden("only the primary device can make the backup") }
+        try rateLimiter.take("backup", accountId: caller.account.id, policy: limits.rateLimits.backup)
+        return caller
+    }
+
+    /// The account registered as `username`; the same 404 as a missing backup, so the route tells no more than that.
+    private func backupOwner(_ username: String) async throws -> StoredAccount {
+        guard username.utf8.count <= 64, let account = try await store.account(username: username) else { throw Self.noBackup(username) }
+        return account
+    }
+
+    private func evaluate(_ base64: String, accountId: String) throws -> [UInt8] {
+        let blinded = try Self.element(base64, field: "blindedElement")
+        guard let evaluated = oprf.evaluate(blinded, accountId: accountId) else {
+            throw ServerError.badRequest("blindedElement is not a ristretto255 element")
+        }
+        return evaluated
+    }
+
+    /// 32 bytes in base64, else a 400 naming the field.
+    private static func element(_ base64: String, field: String) throws -> [UInt8] {
+        guard base64.utf8.count <= 64, let bytes = Data(base64Encoded: base64), bytes.count == 32 else {
+            throw ServerError.badRequest("\(field) must be base64 of 32 bytes")
+        }
+        return Array(bytes)
+    }
+
+    private static func parameters(of backup: StoredBackup) throws -> BackupKDFParameters {
+        do {
+            return try JSONDecoder().decode(BackupKDFParameters.self, from: Data(backup.kdfParameters.utf8))
+        } catch {
+            throw ServerError.internalFailure("stored backup parameters do not decode")
+        }
+    }
+
+    private static func noBackup(_ username: String) -> ServerError { .notFound("no backup for \(username)") }
+
+    private static let wiped = ServerError.gone(
+        code: "backup_wiped", message: "the backup was deleted after too many wrong PINs")
+}

@@ -1,0 +1,45 @@
+import CParleyPassword
+import Crypto
+import Foundation
+
+/// The server's half of the PIN backup's oblivious PRF (2HashDH over ristretto255, libsodium).
+///
+/// Each account has its own key, k = HMAC-SHA512(server key, account id) reduced modulo the group order; the server
+/// multiplies a client's blinded PIN element by it. The client alone can unblind the answer, and the server never
+/// sees the PIN or the result. Neither k nor the server key is stored in the database: without the key file, a copy
+/// of the database cannot evaluate the PRF, so it cannot check a single PIN guess. This is the one file of the
+/// server that hands pointers to the ristretto255 functions.
+public struct BackupOPRFKey: Sendable {
+    private let serverKey: SymmetricKey
+
+    /// The key for `serverKey` (the 32 bytes of `backup-oprf.key`).
+    public init(serverKey: [UInt8]) {
+        self.serverKey = SymmetricKey(data: serverKey)
+    }
+
+    /// `accountId`'s key applied to `blindedElement`: the 32-byte encoding of k·B, or `nil` when `blindedElement` is not
+    /// the canonical encoding of a ristretto255 element other than the identity.
+    public func evaluate(_ blindedElement: [UInt8], accountId: String) -> [UInt8]? {
+        guard blindedElement.count == 32,
+              blindedElement.withUnsafeBufferPointer({ parley_ristretto255_is_valid_point($0.baseAddress) }) == 1
+        else { return nil }
+        let scalar = accountScalar(accountId)
+        var evaluated = [UInt8](repeating: 0, count: 32)
+        let rc = evaluated.withUnsafeMutableBufferPointer { out in
+            scalar.withUnsafeBufferPointer { k in
+                blindedElement.withUnsafeBufferPointer { parley_ristretto255_scalarmult(out.baseAddress, k.baseAddress, $0.baseAddress) }
+            }
+        }
+        return rc == 0 ? evaluated : nil
+    }
+
+    /// k for `accountId`: HMAC-SHA512 under the server key, reduced modulo the group order.
+    private func accountScalar(_ accountId: String) -> [UInt8] {
+        let wide = Array(HMAC<SHA512>.authenticationCode(for: Array(accountId.utf8), using: serverKey))
+        var scalar = [UInt8](repeating: 0, count: 32)
+        _ = scalar.withUnsafeMutableBufferPointer { out in
+            wide.withUnsafeBufferPointer { parley_ristretto255_scalar_reduce(out.baseAddress, $0.baseAddress) }
+        }
+        return scalar
+    }
+}

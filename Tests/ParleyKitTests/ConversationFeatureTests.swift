@@ -1,0 +1,257 @@
+import CParleyDatabase
+import Foundation
+import GRDB
+@testable import ParleyKit
+import Testing
+
+/// The message kinds people use — replies, reactions, edits, deletes, receipts, typing, disappearing messages,
+/// voice notes — end to end through a real in-process server: three accounts, four devices.
+@Suite(.serialized) struct ConversationFeatureTests {
+    struct People {
+        let alice: ParleyClient, bobPhone: ParleyClient, bobLaptop: ParleyClient, carol: ParleyClient
+        let aliceId: String, bobId: String, carolId: String
+    }
+
+    static func people(_ server: TestServer, clock: TestClock = TestClock()) async throws -> People {
+        let alice = try server.client("alice", now: clock.source), bobPhone = try server.client("bob-phone", now: clock.source)
+        let bobLaptop = try server.client("bob-laptop", now: clock.source), carol = try server.client("carol", now: clock.source)
+        let aliceId = try await alice.accounts.register(username: "alice").accountId
+        let bobId = try await bobPhone.accounts.register(username: "bob").accountId
+        let carolId = try await carol.accounts.register(username: "carol").accountId
+        try await bobPhone.accounts.linkNewDevice(database: bobLaptop.database, name: "laptop")
+        return People(alice: alice, bobPhone: bobPhone, bobLaptop: bobLaptop, carol: carol, aliceId: aliceId, bobId: bobId, carolId: carolId)
+    }
+
+    static func messages(_ client: ParleyClient, with accountId: String) throws -> [StoredMessage] {
+        guard let thread = try client.threadId(with: accountId) else { return [] }
+        return try client.history(threadId: thread).messages.reversed()
+    }
+
+    static func rowCount(_ client: ParleyClient, _ sql: String) throws -> Int {
+        try client.database.read { db in try Int.fetchOne(db, sql: sql) ?? 0 }
+    }
+
+    @Test func repliesReactionsEditsAndDeletesReachEveryDeviceOnce() async throws {
+        try await TestServer.run { server in
+            let p = try await Self.people(server)
+            let original = try p.alice.sender.enqueue(body: "lunch at noon?", to: p.bobId)
+            _ = try await p.alice.runJobs()
+            _ = try await p.bobPhone.receiveOnce()
+            _ = try await p.bobLaptop.receiveOnce()
+            let bobsCopy = try #require(try Self.messages(p.bobPhone, with: p.aliceId).first)
+
+            // A reply quotes the message (author + timestamp); Alice's copy links to her original.
+            try p.bobPhone.sender.enqueue(body: "yes!", to: p.aliceId, replyTo: bobsCopy.id)
+            // One reaction per person: 👍, then replaced by ❤️.
+            try p.bobPhone.sender.react("👍", to: bobsCopy.id)
+            try p.bobPhone.sender.react("❤️", to: bobsCopy.id)
+            _ = try await p.bobPhone.runJobs()
+            _ = try await p.alice.receiveOnce()
+            let aliceView = try Self.messages(p.alice, with: p.bobId)
+            #expect(aliceView.map(\.body) == ["lunch at noon?", "yes!"])
+            #expect(aliceView[1].replyToId == original)
+            #expect(aliceView[0].reactions == [StoredReaction(authorAccountId: p.bobId, emoji: "❤️")])
+            // Bob's laptop got the same reaction from the phone's transcript.
+            _ = try await p.bobLaptop.receiveOnce()
+            #expect(try Self.messages(p.bobLaptop, with: p.aliceId).first?.reactions.map(\.emoji) == ["❤️"])
+
+            // Withdrawing the reaction removes it.
+            try p.bobPhone.sender.react("", to: bobsCopy.id, remove: true)
+            _ = try await p.bobPhone.runJobs()
+            _ = try await p.alice.receiveOnce()
+            #expect(try Self.messages(p.alice, with: p.bobId)[0].reactions.isEmpty)
+
+            // Alice edits: every copy shows the new text as edited; the earlier text is kept as history.
+            try p.alice.sender.edit(original, body: "lunch at 1pm?")
+            _ = try await p.alice.runJobs()
+            _ = try await p.bobPhone.receiveOnce()
+            _ = try await p.bobLaptop.receiveOnce()
+            for client in [p.bobPhone, p.bobLaptop] {
+                let edited = try #require(try Self.messages(client, with: p.aliceId).first)
+                #expect(edited.body == "lunch at 1pm?" && edited.editedAt != nil)
+                #expect(try client.database.read { db in try MessageLookup.editHistory(edited.id, db) } == ["lunch at noon?"])
+            }
+            // Stored once: the edit is no new row anywhere.
+            #expect(try Self.rowCount(p.bobPhone, "SELECT count(*) FROM messages") == 2)
+
+            // Bob may not edit or delete Alice's message: refused locally…
+            #expect(throws: ParleyError.self) { try p.bobPhone.sender.edit(bobsCopy.id, body: "hacked") }
+            #expect(throws: ParleyError.self) { try p.bobPhone.sender.deleteForEveryone(bobsCopy.id) }
+            // …and by Alice's client when a modified client sends it anyway.
+            let bobCredentials = try p.bobPhone.credentials()
+            for forged in [DataMessage(body: "hacked", editTarget: bobsCopy.timestamp), DataMessage(body: nil, deleteTarget: bobsCopy.timestamp)] {
+                try await p.bobPhone.delivery.deliver(MessageContent(dataMessage: forged), to: p.aliceId,
+                                                      timestamp: UInt64(Date().timeIntervalSince1970 * 1000), as: bobCredentials)
+                let outcomes = try await p.alice.receiveOnce()
+                #expect(outcomes.count == 1)
+                guard case .rejected = outcomes.first else { Issue.record("a forged change was not rejected: \(outcomes)"); continue }
+            }
+            #expect(try Self.messages(p.alice, with: p.bobId)[0].body == "lunch at 1pm?")
+
+            // Delete for everyone: a tombstone on every device, its text, history and reactions gone.
+            try p.bobPhone.sender.react("😂", to: bobsCopy.id)
+            _ = try await p.bobPhone.runJobs()
+            _ = try await p.alice.receiveOnce()
+            try p.alice.sender.deleteForEveryone(original)
+            _ = try await p.alice.runJobs()
+            _ = try await p.bobPhone.receiveOnce()
+            _ = try await p.bobLaptop.receiveOnce()
+            for client in [p.alice, p.bobPhone, p.bobLaptop] {
+                let other = client === p.alice ? p.bobId : p.aliceId
+                let tombstone = try #require(try Self.messages(client, with: other).first)
+                #expect(tombstone.deleted && tombstone.body == nil && tombstone.reactions.isEmpty)
+                #expect(try Self.rowCount(client, "SELECT count(*) FROM message_edits") == 0)
+                #expect(try Self.rowCount(client, "SELECT count(*) FROM messages m WHERE m.body LIKE '%lunch%'") == 0)
+            }
+            #expect(try p.bobPhone.conversations().first?.lastMessagePreview != "lunch at 1pm?")
+            // Nothing can act on a deleted message.
+            #expect(throws: ParleyError.self) { try p.bobPhone.sender.react("👍", to: bobsCopy.id) }
+        }
+    }
+
+    @Test func theAuthorWindowClosesAfterADay() throws {
+        let database = try ParleyDatabase(path: FileManager.default.temporaryDirectory.appendingPathComponent("window-\(UUID()).sqlite").path,
+                                          key: try DatabaseKey(bytes: [UInt8](repeating: 9, count: 32)))
+        let sent: UInt64 = 1_700_000_000_000
+        try database.write { db in
+            let origin = ConversationActions.Origin(author: "alice", authorDevice: 1, timestamp: sent, serverTimestamp: sent, peer: "alice",
+                                                    outgoing: false, status: .received, now: sent)
+            #expect(try ConversationActions.apply(DataMessage(body: "first"), from: origin, db) != .duplicate)
+            var late = origin
+            late.timestamp = sent + ConversationActions.authorWindowMilliseconds + 1
+            late.serverTimestamp = late.timestamp
+            guard case .rejected = try ConversationActions.apply(DataMessage(body: "too late", editTarget: sent), from: late, db) else {
+                Issue.record("an edit after 24 hours was applied")
+                return
+            }
+            var inTime = origin
+            inTime.timestamp = sent + 60_000
+            inTime.serverTimestamp = inTime.timestamp
+            #expect(try ConversationActions.apply(DataMessage(body: "second", editTarget: sent), from: inTime, db) == .applied)
+            // The same edit delivered again changes nothing.
+            #expect(try ConversationActions.apply(DataMessage(body: "second", editTarget: sent), from: inTime, db) == .duplicate)
+        }
+    }
+
+    @Test func receiptsFollowTheSettingAndTypingExpires() async throws {
+        try await TestServer.run { server in
+            let clock = TestClock()
+            let p = try await Self.people(server, clock: clock)
+            let first = try p.alice.sender.enqueue(body: "are you there?", to: p.carolId)
+            _ = try await p.alice.runJobs()
+            _ = try await p.carol.receiveOnce()
+            _ = try await p.carol.runJobs()  // the delivery receipt
+            _ = try await p.alice.receiveOnce()
+            #expect(try Self.messages(p.alice, with: p.carolId).first { $0.id == first }?.status == .delivered)
+
+            // Carol turns read receipts off: reading sends none, Alice's message stays "delivered".
+            try p.carol.updateSettings { $0.readReceipts = false }
+            try p.carol.markRead(threadId: try #require(try p.carol.threadId(with: p.aliceId)))
+            #expect(try await p.carol.runJobs() == ParleyClient.JobReport())
+            #expect(try p.carol.conversations().first?.unreadCount == 0)
+
+            // Typing: an ephemeral event over the socket; shown for 10 s unless stopped, never stored by the server.
+            let listening = Task { try await p.carol.listen() }
+            defer { listening.cancel() }
+            try await Self.eventually { try await p.alice.sendTyping(.started, to: p.carolId) && p.carol.typingIndicators.isTyping(p.aliceId) }
+            clock.advance(by: TypingIndicators.lifetime + 1)
+            #expect(!p.carol.typingIndicators.isTyping(p.aliceId))
+            try await Self.eventually { try await p.alice.sendTyping(.started, to: p.carolId) && p.carol.typingIndicators.isTyping(p.aliceId) }
+            try await p.alice.sendTyping(.stopped, to: p.carolId)
+            try await Self.eventually { !p.carol.typingIndicators.isTyping(p.aliceId) }
+            listening.cancel()
+            _ = await listening.result
+            // Nothing was queued for Carol while the typing events flowed.
+            #expect(try await p.carol.receiveOnce().isEmpty)
+            #expect(try Self.rowCount(p.carol, "SELECT count(*) FROM messages") == 1)
+        }
+    }
+
+    @Test func disappearingMessagesVanishFromTheDatabaseFile() async throws {
+        try await TestServer.run { server in
+            let clock = TestClock()
+            let p = try await Self.people(server, clock: clock)
+            try p.alice.sender.setExpireTimer(60, with: p.bobId)
+            _ = try await p.alice.runJobs()
+            _ = try await p.bobPhone.receiveOnce()
+            #expect(try p.bobPhone.conversations().first?.expireTimer == 60)
+            #expect(try Self.messages(p.bobPhone, with: p.aliceId).first?.kind == .timerChange)
+
+            let marker = "the-secret-is-XYZZY-\(UUID().uuidString)"
+            try p.alice.sender.enqueue(body: marker, to: p.bobId)
+            _ = try await p.alice.runJobs()
+            _ = try await p.bobPhone.receiveOnce()
+            let received = try #require(try Self.messages(p.bobPhone, with: p.aliceId).last)
+            #expect(received.body == marker && received.expireTimer == 60 && received.expiresAt == nil)  // unread: not yet running
+            // Alice's sent copy started its timer when it was sent.
+            #expect(try Self.messages(p.alice, with: p.bobId).last?.expiresAt != nil)
+
+            try p.bobPhone.markRead(threadId: try #require(try p.bobPhone.threadId(with: p.aliceId)))
+            #expect(try Self.messages(p.bobPhone, with: p.aliceId).last?.expiresAt == clock.now + 60_000)
+            #expect(try p.bobPhone.sweepExpiredMessages() == 0)
+            #expect(try Self.databaseFileContains(marker, p.bobPhone))  // the check below can see the text
+
+            clock.advance(by: 61_000)
+            // A fresh client over the same database (as after a restart) sweeps what expired meanwhile.
+            let restarted = ParleyClient(database: p.bobPhone.database, api: p.bobPhone.api, attachmentDirectory: p.bobPhone.attachmentDirectory,
+                                         now: clock.source)
+            #expect(try restarted.sweepExpiredMessages() == 1)
+            #expect(try Self.messages(p.bobPhone, with: p.aliceId).map(\.body).contains(marker) == false)
+            #expect(try !Self.databaseFileContains(marker, p.bobPhone))
+            #expect(try p.alice.sweepExpiredMessages() == 1)
+            #expect(try !Self.databaseFileContains(marker, p.alice))
+        }
+    }
+
+    @Test func voiceNotesCarryDurationAndWaveformBeforeDownload() async throws {
+        try await TestServer.run { server in
+            let p = try await Self.people(server)
+            let wav = server.directory.appendingPathComponent("note.wav")
+            // 1.5 s of 16-bit mono at 8 kHz whose loudness rises linearly.
+            try WAVAnalysisTests.wav(sampleRate: 8_000, channels: 1, bits: 16, frames: 12_000) { frame, _ in
+                Double(frame) / 12_000 * sin(Double(frame) * 0.3)
+            }.write(to: wav)
+            let note = try OutgoingAttachment.voiceNote(wav: wav)
+            #expect(note.durationMilliseconds == 1_500 && note.waveform.count == 100 && note.contentType == "audio/wav")
+            let id = try p.alice.sender.enqueue(body: "", to: p.bobId, files: [note])
+            _ = try await p.alice.runJobs()
+            _ = try await p.bobPhone.receiveOnce()
+            let message = try #require(try Self.messages(p.bobPhone, with: p.aliceId).last)
+            let info = try #require(try p.bobPhone.attachments(ofMessage: message.id).first)
+            #expect(info.state == "remote" && info.voiceNote && info.durationMilliseconds == 1_500)
+            #expect(info.waveform == note.waveform)
+            #expect(info.waveform.first! < 0.05 && info.waveform.last! > 0.9)
+            #expect(try p.alice.attachments(ofMessage: id).first?.voiceNote == true)
+        }
+    }
+
+    /// Whether any page of `client`'s database file, opened with its key, holds `text` (after a checkpoint, so the
+    /// whole database is in the main file). Free pages are included: deleted content must be erased, not unlinked.
+    static func databaseFileContains(_ text: String, _ client: ParleyClient) throws -> Bool {
+        let database = client.database
+        _ = try database.pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        let pageSize = try database.read { db in try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 4096 }
+        let key = try DatabaseKey.fromKeyFile(at: URL(fileURLWithPath: database.path).deletingLastPathComponent().appendingPathComponent("client.key"))
+        let file = [UInt8](try Data(contentsOf: URL(fileURLWithPath: database.path)))
+        let needle = Array(text.utf8)
+        var plain = [UInt8](repeating: 0, count: pageSize)
+        for page in 0..<file.count / pageSize {
+            let sealed = Array(file[page * pageSize..<(page + 1) * pageSize])
+            let status = key.bytes.withUnsafeBufferPointer { keyBytes in
+                parley_vfs_open_database_page(keyBytes.baseAddress, UInt32(page + 1), Int32(pageSize), sealed, &plain)
+            }
+            try #require(status == 0, "page \(page + 1) does not open")
+            if plain.firstRange(of: needle) != nil { return true }
+        }
+        return false
+    }
+
+    /// Retries `condition` for up to 5 s.
+    static func eventually(_ condition: () async throws -> Bool) async throws {
+        for _ in 0..<100 {
+            if try await condition() { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        Issue.record("condition not met within 5 s")
+    }
+}
