@@ -1,11 +1,17 @@
+import Foundation
+
 /// One conversation in the inbox.
 public struct ConversationSummary: Sendable, Equatable, Codable {
     /// Local thread id.
     public let threadId: Int64
-    /// The other account.
+    /// The other account (empty for a group).
     public let accountId: String
     /// Its username, when known.
     public let username: String?
+    /// The group's id, for a group conversation.
+    public let groupId: Data?
+    /// The group's title.
+    public let title: String?
     /// The last message's text (or a placeholder), for a preview.
     public let lastMessagePreview: String?
     /// Messages not yet read.

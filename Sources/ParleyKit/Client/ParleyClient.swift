@@ -63,7 +63,9 @@ public final class ParleyClient: Sendable {
             try database.read(LocalAccount.credentials)
         }
         self.contentDetection = signatures
-        sender = MessageSender(database: database, api: api, delivery: delivery, clock: clock, attachmentDirectory: attachmentDirectory,
+        let groupDelivery = GroupDelivery(database: database, api: api, store: store, sessions: sessions, delivery: delivery, clock: clock)
+        sender = MessageSender(database: database, api: api, delivery: delivery, groupDelivery: groupDelivery, clock: clock,
+                               attachmentDirectory: attachmentDirectory,
                                signatures: signatures, now: now)
         receiver = MessageReceiver(database: database, store: store, clock: clock)
     }
@@ -302,7 +304,7 @@ public final class ParleyClient: Sendable {
         try database.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT t.id, t.recipient_account_id, r.username, substr(m.body, 1, 80) AS body, m.status, t.unread_count, t.updated,
-                       t.muted_until, t.expire_timer, m.deleted, m.kind, m.expire_timer
+                       t.muted_until, t.expire_timer, m.deleted, m.kind, m.expire_timer, t.group_id, t.title
                 FROM threads t LEFT JOIN recipients r ON r.account_id = t.recipient_account_id
                 LEFT JOIN messages m ON m.id = t.last_message_id
                 ORDER BY t.updated DESC, t.id DESC
@@ -314,7 +316,7 @@ public final class ParleyClient: Sendable {
                     : (row[10] as String?) == MessageKind.timerChange.rawValue ? TimerDescription.notice((row[11] as Int64).clampedUInt32)
                     : body ?? (status == "undecryptable" ? "(could not decrypt)" : nil)
                 return ConversationSummary(
-                    threadId: row[0], accountId: row[1] ?? "", username: row[2], lastMessagePreview: preview,
+                    threadId: row[0], accountId: row[1] ?? "", username: row[2], groupId: row[12], title: row[13], lastMessagePreview: preview,
                     unreadCount: row[5], updated: UInt64(row[6] as Int64), mutedUntil: UInt64(max(0, row[7] as Int64)),
                     expireTimer: (row[8] as Int64).clampedUInt32)
             }
@@ -329,6 +331,15 @@ public final class ParleyClient: Sendable {
                 """, arguments: [threadId, before ?? Int64.max, limit + 1])
             let messages = try MessageLookup.withReactions(rows.prefix(limit).map(StoredMessage.init(row:)), db)
             return MessagePage(messages: messages, nextCursor: rows.count > limit ? messages.last?.id : nil)
+        }
+    }
+
+    /// Every group this account is or was in.
+    public func groups() throws -> [GroupInfo] {
+        try database.read { db in
+            try Int64.fetchAll(db, sql: "SELECT id FROM threads WHERE group_id IS NOT NULL ORDER BY title, id").compactMap { threadId in
+                try GroupStore.group(threadId: threadId, db).map(GroupInfo.init)
+            }
         }
     }
 

@@ -22,10 +22,13 @@ public struct DataMessage: Codable, Sendable, Equatable {
     public var expireTimer: UInt32
     /// The message only announces ``expireTimer`` (no body).
     public var isTimerUpdate: Bool
+    /// The group it belongs to; `nil` for the 1:1 conversation.
+    public var group: GroupContext?
 
     /// A message.
     public init(body: String?, attachments: [AttachmentPointer] = [], quote: Quote? = nil, reaction: Reaction? = nil,
-                deleteTarget: UInt64? = nil, editTarget: UInt64? = nil, expireTimer: UInt32 = 0, isTimerUpdate: Bool = false) {
+                deleteTarget: UInt64? = nil, editTarget: UInt64? = nil, expireTimer: UInt32 = 0, isTimerUpdate: Bool = false,
+                group: GroupContext? = nil) {
         self.body = body
         self.attachments = attachments
         self.quote = quote
@@ -34,6 +37,7 @@ public struct DataMessage: Codable, Sendable, Equatable {
         self.editTarget = editTarget
         self.expireTimer = expireTimer
         self.isTimerUpdate = isTimerUpdate
+        self.group = group
     }
 
     init(_ wire: Parley_Content_DataMessage) throws {
@@ -49,10 +53,11 @@ public struct DataMessage: Codable, Sendable, Equatable {
                   deleteTarget: wire.hasDelete ? wire.delete.targetTimestamp : nil,
                   editTarget: wire.hasEdit ? wire.edit.targetTimestamp : nil,
                   expireTimer: wire.expireTimer,
-                  isTimerUpdate: wire.flags & UInt32(Parley_Content_DataMessage.Flags.expirationTimerUpdate.rawValue) != 0)
-        let acts = [reaction != nil, deleteTarget != nil, editTarget != nil, isTimerUpdate].filter { $0 }.count
-        guard acts <= 1 else { throw ParleyError.malformedContent("a message is at most one of reaction, delete, edit, timer update") }
-        if reaction != nil || deleteTarget != nil || isTimerUpdate, body != nil || !attachments.isEmpty {
+                  isTimerUpdate: wire.flags & UInt32(Parley_Content_DataMessage.Flags.expirationTimerUpdate.rawValue) != 0,
+                  group: wire.hasGroup ? try GroupContext(wire.group) : nil)
+        let acts = [reaction != nil, deleteTarget != nil, editTarget != nil, isTimerUpdate, group?.state != nil].filter { $0 }.count
+        guard acts <= 1 else { throw ParleyError.malformedContent("a message is at most one of reaction, delete, edit, timer update, group change") }
+        if reaction != nil || deleteTarget != nil || isTimerUpdate || group?.state != nil, body != nil || !attachments.isEmpty {
             throw ParleyError.malformedContent("a reaction, delete or timer update carries no body or attachments")
         }
         guard expireTimer <= Self.maximumExpireTimer else { throw ParleyError.malformedContent("a timer longer than a year") }
@@ -74,6 +79,7 @@ public struct DataMessage: Codable, Sendable, Equatable {
         if let editTarget { wire.edit.targetTimestamp = editTarget }
         wire.expireTimer = expireTimer
         if isTimerUpdate { wire.flags = UInt32(Parley_Content_DataMessage.Flags.expirationTimerUpdate.rawValue) }
+        if let group { wire.group = group.wire() }
         return wire
     }
 }

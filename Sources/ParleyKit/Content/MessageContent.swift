@@ -20,14 +20,17 @@ public struct MessageContent: Codable, Sendable, Equatable {
     public var receipt: Receipt?
     /// The sender started or stopped typing (sent as an ephemeral event, never stored by the server).
     public var typing: TypingAction?
+    /// The sender's key for a group.
+    public var senderKeyDistribution: SenderKeyDistribution?
 
     /// Content with one part set.
     public init(dataMessage: DataMessage? = nil, sentTranscript: SentTranscript? = nil, receipt: Receipt? = nil,
-                typing: TypingAction? = nil) {
+                typing: TypingAction? = nil, senderKeyDistribution: SenderKeyDistribution? = nil) {
         self.dataMessage = dataMessage
         self.sentTranscript = sentTranscript
         self.receipt = receipt
         self.typing = typing
+        self.senderKeyDistribution = senderKeyDistribution
     }
 
     /// The padded plaintext.
@@ -68,7 +71,9 @@ public struct MessageContent: Codable, Sendable, Equatable {
                                       timestamps: wire.receiptMessage.timestamps)
         }
         if wire.hasTypingMessage { content.typing = wire.typingMessage.action == .stopped ? .stopped : .started }
-        guard content.dataMessage != nil || content.sentTranscript != nil || content.receipt != nil || content.typing != nil else {
+        if wire.hasSenderKeyDistribution { content.senderKeyDistribution = try SenderKeyDistribution(wire.senderKeyDistribution) }
+        guard content.dataMessage != nil || content.sentTranscript != nil || content.receipt != nil || content.typing != nil
+                || content.senderKeyDistribution != nil else {
             throw ParleyError.malformedContent("no part is set")
         }
         return content
@@ -87,6 +92,7 @@ public struct MessageContent: Codable, Sendable, Equatable {
             wire.receiptMessage.timestamps = receipt.timestamps
         }
         if let typing { wire.typingMessage.action = typing == .stopped ? .stopped : .started }
+        if let senderKeyDistribution { wire.senderKeyDistribution = senderKeyDistribution.wire() }
         return wire
     }
 }

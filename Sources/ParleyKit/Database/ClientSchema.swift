@@ -107,7 +107,7 @@ enum ClientSchema {
         migrator.registerMigration("v3: the inbox in its display order") { db in
             try db.execute(sql: "CREATE INDEX threads_by_update ON threads (updated DESC, id DESC)")
         }
-        migrator.registerMigration("v4: edits, deletes, disappearing messages, voice notes, settings, mute") { db in
+        migrator.registerMigration("v4: edits, deletes, disappearing messages, voice notes, settings, mute, groups") { db in
             try db.execute(sql: """
                 ALTER TABLE messages ADD COLUMN kind TEXT NOT NULL DEFAULT 'message';
                 ALTER TABLE messages ADD COLUMN edited_at INTEGER;
@@ -127,6 +127,30 @@ enum ClientSchema {
                 ALTER TABLE attachments ADD COLUMN waveform BLOB;
                 ALTER TABLE attachments ADD COLUMN voice_note BOOLEAN NOT NULL DEFAULT 0;
                 CREATE TABLE settings (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
+                ALTER TABLE threads ADD COLUMN group_revision INTEGER NOT NULL DEFAULT 0;
+                -- This device's current sender-key distribution in the group (UUID text); NULL until the next send
+                -- after a member removal makes a new one.
+                ALTER TABLE threads ADD COLUMN distribution_id TEXT;
+                -- 1 once this account left or was removed: it can no longer send there.
+                ALTER TABLE threads ADD COLUMN left_group BOOLEAN NOT NULL DEFAULT 0;
+                CREATE TABLE group_members (
+                    thread_id INTEGER NOT NULL REFERENCES threads(id) ON DELETE CASCADE,
+                    account_id TEXT NOT NULL,
+                    PRIMARY KEY (thread_id, account_id)
+                );
+                -- Member devices that hold this device's sender key for a distribution.
+                CREATE TABLE sender_key_shared (
+                    thread_id INTEGER NOT NULL REFERENCES threads(id) ON DELETE CASCADE,
+                    distribution_id TEXT NOT NULL, account_id TEXT NOT NULL, device_id INTEGER NOT NULL,
+                    PRIMARY KEY (thread_id, distribution_id, account_id, device_id)
+                );
+                -- Which group and distribution another device's sender-key chain belongs to (the version-3 group
+                -- message names only its chain).
+                CREATE TABLE sender_key_chains (
+                    account_id TEXT NOT NULL, device_id INTEGER NOT NULL, chain_id INTEGER NOT NULL,
+                    thread_id INTEGER NOT NULL REFERENCES threads(id) ON DELETE CASCADE, distribution_id TEXT NOT NULL,
+                    PRIMARY KEY (account_id, device_id, chain_id)
+                );
                 """)
         }
         return migrator

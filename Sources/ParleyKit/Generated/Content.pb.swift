@@ -77,11 +77,39 @@ nonisolated struct Parley_Content_Content: @unchecked Sendable {
   /// Clears the value of `typingMessage`. Subsequent reads from it will return its default value.
   mutating func clearTypingMessage() {_uniqueStorage()._typingMessage = nil}
 
+  /// This device's sender key for a group, sent 1:1 before its first group message to each member device.
+  var senderKeyDistribution: Parley_Content_SenderKeyDistribution {
+    get {_storage._senderKeyDistribution ?? Parley_Content_SenderKeyDistribution()}
+    set {_uniqueStorage()._senderKeyDistribution = newValue}
+  }
+  /// Returns true if `senderKeyDistribution` has been explicitly set.
+  var hasSenderKeyDistribution: Bool {_storage._senderKeyDistribution != nil}
+  /// Clears the value of `senderKeyDistribution`. Subsequent reads from it will return its default value.
+  mutating func clearSenderKeyDistribution() {_uniqueStorage()._senderKeyDistribution = nil}
+
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
   init() {}
 
   fileprivate var _storage = _StorageClass.defaultInstance
+}
+
+nonisolated struct Parley_Content_SenderKeyDistribution: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var groupID: Data = Data()
+
+  /// The distribution (UUID text) the key belongs to; a new one after every member removal.
+  var distributionID: String = String()
+
+  /// A Signal SenderKeyDistributionMessage (version 3 wire format).
+  var message: Data = Data()
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
 }
 
 nonisolated struct Parley_Content_DataMessage: Sendable {
@@ -144,6 +172,16 @@ nonisolated struct Parley_Content_DataMessage: Sendable {
   /// Clears the value of `edit`. Subsequent reads from it will return its default value.
   mutating func clearEdit() {self._edit = nil}
 
+  /// The group the message belongs to (absent: the 1:1 conversation between sender and receiver).
+  var group: Parley_Content_GroupContext {
+    get {_group ?? Parley_Content_GroupContext()}
+    set {_group = newValue}
+  }
+  /// Returns true if `group` has been explicitly set.
+  var hasGroup: Bool {self._group != nil}
+  /// Clears the value of `group`. Subsequent reads from it will return its default value.
+  mutating func clearGroup() {self._group = nil}
+
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
   nonisolated enum Flags: SwiftProtobuf.Enum, Swift.CaseIterable {
@@ -189,6 +227,50 @@ nonisolated struct Parley_Content_DataMessage: Sendable {
   fileprivate var _reaction: Parley_Content_Reaction? = nil
   fileprivate var _delete: Parley_Content_Delete? = nil
   fileprivate var _edit: Parley_Content_Edit? = nil
+  fileprivate var _group: Parley_Content_GroupContext? = nil
+}
+
+nonisolated struct Parley_Content_GroupContext: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// 16 random bytes chosen by the creator.
+  var id: Data = Data()
+
+  /// Increases with every change of title or members.
+  var revision: UInt32 = 0
+
+  /// Present when the message changes the group (creation included): its whole new state.
+  var state: Parley_Content_GroupState {
+    get {_state ?? Parley_Content_GroupState()}
+    set {_state = newValue}
+  }
+  /// Returns true if `state` has been explicitly set.
+  var hasState: Bool {self._state != nil}
+  /// Clears the value of `state`. Subsequent reads from it will return its default value.
+  mutating func clearState() {self._state = nil}
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+
+  fileprivate var _state: Parley_Content_GroupState? = nil
+}
+
+nonisolated struct Parley_Content_GroupState: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var title: String = String()
+
+  /// Account ids of every member, the sender included.
+  var members: [String] = []
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
 }
 
 nonisolated struct Parley_Content_Reaction: Sendable {
@@ -369,27 +451,30 @@ nonisolated struct Parley_Content_SyncMessage: Sendable {
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
   /// A message this account sent from another device.
-  nonisolated struct Sent: Sendable {
+  nonisolated struct Sent: @unchecked Sendable {
     // SwiftProtobuf.Message conformance is added in an extension below. See the
     // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
     // methods supported on all messages.
 
-    var destinationAccountID: String = String()
+    var destinationAccountID: String {
+      get {_storage._destinationAccountID}
+      set {_uniqueStorage()._destinationAccountID = newValue}
+    }
 
     var message: Parley_Content_DataMessage {
-      get {_message ?? Parley_Content_DataMessage()}
-      set {_message = newValue}
+      get {_storage._message ?? Parley_Content_DataMessage()}
+      set {_uniqueStorage()._message = newValue}
     }
     /// Returns true if `message` has been explicitly set.
-    var hasMessage: Bool {self._message != nil}
+    var hasMessage: Bool {_storage._message != nil}
     /// Clears the value of `message`. Subsequent reads from it will return its default value.
-    mutating func clearMessage() {self._message = nil}
+    mutating func clearMessage() {_uniqueStorage()._message = nil}
 
     var unknownFields = SwiftProtobuf.UnknownStorage()
 
     init() {}
 
-    fileprivate var _message: Parley_Content_DataMessage? = nil
+    fileprivate var _storage = _StorageClass.defaultInstance
   }
 
   init() {}
@@ -451,7 +536,7 @@ fileprivate nonisolated let _protobuf_package = "parley.content"
 
 nonisolated extension Parley_Content_Content: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   static let protoMessageName: String = _protobuf_package + ".Content"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}version\0\u{3}data_message\0\u{3}sync_message\0\u{3}receipt_message\0\u{3}typing_message\0")
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}version\0\u{3}data_message\0\u{3}sync_message\0\u{3}receipt_message\0\u{3}typing_message\0\u{3}sender_key_distribution\0")
 
   fileprivate class _StorageClass {
     var _version: UInt32 = 0
@@ -459,6 +544,7 @@ nonisolated extension Parley_Content_Content: SwiftProtobuf.Message, SwiftProtob
     var _syncMessage: Parley_Content_SyncMessage? = nil
     var _receiptMessage: Parley_Content_ReceiptMessage? = nil
     var _typingMessage: Parley_Content_TypingMessage? = nil
+    var _senderKeyDistribution: Parley_Content_SenderKeyDistribution? = nil
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -474,6 +560,7 @@ nonisolated extension Parley_Content_Content: SwiftProtobuf.Message, SwiftProtob
       _syncMessage = source._syncMessage
       _receiptMessage = source._receiptMessage
       _typingMessage = source._typingMessage
+      _senderKeyDistribution = source._senderKeyDistribution
     }
   }
 
@@ -497,6 +584,7 @@ nonisolated extension Parley_Content_Content: SwiftProtobuf.Message, SwiftProtob
         case 3: try { try decoder.decodeSingularMessageField(value: &_storage._syncMessage) }()
         case 4: try { try decoder.decodeSingularMessageField(value: &_storage._receiptMessage) }()
         case 5: try { try decoder.decodeSingularMessageField(value: &_storage._typingMessage) }()
+        case 6: try { try decoder.decodeSingularMessageField(value: &_storage._senderKeyDistribution) }()
         default: break
         }
       }
@@ -524,6 +612,9 @@ nonisolated extension Parley_Content_Content: SwiftProtobuf.Message, SwiftProtob
       try { if let v = _storage._typingMessage {
         try visitor.visitSingularMessageField(value: v, fieldNumber: 5)
       } }()
+      try { if let v = _storage._senderKeyDistribution {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 6)
+      } }()
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -538,6 +629,7 @@ nonisolated extension Parley_Content_Content: SwiftProtobuf.Message, SwiftProtob
         if _storage._syncMessage != rhs_storage._syncMessage {return false}
         if _storage._receiptMessage != rhs_storage._receiptMessage {return false}
         if _storage._typingMessage != rhs_storage._typingMessage {return false}
+        if _storage._senderKeyDistribution != rhs_storage._senderKeyDistribution {return false}
         return true
       }
       if !storagesAreEqual {return false}
@@ -547,9 +639,49 @@ nonisolated extension Parley_Content_Content: SwiftProtobuf.Message, SwiftProtob
   }
 }
 
+nonisolated extension Parley_Content_SenderKeyDistribution: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".SenderKeyDistribution"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}group_id\0\u{3}distribution_id\0\u{1}message\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularBytesField(value: &self.groupID) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.distributionID) }()
+      case 3: try { try decoder.decodeSingularBytesField(value: &self.message) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.groupID.isEmpty {
+      try visitor.visitSingularBytesField(value: self.groupID, fieldNumber: 1)
+    }
+    if !self.distributionID.isEmpty {
+      try visitor.visitSingularStringField(value: self.distributionID, fieldNumber: 2)
+    }
+    if !self.message.isEmpty {
+      try visitor.visitSingularBytesField(value: self.message, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: Parley_Content_SenderKeyDistribution, rhs: Parley_Content_SenderKeyDistribution) -> Bool {
+    if lhs.groupID != rhs.groupID {return false}
+    if lhs.distributionID != rhs.distributionID {return false}
+    if lhs.message != rhs.message {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
 nonisolated extension Parley_Content_DataMessage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   static let protoMessageName: String = _protobuf_package + ".DataMessage"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}body\0\u{1}attachments\0\u{1}quote\0\u{1}reaction\0\u{1}delete\0\u{3}expire_timer\0\u{1}flags\0\u{1}edit\0")
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}body\0\u{1}attachments\0\u{1}quote\0\u{1}reaction\0\u{1}delete\0\u{3}expire_timer\0\u{1}flags\0\u{1}edit\0\u{1}group\0")
 
   mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -565,6 +697,7 @@ nonisolated extension Parley_Content_DataMessage: SwiftProtobuf.Message, SwiftPr
       case 6: try { try decoder.decodeSingularUInt32Field(value: &self.expireTimer) }()
       case 7: try { try decoder.decodeSingularUInt32Field(value: &self.flags) }()
       case 8: try { try decoder.decodeSingularMessageField(value: &self._edit) }()
+      case 9: try { try decoder.decodeSingularMessageField(value: &self._group) }()
       default: break
       }
     }
@@ -599,6 +732,9 @@ nonisolated extension Parley_Content_DataMessage: SwiftProtobuf.Message, SwiftPr
     try { if let v = self._edit {
       try visitor.visitSingularMessageField(value: v, fieldNumber: 8)
     } }()
+    try { if let v = self._group {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 9)
+    } }()
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -611,6 +747,7 @@ nonisolated extension Parley_Content_DataMessage: SwiftProtobuf.Message, SwiftPr
     if lhs.expireTimer != rhs.expireTimer {return false}
     if lhs.flags != rhs.flags {return false}
     if lhs._edit != rhs._edit {return false}
+    if lhs._group != rhs._group {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -618,6 +755,85 @@ nonisolated extension Parley_Content_DataMessage: SwiftProtobuf.Message, SwiftPr
 
 nonisolated extension Parley_Content_DataMessage.Flags: SwiftProtobuf._ProtoNameProviding {
   static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0NONE\0\u{2}\u{2}EXPIRATION_TIMER_UPDATE\0")
+}
+
+nonisolated extension Parley_Content_GroupContext: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".GroupContext"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}revision\0\u{1}state\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularBytesField(value: &self.id) }()
+      case 2: try { try decoder.decodeSingularUInt32Field(value: &self.revision) }()
+      case 3: try { try decoder.decodeSingularMessageField(value: &self._state) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.id.isEmpty {
+      try visitor.visitSingularBytesField(value: self.id, fieldNumber: 1)
+    }
+    if self.revision != 0 {
+      try visitor.visitSingularUInt32Field(value: self.revision, fieldNumber: 2)
+    }
+    try { if let v = self._state {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: Parley_Content_GroupContext, rhs: Parley_Content_GroupContext) -> Bool {
+    if lhs.id != rhs.id {return false}
+    if lhs.revision != rhs.revision {return false}
+    if lhs._state != rhs._state {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Parley_Content_GroupState: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".GroupState"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}title\0\u{1}members\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.title) }()
+      case 2: try { try decoder.decodeRepeatedStringField(value: &self.members) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.title.isEmpty {
+      try visitor.visitSingularStringField(value: self.title, fieldNumber: 1)
+    }
+    if !self.members.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.members, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: Parley_Content_GroupState, rhs: Parley_Content_GroupState) -> Bool {
+    if lhs.title != rhs.title {return false}
+    if lhs.members != rhs.members {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
 }
 
 nonisolated extension Parley_Content_Reaction: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
@@ -911,36 +1127,74 @@ nonisolated extension Parley_Content_SyncMessage.Sent: SwiftProtobuf.Message, Sw
   static let protoMessageName: String = Parley_Content_SyncMessage.protoMessageName + ".Sent"
   static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}destination_account_id\0\u{1}message\0")
 
+  fileprivate class _StorageClass {
+    var _destinationAccountID: String = String()
+    var _message: Parley_Content_DataMessage? = nil
+
+      // This property is used as the initial default value for new instances of the type.
+      // The type itself is protecting the reference to its storage via CoW semantics.
+      // This will force a copy to be made of this reference when the first mutation occurs;
+      // hence, it is safe to mark this as `nonisolated(unsafe)`.
+      static nonisolated(unsafe) let defaultInstance = _StorageClass()
+
+    private init() {}
+
+    init(copying source: _StorageClass) {
+      _destinationAccountID = source._destinationAccountID
+      _message = source._message
+    }
+  }
+
+  fileprivate mutating func _uniqueStorage() -> _StorageClass {
+    if !isKnownUniquelyReferenced(&_storage) {
+      _storage = _StorageClass(copying: _storage)
+    }
+    return _storage
+  }
+
   mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
-    while let fieldNumber = try decoder.nextFieldNumber() {
-      // The use of inline closures is to circumvent an issue where the compiler
-      // allocates stack space for every case branch when no optimizations are
-      // enabled. https://github.com/apple/swift-protobuf/issues/1034
-      switch fieldNumber {
-      case 1: try { try decoder.decodeSingularStringField(value: &self.destinationAccountID) }()
-      case 2: try { try decoder.decodeSingularMessageField(value: &self._message) }()
-      default: break
+    _ = _uniqueStorage()
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      while let fieldNumber = try decoder.nextFieldNumber() {
+        // The use of inline closures is to circumvent an issue where the compiler
+        // allocates stack space for every case branch when no optimizations are
+        // enabled. https://github.com/apple/swift-protobuf/issues/1034
+        switch fieldNumber {
+        case 1: try { try decoder.decodeSingularStringField(value: &_storage._destinationAccountID) }()
+        case 2: try { try decoder.decodeSingularMessageField(value: &_storage._message) }()
+        default: break
+        }
       }
     }
   }
 
   func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    // The use of inline closures is to circumvent an issue where the compiler
-    // allocates stack space for every if/case branch local when no optimizations
-    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
-    // https://github.com/apple/swift-protobuf/issues/1182
-    if !self.destinationAccountID.isEmpty {
-      try visitor.visitSingularStringField(value: self.destinationAccountID, fieldNumber: 1)
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every if/case branch local when no optimizations
+      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+      // https://github.com/apple/swift-protobuf/issues/1182
+      if !_storage._destinationAccountID.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._destinationAccountID, fieldNumber: 1)
+      }
+      try { if let v = _storage._message {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+      } }()
     }
-    try { if let v = self._message {
-      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
-    } }()
     try unknownFields.traverse(visitor: &visitor)
   }
 
   static func ==(lhs: Parley_Content_SyncMessage.Sent, rhs: Parley_Content_SyncMessage.Sent) -> Bool {
-    if lhs.destinationAccountID != rhs.destinationAccountID {return false}
-    if lhs._message != rhs._message {return false}
+    if lhs._storage !== rhs._storage {
+      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
+        let _storage = _args.0
+        let rhs_storage = _args.1
+        if _storage._destinationAccountID != rhs_storage._destinationAccountID {return false}
+        if _storage._message != rhs_storage._message {return false}
+        return true
+      }
+      if !storagesAreEqual {return false}
+    }
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

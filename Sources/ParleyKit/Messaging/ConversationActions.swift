@@ -39,13 +39,24 @@ enum ConversationActions {
         var status: MessageStatus
         /// Local time now, milliseconds.
         var now: UInt64
+        /// This account.
+        var localAccountId: String = ""
     }
 
     static func apply(_ message: DataMessage, from origin: Origin, _ db: Database) throws -> Result {
+        if let group = message.group, group.state != nil { return try GroupStore.applyChange(group, from: origin, db) }
+        var groupThread: Int64?
+        if let group = message.group {
+            // Only a member may post or act in a group; a removed member's messages are refused.
+            guard let known = try GroupStore.group(id: group.id, db), known.members.contains(origin.author) else {
+                return .rejected("\(origin.author) is not a member of that group")
+            }
+            groupThread = known.threadId
+        }
         if let reaction = message.reaction { return try react(reaction, from: origin, db) }
         if let target = message.deleteTarget { return try delete(target, from: origin, db) }
         if let target = message.editTarget { return try edit(target, body: message.body, from: origin, db) }
-        let threadId = try ConversationStore.thread(with: origin.peer, db, now: origin.now)
+        let threadId = try groupThread ?? ConversationStore.thread(with: origin.peer, db, now: origin.now)
         let currentTimer = try ConversationStore.expireTimer(threadId: threadId, db)
         if message.isTimerUpdate || message.expireTimer != currentTimer {
             try db.execute(sql: "UPDATE threads SET expire_timer = ? WHERE id = ?", arguments: [Int64(message.expireTimer), threadId])

@@ -48,10 +48,9 @@ public struct MessageReceiver: Sendable {
         return try await database.awaitableWrite { [store] db in
             let credentials = try LocalAccount.credentials(db)
             let sender = try ProtocolAddress(name: envelope.sourceAccountId, deviceId: envelope.sourceDeviceId)
-            let context = TransactionContext(db)
             let plaintext: [UInt8]
             do {
-                plaintext = try Self.decrypt(ciphertext, type: envelope.type, from: sender, store: store, context: context)
+                plaintext = try Self.decrypt(ciphertext, type: envelope.type, from: sender, store: store, db)
             } catch SignalError.duplicatedMessage {
                 return .duplicate
             } catch {
@@ -67,7 +66,8 @@ public struct MessageReceiver: Sendable {
                 let origin = ConversationActions.Origin(
                     author: envelope.sourceAccountId, authorDevice: envelope.sourceDeviceId, timestamp: envelope.timestamp,
                     serverTimestamp: envelope.serverTimestamp, peer: envelope.sourceAccountId,
-                    outgoing: envelope.sourceAccountId == credentials.accountId, status: .received, now: now)
+                    outgoing: envelope.sourceAccountId == credentials.accountId, status: .received, now: now,
+                    localAccountId: credentials.accountId)
                 let result = try ConversationActions.apply(message, from: origin, db)
                 if case .stored = result, envelope.sourceAccountId != credentials.accountId, message.reaction == nil, !message.isTimerUpdate {
                     try JobQueue.enqueue(kind: "receipt", payload: ReceiptJob(
@@ -82,7 +82,8 @@ public struct MessageReceiver: Sendable {
                 }
                 let origin = ConversationActions.Origin(
                     author: credentials.accountId, authorDevice: envelope.sourceDeviceId, timestamp: envelope.timestamp,
-                    serverTimestamp: envelope.serverTimestamp, peer: transcript.destinationAccountId, outgoing: true, status: .sent, now: now)
+                    serverTimestamp: envelope.serverTimestamp, peer: transcript.destinationAccountId, outgoing: true, status: .sent, now: now,
+                    localAccountId: credentials.accountId)
                 return Outcome(try ConversationActions.apply(transcript.message, from: origin, db))
             }
             if let receipt = content.receipt {
@@ -96,6 +97,9 @@ public struct MessageReceiver: Sendable {
                 return .applied
             }
             if let typing = content.typing { return .typing(accountId: envelope.sourceAccountId, action: typing) }
+            if let distribution = content.senderKeyDistribution {
+                return try Self.accept(distribution, from: sender, store: store, db)
+            }
             return .applied
         }
     }
@@ -114,7 +118,7 @@ public struct MessageReceiver: Sendable {
             else { return .rejected(reason: "no copy for this device") }
             do {
                 let plaintext = try Self.decrypt(ciphertext, type: copy.type, from: try ProtocolAddress(name: source, deviceId: sourceDevice),
-                                                 store: store, context: TransactionContext(db))
+                                                 store: store, db)
                 guard let action = try MessageContent.decode(plaintext).typing else { return .rejected(reason: "an ephemeral event that is not typing") }
                 return .typing(accountId: source, action: action)
             } catch SignalError.duplicatedMessage {
@@ -126,9 +130,33 @@ public struct MessageReceiver: Sendable {
         }
     }
 
+    /// Stores a member's sender key for a group it is in, and which group and distribution its chain belongs to.
+    static func accept(_ distribution: SenderKeyDistribution, from sender: ProtocolAddress, store: DatabaseProtocolStore,
+                       _ db: Database) throws -> Outcome {
+        guard let group = try GroupStore.group(id: distribution.groupId, db), group.members.contains(sender.name) else {
+            return .rejected(reason: "a sender key for a group the sender is not in")
+        }
+        let message = try SenderKeyDistributionMessage(bytes: distribution.message)
+        try processSenderKeyDistributionMessage(message, from: sender, distributionId: distribution.distributionId, store: store,
+                                                context: TransactionContext(db))
+        try db.execute(sql: """
+            INSERT OR REPLACE INTO sender_key_chains (account_id, device_id, chain_id, thread_id, distribution_id) VALUES (?, ?, ?, ?, ?)
+            """, arguments: [sender.name, Int64(sender.deviceId), Int64(message.chainId), group.threadId,
+                             distribution.distributionId.uuidString.lowercased()])
+        return .applied
+    }
+
     static func decrypt(_ ciphertext: Data, type: UInt8, from sender: ProtocolAddress, store: DatabaseProtocolStore,
-                        context: TransactionContext) throws -> [UInt8] {
+                        _ db: Database) throws -> [UInt8] {
+        let context = TransactionContext(db)
         switch type {
+        case CiphertextMessage.MessageType.senderKey.rawValue:
+            let chainId = try SenderKeyMessage(bytes: ciphertext).chainId
+            guard let distribution = try String.fetchOne(db, sql: """
+                SELECT distribution_id FROM sender_key_chains WHERE account_id = ? AND device_id = ? AND chain_id = ?
+                """, arguments: [sender.name, Int64(sender.deviceId), Int64(chainId)]).flatMap(UUID.init(uuidString:))
+            else { throw SignalError.invalidSenderKeySession("no sender key from \(sender) for chain \(chainId)") }
+            return try groupDecrypt(ciphertext, from: sender, distributionId: distribution, store: store, context: context)
         case CiphertextMessage.MessageType.preKey.rawValue:
             return try signalDecryptPreKey(
                 message: try PreKeySignalMessage(bytes: ciphertext), from: sender, sessionStore: store, identityStore: store,

@@ -9,6 +9,7 @@ public struct MessageSender: Sendable {
     let database: ParleyDatabase
     let api: ParleyServerClient
     let delivery: MessageDelivery
+    let groupDelivery: GroupDelivery
     let clock: MonotonicTimestamp
     let attachmentDirectory: URL
     /// Checks attachments before upload and records them after a successful send.
@@ -39,6 +40,22 @@ public struct MessageSender: Sendable {
     /// their metadata (type, voice note, duration, waveform) into the encrypted pointers.
     @discardableResult
     public func enqueue(body: String, to accountId: String, files: [OutgoingAttachment], replyTo: Int64? = nil) throws -> Int64 {
+        try enqueue(body: body, files: files, replyTo: replyTo) { db, now in try ConversationStore.thread(with: accountId, db, now: now) }
+    }
+
+    /// Stores an outgoing message to the group `groupId` with its send job (sent with Sender Keys); returns the
+    /// message's local id.
+    @discardableResult
+    public func enqueue(body: String, toGroup groupId: Data, files: [OutgoingAttachment] = [], replyTo: Int64? = nil) throws -> Int64 {
+        try enqueue(body: body, files: files, replyTo: replyTo) { db, _ in
+            guard let group = try GroupStore.group(id: groupId, db) else { throw ParleyError.invalidArgument("no such group") }
+            guard !group.left else { throw ParleyError.invalidArgument("this account is no longer a member of “\(group.title)”") }
+            return group.threadId
+        }
+    }
+
+    private func enqueue(body: String, files: [OutgoingAttachment], replyTo: Int64?,
+                         thread: (Database, UInt64) throws -> Int64) throws -> Int64 {
         guard !body.isEmpty || !files.isEmpty else { throw ParleyError.invalidArgument("a message needs text or an attachment") }
         for file in files where !FileManager.default.isReadableFile(atPath: file.file.path) {
             throw ParleyError.invalidArgument("cannot read \(file.file.path)")
@@ -46,7 +63,7 @@ public struct MessageSender: Sendable {
         let timestamp = clock.next()
         return try database.write { db in
             let credentials = try LocalAccount.credentials(db)
-            let threadId = try ConversationStore.thread(with: accountId, db, now: timestamp)
+            let threadId = try thread(db, timestamp)
             var message = NewMessage(
                 threadId: threadId, outgoing: true, authorAccountId: credentials.accountId, authorDeviceId: credentials.deviceId,
                 timestamp: timestamp, body: body, status: .sending, replyToId: replyTo)
@@ -70,10 +87,20 @@ public struct MessageSender: Sendable {
 
     // MARK: Acting on earlier messages
 
-    /// A message that acts on earlier ones (reaction, edit, delete, timer), queued for the conversation's other
-    /// account and this account's other devices.
+    /// Who a queued message goes to (besides this account's other devices, which get a transcript).
+    enum Audience: Codable, Equatable {
+        /// The other account of a 1:1 conversation.
+        case account(String)
+        /// A group's members, with Sender Keys (the group's thread id).
+        case group(threadId: Int64)
+        /// Each of these accounts 1:1 (group changes, which removed members must hear of too).
+        case accounts([String])
+    }
+
+    /// A message that acts on earlier ones or on the conversation (reaction, edit, delete, timer, group change),
+    /// queued for its audience and this account's other devices.
     struct ContentJob: Codable {
-        let recipient: String
+        let audience: Audience
         let timestamp: UInt64
         let message: DataMessage
     }
@@ -110,7 +137,8 @@ public struct MessageSender: Sendable {
         guard seconds <= DataMessage.maximumExpireTimer else { throw ParleyError.invalidArgument("a timer is at most one year") }
         let timestamp = clock.next()
         try database.write { db in
-            try send(DataMessage(body: nil, expireTimer: seconds, isTimerUpdate: true), to: accountId, timestamp: timestamp, db)
+            try send(DataMessage(body: nil, expireTimer: seconds, isTimerUpdate: true), to: .account(accountId), peer: accountId,
+                     timestamp: timestamp, db)
         }
     }
 
@@ -118,31 +146,52 @@ public struct MessageSender: Sendable {
         let timestamp = clock.next()
         try database.write { db in
             guard let row = try Row.fetchOne(db, sql: """
-                SELECT m.author_account_id, m.timestamp, t.recipient_account_id FROM messages m JOIN threads t ON t.id = m.thread_id WHERE m.id = ?
-                """, arguments: [messageId]), let peer = row["recipient_account_id"] as String?
-            else { throw ParleyError.invalidArgument("no message \(messageId) in a conversation") }
-            try send(make((row["author_account_id"], UInt64(row["timestamp"] as Int64))), to: peer, timestamp: timestamp, db)
+                SELECT m.author_account_id, m.timestamp, m.thread_id, t.recipient_account_id
+                FROM messages m JOIN threads t ON t.id = m.thread_id WHERE m.id = ?
+                """, arguments: [messageId])
+            else { throw ParleyError.invalidArgument("no message \(messageId)") }
+            var message = make((row["author_account_id"], UInt64(row["timestamp"] as Int64)))
+            if let peer = row["recipient_account_id"] as String? {
+                try send(message, to: .account(peer), peer: peer, timestamp: timestamp, db)
+            } else if let group = try GroupStore.group(threadId: row["thread_id"], db) {
+                message.group = GroupContext(id: group.id, revision: group.revision)
+                try send(message, to: .group(threadId: group.threadId), peer: "", timestamp: timestamp, db)
+            }
         }
     }
 
-    /// Applies `message` here (the same rules a receiver applies) and queues it; a refusal throws and queues nothing.
-    private func send(_ message: DataMessage, to peer: String, timestamp: UInt64, _ db: Database) throws {
+    /// Applies `message` here (the same rules a receiver applies) and queues it for `audience`; a refusal throws
+    /// and queues nothing. `peer` is the 1:1 conversation's other account ("" in a group).
+    func send(_ message: DataMessage, to audience: Audience, peer: String, timestamp: UInt64, _ db: Database) throws {
         let credentials = try LocalAccount.credentials(db)
         var message = message
         if !message.isTimerUpdate { message.expireTimer = 0 }
         let origin = ConversationActions.Origin(author: credentials.accountId, authorDevice: credentials.deviceId, timestamp: timestamp,
-                                                serverTimestamp: nil, peer: peer, outgoing: true, status: .sent, now: timestamp)
+                                                serverTimestamp: nil, peer: peer, outgoing: true, status: .sent, now: timestamp,
+                                                localAccountId: credentials.accountId)
         if case .rejected(let reason) = try ConversationActions.apply(message, from: origin, db) {
             throw ParleyError.invalidArgument(reason)
         }
-        try JobQueue.enqueue(kind: "content", payload: ContentJob(recipient: peer, timestamp: timestamp, message: message), db, now: timestamp)
+        try JobQueue.enqueue(kind: "content", payload: ContentJob(audience: audience, timestamp: timestamp, message: message), db, now: timestamp)
     }
 
-    /// Runs one content job: to the conversation's other account, then a transcript to this account's other devices.
+    /// Runs one content job: to its audience, then a transcript to this account's other devices.
     func run(_ job: ContentJob) async throws {
         let credentials = try database.read(LocalAccount.credentials)
-        try await delivery.deliver(MessageContent(dataMessage: job.message), to: job.recipient, timestamp: job.timestamp, as: credentials)
-        try await delivery.deliver(MessageContent(sentTranscript: SentTranscript(destinationAccountId: job.recipient, message: job.message)),
+        let content = MessageContent(dataMessage: job.message)
+        var destination = ""
+        switch job.audience {
+        case .account(let accountId):
+            destination = accountId
+            try await delivery.deliver(content, to: accountId, timestamp: job.timestamp, as: credentials)
+        case .group(let threadId):
+            try await groupDelivery.deliver(content, toGroup: threadId, timestamp: job.timestamp, as: credentials)
+        case .accounts(let accountIds):
+            for accountId in accountIds where accountId != credentials.accountId {
+                try await delivery.deliver(content, to: accountId, timestamp: job.timestamp, as: credentials)
+            }
+        }
+        try await delivery.deliver(MessageContent(sentTranscript: SentTranscript(destinationAccountId: destination, message: job.message)),
                                    to: credentials.accountId, timestamp: job.timestamp, as: credentials)
     }
 
@@ -151,7 +200,8 @@ public struct MessageSender: Sendable {
     func run(_ job: SendJob, progress: @escaping TransferProgress = { _, _, _ in }) async throws {
         struct Loaded: Sendable {
             let credentials: DeviceCredentials
-            let recipient: String
+            let recipient: String?
+            let group: GroupStore.Group?
             let timestamp: UInt64
             let body: String
             let expireTimer: UInt32
@@ -160,7 +210,7 @@ public struct MessageSender: Sendable {
         }
         let loaded = try database.read { db -> Loaded? in
             guard let row = try Row.fetchOne(db, sql: """
-                SELECT m.timestamp, m.body, m.status, m.expire_timer, t.recipient_account_id, q.author_account_id AS quote_author, q.timestamp AS quote_timestamp
+                SELECT m.timestamp, m.body, m.status, m.expire_timer, m.thread_id, t.recipient_account_id, q.author_account_id AS quote_author, q.timestamp AS quote_timestamp
                 FROM messages m JOIN threads t ON t.id = m.thread_id LEFT JOIN messages q ON q.id = m.reply_to_id WHERE m.id = ?
                 """, arguments: [job.messageId]), row["status"] as String == MessageStatus.sending.rawValue
             else { return nil }
@@ -182,6 +232,7 @@ public struct MessageSender: Sendable {
             let quoteAuthor: String? = row["quote_author"]
             let quoteTimestamp: Int64? = row["quote_timestamp"]
             return Loaded(credentials: try LocalAccount.credentials(db), recipient: row["recipient_account_id"],
+                          group: try GroupStore.group(threadId: row["thread_id"], db),
                           timestamp: UInt64(row["timestamp"] as Int64), body: row["body"] ?? "",
                           expireTimer: (row["expire_timer"] as Int64).clampedUInt32,
                           quote: quoteAuthor.flatMap { author in quoteTimestamp.map { Quote(authorAccountId: author, timestamp: UInt64($0)) } },
@@ -221,11 +272,18 @@ public struct MessageSender: Sendable {
             inline = String(decoding: Array(loaded.body.utf8.prefix(Self.inlineTextLimit)), as: UTF8.self)
         }
         let message = DataMessage(body: inline.isEmpty ? nil : inline, attachments: pointers, quote: loaded.quote,
-                                  expireTimer: loaded.expireTimer)
-        let serverTimestamp = try await delivery.deliver(MessageContent(dataMessage: message), to: loaded.recipient,
-                                                         timestamp: loaded.timestamp, as: loaded.credentials)
+                                  expireTimer: loaded.expireTimer, group: loaded.group.map { GroupContext(id: $0.id, revision: $0.revision) })
+        var accepted: UInt64?
+        if let group = loaded.group {
+            try await groupDelivery.deliver(MessageContent(dataMessage: message), toGroup: group.threadId, timestamp: loaded.timestamp,
+                                            as: loaded.credentials)
+        } else if let recipient = loaded.recipient {
+            accepted = try await delivery.deliver(MessageContent(dataMessage: message), to: recipient,
+                                                  timestamp: loaded.timestamp, as: loaded.credentials)
+        }
+        let serverTimestamp = accepted
         // The copy for this account's other devices ("sender can read own history").
-        try await delivery.deliver(MessageContent(sentTranscript: SentTranscript(destinationAccountId: loaded.recipient, message: message)),
+        try await delivery.deliver(MessageContent(sentTranscript: SentTranscript(destinationAccountId: loaded.recipient ?? "", message: message)),
                                    to: loaded.credentials.accountId, timestamp: loaded.timestamp, as: loaded.credentials)
         try await database.awaitableWrite { db in
             try ConversationStore.setStatus(.sent, messageId: job.messageId, db)

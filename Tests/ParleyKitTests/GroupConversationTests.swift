@@ -1,0 +1,108 @@
+import Foundation
+import GRDB
+@testable import ParleyKit
+import ParleyProtocol
+import Testing
+
+/// Groups with Sender Keys end to end through a real in-process server: three accounts, four devices; a member
+/// removed mid-way cannot read what follows.
+@Suite(.serialized) struct GroupConversationTests {
+    static func groupTexts(_ client: ParleyClient, _ groupId: Data) throws -> [String] {
+        guard let group = try client.groups().first(where: { $0.id == groupId }) else { return [] }
+        return try client.history(threadId: group.threadId).messages.reversed().filter { $0.kind == .message }.compactMap(\.body)
+    }
+
+    @Test func aRemovedMemberCannotReadWhatFollows() async throws {
+        try await TestServer.run { server in
+            let p = try await ConversationFeatureTests.people(server)
+            let groupId = try p.alice.sender.createGroup(title: "Trip", members: [p.bobId, p.carolId])
+            _ = try await p.alice.runJobs()
+            for client in [p.bobPhone, p.bobLaptop, p.carol] { _ = try await client.receiveOnce() }
+            for client in [p.bobPhone, p.bobLaptop, p.carol] {
+                let group = try #require(try client.groups().first)
+                #expect(group.id == groupId && group.title == "Trip" && Set(group.members) == [p.aliceId, p.bobId, p.carolId] && !group.left)
+            }
+
+            // One Sender Key ciphertext for every member device; the distribution message went 1:1 first.
+            try p.alice.sender.enqueue(body: "hi all", toGroup: groupId)
+            _ = try await p.alice.runJobs()
+            let pending = try await p.bobPhone.api.mailbox(as: try p.bobPhone.credentials()).messages
+            #expect(pending.map(\.type) == [3, 7] || pending.map(\.type) == [2, 7])  // the distribution (1:1), then the group message
+            for client in [p.bobPhone, p.bobLaptop, p.carol] { _ = try await client.receiveOnce() }
+            for client in [p.bobPhone, p.bobLaptop, p.carol] { #expect(try Self.groupTexts(client, groupId) == ["hi all"]) }
+
+            // Bob answers from his phone: his own sender key; the laptop gets the transcript; a reaction from Carol.
+            try p.bobPhone.sender.enqueue(body: "hello from bob", toGroup: groupId)
+            _ = try await p.bobPhone.runJobs()
+            for client in [p.alice, p.carol, p.bobLaptop] { _ = try await client.receiveOnce() }
+            for client in [p.alice, p.carol, p.bobLaptop] { #expect(try Self.groupTexts(client, groupId) == ["hi all", "hello from bob"]) }
+            let carolsView = try #require(try p.carol.groups().first.map { try p.carol.history(threadId: $0.threadId).messages })
+            try p.carol.sender.react("🎉", to: try #require(carolsView.first { $0.body == "hi all" }).id)
+            _ = try await p.carol.runJobs()
+            _ = try await p.alice.receiveOnce()
+            let aliceThread = try #require(try p.alice.groups().first).threadId
+            #expect(try p.alice.history(threadId: aliceThread).messages.first { $0.body == "hi all" }?.reactions.map(\.emoji) == ["🎉"])
+
+            // Alice removes Carol. Carol learns she is out; the others start new sender keys.
+            try p.alice.sender.removeMembers([p.carolId], from: groupId)
+            _ = try await p.alice.runJobs()
+            for client in [p.bobPhone, p.bobLaptop, p.carol] { _ = try await client.receiveOnce() }
+            #expect(try p.carol.groups().first?.left == true)
+            #expect(try p.bobPhone.groups().first?.members.contains(p.carolId) == false)
+            #expect(throws: ParleyError.self) { try p.carol.sender.enqueue(body: "still here?", toGroup: groupId) }
+
+            try p.alice.sender.enqueue(body: "carol cannot read this", toGroup: groupId)
+            _ = try await p.alice.runJobs()
+            // Carol gets nothing, and the ciphertext Bob got does not open with anything Carol holds.
+            #expect(try await p.carol.receiveOnce().isEmpty)
+            let copies = try await p.bobPhone.api.mailbox(as: try p.bobPhone.credentials()).messages
+            let groupCopy = try #require(copies.last { $0.type == 7 })
+            guard case .undecryptable = try await p.carol.receiver.process(groupCopy) else {
+                Issue.record("a removed member decrypted a later group message")
+                return
+            }
+            _ = try await p.bobPhone.receiveOnce()
+            #expect(try Self.groupTexts(p.bobPhone, groupId).last == "carol cannot read this")
+
+            // Bob's next message uses a new sender key too: Alice reads it, Carol gets nothing.
+            try p.bobPhone.sender.enqueue(body: "bob after the removal", toGroup: groupId)
+            _ = try await p.bobPhone.runJobs()
+            _ = try await p.alice.receiveOnce()
+            #expect(try Self.groupTexts(p.alice, groupId).last == "bob after the removal")
+            #expect(try await p.carol.receiveOnce().isEmpty)
+            #expect(try !Self.groupTexts(p.carol, groupId).contains("carol cannot read this"))
+
+            // Every message is stored once per device.
+            #expect(try p.bobPhone.database.read { db in
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM messages WHERE body = 'hi all'")
+            } == 1)
+            // The group shows in the inbox under its title.
+            #expect(try p.alice.conversations().contains { $0.groupId == groupId && $0.title == "Trip" })
+        }
+    }
+
+    @Test func onlyMembersChangeAGroupAndLeavingIsHeard() async throws {
+        try await TestServer.run { server in
+            let p = try await ConversationFeatureTests.people(server)
+            let groupId = try p.alice.sender.createGroup(title: "Pair", members: [p.bobId])
+            _ = try await p.alice.runJobs()
+            _ = try await p.bobPhone.receiveOnce()
+            // Carol, not a member, claims to rename the group: refused by Bob's client.
+            let forged = DataMessage(body: nil, group: GroupContext(id: groupId, revision: 9, state: GroupState(title: "hijacked",
+                                                                                                             members: [p.carolId, p.bobId])))
+            try await p.carol.delivery.deliver(MessageContent(dataMessage: forged), to: p.bobId,
+                                               timestamp: UInt64(Date().timeIntervalSince1970 * 1000), as: try p.carol.credentials())
+            guard case .rejected = try await p.bobPhone.receiveOnce().first else {
+                Issue.record("a non-member changed the group")
+                return
+            }
+            #expect(try p.bobPhone.groups().first?.title == "Pair")
+            // Bob leaves; Alice sees him go and sends only to herself from then on.
+            try p.bobPhone.sender.leaveGroup(groupId)
+            _ = try await p.bobPhone.runJobs()
+            _ = try await p.alice.receiveOnce()
+            #expect(try p.alice.groups().first?.members == [p.aliceId])
+            #expect(try p.bobPhone.groups().first?.left == true)
+        }
+    }
+}
