@@ -3,9 +3,12 @@
 public struct BackupRestoreRequest: Codable, Sendable, Equatable {
     /// The 32-byte verifier, base64.
     public let verifier: String
+    /// The attempt token of the evaluation this restore follows (each token allows one comparison).
+    public let attemptToken: String
 
     /// A restore request.
-    public init(verifier: String) {
+    public init(verifier: String, attemptToken: String) {
         self.verifier = verifier
+        self.attemptToken = attemptToken
     }
 }

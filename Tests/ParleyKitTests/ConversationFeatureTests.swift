@@ -133,6 +133,32 @@ import Testing
         }
     }
 
+    @Test func reactionsKeepTheirOrderAndStayInTheirConversation() throws {
+        let database = try ParleyDatabase(path: FileManager.default.temporaryDirectory.appendingPathComponent("react-\(UUID()).sqlite").path,
+                                          key: try DatabaseKey(bytes: [UInt8](repeating: 8, count: 32)))
+        try database.write { db in
+            func origin(_ author: String, at time: UInt64, peer: String) -> ConversationActions.Origin {
+                ConversationActions.Origin(author: author, authorDevice: 1, timestamp: time, serverTimestamp: time, peer: peer,
+                                           outgoing: false, status: .received, now: time)
+            }
+            _ = try ConversationActions.apply(DataMessage(body: "from bob"), from: origin("bob", at: 100, peer: "bob"), db)
+            _ = try ConversationActions.apply(DataMessage(body: "from carol"), from: origin("carol", at: 100, peer: "carol"), db)
+            let like = Reaction(emoji: "👍", targetAuthorAccountId: "bob", targetTimestamp: 100)
+            var withdrawn = like
+            withdrawn.remove = true
+            #expect(try ConversationActions.apply(DataMessage(body: nil, reaction: withdrawn), from: origin("bob", at: 300, peer: "bob"), db) == .applied)
+            // The reaction sent before the withdrawal arrives late: it does not come back.
+            #expect(try ConversationActions.apply(DataMessage(body: nil, reaction: like), from: origin("bob", at: 200, peer: "bob"), db) == .duplicate)
+            let bobsMessage = try #require(try ConversationStore.messageId(author: "bob", timestamp: 100, db))
+            #expect(try MessageLookup.message(bobsMessage, db)?.reactions.isEmpty == true)
+            // Carol cannot react to (or edit, or delete) a message of her conversation's neighbour.
+            guard case .rejected = try ConversationActions.apply(DataMessage(body: nil, reaction: like), from: origin("carol", at: 400, peer: "carol"), db) else {
+                Issue.record("a reaction reached a message in another conversation")
+                return
+            }
+        }
+    }
+
     @Test func receiptsFollowTheSettingAndTypingExpires() async throws {
         try await TestServer.run { server in
             let clock = TestClock()
@@ -150,6 +176,12 @@ import Testing
             #expect(try await p.carol.runJobs() == ParleyClient.JobReport())
             #expect(try p.carol.conversations().first?.unreadCount == 0)
 
+            // A message still being sent cannot be edited or deleted yet (its job would deliver the original).
+            let pending = try p.alice.sender.enqueue(body: "on its way", to: p.carolId)
+            #expect(throws: ParleyError.self) { try p.alice.sender.deleteForEveryone(pending) }
+            _ = try await p.alice.runJobs()
+            _ = try await p.carol.receiveOnce()
+
             // Typing: an ephemeral event over the socket; shown for 10 s unless stopped, never stored by the server.
             let listening = Task { try await p.carol.listen() }
             defer { listening.cancel() }
@@ -159,11 +191,23 @@ import Testing
             try await Self.eventually { try await p.alice.sendTyping(.started, to: p.carolId) && p.carol.typingIndicators.isTyping(p.aliceId) }
             try await p.alice.sendTyping(.stopped, to: p.carolId)
             try await Self.eventually { !p.carol.typingIndicators.isTyping(p.aliceId) }
+            // To Bob's two devices while Alice's session is still in its prekey stage, each copy is large: the
+            // indicator goes in as many events as the server's 4 KiB limit needs, and both devices show it.
+            try p.alice.sender.enqueue(body: "hi bob", to: p.bobId)
+            _ = try await p.alice.runJobs()
+            let phoneListening = Task { try await p.bobPhone.listen() }, laptopListening = Task { try await p.bobLaptop.listen() }
+            defer { phoneListening.cancel(); laptopListening.cancel() }
+            try await Self.eventually {
+                try await p.alice.sendTyping(.started, to: p.bobId)
+                    && p.bobPhone.typingIndicators.isTyping(p.aliceId) && p.bobLaptop.typingIndicators.isTyping(p.aliceId)
+            }
+            phoneListening.cancel()
+            laptopListening.cancel()
             listening.cancel()
             _ = await listening.result
             // Nothing was queued for Carol while the typing events flowed.
             #expect(try await p.carol.receiveOnce().isEmpty)
-            #expect(try Self.rowCount(p.carol, "SELECT count(*) FROM messages") == 1)
+            #expect(try Self.rowCount(p.carol, "SELECT count(*) FROM messages") == 2)
         }
     }
 

@@ -36,10 +36,21 @@ import Testing
         try await client.call(.post, BackupRoutes.evaluate(username: username), json: BackupEvaluationRequest(blindedElement: element))
     }
 
-    static func restore(_ client: some TestClientProtocol, _ username: String, verifier: [UInt8]) async throws -> (HTTPResponse.Status, Data) {
-        try await client.call(.post, BackupRoutes.restore(username: username),
-                              json: BackupRestoreRequest(verifier: Data(verifier).base64EncodedString()))
+    /// A restore attempt with `verifier`, after a guess of its own unless `token` is given (a guess that fails is
+    /// the answer).
+    static func restore(_ client: some TestClientProtocol, _ username: String, verifier: [UInt8],
+                        token: String? = nil) async throws -> (HTTPResponse.Status, Data) {
+        var attempt = token
+        if attempt == nil {
+            let (status, body) = try await guess(client, username)
+            guard status == .ok else { return (status, body) }
+            attempt = try JSONDecoder().decode(BackupEvaluationResponse.self, from: body).attemptToken
+        }
+        return try await client.call(.post, BackupRoutes.restore(username: username),
+                                     json: BackupRestoreRequest(verifier: Data(verifier).base64EncodedString(), attemptToken: attempt ?? ""))
     }
+
+    static let unknownToken = Data(repeating: 5, count: 32).base64EncodedString()
 
     static func status(_ client: some TestClientProtocol, _ member: Member) async throws -> BackupStatusResponse {
         let (status, body) = try await client.call(.get, BackupRoutes.backup, headers: member.headers)
@@ -70,7 +81,20 @@ import Testing
                 #expect(own.0 == .badRequest)
             }
             #expect(try await client.call(.post, BackupRoutes.evaluate(username: "alice"), raw: "{}").0 == .badRequest)
-            #expect(try await Self.restore(client, "alice", verifier: [1, 2, 3]).0 == .badRequest)
+            #expect(try await Self.restore(client, "alice", verifier: [1, 2, 3], token: Self.unknownToken).0 == .badRequest)
+            #expect(try await Self.status(client, alice).failures == 0)
+        }
+    }
+
+    @Test func aProcessHoldingAnotherKeyFileCountsNothing() async throws {
+        let harness = try ServerHarness(backup: Self.settings())
+        let store = harness.store
+        try await harness.run { client in
+            let alice = try await client.register("alice")
+            try await Self.store(client, for: alice)
+            let otherKey = BackupOPRFKey(serverKey: [UInt8](repeating: 3, count: 32)).keyId
+            #expect(try await store.countBackupAttempt(accountId: alice.accountId, maximumFailures: 10, keyId: otherKey,
+                                                       attemptTokenHash: [UInt8](repeating: 1, count: 32)) == .keyMismatch)
             #expect(try await Self.status(client, alice).failures == 0)
         }
     }
@@ -82,7 +106,7 @@ import Testing
                 let (status, body) = try await Self.guess(client, username)
                 let error = try Self.errorBody(body)
                 #expect(status == .notFound && error.code == "not_found")
-                #expect(try await Self.restore(client, username, verifier: Self.verifier).0 == .notFound)
+                #expect(try await Self.restore(client, username, verifier: Self.verifier, token: Self.unknownToken).0 == .notFound)
             }
         }
     }
@@ -170,9 +194,15 @@ import Testing
             let alice = try await client.register("alice")
             try await Self.store(client, for: alice, blob: [9, 8, 7])
             let wrong = [UInt8](repeating: 8, count: 32)
-            _ = try await Self.guess(client, "alice")
-            let (status, body) = try await Self.restore(client, "alice", verifier: wrong)
+            let (guessed, answer) = try await Self.guess(client, "alice")
+            #expect(guessed == .ok)
+            let token = try #require(try JSONDecoder().decode(BackupEvaluationResponse.self, from: answer).attemptToken)
+            let (status, body) = try await Self.restore(client, "alice", verifier: wrong, token: token)
             #expect(status == .forbidden)
+            // One comparison per counted guess: the token is spent, and a restore without one compares nothing.
+            let (reused, reuseBody) = try await Self.restore(client, "alice", verifier: Self.verifier, token: token)
+            #expect(try reused == .conflict && Self.errorBody(reuseBody).code == "no_attempt")
+            #expect(try await Self.restore(client, "alice", verifier: Self.verifier, token: Self.unknownToken).0 == .conflict)
             let refusal = try Self.errorBody(body)
             #expect(refusal.code == "wrong_pin" && refusal.attemptsLeft == 1)
 
@@ -181,7 +211,6 @@ import Testing
             #expect(try JSONDecoder().decode(BackupRestoreResponse.self, from: blob) == BackupRestoreResponse(blob: "CQgH"))
             #expect(try await Self.status(client, alice).failures == 0)
 
-            _ = try await Self.guess(client, "alice")
             _ = try await Self.guess(client, "alice")
             let (lastStatus, lastBody) = try await Self.restore(client, "alice", verifier: wrong)
             #expect(lastStatus == .forbidden)
@@ -217,8 +246,11 @@ import Testing
             #expect(try await Self.guess(client, "alice").0 == .ok)
             #expect(try await Self.status(client, alice).failures == 6, "refused guesses are not counted")
 
-            for _ in 0..<5 { #expect(try await Self.restore(client, "alice", verifier: [UInt8](repeating: 8, count: 32)).0 == .forbidden) }
-            #expect(try await Self.restore(client, "alice", verifier: Self.verifier).0 == .tooManyRequests)
+            // Restore attempts have their own window, counted whether or not they carry an open attempt.
+            for _ in 0..<5 {
+                #expect(try await Self.restore(client, "alice", verifier: [UInt8](repeating: 8, count: 32), token: Self.unknownToken).0 == .conflict)
+            }
+            #expect(try await Self.restore(client, "alice", verifier: Self.verifier, token: Self.unknownToken).0 == .tooManyRequests)
         }
     }
 
@@ -257,14 +289,18 @@ import Testing
             try await client.uploadKeys(for: alice, count: 3)
             let old = try MessageTests.registrationId(of: alice)
             let new: UInt32 = old == 16380 ? 1 : old + 1
+            let password = Data(repeating: 7, count: 24).base64EncodedString()
             #expect(try await client.call(.put, APIRoutes.deviceRegistration, headers: alice.headers,
-                                          json: DeviceRegistrationRequest(registrationId: new)).0 == .noContent)
-            let (_, devices) = try await client.call(.get, APIRoutes.devices, headers: alice.headers)
+                                          json: DeviceRegistrationRequest(registrationId: new, password: password)).0 == .noContent)
+            // The old installation's credential no longer signs in; the new one does.
+            #expect(try await client.call(.get, APIRoutes.devices, headers: alice.headers).0 == .unauthorized)
+            let renewed = Member(accountId: alice.accountId, deviceId: 1, password: password, store: alice.store)
+            let (_, devices) = try await client.call(.get, APIRoutes.devices, headers: renewed.headers)
             #expect(try JSONDecoder().decode(DeviceListResponse.self, from: devices).devices.first?.registrationId == new)
             // The old installation's keys are gone: nobody builds a session the new one cannot answer.
             #expect(try await client.call(.get, APIRoutes.bundle(accountId: alice.accountId, deviceId: "1"), headers: bob.headers).0
                         == .notFound)
-            let (_, counts) = try await client.call(.get, APIRoutes.keyCount, headers: alice.headers)
+            let (_, counts) = try await client.call(.get, APIRoutes.keyCount, headers: renewed.headers)
             #expect(try JSONDecoder().decode(PreKeyCountResponse.self, from: counts) == PreKeyCountResponse(count: 0, kemCount: 0))
             // A sender still addressing the old installation is told to rebuild.
             let send = SendMessagesRequest(messages: [MessageTests.message(1, registrationId: old)], timestamp: 1)
@@ -273,11 +309,13 @@ import Testing
             #expect(try JSONDecoder().decode(StaleDevicesResponse.self, from: stale).staleDevices == [1])
 
             for bad: UInt32 in [0, 16381] {
-                #expect(try await client.call(.put, APIRoutes.deviceRegistration, headers: alice.headers,
-                                              json: DeviceRegistrationRequest(registrationId: bad)).0 == .badRequest)
+                #expect(try await client.call(.put, APIRoutes.deviceRegistration, headers: renewed.headers,
+                                              json: DeviceRegistrationRequest(registrationId: bad, password: password)).0 == .badRequest)
             }
-            #expect(try await client.call(.put, APIRoutes.deviceRegistration, json: DeviceRegistrationRequest(registrationId: 5)).0
-                        == .unauthorized)
+            #expect(try await client.call(.put, APIRoutes.deviceRegistration, headers: renewed.headers,
+                                          json: DeviceRegistrationRequest(registrationId: 5, password: "short")).0 == .badRequest)
+            #expect(try await client.call(.put, APIRoutes.deviceRegistration,
+                                          json: DeviceRegistrationRequest(registrationId: 5, password: password)).0 == .unauthorized)
         }
     }
 }

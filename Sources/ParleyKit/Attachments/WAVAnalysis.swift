@@ -69,7 +69,7 @@ public struct WAVAnalysis: Sendable, Equatable {
     }
 
     private static func measure(_ handle: FileHandle, bytes: UInt64, format: Format) throws -> (duration: UInt32, waveform: [Float]) {
-        let bytesPerSample = Int(format.bitsPerSample + 7) / 8
+        let bytesPerSample = (Int(format.bitsPerSample) + 7) / 8
         guard format.channels > 0, format.sampleRate > 0, format.sampleRate <= 768_000 else {
             throw WAVError.malformed("\(format.channels) channels at \(format.sampleRate) Hz")
         }

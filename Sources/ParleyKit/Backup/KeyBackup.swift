@@ -39,6 +39,7 @@ public struct KeyBackup: Sendable {
     /// - Throws: ``BackupError/pinTooShort``, ``BackupError/notPrimaryDevice``, ``ParleyError/notRegistered``,
     ///   ``ServerAPIError`` when the server refuses or cannot be reached.
     public func create(pin: String, kdf: BackupKDFParameters.Algorithm = .argon2id) async throws {
+        let pin = Self.normalized(pin)
         try Self.check(pin)
         let (credentials, secrets) = try database.read { db -> (DeviceCredentials, BackupSecrets) in
             let credentials = try LocalAccount.credentials(db)
@@ -73,25 +74,38 @@ public struct KeyBackup: Sendable {
     }
 
     /// Restores `username`'s backup into this (empty) database with `pin`, making this machine the account's primary
-    /// device: the identity key and credential come from the backup, the registration id is new (so peers' sessions
-    /// with the old installation fail with 410 and are rebuilt), and fresh prekeys replace the old ones on the server.
-    /// The old installation, if it still runs, stops working.
+    /// device: the identity key comes from the backup; the registration id and the device credential are new, so
+    /// peers' sessions with the old installation fail with 410 and are rebuilt, and the old installation can no
+    /// longer sign in; fresh prekeys replace the old ones on the server, and the backup is made again under the same
+    /// PIN (it held the old credential).
     ///
-    /// Each call is one guess of the server's limited number.
+    /// Each call is one guess of the server's limited number. A restore cut short after the guess succeeded (the
+    /// process died, the network failed) resumes when called again with the same PIN, without another guess.
     ///
     /// - Throws: ``BackupError/wrongPIN(attemptsLeft:)``, ``BackupError/wiped``, ``BackupError/rateLimited(retryAfter:)``,
     ///   ``BackupError/noBackup``, ``BackupError/pinTooShort``, ``BackupError/alreadyRegistered``,
     ///   ``BackupError/malformed(_:)``; ``ServerAPIError`` for other refusals.
     @discardableResult
     public func restore(username: String, pin: String) async throws -> DeviceCredentials {
+        let pin = Self.normalized(pin)
         try Self.check(pin)
+        if let previousPassword = try database.read({ db in
+            try String.fetchOne(db, sql: "SELECT value FROM settings WHERE key = 'restore_pending'")
+        }) {
+            return try await finishRestore(previousPassword: previousPassword, pin: pin)
+        }
         guard try database.read(LocalAccount.fetch)?.credentials == nil else { throw BackupError.alreadyRegistered }
         let blinded = try BlindedPIN(pin: pin, username: username)
         let evaluation = try await translatingRefusals { try await api.evaluateBackupPIN(blinded.blindedElement, username: username) }
-        guard let parameters = evaluation.kdf else { throw BackupError.malformed("the server sent no stretch parameters") }
+        guard let parameters = evaluation.kdf, let token = evaluation.attemptToken else {
+            throw BackupError.malformed("the server sent no stretch parameters or attempt token")
+        }
+        try checkCost(parameters)
         let output = try blinded.finalize(evaluatedElement: try Self.element(evaluation.evaluatedElement))
         let keys = try BackupKDF.deriveKeys(from: output, parameters: parameters)
-        let restored = try await translatingRefusals { try await api.restoreBackup(verifier: keys.verifier, username: username) }
+        let restored = try await translatingRefusals {
+            try await api.restoreBackup(verifier: keys.verifier, attemptToken: token, username: username)
+        }
         guard let blob = Data(base64Encoded: restored.blob) else { throw BackupError.malformed("the blob is not base64") }
         let secrets = try BackupSecrets.opened(Array(blob), with: keys.encryptionKey)
         guard secrets.username.lowercased() == username.lowercased() else {
@@ -100,16 +114,12 @@ public struct KeyBackup: Sendable {
         guard (try? IdentityKeyPair(bytes: secrets.identityKeyPair)) != nil else {
             throw BackupError.malformed("the identity key pair does not parse")
         }
-        return try await install(secrets)
-    }
-
-    /// Makes `secrets` this database's account as a new installation of device 1, then uploads fresh prekeys.
-    private func install(_ secrets: BackupSecrets) async throws -> DeviceCredentials {
+        // The account goes into the database first, with its new credential and registration id and the old
+        // credential kept until the server has switched: whatever fails from here on, calling again resumes.
         var registrationId = UInt32.random(in: 1...16380)
         while registrationId == secrets.registrationId { registrationId = UInt32.random(in: 1...16380) }
-        let credentials = DeviceCredentials(accountId: secrets.accountId, deviceId: 1, password: secrets.password)
-        // First the server (which also proves the credential still works), then the local row.
-        try await api.resetRegistration(registrationId, as: credentials)
+        var generator = SystemRandomNumberGenerator()
+        let password = Data((0..<24).map { _ in UInt8.random(in: 0...255, using: &generator) }).base64EncodedString()
         try await database.awaitableWrite { [baseURL = api.baseURL, registrationId] db in
             try db.execute(sql: "DELETE FROM local_account")
             try db.execute(
@@ -117,10 +127,45 @@ public struct KeyBackup: Sendable {
                     INSERT INTO local_account (id, server_url, username, account_id, device_id, password, identity_key_pair, registration_id)
                     VALUES (1, ?, ?, ?, 1, ?, ?, ?)
                     """,
-                arguments: [baseURL, secrets.username, secrets.accountId, secrets.password, secrets.identityKeyPair, Int64(registrationId)])
+                arguments: [baseURL, secrets.username, secrets.accountId, password, secrets.identityKeyPair, Int64(registrationId)])
+            try db.execute(sql: "INSERT OR REPLACE INTO settings (key, value) VALUES ('restore_pending', ?)", arguments: [secrets.password])
+        }
+        return try await finishRestore(previousPassword: secrets.password, pin: pin)
+    }
+
+    /// The server side of a restore: switch the device to the new registration id and credential (signing in with the
+    /// old credential, or the new one when an earlier attempt got that far), upload fresh prekeys, back up again.
+    private func finishRestore(previousPassword: String, pin: String) async throws -> DeviceCredentials {
+        let (credentials, registrationId) = try database.read { db in
+            (try LocalAccount.credentials(db),
+             UInt32(truncatingIfNeeded: try Int64.fetchOne(db, sql: "SELECT registration_id FROM local_account WHERE id = 1") ?? 0))
+        }
+        let previous = DeviceCredentials(accountId: credentials.accountId, deviceId: 1, password: previousPassword)
+        do {
+            try await api.resetRegistration(registrationId, password: credentials.password, as: previous)
+        } catch let error as ServerAPIError where error.status == 401 {
+            try await api.resetRegistration(registrationId, password: credentials.password, as: credentials)
         }
         try await AccountManager(database: database, api: api, store: store).upload(oneTime: true, signed: true, lastResort: true)
+        try await create(pin: pin)
+        try await database.awaitableWrite { db in try db.execute(sql: "DELETE FROM settings WHERE key = 'restore_pending'") }
         return credentials
+    }
+
+    /// Refuses stretch parameters a server could use to make a restore spend minutes and gigabytes, or that are
+    /// weaker than what this client makes (which would make the verifier it sends cheap to attack).
+    private func checkCost(_ parameters: BackupKDFParameters) throws {
+        switch parameters.algorithm {
+        case .argon2id:
+            guard let ops = parameters.opsLimit, let memory = parameters.memLimit,
+                  (argon2.opsLimit...max(argon2.opsLimit, 8)).contains(ops),
+                  (argon2.memLimit...max(argon2.memLimit, 256 << 20)).contains(memory)
+            else { throw BackupError.malformed("the server asked for an Argon2id stretch outside what this client accepts") }
+        case .pbkdf2SHA256:
+            guard let iterations = parameters.iterations, (BackupKDF.pbkdf2Iterations...1_000_000).contains(iterations) else {
+                throw BackupError.malformed("the server asked for a PBKDF2 stretch outside 100,000…1,000,000 iterations")
+            }
+        }
     }
 
     /// Runs `body`, turning the backup routes' refusals into ``BackupError``s.
@@ -138,6 +183,9 @@ public struct KeyBackup: Sendable {
             }
         }
     }
+
+    /// The PIN in Unicode normalization form C, so the same PIN typed on another system gives the same bytes.
+    private static func normalized(_ pin: String) -> String { pin.precomposedStringWithCanonicalMapping }
 
     private static func check(_ pin: String) throws {
         guard pin.count >= minimumPINLength else { throw BackupError.pinTooShort }

@@ -21,8 +21,8 @@ public enum MessageLookup {
         guard !messages.isEmpty else { return messages }
         let ids = messages.map(\.id)
         let rows = try Row.fetchAll(db, sql: """
-            SELECT message_id, author_account_id, emoji FROM reactions WHERE message_id IN (\(ids.map { _ in "?" }.joined(separator: ",")))
-            ORDER BY timestamp
+            SELECT message_id, author_account_id, emoji FROM reactions
+            WHERE emoji != '' AND message_id IN (\(ids.map { _ in "?" }.joined(separator: ","))) ORDER BY timestamp
             """, arguments: StatementArguments(ids))
         let byMessage = Dictionary(grouping: rows, by: { $0[0] as Int64 })
         return messages.map { message in

@@ -136,7 +136,12 @@ public final class ParleyClient: Sendable {
     private func fail(_ job: JobQueue.Job, reason: String) async throws {
         let messageId = (try? JSONDecoder().decode(MessageSender.SendJob.self, from: job.payload))?.messageId
         try await database.awaitableWrite { db in
-            if job.kind == "send", let messageId { try ConversationStore.setStatus(.failed, messageId: messageId, reason: reason, db) }
+            if job.kind == "send", let messageId {
+                try ConversationStore.setStatus(.failed, messageId: messageId, reason: reason, db)
+                // A message that could not be sent still disappears on its timer.
+                try db.execute(sql: "UPDATE messages SET expire_at = ? + expire_timer * 1000 WHERE id = ? AND expire_timer > 0 AND expire_at IS NULL",
+                               arguments: [Int64(self.now()), messageId])
+            }
             try JobQueue.complete(job.id, db)
         }
     }
@@ -195,7 +200,7 @@ public final class ParleyClient: Sendable {
     /// Disappearing messages are swept while it runs.
     public func listen(onOutcome: @escaping @Sendable (MessageReceiver.Outcome) async -> Void = { _ in }) async throws {
         let credentials = try credentials()
-        let sweeping = Task { [sweeper, now] in await sweeper.run(now: now) }
+        let sweeping = Task { [sweeper, now, logger] in await sweeper.run(now: now, logger: logger) }
         defer {
             sweeping.cancel()
             stateLock.withLock { liveSocket = nil }
@@ -254,17 +259,37 @@ public final class ParleyClient: Sendable {
         let credentials = try credentials()
         let copies = try await delivery.ephemeralCopies(MessageContent(typing: action), to: accountId, as: credentials)
         guard !copies.isEmpty else { return false }
-        let event = EphemeralEvent(destinationAccountId: accountId, kind: EphemeralKind.typing,
-                                   content: try JSONEncoder().encode(copies).base64EncodedString(), timestamp: now())
+        // The server relays events of at most 4 KiB; copies made while a session is still in its prekey stage are
+        // large, so they go in as many events as they need (each device picks its own copy).
+        var events: [EphemeralEvent] = []
+        var batch: [OutgoingMessage] = []
+        for copy in copies {
+            if !batch.isEmpty, try JSONEncoder().encode(batch + [copy]).count > EphemeralKind.maximumContentBytes {
+                events.append(try typingEvent(batch, to: accountId))
+                batch = []
+            }
+            batch.append(copy)
+        }
+        events.append(try typingEvent(batch, to: accountId))
+        let outgoing = events
         if let live = stateLock.withLock({ liveSocket }) {
-            try await live.send(event)
+            for event in outgoing { try await live.send(event) }
             return true
         }
         try await MessageSocket(baseURL: api.baseURL, device: credentials, logger: logger).run { _, writer in
-            try await writer.send(event)
+            for event in outgoing { try await writer.send(event) }
             return false
         }
         return true
+    }
+
+    private func typingEvent(_ copies: [OutgoingMessage], to accountId: String) throws -> EphemeralEvent {
+        let content = try JSONEncoder().encode(copies)
+        guard content.count <= EphemeralKind.maximumContentBytes else {
+            throw ParleyError.invalidArgument("a typing indicator for one device does not fit in an ephemeral event")
+        }
+        return EphemeralEvent(destinationAccountId: accountId, kind: EphemeralKind.typing, content: content.base64EncodedString(),
+                              timestamp: now())
     }
 
     // MARK: Disappearing messages
@@ -418,9 +443,15 @@ public final class ParleyClient: Sendable {
     }
 
     private func markDownloaded(_ attachmentId: Int64, at destination: URL) async throws {
-        try await database.awaitableWrite { db in
+        let recorded = try await database.awaitableWrite { db in
             try db.execute(sql: "UPDATE attachments SET local_path = ?, state = 'downloaded' WHERE id = ?",
                            arguments: [destination.path, attachmentId])
+            return db.changesCount > 0
+        }
+        // The message was deleted for everyone or disappeared during the download: its content goes with it.
+        guard recorded else {
+            try? FileManager.default.removeItem(at: destination)
+            throw ParleyError.invalidArgument("attachment \(attachmentId) was deleted while it downloaded")
         }
     }
 

@@ -53,12 +53,18 @@ enum ConversationActions {
             }
             groupThread = known.threadId
         }
-        if let reaction = message.reaction { return try react(reaction, from: origin, db) }
-        if let target = message.deleteTarget { return try delete(target, from: origin, db) }
-        if let target = message.editTarget { return try edit(target, body: message.body, from: origin, db) }
+        if message.reaction != nil || message.deleteTarget != nil || message.editTarget != nil {
+            // An act concerns a message of the conversation it arrives in, never one elsewhere.
+            let conversation = try groupThread ?? Int64.fetchOne(db, sql: "SELECT id FROM threads WHERE recipient_account_id = ?",
+                                                                  arguments: [origin.peer])
+            guard let conversation else { return .rejected("no conversation with \(origin.peer)") }
+            if let reaction = message.reaction { return try react(reaction, from: origin, in: conversation, db) }
+            if let target = message.deleteTarget { return try delete(target, from: origin, in: conversation, db) }
+            if let target = message.editTarget { return try edit(target, body: message.body, from: origin, in: conversation, db) }
+        }
         let threadId = try groupThread ?? ConversationStore.thread(with: origin.peer, db, now: origin.now)
-        let currentTimer = try ConversationStore.expireTimer(threadId: threadId, db)
-        if message.isTimerUpdate || message.expireTimer != currentTimer {
+        // Only a timer change changes the conversation's timer (an older message's timer cannot undo a newer change).
+        if message.isTimerUpdate {
             try db.execute(sql: "UPDATE threads SET expire_timer = ? WHERE id = ?", arguments: [Int64(message.expireTimer), threadId])
         }
         var row = NewMessage(threadId: threadId, outgoing: origin.outgoing, authorAccountId: origin.author,
@@ -86,27 +92,25 @@ enum ConversationActions {
 
     /// Sets, replaces or withdraws `origin.author`'s reaction on the target message. An older reaction never
     /// replaces a newer one (deliveries may arrive out of order).
-    static func react(_ reaction: Reaction, from origin: Origin, _ db: Database) throws -> Result {
+    static func react(_ reaction: Reaction, from origin: Origin, in conversation: Int64, _ db: Database) throws -> Result {
         guard let target = try ConversationStore.messageId(author: reaction.targetAuthorAccountId, timestamp: reaction.targetTimestamp, db),
-              try Bool.fetchOne(db, sql: "SELECT deleted = 0 AND kind = 'message' FROM messages WHERE id = ?", arguments: [target]) == true
-        else { return .rejected("no message to react to") }
+              try Bool.fetchOne(db, sql: "SELECT deleted = 0 AND kind = 'message' AND thread_id = ? FROM messages WHERE id = ?",
+                                arguments: [conversation, target]) == true
+        else { return .rejected("no message to react to in this conversation") }
         let current = try Int64.fetchOne(db, sql: "SELECT timestamp FROM reactions WHERE message_id = ? AND author_account_id = ?",
                                          arguments: [target, origin.author])
         if let current, UInt64(current) >= origin.timestamp { return .duplicate }
-        if reaction.remove {
-            try db.execute(sql: "DELETE FROM reactions WHERE message_id = ? AND author_account_id = ?", arguments: [target, origin.author])
-        } else {
-            try db.execute(sql: "INSERT OR REPLACE INTO reactions (message_id, author_account_id, emoji, timestamp) VALUES (?, ?, ?, ?)",
-                           arguments: [target, origin.author, reaction.emoji, Int64(origin.timestamp)])
-        }
+        // A withdrawn reaction stays as an empty row with its time, so an older reaction delivered later cannot return.
+        try db.execute(sql: "INSERT OR REPLACE INTO reactions (message_id, author_account_id, emoji, timestamp) VALUES (?, ?, ?, ?)",
+                       arguments: [target, origin.author, reaction.remove ? "" : reaction.emoji, Int64(origin.timestamp)])
         return .applied
     }
 
     /// Replaces the body of the author's own message, keeping the previous version in `message_edits`.
-    static func edit(_ targetTimestamp: UInt64, body: String?, from origin: Origin, _ db: Database) throws -> Result {
+    static func edit(_ targetTimestamp: UInt64, body: String?, from origin: Origin, in conversation: Int64, _ db: Database) throws -> Result {
         guard let body, !body.isEmpty else { return .rejected("an edit needs the new text") }
         let target: Int64
-        switch try authorsMessage(targetTimestamp, from: origin, db) {
+        switch try authorsMessage(targetTimestamp, from: origin, in: conversation, db) {
         case .success(let id): target = id
         case .failure(let refusal): return .rejected(refusal.reason)
         }
@@ -123,8 +127,8 @@ enum ConversationActions {
 
     /// Delete for everyone: the message becomes a tombstone and its content — text, earlier versions, reactions,
     /// attachments and their downloaded files — is erased from this database, not hidden.
-    static func delete(_ targetTimestamp: UInt64, from origin: Origin, _ db: Database) throws -> Result {
-        switch try authorsMessage(targetTimestamp, from: origin, db) {
+    static func delete(_ targetTimestamp: UInt64, from origin: Origin, in conversation: Int64, _ db: Database) throws -> Result {
+        switch try authorsMessage(targetTimestamp, from: origin, in: conversation, db) {
         case .success(let id):
             try erase(id, db)
             try db.execute(sql: "UPDATE messages SET body = NULL, deleted = 1, edited_at = NULL WHERE id = ?", arguments: [id])
@@ -143,15 +147,20 @@ enum ConversationActions {
         try db.execute(sql: "DELETE FROM attachments WHERE message_id = ?", arguments: [messageId])
         try db.execute(sql: "DELETE FROM message_edits WHERE message_id = ?", arguments: [messageId])
         try db.execute(sql: "DELETE FROM reactions WHERE message_id = ?", arguments: [messageId])
+        try db.execute(sql: "DELETE FROM receipts WHERE message_id = ?", arguments: [messageId])
     }
 
     struct Refusal: Error { let reason: String }
 
     /// The local id of `origin.author`'s message sent at `targetTimestamp`, if the author may still change it.
-    private static func authorsMessage(_ targetTimestamp: UInt64, from origin: Origin, _ db: Database) throws -> Swift.Result<Int64, Refusal> {
-        guard let row = try Row.fetchOne(db, sql: "SELECT id, kind, deleted FROM messages WHERE author_account_id = ? AND timestamp = ?",
-                                         arguments: [origin.author, Int64(targetTimestamp)])
-        else { return .failure(Refusal(reason: "no message of \(origin.author) sent at \(targetTimestamp): only its author may change a message")) }
+    private static func authorsMessage(_ targetTimestamp: UInt64, from origin: Origin, in conversation: Int64,
+                                       _ db: Database) throws -> Swift.Result<Int64, Refusal> {
+        guard let row = try Row.fetchOne(db, sql: """
+            SELECT id, kind, deleted FROM messages WHERE author_account_id = ? AND timestamp = ? AND thread_id = ?
+            """, arguments: [origin.author, Int64(targetTimestamp), conversation])
+        else {
+            return .failure(Refusal(reason: "no message of \(origin.author) sent at \(targetTimestamp) in this conversation: only its author may change a message"))
+        }
         guard row["kind"] as String == MessageKind.message.rawValue, !(row["deleted"] as Bool) else {
             return .failure(Refusal(reason: "message \(targetTimestamp) was deleted or is not a text message"))
         }

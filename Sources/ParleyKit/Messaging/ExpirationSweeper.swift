@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Logging
 
 /// Deletes disappearing messages whose time has come: their rows, reactions, earlier versions, receipts and
 /// attachments, and the files Parley downloaded for them. The deadlines live in the database (`expire_at`), so a
@@ -40,12 +41,21 @@ struct ExpirationSweeper: Sendable {
         }
     }
 
-    /// Sweeps now and whenever the next message is due (at least every `idle`), until cancelled.
-    func run(idle: Duration = .seconds(60), now: @escaping @Sendable () -> UInt64) async {
+    /// Sweeps now and whenever the next message is due (at least every `idle`), until cancelled. A sweep that fails
+    /// is logged and retried with growing pauses (up to `idle`), never in a tight loop.
+    func run(idle: Duration = .seconds(60), now: @escaping @Sendable () -> UInt64, logger: Logger) async {
+        var failures = 0
         while !Task.isCancelled {
-            _ = try? sweep(now: now())
-            let next = (try? nextExpiry()).flatMap { $0 } ?? UInt64.max
-            let wait = next == .max ? idle : min(idle, .milliseconds(Int64(clamping: next &- min(next, now()))))
+            var wait = idle
+            do {
+                try sweep(now: now())
+                failures = 0
+                if let next = try nextExpiry() { wait = min(idle, .milliseconds(Int64(clamping: next &- min(next, now())))) }
+            } catch {
+                failures += 1
+                logger.warning("disappearing-message sweep failed", metadata: ["error": "\(error)", "attempt": "\(failures)"])
+                wait = min(idle, .milliseconds(500 << min(failures, 7)))
+            }
             try? await Task.sleep(for: max(wait, .milliseconds(50)))
         }
     }

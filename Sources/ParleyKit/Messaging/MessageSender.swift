@@ -146,10 +146,14 @@ public struct MessageSender: Sendable {
         let timestamp = clock.next()
         try database.write { db in
             guard let row = try Row.fetchOne(db, sql: """
-                SELECT m.author_account_id, m.timestamp, m.thread_id, t.recipient_account_id
+                SELECT m.author_account_id, m.timestamp, m.thread_id, m.status, t.recipient_account_id
                 FROM messages m JOIN threads t ON t.id = m.thread_id WHERE m.id = ?
                 """, arguments: [messageId])
             else { throw ParleyError.invalidArgument("no message \(messageId)") }
+            // Its send job would still deliver the original: act once it is out.
+            guard row["status"] as String != MessageStatus.sending.rawValue else {
+                throw ParleyError.invalidArgument("message \(messageId) is still being sent; try again once it is sent")
+            }
             var message = make((row["author_account_id"], UInt64(row["timestamp"] as Int64)))
             if let peer = row["recipient_account_id"] as String? {
                 try send(message, to: .account(peer), peer: peer, timestamp: timestamp, db)

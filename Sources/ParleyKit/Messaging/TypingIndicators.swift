@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Who is typing right now, in memory only: a "started" shows for ``lifetime`` unless renewed, a "stopped" ends
 /// it at once. Nothing about typing reaches the database or the server's storage.
@@ -7,8 +8,7 @@ public final class TypingIndicators: Sendable {
     public static let lifetime: UInt64 = 10_000
 
     private let now: @Sendable () -> UInt64
-    private let state = NSLock()
-    nonisolated(unsafe) private var expiries: [String: UInt64] = [:]
+    private let expiries = Mutex<[String: UInt64]>([:])
 
     /// Indicators on the clock `now` (milliseconds; injectable so tests need not wait).
     public init(now: @escaping @Sendable () -> UInt64 = { UInt64(Date().timeIntervalSince1970 * 1000) }) {
@@ -18,7 +18,7 @@ public final class TypingIndicators: Sendable {
     /// Records that `accountId` started or stopped typing.
     public func record(_ action: TypingAction, from accountId: String) {
         let expiry = now() + Self.lifetime
-        state.withLock {
+        expiries.withLock { expiries in
             switch action {
             case .started: expiries[accountId] = expiry
             case .stopped: expiries[accountId] = nil
@@ -29,13 +29,13 @@ public final class TypingIndicators: Sendable {
     /// Whether `accountId` is typing now.
     public func isTyping(_ accountId: String) -> Bool {
         let now = now()
-        return state.withLock { (expiries[accountId] ?? 0) > now }
+        return expiries.withLock { ($0[accountId] ?? 0) > now }
     }
 
     /// Every account typing now, sorted.
     public func typing() -> [String] {
         let now = now()
-        return state.withLock {
+        return expiries.withLock { expiries in
             expiries = expiries.filter { $0.value > now }
             return expiries.keys.sorted()
         }
@@ -46,4 +46,6 @@ public final class TypingIndicators: Sendable {
 enum EphemeralKind {
     /// A typing indicator: `content` is JSON `[OutgoingMessage]`, one Signal ciphertext per recipient device.
     static let typing = "typing"
+    /// The largest event content the server relays (ServerLimits.ephemeralContentBytes).
+    static let maximumContentBytes = 4 * 1024
 }

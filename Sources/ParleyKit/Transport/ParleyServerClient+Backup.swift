@@ -33,16 +33,20 @@ extension ParleyServerClient {
                        body: BackupEvaluationRequest(blindedElement: Data(blindedElement).base64EncodedString()), as: nil, expecting: [200])
     }
 
-    /// `username`'s encrypted backup, answered when `verifier` is the one stored (no credentials).
-    public func restoreBackup(verifier: [UInt8], username: String) async throws -> BackupRestoreResponse {
+    /// `username`'s encrypted backup, answered when `verifier` is the one stored (no credentials); `attemptToken` is
+    /// the one the guess's evaluation returned.
+    public func restoreBackup(verifier: [UInt8], attemptToken: String, username: String) async throws -> BackupRestoreResponse {
         try await call(.POST, BackupRoutes.restore(username: Self.pathComponent(username)),
-                       body: BackupRestoreRequest(verifier: Data(verifier).base64EncodedString()), as: nil, expecting: [200])
+                       body: BackupRestoreRequest(verifier: Data(verifier).base64EncodedString(), attemptToken: attemptToken),
+                       as: nil, expecting: [200])
     }
 
-    /// Makes the device a new installation on the server: registration id `registrationId`, no prekeys stored.
-    public func resetRegistration(_ registrationId: UInt32, as device: DeviceCredentials) async throws {
+    /// Makes the device a new installation on the server: registration id `registrationId`, credential `password`,
+    /// no prekeys stored.
+    public func resetRegistration(_ registrationId: UInt32, password: String, as device: DeviceCredentials) async throws {
         _ = try await send(.PUT, APIRoutes.deviceRegistration,
-                           body: try JSONEncoder().encode(DeviceRegistrationRequest(registrationId: registrationId)), as: device,
+                           body: try JSONEncoder().encode(DeviceRegistrationRequest(registrationId: registrationId, password: password)),
+                           as: device,
                            expecting: [204])
     }
 }

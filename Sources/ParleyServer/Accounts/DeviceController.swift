@@ -55,9 +55,10 @@ struct DeviceController: Sendable {
         let caller = try await authenticator.authenticate(request)
         try rateLimiter.take("registration", accountId: caller.account.id, policy: limits.rateLimits.linkCode)
         let body = try await JSONCoding.decode(DeviceRegistrationRequest.self, from: request, limit: limits.smallBodyBytes)
-        guard (1...16380).contains(body.registrationId) else { throw ServerError.badRequest("registrationId must be 1…16380") }
+        let password = try Credentials.validate(password: body.password, registrationId: body.registrationId, deviceName: nil)
         guard try await store.resetDeviceRegistration(
-            accountId: caller.account.id, deviceId: caller.device.deviceId, registrationId: body.registrationId)
+            accountId: caller.account.id, deviceId: caller.device.deviceId, registrationId: body.registrationId,
+            passwordHash: try hasher.hash(password))
         else { throw ServerError.notFound("no device \(caller.device.deviceId)") }
         return Response(status: .noContent)
     }

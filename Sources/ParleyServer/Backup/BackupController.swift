@@ -41,7 +41,7 @@ struct BackupController: Sendable {
         let parameters = String(decoding: try JSONEncoder().encode(body.kdf), as: UTF8.self)
         try await store.storeBackup(StoredBackup(
             accountId: caller.account.id, blob: Array(blob), kdfParameters: parameters,
-            verifierHash: Array(SHA256.hash(data: verifier)), failures: 0, created: settings.clock()))
+            verifierHash: Array(SHA256.hash(data: verifier)), failures: 0, created: settings.clock(), keyId: oprf.keyId))
         return Response(status: .noContent)
     }
 
@@ -71,15 +71,22 @@ struct BackupController: Sendable {
         // Malformed elements are refused before anything is counted; the answer leaves only once the guess is.
         let evaluated = try evaluate(body.blindedElement, accountId: account.id)
         try attempts.take("evaluate", accountId: account.id)
-        switch try await store.countBackupAttempt(accountId: account.id, maximumFailures: settings.maximumFailures) {
+        var generator = SystemRandomNumberGenerator()
+        let token = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        switch try await store.countBackupAttempt(accountId: account.id, maximumFailures: settings.maximumFailures, keyId: oprf.keyId,
+                                                  attemptTokenHash: Array(SHA256.hash(data: token))) {
         case .noBackup:
             throw Self.noBackup(username)
         case .wiped:
             throw Self.wiped
+        case .keyMismatch:
+            throw ServerError.unavailable(
+                code: "backup_key_mismatch",
+                message: "this server process holds another backup key file than the one the backup was made with; nothing was counted")
         case .counted(let backup):
             return try JSONCoding.response(BackupEvaluationResponse(
                 evaluatedElement: Data(evaluated).base64EncodedString(), kdf: try Self.parameters(of: backup),
-                attemptsLeft: max(0, settings.maximumFailures - backup.failures)))
+                attemptsLeft: max(0, settings.maximumFailures - backup.failures), attemptToken: Data(token).base64EncodedString()))
         }
     }
 
@@ -89,8 +96,13 @@ struct BackupController: Sendable {
         let account = try await backupOwner(username)
         let body = try await JSONCoding.decode(BackupRestoreRequest.self, from: request, limit: limits.smallBodyBytes)
         let verifier = try Self.element(body.verifier, field: "verifier")
+        let token = try Self.element(body.attemptToken, field: "attemptToken")
         try attempts.take("restore", accountId: account.id)
-        guard let backup = try await store.backup(accountId: account.id) else { throw Self.noBackup(username) }
+        // Each comparison consumes the attempt its counted evaluation opened: verifiers cannot be tried for free.
+        guard let backup = try await store.takeBackupAttempt(accountId: account.id, attemptTokenHash: Array(SHA256.hash(data: token))) else {
+            guard try await store.backup(accountId: account.id) != nil else { throw Self.noBackup(username) }
+            throw ServerError.conflict(code: "no_attempt", message: "evaluate the PIN first: every restore attempt follows its own counted guess")
+        }
         // swift-crypto compares digests in constant time.
         guard SHA256.hash(data: verifier) == backup.verifierHash else {
             let left = max(0, settings.maximumFailures - backup.failures)

@@ -11,10 +11,14 @@ import Foundation
 /// server that hands pointers to the ristretto255 functions.
 public struct BackupOPRFKey: Sendable {
     private let serverKey: SymmetricKey
+    /// Names the key without revealing it (16 bytes of HMAC-SHA256(key, "parley backup key id")): stored with each
+    /// backup, so a process holding another key file refuses to evaluate instead of burning the user's guesses.
+    public let keyId: [UInt8]
 
     /// The key for `serverKey` (the 32 bytes of `backup-oprf.key`).
     public init(serverKey: [UInt8]) {
         self.serverKey = SymmetricKey(data: serverKey)
+        keyId = Array(HMAC<SHA256>.authenticationCode(for: Array("parley backup key id".utf8), using: self.serverKey).prefix(16))
     }
 
     /// `accountId`'s key applied to `blindedElement`: the 32-byte encoding of k·B, or `nil` when `blindedElement` is not

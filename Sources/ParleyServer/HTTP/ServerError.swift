@@ -30,6 +30,8 @@ public enum ServerError: Error, HTTPResponseError, Sendable {
     case clientError(HTTPResponse.Status, String)
     /// An unexpected failure (500 `internal_error`); the detail is logged, not sent.
     case internalFailure(String)
+    /// 503: the server cannot serve this request as configured (the message says what to fix).
+    case unavailable(code: String, message: String)
 
     /// The HTTP status of the answer.
     public var status: HTTPResponse.Status {
@@ -46,6 +48,7 @@ public enum ServerError: Error, HTTPResponseError, Sendable {
         case .rangeNotSatisfiable: return .rangeNotSatisfiable
         case .clientError(let status, _): return status
         case .internalFailure: return .internalServerError
+        case .unavailable: return .serviceUnavailable
         }
     }
 
@@ -69,6 +72,7 @@ public enum ServerError: Error, HTTPResponseError, Sendable {
         case .clientError(let status, let message):
             return APIErrorBody(code: status.reasonPhrase.lowercased().replacingOccurrences(of: " ", with: "_"), message: message)
         case .internalFailure: return APIErrorBody(code: "internal_error", message: "the server failed to process the request")
+        case .unavailable(let code, let message): return APIErrorBody(code: code, message: message)
         }
     }
 

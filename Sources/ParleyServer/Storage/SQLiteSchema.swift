@@ -108,7 +108,11 @@ enum SQLiteSchema {
                     kdf_parameters TEXT NOT NULL,
                     verifier_hash BLOB NOT NULL,
                     failures INTEGER NOT NULL DEFAULT 0,
-                    created INTEGER NOT NULL
+                    created INTEGER NOT NULL,
+                    -- Which OPRF key the backup was made under (BackupOPRFKey.keyId).
+                    key_id BLOB NOT NULL,
+                    -- SHA-256 of the one restore attempt the last counted guess allows.
+                    attempt_token_hash BLOB
                 );
                 """)
         }

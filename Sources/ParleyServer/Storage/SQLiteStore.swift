@@ -194,11 +194,11 @@ public final class SQLiteStore: ServerStore {
         }
     }
 
-    public func resetDeviceRegistration(accountId: String, deviceId: UInt32, registrationId: UInt32) async throws -> Bool {
+    public func resetDeviceRegistration(accountId: String, deviceId: UInt32, registrationId: UInt32, passwordHash: String) async throws -> Bool {
         try await database.write { db in
             let owner: StatementArguments = [accountId, Int64(deviceId)]
-            try db.execute(sql: "UPDATE devices SET registration_id = ? WHERE account_id = ? AND device_id = ?",
-                           arguments: [Int64(registrationId), accountId, Int64(deviceId)])
+            try db.execute(sql: "UPDATE devices SET registration_id = ?, password_hash = ? WHERE account_id = ? AND device_id = ?",
+                           arguments: [Int64(registrationId), passwordHash, accountId, Int64(deviceId)])
             guard db.changesCount > 0 else { return false }
             try db.execute(sql: "DELETE FROM signed_prekeys WHERE account_id = ? AND device_id = ?", arguments: owner)
             try db.execute(sql: "DELETE FROM one_time_prekeys WHERE account_id = ? AND device_id = ?", arguments: owner)

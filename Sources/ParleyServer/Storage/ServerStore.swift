@@ -166,14 +166,19 @@ public protocol ServerStore: Sendable {
     func removeDevice(accountId: String, deviceId: UInt32) async throws -> Bool
     /// In one transaction: gives the device a new registration id and deletes its signed, one-time and KEM prekeys
     /// (a new installation of the device); `false` when there is no such device.
-    func resetDeviceRegistration(accountId: String, deviceId: UInt32, registrationId: UInt32) async throws -> Bool
+    func resetDeviceRegistration(accountId: String, deviceId: UInt32, registrationId: UInt32, passwordHash: String) async throws -> Bool
     /// Stores the account's PIN backup, replacing any previous one, with the failure count of `backup`.
     func storeBackup(_ backup: StoredBackup) async throws
     /// The account's PIN backup, if any.
     func backup(accountId: String) async throws -> StoredBackup?
-    /// In one transaction: deletes the backup when it has already counted `maximumFailures` guesses, else counts one
-    /// more. Concurrent guesses are each counted exactly once.
-    func countBackupAttempt(accountId: String, maximumFailures: Int) async throws -> BackupAttemptOutcome
+    /// In one transaction: refuses (``BackupAttemptOutcome/keyMismatch``) a backup made under another key than
+    /// `keyId`; deletes the backup when it has already counted `maximumFailures` guesses; else counts one and stores
+    /// `attemptTokenHash`, the one restore comparison this guess allows (replacing an unused earlier one).
+    func countBackupAttempt(accountId: String, maximumFailures: Int, keyId: [UInt8], attemptTokenHash: [UInt8]) async throws
+        -> BackupAttemptOutcome
+    /// Consumes the restore attempt whose token hashes to `attemptTokenHash`: the backup as it is, or `nil` when no
+    /// such attempt is open (then nothing may be compared).
+    func takeBackupAttempt(accountId: String, attemptTokenHash: [UInt8]) async throws -> StoredBackup?
     /// Sets the failure count of the account's backup to zero (a restore succeeded) — only if the backup stored is
     /// still the one whose verifier hash is `verifierHash`.
     func resetBackupFailures(accountId: String, verifierHash: [UInt8]) async throws

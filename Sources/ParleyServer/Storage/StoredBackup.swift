@@ -13,9 +13,13 @@ public struct StoredBackup: Sendable, Equatable {
     public let failures: Int
     /// When it was stored, in milliseconds since 1970.
     public let created: UInt64
+    /// ``BackupOPRFKey/keyId`` of the key the backup was made with.
+    public let keyId: [UInt8]
 
     /// A backup record.
-    public init(accountId: String, blob: [UInt8], kdfParameters: String, verifierHash: [UInt8], failures: Int, created: UInt64) {
+    public init(accountId: String, blob: [UInt8], kdfParameters: String, verifierHash: [UInt8], failures: Int, created: UInt64,
+                keyId: [UInt8]) {
+        self.keyId = keyId
         self.accountId = accountId
         self.blob = blob
         self.kdfParameters = kdfParameters

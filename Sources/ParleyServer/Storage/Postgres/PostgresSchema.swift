@@ -159,7 +159,9 @@ enum PostgresSchema {
                 kdf_parameters TEXT NOT NULL,
                 verifier_hash BYTEA NOT NULL,
                 failures BIGINT NOT NULL DEFAULT 0,
-                created BIGINT NOT NULL
+                created BIGINT NOT NULL,
+                key_id BYTEA NOT NULL,
+                attempt_token_hash BYTEA
             )
             """,
         ]),

@@ -229,12 +229,13 @@ public final class PostgresStore: ServerStore, Service {
         }
     }
 
-    public func resetDeviceRegistration(accountId: String, deviceId: UInt32, registrationId: UInt32) async throws -> Bool {
+    public func resetDeviceRegistration(accountId: String, deviceId: UInt32, registrationId: UInt32, passwordHash: String) async throws -> Bool {
         let device = Int64(deviceId)
         return try await transaction { connection in
             let updated = try await count("""
                 WITH updated AS (
-                    UPDATE devices SET registration_id = \(Int64(registrationId)) WHERE account_id = \(accountId) AND device_id = \(device)
+                    UPDATE devices SET registration_id = \(Int64(registrationId)), password_hash = \(passwordHash)
+                    WHERE account_id = \(accountId) AND device_id = \(device)
                     RETURNING 1
                 ) SELECT count(*) FROM updated
                 """, on: connection)
