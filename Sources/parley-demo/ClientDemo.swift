@@ -136,13 +136,38 @@ struct ClientDemo {
         print("   Bob reads it; 2 s later the sweeper deletes \(swept) message from his database (erased, not hidden);"
               + " last message now \(try lastText(bobPhone, with: aliceId))\n")
 
+        let carol = try client("carol")
+        let carolId = try await carol.accounts.register(username: "carol", deviceName: "carol's phone").accountId
+        let groupId = try alice.sender.createGroup(title: "Weekend trip", members: [bobId, carolId])
+        _ = try await alice.runJobs()
+        for device in [bobPhone, bobLaptop, carol] { _ = try await device.receiveOnce() }
+        print("8. A group chat: Alice creates “Weekend trip” with Bob and Carol (the group change goes 1:1 to every member device)")
+        try alice.sender.enqueue(body: "Cabin or tent?", toGroup: groupId)
+        _ = try await alice.runJobs()
+        let groupMailbox = try await bobPhone.api.mailbox(as: try bobPhone.credentials()).messages
+        print("   Alice's first group message: her sender key goes 1:1 to each of the 3 member devices first, then one Sender Key"
+              + " ciphertext (type \(groupMailbox.last?.type ?? 0), \(Data(base64Encoded: groupMailbox.last?.content ?? "")?.count ?? 0) bytes) for all")
+        for device in [bobPhone, bobLaptop, carol] { _ = try await device.receiveOnce() }
+        try carol.sender.enqueue(body: "Cabin!", toGroup: groupId)
+        _ = try await carol.runJobs()
+        for device in [alice, bobPhone, bobLaptop] { _ = try await device.receiveOnce() }
+        let groupThread = try bobPhone.groups().first { $0.id == groupId }!.threadId
+        print("   Bob's phone shows: " + (try bobPhone.history(threadId: groupThread).messages.reversed()
+            .filter { $0.kind == .message }.map { "\"\($0.body ?? "")\"" }.joined(separator: ", ")))
+        try alice.sender.removeMembers([carolId], from: groupId)
+        try alice.sender.enqueue(body: "Carol is out; cabin it is.", toGroup: groupId)
+        _ = try await alice.runJobs()
+        for device in [bobPhone, carol] { _ = try await device.receiveOnce() }
+        print("   Alice removes Carol and writes again with a new sender key: Bob reads \(try lastGroupText(bobPhone, groupId));"
+              + " Carol, out of the group (left: \(try carol.groups().first?.left ?? false)), last saw \(try lastGroupText(carol, groupId))\n")
+
         let aliceNumber = try alice.safetyNumber(with: bobId), bobNumber = try bobPhone.safetyNumber(with: aliceId)
-        print("8. Safety number (compare in person):")
+        print("9. Safety number (compare in person):")
         for line in aliceNumber.split(separator: "\n") { print("   \(line)") }
         print("   Alice and Bob compute the same number: \(aliceNumber == bobNumber)\n")
 
-        print("9. What the server stored — and what it did not:")
-        let texts = ["Hi Bob", "got it on both devices", "message two", "A photo"]
+        print("10. What the server stored — and what it did not:")
+        let texts = ["Hi Bob", "got it on both devices", "message two", "A photo", "Cabin or tent?", "Carol is out"]
         let serverFiles = try FileManager.default.subpathsOfDirectory(atPath: serverDirectory.path)
             .map { serverDirectory.appendingPathComponent($0).path }
             .filter { (try? FileManager.default.attributesOfItem(atPath: $0)[.type] as? FileAttributeType) == .typeRegular }
@@ -163,6 +188,13 @@ struct ClientDemo {
         print("\nDone. (`parley-demo --protocol` runs the protocol-only walkthrough with sender keys.)")
         server.cancel()
         _ = await server.result
+    }
+
+    private func lastGroupText(_ client: ParleyClient, _ groupId: Data) throws -> String {
+        guard let group = try client.groups().first(where: { $0.id == groupId }),
+              let message = try client.history(threadId: group.threadId).messages.first(where: { $0.kind == .message })
+        else { return "(nothing)" }
+        return "\"\(message.body ?? "")\""
     }
 
     private func lastText(_ client: ParleyClient, with accountId: String) throws -> String {

@@ -6,15 +6,24 @@ struct HistoryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "history", abstract: "A conversation's messages, newest first.")
 
     @OptionGroup var options: GlobalOptions
-    @Argument(help: "The other party: a username or an account id.") var recipient: String
+    @Argument(help: "The other party: a username or an account id (omit with --group).") var recipient: String?
+    @Option(help: "A group's history (its id from `parley group list`).") var group: String?
     @Option(help: "Show messages older than this message id (the cursor the previous page printed).") var before: Int64?
     @Option(help: "Messages per page.") var limit = 20
     @Flag(help: "Do not mark the conversation read (no read receipts, disappearing timers not started).") var keepUnread = false
 
     func run() async throws {
         let page = try await AccountContext.with(options) { client -> MessagePage in
-            let accountId = try await AccountContext.resolve(recipient, with: client)
-            guard let thread = try client.threadId(with: accountId) else { return MessagePage(messages: [], nextCursor: nil) }
+            let thread: Int64?
+            if let group {
+                let id = try GroupCommand.id(group)
+                thread = try client.groups().first { $0.id == id }?.threadId
+            } else if let recipient {
+                thread = try client.threadId(with: try await AccountContext.resolve(recipient, with: client))
+            } else {
+                throw ValidationError("name the other party, or a group with --group")
+            }
+            guard let thread else { return MessagePage(messages: [], nextCursor: nil) }
             let page = try client.history(threadId: thread, before: before, limit: limit)
             // Reading marks read: read receipts go out (unless turned off) and disappearing timers start.
             if !keepUnread {
@@ -34,6 +43,7 @@ struct HistoryCommand: AsyncParsableCommand {
     static func line(_ message: StoredMessage) -> String {
         let who = message.outgoing ? "me" : String(message.authorAccountId.prefix(8))
         if message.kind == .timerChange { return "#\(message.id) \(who): \(TimerDescription.notice(message.expireTimer))" }
+        if message.kind == .groupChange { return "#\(message.id) \(who): \(message.body ?? "changed the group")" }
         var text = message.deleted ? "(deleted)" : message.body ?? message.failureReason ?? ""
         if let reply = message.replyToId { text = "↪ #\(reply) \(text)" }
         if message.editedAt != nil, !message.deleted { text += " (edited)" }

@@ -16,8 +16,13 @@ struct ReceiveCommand: AsyncParsableCommand {
         }
         let stored = outcomes.filter { if case .stored = $0 { return true } else { return false } }.count
         let failed = outcomes.filter { if case .undecryptable = $0 { return true } else { return false } }.count
-        struct Received: Encodable { let received: Int; let stored: Int; let undecryptable: Int }
-        Output(json: options.json).emit(Received(received: outcomes.count, stored: stored, undecryptable: failed),
-                                        text: "\(stored) new message(s)" + (failed > 0 ? ", \(failed) could not be decrypted" : ""))
+        let applied = outcomes.filter { if case .applied = $0 { return true } else { return false } }.count
+        let rejected = outcomes.filter { if case .rejected = $0 { return true } else { return false } }.count
+        struct Received: Encodable { let received: Int; let stored: Int; let applied: Int; let rejected: Int; let undecryptable: Int }
+        Output(json: options.json).emit(
+            Received(received: outcomes.count, stored: stored, applied: applied, rejected: rejected, undecryptable: failed),
+            text: "\(stored) new message(s)" + (applied > 0 ? ", \(applied) update(s) (receipts, reactions, edits, deletes, keys)" : "")
+                + (rejected > 0 ? ", \(rejected) refused (not allowed by their sender)" : "")
+                + (failed > 0 ? ", \(failed) could not be decrypted" : ""))
     }
 }

@@ -6,8 +6,9 @@ struct SendCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "send", abstract: "Send a message (queued durably, then sent).")
 
     @OptionGroup var options: GlobalOptions
-    @Argument(help: "Recipient: a username or an account id.") var recipient: String
+    @Argument(help: "Recipient: a username or an account id (with --group: the text).") var recipient: String
     @Argument(help: "The text.") var text: String = ""
+    @Option(help: "Send to this group (its id from `parley group list`); the text is then the first argument.") var group: String?
     @Option(name: .customLong("attach"), help: "A file to attach (repeatable).") var attachments: [String] = []
     @Option(help: "Local id of the message this replies to.") var replyTo: Int64?
     @Flag(help: "Send the (single) attachment as a voice note; for WAV files its duration and waveform are measured.")
@@ -40,8 +41,14 @@ struct SendCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (messageId, report, failure) = try await AccountContext.with(options) { client -> (Int64, ParleyClient.JobReport, String?) in
-            let accountId = try await AccountContext.resolve(recipient, with: client)
-            let id = try client.sender.enqueue(body: text, to: accountId, files: try files(), replyTo: replyTo)
+            let id: Int64
+            if let group {
+                id = try client.sender.enqueue(body: text.isEmpty ? recipient : text, toGroup: try GroupCommand.id(group), files: try files(),
+                                               replyTo: replyTo)
+            } else {
+                id = try client.sender.enqueue(body: text, to: try await AccountContext.resolve(recipient, with: client), files: try files(),
+                                               replyTo: replyTo)
+            }
             let report = try await client.runJobs { name, done, total in Output.progress("uploading \(name)", done: done, total: total) }
             let failure = try client.database.read { db in try MessageLookup.message(id, db)?.failureReason }
             return (id, report, failure)

@@ -1,0 +1,109 @@
+import ArgumentParser
+import Foundation
+import ParleyKit
+
+struct GroupCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "group", abstract: "Groups: messages go out with Sender Keys; any member may change the group.",
+        subcommands: [Create.self, Add.self, Remove.self, Leave.self, List.self])
+
+    /// A group id as the commands print it (32 hex digits).
+    static func hex(_ id: Data) -> String { id.map { String(format: "%02x", $0) }.joined() }
+
+    /// Parses a printed group id.
+    static func id(_ text: String) throws -> Data {
+        let digits = Array(text.lowercased().utf8)
+        let invalid = ValidationError("a group id is 32 hex digits (see `parley group list`)")
+        guard digits.count == 32 else { throw invalid }
+        var bytes: [UInt8] = []
+        for index in stride(from: 0, to: 32, by: 2) {
+            guard let byte = UInt8(String(decoding: digits[index..<index + 2], as: UTF8.self), radix: 16) else { throw invalid }
+            bytes.append(byte)
+        }
+        return Data(bytes)
+    }
+
+    /// Account ids for usernames or account ids.
+    static func accountIds(_ people: [String], with client: ParleyClient) async throws -> [String] {
+        var ids: [String] = []
+        for person in people { ids.append(try await AccountContext.resolve(person, with: client)) }
+        return ids
+    }
+
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create a group with you and the given members.")
+        @OptionGroup var options: GlobalOptions
+        @Argument(help: "The title.") var title: String
+        @Argument(help: "Members: usernames or account ids.") var members: [String]
+
+        func run() async throws {
+            let (id, report) = try await AccountContext.with(options) { client in
+                let id = try client.sender.createGroup(title: title, members: try await GroupCommand.accountIds(members, with: client))
+                return (id, try await client.runJobs())
+            }
+            struct Created: Encodable { let groupId: String; let sent: Int; let deferred: Int }
+            Output(json: options.json).emit(Created(groupId: GroupCommand.hex(id), sent: report.completed, deferred: report.deferred),
+                                            text: "created “\(title)”: \(GroupCommand.hex(id))")
+        }
+    }
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Add members to a group.")
+        @OptionGroup var options: GlobalOptions
+        @Argument(help: "The group id.") var group: String
+        @Argument(help: "Members to add.") var members: [String]
+
+        func run() async throws {
+            let report = try await AccountContext.with(options) { client in
+                try client.sender.addMembers(try await GroupCommand.accountIds(members, with: client), to: try GroupCommand.id(group))
+                return try await client.runJobs()
+            }
+            Output(json: options.json).emitJobs(report, text: "added \(members.count) member(s)")
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove members from a group; every remaining member starts a new sender key they do not get.")
+        @OptionGroup var options: GlobalOptions
+        @Argument(help: "The group id.") var group: String
+        @Argument(help: "Members to remove.") var members: [String]
+
+        func run() async throws {
+            let report = try await AccountContext.with(options) { client in
+                try client.sender.removeMembers(try await GroupCommand.accountIds(members, with: client), from: try GroupCommand.id(group))
+                return try await client.runJobs()
+            }
+            Output(json: options.json).emitJobs(report, text: "removed \(members.count) member(s)")
+        }
+    }
+
+    struct Leave: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Leave a group.")
+        @OptionGroup var options: GlobalOptions
+        @Argument(help: "The group id.") var group: String
+
+        func run() async throws {
+            let report = try await AccountContext.with(options) { client in
+                try client.sender.leaveGroup(try GroupCommand.id(group))
+                return try await client.runJobs()
+            }
+            Output(json: options.json).emitJobs(report, text: "left the group")
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Your groups with their members.")
+        @OptionGroup var options: GlobalOptions
+
+        func run() async throws {
+            let groups = try await AccountContext.with(options) { client in try client.groups() }
+            let output = Output(json: options.json)
+            for group in groups {
+                struct Listed: Encodable { let groupId: String; let title: String; let members: [String]; let left: Bool }
+                output.emit(Listed(groupId: GroupCommand.hex(group.id), title: group.title, members: group.members, left: group.left),
+                            text: "\(GroupCommand.hex(group.id))  “\(group.title)”  \(group.members.count) members\(group.left ? " (left)" : "")")
+            }
+        }
+    }
+}
