@@ -12,7 +12,8 @@ public struct BackupKDFParameters: Codable, Sendable, Equatable {
     public enum Algorithm: String, Codable, Sendable, CaseIterable {
         /// Argon2id 1.3 (libsodium `crypto_pwhash`): what new backups use.
         case argon2id
-        /// PBKDF2-HMAC-SHA256, the stretch of seed 004's backups, still readable (`parley backup create --kdf pbkdf2`).
+        /// PBKDF2-HMAC-SHA256 at seed 004's cost, applied to the OPRF output (`parley backup create --kdf pbkdf2`); seed
+        /// 004's own backups, PBKDF2 over the bare PIN, are not a Parley format.
         case pbkdf2SHA256 = "pbkdf2-sha256"
     }
 

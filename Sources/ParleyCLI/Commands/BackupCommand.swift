@@ -23,7 +23,7 @@ struct BackupCommand: AsyncParsableCommand {
             commandName: "create", abstract: "On the primary device: store a backup under a PIN (replacing any other).")
 
         @OptionGroup var options: GlobalOptions
-        @Option(help: "The PIN stretch: argon2id, or pbkdf2 (PBKDF2-SHA256, 100,000 iterations, as seed 004's backups).")
+        @Option(help: "The PIN stretch: argon2id, or pbkdf2 (PBKDF2-SHA256 at seed 004's 100,000 iterations, after the oblivious PRF).")
         var kdf = "argon2id"
 
         func validate() throws {

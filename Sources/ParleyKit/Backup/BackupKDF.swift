@@ -3,9 +3,10 @@ import CryptoExtras
 import Foundation
 import ParleyAPI
 
-/// Turns the PIN's OPRF output into a backup's keys: a slow stretch (Argon2id, or PBKDF2-SHA256 for compatibility
-/// with seed 004's backups) with the parameters stored beside the backup, then HKDF-SHA256 into the blob's
-/// encryption key and the verifier a restore presents.
+/// Turns the PIN's OPRF output into a backup's keys: a slow stretch (Argon2id; or PBKDF2-SHA256 with seed 004's
+/// 100,000 iterations, which Parley backups may still name — applied to the OPRF output, so seed 004's own
+/// backups, PBKDF2 over the bare PIN, are not readable) with the parameters stored beside the backup, then
+/// HKDF-SHA256 into the blob's encryption key and the verifier a restore presents.
 ///
 /// The stretch is the second line of defence: the first is the OPRF, without whose server key no guess can be
 /// tested at all. Should the key file and the database leak together, each guess still costs one stretch.

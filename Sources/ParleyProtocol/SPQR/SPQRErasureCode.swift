@@ -1,0 +1,73 @@
+/// SPQR's systematic Reed–Solomon code over GF(2¹⁶): a message of N 32-byte chunks is read as big-endian 16-bit
+/// values, value j being the point (x = j / 16, y) of polynomial j mod 16; chunk k holds the 16 polynomials'
+/// values at x = k. Chunks 0…N−1 are therefore the message itself, later ones parity, and any N distinct chunks
+/// rebuild the message (Lagrange interpolation).
+public enum SPQRErasureCode {
+    /// Chunk `index` (0…65535) of `message`, whose length must be a positive multiple of 32.
+    public static func chunk(_ index: Int, of message: [UInt8]) -> [UInt8] {
+        precondition(!message.isEmpty && message.count % SPQRMessage.chunkLength == 0 && (0...SPQRMessage.maximumChunkIndex).contains(index))
+        let count = message.count / SPQRMessage.chunkLength
+        if index < count { return Array(message[index * 32..<index * 32 + 32]) }
+        let xs = (0..<count).map { UInt16($0) }
+        let weights = lagrangeWeights(at: UInt16(index), xs: xs)
+        var chunk = [UInt8](repeating: 0, count: 32)
+        for polynomial in 0..<16 {
+            var value: UInt16 = 0
+            for (x, weight) in weights.enumerated() {
+                let offset = x * 32 + polynomial * 2
+                value ^= GF16.multiply(UInt16(message[offset]) << 8 | UInt16(message[offset + 1]), weight)
+            }
+            chunk[polynomial * 2] = UInt8(value >> 8)
+            chunk[polynomial * 2 + 1] = UInt8(value & 0xFF)
+        }
+        return chunk
+    }
+
+    /// The message of `chunkCount` chunks rebuilt from `chunks` (index → 32 bytes): any `chunkCount` distinct
+    /// indices will do; extra chunks are ignored.
+    ///
+    /// - Throws: ``SPQRError/undecodable(_:)`` with fewer than `chunkCount` chunks or a chunk that is not 32 bytes.
+    public static func decode(_ chunks: [Int: [UInt8]], chunkCount: Int) throws -> [UInt8] {
+        guard chunkCount > 0, chunkCount <= SPQRMessage.maximumChunkIndex + 1 else {
+            throw SPQRError.undecodable("a message of \(chunkCount) chunks")
+        }
+        guard chunks.count >= chunkCount else { throw SPQRError.undecodable("\(chunks.count) of the \(chunkCount) chunks needed") }
+        guard chunks.allSatisfy({ $0.value.count == SPQRMessage.chunkLength && (0...SPQRMessage.maximumChunkIndex).contains($0.key) }) else {
+            throw SPQRError.undecodable("a chunk is not 32 bytes at an index of 0…65535")
+        }
+        // The systematic chunks when all are there; otherwise the lowest indices given.
+        if (0..<chunkCount).allSatisfy({ chunks[$0] != nil }) { return (0..<chunkCount).flatMap { chunks[$0]! } }
+        let used = chunks.keys.sorted().prefix(chunkCount)
+        let xs = used.map { UInt16($0) }
+        var message = [UInt8](repeating: 0, count: chunkCount * 32)
+        for target in 0..<chunkCount {
+            if let known = chunks[target] {
+                message.replaceSubrange(target * 32..<target * 32 + 32, with: known)
+                continue
+            }
+            let weights = lagrangeWeights(at: UInt16(target), xs: xs)
+            for polynomial in 0..<16 {
+                var value: UInt16 = 0
+                for (position, index) in used.enumerated() {
+                    let bytes = chunks[index]!
+                    value ^= GF16.multiply(UInt16(bytes[polynomial * 2]) << 8 | UInt16(bytes[polynomial * 2 + 1]), weights[position])
+                }
+                message[target * 32 + polynomial * 2] = UInt8(value >> 8)
+                message[target * 32 + polynomial * 2 + 1] = UInt8(value & 0xFF)
+            }
+        }
+        return message
+    }
+
+    /// The Lagrange basis at `x` for the distinct points `xs`: weight i = Π_{j≠i} (x − x_j) / (x_i − x_j).
+    private static func lagrangeWeights(at x: UInt16, xs: [UInt16]) -> [UInt16] {
+        xs.enumerated().map { i, xi in
+            var numerator: UInt16 = 1, denominator: UInt16 = 1
+            for (j, xj) in xs.enumerated() where j != i {
+                numerator = GF16.multiply(numerator, x ^ xj)
+                denominator = GF16.multiply(denominator, xi ^ xj)
+            }
+            return GF16.multiply(numerator, GF16.inverse(denominator))
+        }
+    }
+}
