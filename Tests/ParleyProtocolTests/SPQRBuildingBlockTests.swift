@@ -51,16 +51,7 @@ struct SPQRVectors: Decodable {
 @Suite struct SPQRBuildingBlockTests {
     static let vectors = try! loadVectors("spqr_kat", as: SPQRVectors.self)
 
-    static func hex(_ text: String) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var index = text.startIndex
-        while index < text.endIndex {
-            let next = text.index(index, offsetBy: 2)
-            bytes.append(UInt8(text[index..<next], radix: 16)!)
-            index = next
-        }
-        return bytes
-    }
+    static func hex(_ text: String) -> [UInt8] { [UInt8](hex: text) }
 
     @Test func chainKeysMatchInBothDirectionsAndAcrossAnEpoch() throws {
         let v = Self.vectors.chain
@@ -76,7 +67,6 @@ struct SPQRVectors: Decodable {
         for index in [3, 1, 4, 2] { #expect(try bob.receiveKey(epoch: 0, index: UInt32(index)) == Self.hex(v.start.a2b_keys[index - 1])) }
         #expect(throws: SPQRError.self) { try bob.receiveKey(epoch: 0, index: 2) }  // a key is given once
 
-        for side in [\SPQRChain.self] { _ = side }
         alice.addEpoch(secret: Self.hex(v.add_epoch.secret))
         bob.addEpoch(secret: Self.hex(v.add_epoch.secret))
         for expected in v.add_epoch.a2b_keys {
