@@ -131,7 +131,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ParleyProtocolTests",
-            dependencies: ["ParleyProtocol"],
+            dependencies: ["ParleyProtocol", .product(name: "Crypto", package: "swift-crypto")],
             resources: [.copy("Vectors")]
         ),
         .testTarget(name: "ParleyInteropTests", dependencies: ["ParleyProtocol"]),

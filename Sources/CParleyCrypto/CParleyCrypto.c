@@ -113,18 +113,28 @@ int parley_xeddsa_verify(const uint8_t signature[64], const uint8_t edwards_y[32
     return crypto_sign_ed25519_verify_detached(sig, message, message_length, A) == 0 ? 0 : -1;
 }
 
-int parley_shake256(uint8_t *output, size_t output_length,
-                    const uint8_t *input, size_t input_length) {
+static int shake(const EVP_MD *md, uint8_t *output, size_t output_length,
+                 const uint8_t *input, size_t input_length) {
     int rc = -1;
     EVP_MD_CTX *ctx = EVP_MD_CTX_new();
     if (ctx == NULL) return -1;
-    if (EVP_DigestInit_ex(ctx, EVP_shake256(), NULL) == 1 &&
+    if (EVP_DigestInit_ex(ctx, md, NULL) == 1 &&
         EVP_DigestUpdate(ctx, input, input_length) == 1 &&
         EVP_DigestFinalXOF(ctx, output, output_length) == 1) {
         rc = 0;
     }
     EVP_MD_CTX_free(ctx);
     return rc;
+}
+
+int parley_shake128(uint8_t *output, size_t output_length,
+                    const uint8_t *input, size_t input_length) {
+    return shake(EVP_shake128(), output, output_length, input, input_length);
+}
+
+int parley_shake256(uint8_t *output, size_t output_length,
+                    const uint8_t *input, size_t input_length) {
+    return shake(EVP_shake256(), output, output_length, input, input_length);
 }
 
 /* HMAC (RFC 2104) over OpenSSL's SHA-256 and SHA-512 block functions. OpenSSL 3's HMAC and

@@ -58,10 +58,10 @@ struct SPQRVectors: Decodable {
         var alice = SPQRChain(authKey: Self.hex(v.auth_key), direction: .aliceToBob)
         var bob = SPQRChain(authKey: Self.hex(v.auth_key), direction: .bobToAlice)
         for (offset, expected) in v.start.a2b_keys.enumerated() {
-            let sent = alice.sendKey()
-            #expect(sent.epoch == 0 && sent.index == UInt32(offset + 1) && sent.key == Self.hex(expected))
+            let sent = try alice.sendKey(epoch: 0)
+            #expect(sent.index == UInt32(offset + 1) && sent.key == Self.hex(expected))
         }
-        for expected in v.start.b2a_keys { #expect(bob.sendKey().key == Self.hex(expected)) }
+        for expected in v.start.b2a_keys { #expect(try bob.sendKey(epoch: 0).key == Self.hex(expected)) }
         // Received out of order: the key of index 5 first, then 1…4 from the kept keys.
         #expect(try bob.receiveKey(epoch: 0, index: 5) == Self.hex(v.start.a2b_keys[4]))
         for index in [3, 1, 4, 2] { #expect(try bob.receiveKey(epoch: 0, index: UInt32(index)) == Self.hex(v.start.a2b_keys[index - 1])) }
@@ -70,13 +70,17 @@ struct SPQRVectors: Decodable {
         alice.addEpoch(secret: Self.hex(v.add_epoch.secret))
         bob.addEpoch(secret: Self.hex(v.add_epoch.secret))
         for expected in v.add_epoch.a2b_keys {
-            let sent = alice.sendKey()
-            #expect(sent.epoch == 1 && sent.key == Self.hex(expected))
+            let sent = try alice.sendKey(epoch: 1)
+            #expect(sent.key == Self.hex(expected))
             #expect(try bob.receiveKey(epoch: 1, index: sent.index) == sent.key)
         }
-        for expected in v.add_epoch.b2a_keys { #expect(bob.sendKey().key == Self.hex(expected)) }
-        // The previous epoch's receiving chain is still kept for late messages.
+        for expected in v.add_epoch.b2a_keys { #expect(try bob.sendKey(epoch: 1).key == Self.hex(expected)) }
+        // The link one epoch before the send epoch is still kept for late messages; older ones go.
         #expect(try alice.receiveKey(epoch: 0, index: 1) == Self.hex(v.start.b2a_keys[0]))
+        alice.addEpoch(secret: [UInt8](repeating: 7, count: 32))
+        _ = try alice.sendKey(epoch: 2)
+        #expect(throws: SPQRError.self) { try alice.receiveKey(epoch: 0, index: 2) }
+        #expect(throws: SPQRError.self) { try alice.receiveKey(epoch: 3, index: 1) }
     }
 
     @Test func jumpsAreBoundedAndOnlyTheNewestSkippedKeysAreKept() throws {
@@ -89,7 +93,7 @@ struct SPQRVectors: Decodable {
         // 25,000 ahead is allowed; then index 30,000 (5,000 further) matches the Python chain.
         _ = try bob.receiveKey(epoch: 0, index: SPQRChain.maximumJump)
         #expect(try bob.receiveKey(epoch: 0, index: 30_000) == Self.hex(v.key_30000_a2b))
-        #expect(bob.receiving[0]?.kept.count == SPQRChain.maximumKeptKeys)
+        #expect(bob.links[0]?.receiving.kept.count == Int(SPQRChain.maximumKeptKeys))
         #expect(throws: SPQRError.self) { try bob.receiveKey(epoch: 0, index: 1) }  // dropped: too old
         _ = try bob.receiveKey(epoch: 0, index: 29_999)  // kept
     }

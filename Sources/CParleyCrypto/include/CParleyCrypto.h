@@ -33,6 +33,10 @@ int parley_montgomery_to_edwards(uint8_t y[32], const uint8_t u[32]);
 int parley_xeddsa_verify(const uint8_t signature[64], const uint8_t edwards_y[32],
                          const uint8_t *message, size_t message_length);
 
+/// SHAKE128 (FIPS 202) of `input`, `output_length` bytes (ML-KEM's matrix sampling).
+int parley_shake128(uint8_t *output, size_t output_length,
+                    const uint8_t *input, size_t input_length);
+
 /// SHAKE256 (FIPS 202) of `input`, `output_length` bytes.
 int parley_shake256(uint8_t *output, size_t output_length,
                     const uint8_t *input, size_t input_length);

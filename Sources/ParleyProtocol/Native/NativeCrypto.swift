@@ -49,13 +49,21 @@ enum NativeCrypto {
 
     /// SHAKE256 of `input`, `count` bytes long.
     static func shake256(_ input: [UInt8], count: Int) throws -> [UInt8] {
+        try shake(parley_shake256, "SHAKE256", input, count: count)
+    }
+
+    /// SHAKE128 of `input`, `count` bytes long.
+    static func shake128(_ input: [UInt8], count: Int) throws -> [UInt8] {
+        try shake(parley_shake128, "SHAKE128", input, count: count)
+    }
+
+    private static func shake(_ function: (UnsafeMutablePointer<UInt8>?, Int, UnsafePointer<UInt8>?, Int) -> Int32, _ name: String,
+                              _ input: [UInt8], count: Int) throws -> [UInt8] {
         var output = [UInt8](repeating: 0, count: count)
         let rc = output.withUnsafeMutableBufferPointer { out in
-            input.withUnsafeBufferPointer { inp in
-                parley_shake256(out.baseAddress, out.count, inp.baseAddress, inp.count)
-            }
+            input.withUnsafeBufferPointer { inp in function(out.baseAddress, out.count, inp.baseAddress, inp.count) }
         }
-        guard rc == 0 else { throw SignalError.internalError("SHAKE256 failed") }
+        guard rc == 0 else { throw SignalError.internalError("\(name) failed") }
         return output
     }
 

@@ -1,7 +1,8 @@
-/// The symmetric half of SPQR: per epoch, one chain per direction whose message keys salt the Double Ratchet's
-/// "WhisperMessageKeys" derivation. Epoch 0's chains come from the session's authentication key; each completed
-/// KEM exchange adds an epoch. Keys of messages that have not arrived yet are kept (at most
-/// ``maximumKeptKeys``), and a jump of more than ``maximumJump`` is refused.
+/// The symmetric half of SPQR: per epoch a link of two chains, one per direction, whose message keys salt the
+/// Double Ratchet's "WhisperMessageKeys" derivation. Epoch 0's link comes from the session's authentication key;
+/// each completed KEM exchange adds the next. A message of epoch e takes its key from link e − 1. Keys of messages
+/// that have not arrived are kept (those up to ``maximumKeptKeys`` behind the counter), and a step of more than
+/// ``maximumJump`` ahead is refused.
 struct SPQRChain: Sendable, Equatable {
     /// Which way a chain runs.
     enum Direction: Sendable, Equatable {
@@ -11,24 +12,19 @@ struct SPQRChain: Sendable, Equatable {
         case bobToAlice
     }
 
-    /// Keys kept for messages that have not arrived (libsignal: max_ooo_keys).
-    static let maximumKeptKeys = 2_000
+    /// How far behind the counter a kept key may be (libsignal: max_ooo_keys).
+    static let maximumKeptKeys: UInt32 = 2_000
     /// The largest step forward a received index may take (libsignal: max_jump).
     static let maximumJump: UInt32 = 25_000
-    /// Epochs whose receiving chains are kept for late messages, besides the newest.
-    static let keptEpochs = 1
+    /// Links kept before the newest send epoch (libsignal: EPOCHS_TO_KEEP_PRIOR_TO_SEND_EPOCH).
+    static let keptEpochsBeforeSendEpoch: UInt64 = 1
 
     /// One direction's chain in one epoch.
     struct Chain: Sendable, Equatable {
         var next: [UInt8]
         var counter: UInt32 = 0
-        /// Keys skipped over, by index, oldest first.
-        var kept: [(index: UInt32, key: [UInt8])] = []
-
-        static func == (lhs: Chain, rhs: Chain) -> Bool {
-            lhs.next == rhs.next && lhs.counter == rhs.counter && lhs.kept.map(\.index) == rhs.kept.map(\.index)
-                && lhs.kept.map(\.key) == rhs.kept.map(\.key)
-        }
+        /// Keys skipped over, by index.
+        var kept: [UInt32: [UInt8]] = [:]
 
         /// The key of the next index.
         mutating func advance() -> (index: UInt32, key: [UInt8]) {
@@ -39,71 +35,86 @@ struct SPQRChain: Sendable, Equatable {
         }
     }
 
+    /// One epoch's pair of chains.
+    struct Link: Sendable, Equatable {
+        var sending: Chain
+        var receiving: Chain
+    }
+
     let direction: Direction
-    private(set) var epoch: UInt64 = 0
     private var nextRoot: [UInt8]
-    private(set) var sending: Chain
-    /// Receiving chains by epoch (the newest and up to ``keptEpochs`` before it).
-    private(set) var receiving: [UInt64: Chain]
+    /// The links kept, by epoch.
+    private(set) var links: [UInt64: Link]
+    /// The newest epoch with a link.
+    private(set) var newestEpoch: UInt64 = 0
+    private var sendEpoch: UInt64 = 0
 
     /// The chains of a new session from `authKey`, for the side whose messages run in `direction`.
     init(authKey: [UInt8], direction: Direction) {
         self.direction = direction
         let okm = SPQRKDF.hkdf(authKey, info: Array("Signal PQ Ratchet V1 Chain  Start".utf8), count: 96)
         nextRoot = Array(okm[0..<32])
-        let (send, receive) = Self.split(okm, direction)
-        sending = Chain(next: send)
-        receiving = [0: Chain(next: receive)]
+        links = [0: Self.link(okm, direction)]
     }
 
-    private static func split(_ okm: [UInt8], _ direction: Direction) -> (send: [UInt8], receive: [UInt8]) {
-        let aliceToBob = Array(okm[32..<64]), bobToAlice = Array(okm[64..<96])
-        return direction == .aliceToBob ? (aliceToBob, bobToAlice) : (bobToAlice, aliceToBob)
+    private static func link(_ okm: [UInt8], _ direction: Direction) -> Link {
+        let aliceToBob = Chain(next: Array(okm[32..<64])), bobToAlice = Chain(next: Array(okm[64..<96]))
+        return direction == .aliceToBob ? Link(sending: aliceToBob, receiving: bobToAlice) : Link(sending: bobToAlice, receiving: aliceToBob)
     }
 
-    /// Starts the next epoch from its KEM exchange's `secret`.
+    /// Adds the next epoch's link from its KEM exchange's `secret`.
     mutating func addEpoch(secret: [UInt8]) {
         let okm = SPQRKDF.hkdf(secret, salt: nextRoot, info: Array("Signal PQ Ratchet V1 Chain Add Epoch".utf8), count: 96)
         nextRoot = Array(okm[0..<32])
-        let (send, receive) = Self.split(okm, direction)
-        epoch += 1
-        sending = Chain(next: send)
-        receiving[epoch] = Chain(next: receive)
-        for old in receiving.keys where old + UInt64(Self.keptEpochs) < epoch { receiving[old] = nil }
+        newestEpoch += 1
+        links[newestEpoch] = Self.link(okm, direction)
     }
 
-    /// The key for the next message sent, with its epoch and index.
-    mutating func sendKey() -> (epoch: UInt64, index: UInt32, key: [UInt8]) {
-        let (index, key) = sending.advance()
-        return (epoch, index, key)
-    }
-
-    /// The key of the message sent at `index` in `epoch`'s chain. Keys skipped over are kept; a key is given once.
+    /// The key of the next message sent from link `epoch`, with its index. Moving to a newer send epoch drops
+    /// the links more than ``keptEpochsBeforeSendEpoch`` before it.
     ///
-    /// - Throws: ``SPQRError/keyUnavailable(_:)`` for an epoch no longer (or not yet) kept, an index used or dropped
-    ///   already, or a jump beyond ``maximumJump``. Nothing changes then.
+    /// - Throws: ``SPQRError/keyUnavailable(_:)`` when there is no such link.
+    mutating func sendKey(epoch: UInt64) throws -> (index: UInt32, key: [UInt8]) {
+        guard var link = links[epoch] else { throw SPQRError.keyUnavailable("no chain for epoch \(epoch)") }
+        let (index, key) = link.sending.advance()
+        links[epoch] = link
+        if epoch > sendEpoch {
+            sendEpoch = epoch
+            for old in links.keys where old + Self.keptEpochsBeforeSendEpoch < epoch { links[old] = nil }
+        }
+        return (index, key)
+    }
+
+    /// The key of the message sent at `index` from link `epoch`. Keys skipped over are kept; each is given once.
+    ///
+    /// - Throws: ``SPQRError/keyUnavailable(_:)`` for a link not kept (or not made yet), an index used already or
+    ///   more than ``maximumKeptKeys`` behind, or a step beyond ``maximumJump``. Nothing changes then.
     mutating func receiveKey(epoch: UInt64, index: UInt32) throws -> [UInt8] {
-        guard var chain = receiving[epoch] else { throw SPQRError.keyUnavailable("epoch \(epoch) is not kept") }
+        guard var link = links[epoch] else { throw SPQRError.keyUnavailable("epoch \(epoch) is not kept") }
+        var chain = link.receiving
         if index <= chain.counter {
-            guard let position = chain.kept.firstIndex(where: { $0.index == index }) else {
-                throw SPQRError.keyUnavailable("index \(index) of epoch \(epoch) was used or dropped")
+            guard chain.counter - index <= Self.maximumKeptKeys, let key = chain.kept.removeValue(forKey: index) else {
+                throw SPQRError.keyUnavailable("index \(index) of epoch \(epoch) was used or is too old")
             }
-            let key = chain.kept.remove(at: position).key
-            receiving[epoch] = chain
+            link.receiving = chain
+            links[epoch] = link
             return key
         }
         guard index - chain.counter <= Self.maximumJump else {
             throw SPQRError.keyUnavailable("index \(index) is more than \(Self.maximumJump) ahead of \(chain.counter)")
         }
-        // Only the newest skipped keys can be kept: older ones are stepped over without being stored.
-        let keepFrom = index > UInt32(Self.maximumKeptKeys) ? index - UInt32(Self.maximumKeptKeys) : 0
+        // Only skipped keys that will still be within reach are stored.
+        let reach = index > Self.maximumKeptKeys ? index - Self.maximumKeptKeys : 0
         while chain.counter + 1 < index {
             let skipped = chain.advance()
-            if skipped.index >= keepFrom { chain.kept.append(skipped) }
+            if skipped.index >= reach { chain.kept[skipped.index] = skipped.key }
         }
-        if chain.kept.count > Self.maximumKeptKeys { chain.kept.removeFirst(chain.kept.count - Self.maximumKeptKeys) }
         let key = chain.advance().key
-        receiving[epoch] = chain
+        if chain.kept.count > Int(Self.maximumKeptKeys) + 200 {
+            chain.kept = chain.kept.filter { chain.counter - $0.key <= Self.maximumKeptKeys }
+        }
+        link.receiving = chain
+        links[epoch] = link
         return key
     }
 }
