@@ -67,8 +67,8 @@ struct SPQRVectors: Decodable {
         for index in [3, 1, 4, 2] { #expect(try bob.receiveKey(epoch: 0, index: UInt32(index)) == Self.hex(v.start.a2b_keys[index - 1])) }
         #expect(throws: SPQRError.self) { try bob.receiveKey(epoch: 0, index: 2) }  // a key is given once
 
-        alice.addEpoch(secret: Self.hex(v.add_epoch.secret))
-        bob.addEpoch(secret: Self.hex(v.add_epoch.secret))
+        try alice.addEpoch(1, secret: Self.hex(v.add_epoch.secret))
+        try bob.addEpoch(1, secret: Self.hex(v.add_epoch.secret))
         for expected in v.add_epoch.a2b_keys {
             let sent = try alice.sendKey(epoch: 1)
             #expect(sent.key == Self.hex(expected))
@@ -77,7 +77,8 @@ struct SPQRVectors: Decodable {
         for expected in v.add_epoch.b2a_keys { #expect(try bob.sendKey(epoch: 1).key == Self.hex(expected)) }
         // The link one epoch before the send epoch is still kept for late messages; older ones go.
         #expect(try alice.receiveKey(epoch: 0, index: 1) == Self.hex(v.start.b2a_keys[0]))
-        alice.addEpoch(secret: [UInt8](repeating: 7, count: 32))
+        #expect(throws: SPQRError.self) { try alice.addEpoch(3, secret: [UInt8](repeating: 7, count: 32)) }
+        try alice.addEpoch(2, secret: [UInt8](repeating: 7, count: 32))
         _ = try alice.sendKey(epoch: 2)
         #expect(throws: SPQRError.self) { try alice.receiveKey(epoch: 0, index: 2) }
         #expect(throws: SPQRError.self) { try alice.receiveKey(epoch: 3, index: 1) }
@@ -96,6 +97,8 @@ struct SPQRVectors: Decodable {
         #expect(bob.links[0]?.receiving.kept.count == Int(SPQRChain.maximumKeptKeys))
         #expect(throws: SPQRError.self) { try bob.receiveKey(epoch: 0, index: 1) }  // dropped: too old
         _ = try bob.receiveKey(epoch: 0, index: 29_999)  // kept
+        #expect(throws: SPQRError.self) { try bob.receiveKey(epoch: 0, index: 27_999) }  // more than 2,000 behind
+        #expect(try bob.receiveKey(epoch: 0, index: 28_000).count == 32)  // exactly 2,000 behind: still kept
     }
 
     @Test func authenticatorAndEpochSecretMatch() {
@@ -137,7 +140,7 @@ struct SPQRVectors: Decodable {
             [], [2, 1, 0, 0], [1], [1, 0, 0, 0],  // no epoch, epoch 0
             [1, 1, 0, 7],  // unknown type
             [1, 1, 0, 1, 0] + [UInt8](repeating: 0, count: 31),  // short chunk
-            [1, 1, 0x80, 0x80, 0x80, 0x80, 0x80, 0],  // index 2^35: over 32 bits
+            [1, 1, 0x80, 0x80, 0x80, 0x80, 0x10, 0],  // index 2^32: over 32 bits
             [1] + [UInt8](repeating: 0xFF, count: 10) + [0],  // a varint over 64 bits
             [1] + [UInt8](repeating: 0x80, count: 11),  // longer than 10 bytes
             [1, 1, 0, 1, 0x80, 0x80, 0x04] + [UInt8](repeating: 0, count: 32),  // chunk index 65536

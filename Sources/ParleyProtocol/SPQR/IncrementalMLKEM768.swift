@@ -62,6 +62,12 @@ enum IncrementalMLKEM768 {
         return (sharedSecret, ciphertext1, PendingEncapsulation(yHat: yHat, e2: e2, mu: mu))
     }
 
+    /// Whether `encodedTHat` is 1152 bytes of 12-bit values all below q (FIPS 203's encapsulation-key check; public data).
+    static func isValidEncodedTHat(_ encodedTHat: [UInt8]) -> Bool {
+        encodedTHat.count == encodedTHatLength
+            && (0..<k).allSatisfy { MLKEMPolynomial.decode12(encodedTHat[(384 * $0)..<(384 * ($0 + 1))]) != nil }
+    }
+
     /// The second step: `v = NTT⁻¹(t̂ᵀ ∘ ŷ) + e2 + μ` once the key's body `encodedTHat` (1152 bytes) is known.
     ///
     /// - Returns: ct2 = ByteEncode4(Compress4(v)), 128 bytes.

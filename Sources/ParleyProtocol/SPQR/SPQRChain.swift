@@ -28,6 +28,7 @@ struct SPQRChain: Sendable, Equatable {
 
         /// The key of the next index.
         mutating func advance() -> (index: UInt32, key: [UInt8]) {
+            precondition(counter < UInt32.max, "2^32 messages in one SPQR epoch")
             counter += 1
             let okm = SPQRKDF.hkdf(next, info: SPQRKDF.bigEndian(counter) + Array("Signal PQ Ratchet V1 Chain Next".utf8), count: 64)
             next = Array(okm[0..<32])
@@ -42,6 +43,8 @@ struct SPQRChain: Sendable, Equatable {
     }
 
     let direction: Direction
+    /// The largest step forward a received index may take in this session.
+    let maximumJump: UInt32
     private var nextRoot: [UInt8]
     /// The links kept, by epoch.
     private(set) var links: [UInt64: Link]
@@ -50,8 +53,9 @@ struct SPQRChain: Sendable, Equatable {
     private var sendEpoch: UInt64 = 0
 
     /// The chains of a new session from `authKey`, for the side whose messages run in `direction`.
-    init(authKey: [UInt8], direction: Direction) {
+    init(authKey: [UInt8], direction: Direction, maximumJump: UInt32 = Self.maximumJump) {
         self.direction = direction
+        self.maximumJump = maximumJump
         let okm = SPQRKDF.hkdf(authKey, info: Array("Signal PQ Ratchet V1 Chain  Start".utf8), count: 96)
         nextRoot = Array(okm[0..<32])
         links = [0: Self.link(okm, direction)]
@@ -62,8 +66,11 @@ struct SPQRChain: Sendable, Equatable {
         return direction == .aliceToBob ? Link(sending: aliceToBob, receiving: bobToAlice) : Link(sending: bobToAlice, receiving: aliceToBob)
     }
 
-    /// Adds the next epoch's link from its KEM exchange's `secret`.
-    mutating func addEpoch(secret: [UInt8]) {
+    /// Adds the link of `epoch` — always the next one — from its KEM exchange's `secret`.
+    ///
+    /// - Throws: ``SPQRError/keyUnavailable(_:)`` when `epoch` is not the next epoch.
+    mutating func addEpoch(_ epoch: UInt64, secret: [UInt8]) throws {
+        guard epoch == newestEpoch + 1 else { throw SPQRError.keyUnavailable("epoch \(epoch) added after \(newestEpoch)") }
         let okm = SPQRKDF.hkdf(secret, salt: nextRoot, info: Array("Signal PQ Ratchet V1 Chain Add Epoch".utf8), count: 96)
         nextRoot = Array(okm[0..<32])
         newestEpoch += 1
@@ -100,8 +107,8 @@ struct SPQRChain: Sendable, Equatable {
             links[epoch] = link
             return key
         }
-        guard index - chain.counter <= Self.maximumJump else {
-            throw SPQRError.keyUnavailable("index \(index) is more than \(Self.maximumJump) ahead of \(chain.counter)")
+        guard index - chain.counter <= maximumJump else {
+            throw SPQRError.keyUnavailable("index \(index) is more than \(maximumJump) ahead of \(chain.counter)")
         }
         // Only skipped keys that will still be within reach are stored.
         let reach = index > Self.maximumKeptKeys ? index - Self.maximumKeptKeys : 0

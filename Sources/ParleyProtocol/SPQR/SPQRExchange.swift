@@ -67,7 +67,8 @@ struct SPQRExchange: Sendable {
     mutating func send() throws -> (kind: SPQRMessage.Kind, chunk: SPQRMessage.Chunk?, secret: EpochSecret?) {
         switch state {
         case .keysUnsampled:
-            let decapsulationKey = try MLKEM768.PrivateKey()
+            let decapsulationKey: MLKEM768.PrivateKey
+            do { decapsulationKey = try MLKEM768.PrivateKey() } catch { throw SPQRError.malformedMessage("ML-KEM-768 key generation failed") }
             let encapsulationKey = Array(decapsulationKey.publicKey.rawRepresentation)
             let header = Array(encapsulationKey[IncrementalMLKEM768.encodedTHatLength...]) + Array(SHA3_256.hash(data: encapsulationKey))
             var encoder = SPQRPayloadEncoder(header + authenticator.headerMAC(epoch: epoch, header: header))
@@ -189,7 +190,12 @@ struct SPQRExchange: Sendable {
     private mutating func finish(_ keys: KeyPair, ciphertext1: [UInt8], payload: [UInt8]) throws -> EpochSecret {
         let ciphertext2 = Array(payload[0..<IncrementalMLKEM768.ciphertext2Length])
         let mac = Array(payload[IncrementalMLKEM768.ciphertext2Length...])
-        let sharedSecret = try keys.decapsulationKey.decapsulate(ciphertext1 + ciphertext2).withUnsafeBytes { Array($0) }
+        let sharedSecret: [UInt8]
+        do {
+            sharedSecret = try keys.decapsulationKey.decapsulate(ciphertext1 + ciphertext2).withUnsafeBytes { Array($0) }
+        } catch {
+            throw SPQRError.malformedMessage("the ciphertext does not decapsulate")
+        }
         let secret = SPQRKDF.epochSecret(kemSecret: sharedSecret, epoch: epoch)
         var updated = authenticator
         updated.update(epoch: epoch, key: secret)
@@ -204,16 +210,24 @@ struct SPQRExchange: Sendable {
     }
 
     private func sendCiphertext2(_ encapsulation: Encapsulation, key: [UInt8]) throws -> State {
-        let ciphertext2 = try IncrementalMLKEM768.encapsulate2(encapsulation.pending, encodedTHat: key)
+        let ciphertext2: [UInt8]
+        do {
+            ciphertext2 = try IncrementalMLKEM768.encapsulate2(encapsulation.pending, encodedTHat: key)
+        } catch {
+            throw SPQRError.malformedMessage("the encapsulation key is not a valid ML-KEM-768 key")
+        }
         let mac = authenticator.ciphertextMAC(epoch: epoch, ciphertext1: encapsulation.ciphertext1, ciphertext2: ciphertext2)
         return .ciphertext2Sampled(ciphertext2: SPQRPayloadEncoder(ciphertext2 + mac))
     }
 
-    /// The received key body must be the one the header named: SHA3-256(t̂ ‖ ρ) equals the header's hash (the
-    /// coefficients' range is checked by encapsulation).
+    /// The received key body must be the one the header named — SHA3-256(t̂ ‖ ρ) equals the header's hash — and
+    /// a valid key: every 12-bit value below q. Checked as soon as the key is complete.
     private static func check(_ key: [UInt8], against header: [UInt8]) throws {
         guard ConstantTime.equals(Array(SHA3_256.hash(data: key + header[0..<32])), header[32..<64]) else {
             throw SPQRError.malformedMessage("the encapsulation key does not match its header")
+        }
+        guard IncrementalMLKEM768.isValidEncodedTHat(key) else {
+            throw SPQRError.malformedMessage("an encapsulation key value is not below q")
         }
     }
 }

@@ -1,5 +1,6 @@
 /// Sends one erasure-coded payload: chunk 0, 1, 2, … one per message, past the systematic chunks (parity) for as
-/// long as the state lasts.
+/// long as the state lasts; after index 65535 it starts again at 0 (as libsignal's encoder does; a receiver
+/// ignores an index it holds).
 struct SPQRPayloadEncoder: Sendable {
     let payload: [UInt8]
     private(set) var nextIndex = 0
@@ -10,7 +11,7 @@ struct SPQRPayloadEncoder: Sendable {
     }
 
     mutating func next() -> SPQRMessage.Chunk {
-        defer { nextIndex = min(nextIndex + 1, SPQRMessage.maximumChunkIndex) }
+        defer { nextIndex = nextIndex == SPQRMessage.maximumChunkIndex ? 0 : nextIndex + 1 }
         return SPQRMessage.Chunk(index: nextIndex, bytes: SPQRErasureCode.chunk(nextIndex, of: payload))
     }
 }
