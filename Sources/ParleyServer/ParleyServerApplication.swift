@@ -17,7 +17,7 @@ public enum ParleyServerApplication {
             store: d.store, authenticator: authenticator, limits: d.limits, rateLimiter: d.rateLimiter)
         let keys = KeyController(store: d.store, authenticator: authenticator, limits: d.limits, rateLimiter: d.rateLimiter)
         let devices = DeviceController(
-            store: d.store, hasher: d.hasher, authenticator: authenticator, limits: d.limits, rateLimiter: d.rateLimiter)
+            store: d.store, hasher: d.hasher, authenticator: authenticator, limits: d.limits, rateLimiter: d.rateLimiter, hub: d.hub)
         let messages = MessageController(
             store: d.store, authenticator: authenticator, limits: d.limits, hub: d.hub, rateLimiter: d.rateLimiter, metrics: d.metrics)
         let attachments = AttachmentController(

@@ -10,6 +10,8 @@ struct DeviceController: Sendable {
     let authenticator: DeviceAuthenticator
     let limits: ServerLimits
     let rateLimiter: RateLimiter
+    /// Connections to close when a device's credential changes or the device goes.
+    let hub: DeliveryHub
 
     func issueLinkCode(_ request: Request) async throws -> Response {
         let caller = try await authenticator.authenticate(request)
@@ -60,6 +62,8 @@ struct DeviceController: Sendable {
             accountId: caller.account.id, deviceId: caller.device.deviceId, registrationId: body.registrationId,
             passwordHash: try hasher.hash(password))
         else { throw ServerError.notFound("no device \(caller.device.deviceId)") }
+        // The old installation's open socket ends with its credential.
+        hub.disconnect(DeviceAddress(accountId: caller.account.id, deviceId: caller.device.deviceId))
         return Response(status: .noContent)
     }
 
@@ -73,6 +77,7 @@ struct DeviceController: Sendable {
         guard try await store.removeDevice(accountId: caller.account.id, deviceId: id) else {
             throw ServerError.notFound("no device \(id)")
         }
+        hub.disconnect(DeviceAddress(accountId: caller.account.id, deviceId: id))
         return Response(status: .noContent)
     }
 }

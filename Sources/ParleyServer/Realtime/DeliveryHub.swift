@@ -62,6 +62,16 @@ public final class DeliveryHub: Sendable {
         return (id, stream)
     }
 
+    /// Closes `address`'s connection here, if any (its credential was replaced or the device removed): it gets
+    /// ``HubEvent/displaced`` and must sign in again.
+    func disconnect(_ address: DeviceAddress) {
+        let (removed, count) = state.withLock { state -> (Subscriber?, Int) in (state.replace(address, with: nil), state.count) }
+        guard let removed else { return }
+        removed.continuation.yield(.displaced)
+        removed.continuation.finish()
+        onCountChange(count)
+    }
+
     /// Removes the connection `id` of `address` (a no-op when a newer one displaced it).
     func unsubscribe(_ address: DeviceAddress, id: UInt64) {
         let (removed, count) = state.withLock { state -> (Subscriber?, Int) in
