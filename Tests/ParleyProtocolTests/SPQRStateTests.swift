@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import ParleyProtocol
 
@@ -141,6 +142,38 @@ import Testing
             }
             #expect(caught, "a tampered \(target) chunk was not caught")
         }
+    }
+
+    @Test func everyStateSurvivesTheSessionRecordRoundTrip() throws {
+        var (alice, bob) = Self.pair()
+        func reload(_ party: inout Party) throws {
+            let bytes: [UInt8] = try party.state.structure.serializedBytes()
+            party.state = try SPQRState(structure: Parley_Storage_SPQRStateStructure(serializedBytes: bytes))
+        }
+        var states = Set<UInt32>()
+        for _ in 0..<160 {
+            try reload(&alice)
+            try reload(&bob)
+            states.insert(alice.state.structure.state)
+            states.insert(bob.state.structure.state)
+            let a = try alice.send()
+            try reload(&alice)
+            #expect(try bob.receive(a) == a.key)
+            try reload(&bob)
+            let b = try bob.send()
+            #expect(try alice.receive(b) == b.key)
+        }
+        #expect(alice.state.epoch >= 3 && states.count >= 9, "states seen: \(states.sorted())")
+        // Damaged records are refused, not trusted.
+        var damaged = alice.state.structure
+        damaged.state = 11
+        #expect(throws: SignalError.self) { try SPQRState(structure: damaged) }
+        damaged = alice.state.structure
+        damaged.nextRoot = Data([1, 2, 3])
+        #expect(throws: SignalError.self) { try SPQRState(structure: damaged) }
+        damaged = alice.state.structure
+        damaged.epoch = 0
+        #expect(throws: SignalError.self) { try SPQRState(structure: damaged) }
     }
 
     @Test func oneSidedBurstsPassFarBeyondTheSystematicChunks() throws {

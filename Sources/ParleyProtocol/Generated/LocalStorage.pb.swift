@@ -138,6 +138,16 @@ nonisolated struct Parley_Storage_SessionStructure: @unchecked Sendable {
   /// Clears the value of `pqAuthKey`. Subsequent reads from it will return its default value.
   mutating func clearPqAuthKey() {_uniqueStorage()._pqAuthKey = nil}
 
+  /// The SPQR (triple ratchet) state; absent for sessions without SPQR.
+  var spqr: Parley_Storage_SPQRStateStructure {
+    get {_storage._spqr ?? Parley_Storage_SPQRStateStructure()}
+    set {_uniqueStorage()._spqr = newValue}
+  }
+  /// Returns true if `spqr` has been explicitly set.
+  var hasSpqr: Bool {_storage._spqr != nil}
+  /// Clears the value of `spqr`. Subsequent reads from it will return its default value.
+  mutating func clearSpqr() {_uniqueStorage()._spqr = nil}
+
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
   nonisolated struct Chain: Sendable {
@@ -317,6 +327,351 @@ nonisolated struct Parley_Storage_SessionStructure: @unchecked Sendable {
     fileprivate var _kyberPreKeyID: UInt32? = nil
     fileprivate var _kyberCiphertext: Data? = nil
     fileprivate var _timestamp: UInt64? = nil
+  }
+
+  init() {}
+
+  fileprivate var _storage = _StorageClass.defaultInstance
+}
+
+/// One session's SPQR V1 state (ParleyProtocol/SPQR): the KEM exchange and the key chain.
+nonisolated struct Parley_Storage_SPQRStateStructure: @unchecked Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// The exchange.
+  var epoch: UInt64 {
+    get {_storage._epoch ?? 0}
+    set {_uniqueStorage()._epoch = newValue}
+  }
+  /// Returns true if `epoch` has been explicitly set.
+  var hasEpoch: Bool {_storage._epoch != nil}
+  /// Clears the value of `epoch`. Subsequent reads from it will return its default value.
+  mutating func clearEpoch() {_uniqueStorage()._epoch = nil}
+
+  var authRoot: Data {
+    get {_storage._authRoot ?? Data()}
+    set {_uniqueStorage()._authRoot = newValue}
+  }
+  /// Returns true if `authRoot` has been explicitly set.
+  var hasAuthRoot: Bool {_storage._authRoot != nil}
+  /// Clears the value of `authRoot`. Subsequent reads from it will return its default value.
+  mutating func clearAuthRoot() {_uniqueStorage()._authRoot = nil}
+
+  var authMacKey: Data {
+    get {_storage._authMacKey ?? Data()}
+    set {_uniqueStorage()._authMacKey = newValue}
+  }
+  /// Returns true if `authMacKey` has been explicitly set.
+  var hasAuthMacKey: Bool {_storage._authMacKey != nil}
+  /// Clears the value of `authMacKey`. Subsequent reads from it will return its default value.
+  mutating func clearAuthMacKey() {_uniqueStorage()._authMacKey = nil}
+
+  /// SPQRExchange's state, numbered in declaration order.
+  var state: UInt32 {
+    get {_storage._state ?? 0}
+    set {_uniqueStorage()._state = newValue}
+  }
+  /// Returns true if `state` has been explicitly set.
+  var hasState: Bool {_storage._state != nil}
+  /// Clears the value of `state`. Subsequent reads from it will return its default value.
+  mutating func clearState() {_uniqueStorage()._state = nil}
+
+  /// ML-KEM-768 d ‖ z and the encapsulation key, for the side sending the key.
+  var decapsulationKeySeed: Data {
+    get {_storage._decapsulationKeySeed ?? Data()}
+    set {_uniqueStorage()._decapsulationKeySeed = newValue}
+  }
+  /// Returns true if `decapsulationKeySeed` has been explicitly set.
+  var hasDecapsulationKeySeed: Bool {_storage._decapsulationKeySeed != nil}
+  /// Clears the value of `decapsulationKeySeed`. Subsequent reads from it will return its default value.
+  mutating func clearDecapsulationKeySeed() {_uniqueStorage()._decapsulationKeySeed = nil}
+
+  var encapsulationKey: Data {
+    get {_storage._encapsulationKey ?? Data()}
+    set {_uniqueStorage()._encapsulationKey = newValue}
+  }
+  /// Returns true if `encapsulationKey` has been explicitly set.
+  var hasEncapsulationKey: Bool {_storage._encapsulationKey != nil}
+  /// Clears the value of `encapsulationKey`. Subsequent reads from it will return its default value.
+  mutating func clearEncapsulationKey() {_uniqueStorage()._encapsulationKey = nil}
+
+  var encoder: Parley_Storage_SPQRStateStructure.Encoder {
+    get {_storage._encoder ?? Parley_Storage_SPQRStateStructure.Encoder()}
+    set {_uniqueStorage()._encoder = newValue}
+  }
+  /// Returns true if `encoder` has been explicitly set.
+  var hasEncoder: Bool {_storage._encoder != nil}
+  /// Clears the value of `encoder`. Subsequent reads from it will return its default value.
+  mutating func clearEncoder() {_uniqueStorage()._encoder = nil}
+
+  var decoder: Parley_Storage_SPQRStateStructure.Decoder {
+    get {_storage._decoder ?? Parley_Storage_SPQRStateStructure.Decoder()}
+    set {_uniqueStorage()._decoder = newValue}
+  }
+  /// Returns true if `decoder` has been explicitly set.
+  var hasDecoder: Bool {_storage._decoder != nil}
+  /// Clears the value of `decoder`. Subsequent reads from it will return its default value.
+  mutating func clearDecoder() {_uniqueStorage()._decoder = nil}
+
+  var header: Data {
+    get {_storage._header ?? Data()}
+    set {_uniqueStorage()._header = newValue}
+  }
+  /// Returns true if `header` has been explicitly set.
+  var hasHeader: Bool {_storage._header != nil}
+  /// Clears the value of `header`. Subsequent reads from it will return its default value.
+  mutating func clearHeader() {_uniqueStorage()._header = nil}
+
+  var ciphertext1: Data {
+    get {_storage._ciphertext1 ?? Data()}
+    set {_uniqueStorage()._ciphertext1 = newValue}
+  }
+  /// Returns true if `ciphertext1` has been explicitly set.
+  var hasCiphertext1: Bool {_storage._ciphertext1 != nil}
+  /// Clears the value of `ciphertext1`. Subsequent reads from it will return its default value.
+  mutating func clearCiphertext1() {_uniqueStorage()._ciphertext1 = nil}
+
+  /// ŷ (3 polynomials), e2 and μ: 5 × 256 coefficients, 2 bytes each, big-endian.
+  var pending: Data {
+    get {_storage._pending ?? Data()}
+    set {_uniqueStorage()._pending = newValue}
+  }
+  /// Returns true if `pending` has been explicitly set.
+  var hasPending: Bool {_storage._pending != nil}
+  /// Clears the value of `pending`. Subsequent reads from it will return its default value.
+  mutating func clearPending() {_uniqueStorage()._pending = nil}
+
+  var receivedKey: Data {
+    get {_storage._receivedKey ?? Data()}
+    set {_uniqueStorage()._receivedKey = newValue}
+  }
+  /// Returns true if `receivedKey` has been explicitly set.
+  var hasReceivedKey: Bool {_storage._receivedKey != nil}
+  /// Clears the value of `receivedKey`. Subsequent reads from it will return its default value.
+  mutating func clearReceivedKey() {_uniqueStorage()._receivedKey = nil}
+
+  /// The chain.
+  var initiator: Bool {
+    get {_storage._initiator ?? false}
+    set {_uniqueStorage()._initiator = newValue}
+  }
+  /// Returns true if `initiator` has been explicitly set.
+  var hasInitiator: Bool {_storage._initiator != nil}
+  /// Clears the value of `initiator`. Subsequent reads from it will return its default value.
+  mutating func clearInitiator() {_uniqueStorage()._initiator = nil}
+
+  var nextRoot: Data {
+    get {_storage._nextRoot ?? Data()}
+    set {_uniqueStorage()._nextRoot = newValue}
+  }
+  /// Returns true if `nextRoot` has been explicitly set.
+  var hasNextRoot: Bool {_storage._nextRoot != nil}
+  /// Clears the value of `nextRoot`. Subsequent reads from it will return its default value.
+  mutating func clearNextRoot() {_uniqueStorage()._nextRoot = nil}
+
+  var links: [Parley_Storage_SPQRStateStructure.Link] {
+    get {_storage._links}
+    set {_uniqueStorage()._links = newValue}
+  }
+
+  var newestEpoch: UInt64 {
+    get {_storage._newestEpoch ?? 0}
+    set {_uniqueStorage()._newestEpoch = newValue}
+  }
+  /// Returns true if `newestEpoch` has been explicitly set.
+  var hasNewestEpoch: Bool {_storage._newestEpoch != nil}
+  /// Clears the value of `newestEpoch`. Subsequent reads from it will return its default value.
+  mutating func clearNewestEpoch() {_uniqueStorage()._newestEpoch = nil}
+
+  var sendEpoch: UInt64 {
+    get {_storage._sendEpoch ?? 0}
+    set {_uniqueStorage()._sendEpoch = newValue}
+  }
+  /// Returns true if `sendEpoch` has been explicitly set.
+  var hasSendEpoch: Bool {_storage._sendEpoch != nil}
+  /// Clears the value of `sendEpoch`. Subsequent reads from it will return its default value.
+  mutating func clearSendEpoch() {_uniqueStorage()._sendEpoch = nil}
+
+  var maximumJump: UInt32 {
+    get {_storage._maximumJump ?? 0}
+    set {_uniqueStorage()._maximumJump = newValue}
+  }
+  /// Returns true if `maximumJump` has been explicitly set.
+  var hasMaximumJump: Bool {_storage._maximumJump != nil}
+  /// Clears the value of `maximumJump`. Subsequent reads from it will return its default value.
+  mutating func clearMaximumJump() {_uniqueStorage()._maximumJump = nil}
+
+  var hasReceived_p: Bool {
+    get {_storage._hasReceived_p ?? false}
+    set {_uniqueStorage()._hasReceived_p = newValue}
+  }
+  /// Returns true if `hasReceived_p` has been explicitly set.
+  var hasHasReceived_p: Bool {_storage._hasReceived_p != nil}
+  /// Clears the value of `hasReceived_p`. Subsequent reads from it will return its default value.
+  mutating func clearHasReceived_p() {_uniqueStorage()._hasReceived_p = nil}
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  nonisolated struct Chunk: Sendable {
+    // SwiftProtobuf.Message conformance is added in an extension below. See the
+    // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+    // methods supported on all messages.
+
+    var index: UInt32 {
+      get {_index ?? 0}
+      set {_index = newValue}
+    }
+    /// Returns true if `index` has been explicitly set.
+    var hasIndex: Bool {self._index != nil}
+    /// Clears the value of `index`. Subsequent reads from it will return its default value.
+    mutating func clearIndex() {self._index = nil}
+
+    var bytes: Data {
+      get {_bytes ?? Data()}
+      set {_bytes = newValue}
+    }
+    /// Returns true if `bytes` has been explicitly set.
+    var hasBytes: Bool {self._bytes != nil}
+    /// Clears the value of `bytes`. Subsequent reads from it will return its default value.
+    mutating func clearBytes() {self._bytes = nil}
+
+    var unknownFields = SwiftProtobuf.UnknownStorage()
+
+    init() {}
+
+    fileprivate var _index: UInt32? = nil
+    fileprivate var _bytes: Data? = nil
+  }
+
+  nonisolated struct Encoder: Sendable {
+    // SwiftProtobuf.Message conformance is added in an extension below. See the
+    // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+    // methods supported on all messages.
+
+    var payload: Data {
+      get {_payload ?? Data()}
+      set {_payload = newValue}
+    }
+    /// Returns true if `payload` has been explicitly set.
+    var hasPayload: Bool {self._payload != nil}
+    /// Clears the value of `payload`. Subsequent reads from it will return its default value.
+    mutating func clearPayload() {self._payload = nil}
+
+    var nextIndex: UInt32 {
+      get {_nextIndex ?? 0}
+      set {_nextIndex = newValue}
+    }
+    /// Returns true if `nextIndex` has been explicitly set.
+    var hasNextIndex: Bool {self._nextIndex != nil}
+    /// Clears the value of `nextIndex`. Subsequent reads from it will return its default value.
+    mutating func clearNextIndex() {self._nextIndex = nil}
+
+    var unknownFields = SwiftProtobuf.UnknownStorage()
+
+    init() {}
+
+    fileprivate var _payload: Data? = nil
+    fileprivate var _nextIndex: UInt32? = nil
+  }
+
+  nonisolated struct Decoder: Sendable {
+    // SwiftProtobuf.Message conformance is added in an extension below. See the
+    // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+    // methods supported on all messages.
+
+    var length: UInt32 {
+      get {_length ?? 0}
+      set {_length = newValue}
+    }
+    /// Returns true if `length` has been explicitly set.
+    var hasLength: Bool {self._length != nil}
+    /// Clears the value of `length`. Subsequent reads from it will return its default value.
+    mutating func clearLength() {self._length = nil}
+
+    var chunks: [Parley_Storage_SPQRStateStructure.Chunk] = []
+
+    var unknownFields = SwiftProtobuf.UnknownStorage()
+
+    init() {}
+
+    fileprivate var _length: UInt32? = nil
+  }
+
+  nonisolated struct Chain: Sendable {
+    // SwiftProtobuf.Message conformance is added in an extension below. See the
+    // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+    // methods supported on all messages.
+
+    var next: Data {
+      get {_next ?? Data()}
+      set {_next = newValue}
+    }
+    /// Returns true if `next` has been explicitly set.
+    var hasNext: Bool {self._next != nil}
+    /// Clears the value of `next`. Subsequent reads from it will return its default value.
+    mutating func clearNext() {self._next = nil}
+
+    var counter: UInt32 {
+      get {_counter ?? 0}
+      set {_counter = newValue}
+    }
+    /// Returns true if `counter` has been explicitly set.
+    var hasCounter: Bool {self._counter != nil}
+    /// Clears the value of `counter`. Subsequent reads from it will return its default value.
+    mutating func clearCounter() {self._counter = nil}
+
+    /// Kept keys of messages not yet received: index and key.
+    var kept: [Parley_Storage_SPQRStateStructure.Chunk] = []
+
+    var unknownFields = SwiftProtobuf.UnknownStorage()
+
+    init() {}
+
+    fileprivate var _next: Data? = nil
+    fileprivate var _counter: UInt32? = nil
+  }
+
+  nonisolated struct Link: Sendable {
+    // SwiftProtobuf.Message conformance is added in an extension below. See the
+    // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+    // methods supported on all messages.
+
+    var epoch: UInt64 {
+      get {_epoch ?? 0}
+      set {_epoch = newValue}
+    }
+    /// Returns true if `epoch` has been explicitly set.
+    var hasEpoch: Bool {self._epoch != nil}
+    /// Clears the value of `epoch`. Subsequent reads from it will return its default value.
+    mutating func clearEpoch() {self._epoch = nil}
+
+    var sending: Parley_Storage_SPQRStateStructure.Chain {
+      get {_sending ?? Parley_Storage_SPQRStateStructure.Chain()}
+      set {_sending = newValue}
+    }
+    /// Returns true if `sending` has been explicitly set.
+    var hasSending: Bool {self._sending != nil}
+    /// Clears the value of `sending`. Subsequent reads from it will return its default value.
+    mutating func clearSending() {self._sending = nil}
+
+    var receiving: Parley_Storage_SPQRStateStructure.Chain {
+      get {_receiving ?? Parley_Storage_SPQRStateStructure.Chain()}
+      set {_receiving = newValue}
+    }
+    /// Returns true if `receiving` has been explicitly set.
+    var hasReceiving: Bool {self._receiving != nil}
+    /// Clears the value of `receiving`. Subsequent reads from it will return its default value.
+    mutating func clearReceiving() {self._receiving = nil}
+
+    var unknownFields = SwiftProtobuf.UnknownStorage()
+
+    init() {}
+
+    fileprivate var _epoch: UInt64? = nil
+    fileprivate var _sending: Parley_Storage_SPQRStateStructure.Chain? = nil
+    fileprivate var _receiving: Parley_Storage_SPQRStateStructure.Chain? = nil
   }
 
   init() {}
@@ -695,7 +1050,7 @@ fileprivate nonisolated let _protobuf_package = "parley.storage"
 
 nonisolated extension Parley_Storage_SessionStructure: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   static let protoMessageName: String = _protobuf_package + ".SessionStructure"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}session_version\0\u{3}local_identity_public\0\u{3}remote_identity_public\0\u{3}root_key\0\u{3}previous_counter\0\u{3}sender_chain\0\u{3}receiver_chains\0\u{4}\u{2}pending_pre_key\0\u{3}remote_registration_id\0\u{3}local_registration_id\0\u{4}\u{2}alice_base_key\0\u{4}\u{2}pq_auth_key\0")
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}session_version\0\u{3}local_identity_public\0\u{3}remote_identity_public\0\u{3}root_key\0\u{3}previous_counter\0\u{3}sender_chain\0\u{3}receiver_chains\0\u{4}\u{2}pending_pre_key\0\u{3}remote_registration_id\0\u{3}local_registration_id\0\u{4}\u{2}alice_base_key\0\u{4}\u{2}pq_auth_key\0\u{1}spqr\0")
 
   fileprivate class _StorageClass {
     var _sessionVersion: UInt32? = nil
@@ -710,6 +1065,7 @@ nonisolated extension Parley_Storage_SessionStructure: SwiftProtobuf.Message, Sw
     var _localRegistrationID: UInt32? = nil
     var _aliceBaseKey: Data? = nil
     var _pqAuthKey: Data? = nil
+    var _spqr: Parley_Storage_SPQRStateStructure? = nil
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -732,6 +1088,7 @@ nonisolated extension Parley_Storage_SessionStructure: SwiftProtobuf.Message, Sw
       _localRegistrationID = source._localRegistrationID
       _aliceBaseKey = source._aliceBaseKey
       _pqAuthKey = source._pqAuthKey
+      _spqr = source._spqr
     }
   }
 
@@ -762,6 +1119,7 @@ nonisolated extension Parley_Storage_SessionStructure: SwiftProtobuf.Message, Sw
         case 11: try { try decoder.decodeSingularUInt32Field(value: &_storage._localRegistrationID) }()
         case 13: try { try decoder.decodeSingularBytesField(value: &_storage._aliceBaseKey) }()
         case 15: try { try decoder.decodeSingularBytesField(value: &_storage._pqAuthKey) }()
+        case 16: try { try decoder.decodeSingularMessageField(value: &_storage._spqr) }()
         default: break
         }
       }
@@ -810,6 +1168,9 @@ nonisolated extension Parley_Storage_SessionStructure: SwiftProtobuf.Message, Sw
       try { if let v = _storage._pqAuthKey {
         try visitor.visitSingularBytesField(value: v, fieldNumber: 15)
       } }()
+      try { if let v = _storage._spqr {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 16)
+      } }()
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -831,6 +1192,7 @@ nonisolated extension Parley_Storage_SessionStructure: SwiftProtobuf.Message, Sw
         if _storage._localRegistrationID != rhs_storage._localRegistrationID {return false}
         if _storage._aliceBaseKey != rhs_storage._aliceBaseKey {return false}
         if _storage._pqAuthKey != rhs_storage._pqAuthKey {return false}
+        if _storage._spqr != rhs_storage._spqr {return false}
         return true
       }
       if !storagesAreEqual {return false}
@@ -1021,6 +1383,407 @@ nonisolated extension Parley_Storage_SessionStructure.PendingPreKey: SwiftProtob
     if lhs._kyberPreKeyID != rhs._kyberPreKeyID {return false}
     if lhs._kyberCiphertext != rhs._kyberCiphertext {return false}
     if lhs._timestamp != rhs._timestamp {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Parley_Storage_SPQRStateStructure: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".SPQRStateStructure"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}epoch\0\u{3}auth_root\0\u{3}auth_mac_key\0\u{1}state\0\u{3}decapsulation_key_seed\0\u{3}encapsulation_key\0\u{1}encoder\0\u{1}decoder\0\u{1}header\0\u{1}ciphertext1\0\u{1}pending\0\u{3}received_key\0\u{2}\u{8}initiator\0\u{3}next_root\0\u{1}links\0\u{3}newest_epoch\0\u{3}send_epoch\0\u{3}maximum_jump\0\u{3}has_received\0")
+
+  fileprivate class _StorageClass {
+    var _epoch: UInt64? = nil
+    var _authRoot: Data? = nil
+    var _authMacKey: Data? = nil
+    var _state: UInt32? = nil
+    var _decapsulationKeySeed: Data? = nil
+    var _encapsulationKey: Data? = nil
+    var _encoder: Parley_Storage_SPQRStateStructure.Encoder? = nil
+    var _decoder: Parley_Storage_SPQRStateStructure.Decoder? = nil
+    var _header: Data? = nil
+    var _ciphertext1: Data? = nil
+    var _pending: Data? = nil
+    var _receivedKey: Data? = nil
+    var _initiator: Bool? = nil
+    var _nextRoot: Data? = nil
+    var _links: [Parley_Storage_SPQRStateStructure.Link] = []
+    var _newestEpoch: UInt64? = nil
+    var _sendEpoch: UInt64? = nil
+    var _maximumJump: UInt32? = nil
+    var _hasReceived_p: Bool? = nil
+
+      // This property is used as the initial default value for new instances of the type.
+      // The type itself is protecting the reference to its storage via CoW semantics.
+      // This will force a copy to be made of this reference when the first mutation occurs;
+      // hence, it is safe to mark this as `nonisolated(unsafe)`.
+      static nonisolated(unsafe) let defaultInstance = _StorageClass()
+
+    private init() {}
+
+    init(copying source: _StorageClass) {
+      _epoch = source._epoch
+      _authRoot = source._authRoot
+      _authMacKey = source._authMacKey
+      _state = source._state
+      _decapsulationKeySeed = source._decapsulationKeySeed
+      _encapsulationKey = source._encapsulationKey
+      _encoder = source._encoder
+      _decoder = source._decoder
+      _header = source._header
+      _ciphertext1 = source._ciphertext1
+      _pending = source._pending
+      _receivedKey = source._receivedKey
+      _initiator = source._initiator
+      _nextRoot = source._nextRoot
+      _links = source._links
+      _newestEpoch = source._newestEpoch
+      _sendEpoch = source._sendEpoch
+      _maximumJump = source._maximumJump
+      _hasReceived_p = source._hasReceived_p
+    }
+  }
+
+  fileprivate mutating func _uniqueStorage() -> _StorageClass {
+    if !isKnownUniquelyReferenced(&_storage) {
+      _storage = _StorageClass(copying: _storage)
+    }
+    return _storage
+  }
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    _ = _uniqueStorage()
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      while let fieldNumber = try decoder.nextFieldNumber() {
+        // The use of inline closures is to circumvent an issue where the compiler
+        // allocates stack space for every case branch when no optimizations are
+        // enabled. https://github.com/apple/swift-protobuf/issues/1034
+        switch fieldNumber {
+        case 1: try { try decoder.decodeSingularUInt64Field(value: &_storage._epoch) }()
+        case 2: try { try decoder.decodeSingularBytesField(value: &_storage._authRoot) }()
+        case 3: try { try decoder.decodeSingularBytesField(value: &_storage._authMacKey) }()
+        case 4: try { try decoder.decodeSingularUInt32Field(value: &_storage._state) }()
+        case 5: try { try decoder.decodeSingularBytesField(value: &_storage._decapsulationKeySeed) }()
+        case 6: try { try decoder.decodeSingularBytesField(value: &_storage._encapsulationKey) }()
+        case 7: try { try decoder.decodeSingularMessageField(value: &_storage._encoder) }()
+        case 8: try { try decoder.decodeSingularMessageField(value: &_storage._decoder) }()
+        case 9: try { try decoder.decodeSingularBytesField(value: &_storage._header) }()
+        case 10: try { try decoder.decodeSingularBytesField(value: &_storage._ciphertext1) }()
+        case 11: try { try decoder.decodeSingularBytesField(value: &_storage._pending) }()
+        case 12: try { try decoder.decodeSingularBytesField(value: &_storage._receivedKey) }()
+        case 20: try { try decoder.decodeSingularBoolField(value: &_storage._initiator) }()
+        case 21: try { try decoder.decodeSingularBytesField(value: &_storage._nextRoot) }()
+        case 22: try { try decoder.decodeRepeatedMessageField(value: &_storage._links) }()
+        case 23: try { try decoder.decodeSingularUInt64Field(value: &_storage._newestEpoch) }()
+        case 24: try { try decoder.decodeSingularUInt64Field(value: &_storage._sendEpoch) }()
+        case 25: try { try decoder.decodeSingularUInt32Field(value: &_storage._maximumJump) }()
+        case 26: try { try decoder.decodeSingularBoolField(value: &_storage._hasReceived_p) }()
+        default: break
+        }
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every if/case branch local when no optimizations
+      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+      // https://github.com/apple/swift-protobuf/issues/1182
+      try { if let v = _storage._epoch {
+        try visitor.visitSingularUInt64Field(value: v, fieldNumber: 1)
+      } }()
+      try { if let v = _storage._authRoot {
+        try visitor.visitSingularBytesField(value: v, fieldNumber: 2)
+      } }()
+      try { if let v = _storage._authMacKey {
+        try visitor.visitSingularBytesField(value: v, fieldNumber: 3)
+      } }()
+      try { if let v = _storage._state {
+        try visitor.visitSingularUInt32Field(value: v, fieldNumber: 4)
+      } }()
+      try { if let v = _storage._decapsulationKeySeed {
+        try visitor.visitSingularBytesField(value: v, fieldNumber: 5)
+      } }()
+      try { if let v = _storage._encapsulationKey {
+        try visitor.visitSingularBytesField(value: v, fieldNumber: 6)
+      } }()
+      try { if let v = _storage._encoder {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 7)
+      } }()
+      try { if let v = _storage._decoder {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 8)
+      } }()
+      try { if let v = _storage._header {
+        try visitor.visitSingularBytesField(value: v, fieldNumber: 9)
+      } }()
+      try { if let v = _storage._ciphertext1 {
+        try visitor.visitSingularBytesField(value: v, fieldNumber: 10)
+      } }()
+      try { if let v = _storage._pending {
+        try visitor.visitSingularBytesField(value: v, fieldNumber: 11)
+      } }()
+      try { if let v = _storage._receivedKey {
+        try visitor.visitSingularBytesField(value: v, fieldNumber: 12)
+      } }()
+      try { if let v = _storage._initiator {
+        try visitor.visitSingularBoolField(value: v, fieldNumber: 20)
+      } }()
+      try { if let v = _storage._nextRoot {
+        try visitor.visitSingularBytesField(value: v, fieldNumber: 21)
+      } }()
+      if !_storage._links.isEmpty {
+        try visitor.visitRepeatedMessageField(value: _storage._links, fieldNumber: 22)
+      }
+      try { if let v = _storage._newestEpoch {
+        try visitor.visitSingularUInt64Field(value: v, fieldNumber: 23)
+      } }()
+      try { if let v = _storage._sendEpoch {
+        try visitor.visitSingularUInt64Field(value: v, fieldNumber: 24)
+      } }()
+      try { if let v = _storage._maximumJump {
+        try visitor.visitSingularUInt32Field(value: v, fieldNumber: 25)
+      } }()
+      try { if let v = _storage._hasReceived_p {
+        try visitor.visitSingularBoolField(value: v, fieldNumber: 26)
+      } }()
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: Parley_Storage_SPQRStateStructure, rhs: Parley_Storage_SPQRStateStructure) -> Bool {
+    if lhs._storage !== rhs._storage {
+      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
+        let _storage = _args.0
+        let rhs_storage = _args.1
+        if _storage._epoch != rhs_storage._epoch {return false}
+        if _storage._authRoot != rhs_storage._authRoot {return false}
+        if _storage._authMacKey != rhs_storage._authMacKey {return false}
+        if _storage._state != rhs_storage._state {return false}
+        if _storage._decapsulationKeySeed != rhs_storage._decapsulationKeySeed {return false}
+        if _storage._encapsulationKey != rhs_storage._encapsulationKey {return false}
+        if _storage._encoder != rhs_storage._encoder {return false}
+        if _storage._decoder != rhs_storage._decoder {return false}
+        if _storage._header != rhs_storage._header {return false}
+        if _storage._ciphertext1 != rhs_storage._ciphertext1 {return false}
+        if _storage._pending != rhs_storage._pending {return false}
+        if _storage._receivedKey != rhs_storage._receivedKey {return false}
+        if _storage._initiator != rhs_storage._initiator {return false}
+        if _storage._nextRoot != rhs_storage._nextRoot {return false}
+        if _storage._links != rhs_storage._links {return false}
+        if _storage._newestEpoch != rhs_storage._newestEpoch {return false}
+        if _storage._sendEpoch != rhs_storage._sendEpoch {return false}
+        if _storage._maximumJump != rhs_storage._maximumJump {return false}
+        if _storage._hasReceived_p != rhs_storage._hasReceived_p {return false}
+        return true
+      }
+      if !storagesAreEqual {return false}
+    }
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Parley_Storage_SPQRStateStructure.Chunk: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = Parley_Storage_SPQRStateStructure.protoMessageName + ".Chunk"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}index\0\u{1}bytes\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt32Field(value: &self._index) }()
+      case 2: try { try decoder.decodeSingularBytesField(value: &self._bytes) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._index {
+      try visitor.visitSingularUInt32Field(value: v, fieldNumber: 1)
+    } }()
+    try { if let v = self._bytes {
+      try visitor.visitSingularBytesField(value: v, fieldNumber: 2)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: Parley_Storage_SPQRStateStructure.Chunk, rhs: Parley_Storage_SPQRStateStructure.Chunk) -> Bool {
+    if lhs._index != rhs._index {return false}
+    if lhs._bytes != rhs._bytes {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Parley_Storage_SPQRStateStructure.Encoder: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = Parley_Storage_SPQRStateStructure.protoMessageName + ".Encoder"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}payload\0\u{3}next_index\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularBytesField(value: &self._payload) }()
+      case 2: try { try decoder.decodeSingularUInt32Field(value: &self._nextIndex) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._payload {
+      try visitor.visitSingularBytesField(value: v, fieldNumber: 1)
+    } }()
+    try { if let v = self._nextIndex {
+      try visitor.visitSingularUInt32Field(value: v, fieldNumber: 2)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: Parley_Storage_SPQRStateStructure.Encoder, rhs: Parley_Storage_SPQRStateStructure.Encoder) -> Bool {
+    if lhs._payload != rhs._payload {return false}
+    if lhs._nextIndex != rhs._nextIndex {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Parley_Storage_SPQRStateStructure.Decoder: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = Parley_Storage_SPQRStateStructure.protoMessageName + ".Decoder"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}length\0\u{1}chunks\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt32Field(value: &self._length) }()
+      case 2: try { try decoder.decodeRepeatedMessageField(value: &self.chunks) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._length {
+      try visitor.visitSingularUInt32Field(value: v, fieldNumber: 1)
+    } }()
+    if !self.chunks.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.chunks, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: Parley_Storage_SPQRStateStructure.Decoder, rhs: Parley_Storage_SPQRStateStructure.Decoder) -> Bool {
+    if lhs._length != rhs._length {return false}
+    if lhs.chunks != rhs.chunks {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Parley_Storage_SPQRStateStructure.Chain: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = Parley_Storage_SPQRStateStructure.protoMessageName + ".Chain"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}next\0\u{1}counter\0\u{1}kept\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularBytesField(value: &self._next) }()
+      case 2: try { try decoder.decodeSingularUInt32Field(value: &self._counter) }()
+      case 3: try { try decoder.decodeRepeatedMessageField(value: &self.kept) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._next {
+      try visitor.visitSingularBytesField(value: v, fieldNumber: 1)
+    } }()
+    try { if let v = self._counter {
+      try visitor.visitSingularUInt32Field(value: v, fieldNumber: 2)
+    } }()
+    if !self.kept.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.kept, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: Parley_Storage_SPQRStateStructure.Chain, rhs: Parley_Storage_SPQRStateStructure.Chain) -> Bool {
+    if lhs._next != rhs._next {return false}
+    if lhs._counter != rhs._counter {return false}
+    if lhs.kept != rhs.kept {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Parley_Storage_SPQRStateStructure.Link: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = Parley_Storage_SPQRStateStructure.protoMessageName + ".Link"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}epoch\0\u{1}sending\0\u{1}receiving\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self._epoch) }()
+      case 2: try { try decoder.decodeSingularMessageField(value: &self._sending) }()
+      case 3: try { try decoder.decodeSingularMessageField(value: &self._receiving) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._epoch {
+      try visitor.visitSingularUInt64Field(value: v, fieldNumber: 1)
+    } }()
+    try { if let v = self._sending {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    } }()
+    try { if let v = self._receiving {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: Parley_Storage_SPQRStateStructure.Link, rhs: Parley_Storage_SPQRStateStructure.Link) -> Bool {
+    if lhs._epoch != rhs._epoch {return false}
+    if lhs._sending != rhs._sending {return false}
+    if lhs._receiving != rhs._receiving {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -18,9 +18,9 @@ enum IncrementalMLKEM768 {
 
     /// What ``encapsulate2`` needs from ``encapsulate1``: secret; keep it only until the second step.
     struct PendingEncapsulation: Sendable {
-        fileprivate let yHat: [MLKEMPolynomial]
-        fileprivate let e2: MLKEMPolynomial
-        fileprivate let mu: MLKEMPolynomial
+        let yHat: [MLKEMPolynomial]
+        let e2: MLKEMPolynomial
+        let mu: MLKEMPolynomial
     }
 
     /// The first step: `(K, r) = G(m ‖ H(ek))` with a fresh random m (or `message`, for known-answer tests), then

@@ -2,8 +2,8 @@
 /// authentication key at epoch 1 and with each epoch's secret after; MACs over the encapsulation-key header and
 /// over the ciphertext, checked in constant time.
 struct SPQRAuthenticator: Sendable, Equatable {
-    private(set) var root: [UInt8]
-    private(set) var macKey: [UInt8]
+    var root: [UInt8]
+    var macKey: [UInt8]
 
     /// The authenticator of a new session: zero keys updated with `authKey` (PQXDH's bytes 64…96) for epoch 1.
     init(authKey: [UInt8]) {

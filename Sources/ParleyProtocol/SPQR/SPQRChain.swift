@@ -45,12 +45,12 @@ struct SPQRChain: Sendable, Equatable {
     let direction: Direction
     /// The largest step forward a received index may take in this session.
     let maximumJump: UInt32
-    private var nextRoot: [UInt8]
+    var nextRoot: [UInt8]
     /// The links kept, by epoch.
-    private(set) var links: [UInt64: Link]
+    var links: [UInt64: Link]
     /// The newest epoch with a link.
-    private(set) var newestEpoch: UInt64 = 0
-    private var sendEpoch: UInt64 = 0
+    var newestEpoch: UInt64 = 0
+    var sendEpoch: UInt64 = 0
 
     /// The chains of a new session from `authKey`, for the side whose messages run in `direction`.
     init(authKey: [UInt8], direction: Direction, maximumJump: UInt32 = Self.maximumJump) {

@@ -12,12 +12,12 @@ struct SPQRExchange: Sendable {
     /// An epoch's secret, to add to the chain.
     typealias EpochSecret = (epoch: UInt64, secret: [UInt8])
 
-    private struct KeyPair: Sendable {
+    struct KeyPair: Sendable {
         let decapsulationKey: MLKEM768.PrivateKey
         let encapsulationKey: [UInt8]  // ByteEncode12(t̂) ‖ ρ
     }
 
-    private enum State: Sendable {
+    enum State: Sendable {
         // The side sending the encapsulation key.
         case keysUnsampled
         case keysSampled(KeyPair, header: SPQRPayloadEncoder)
@@ -34,7 +34,7 @@ struct SPQRExchange: Sendable {
     }
 
     /// What the ciphertext side keeps between its two encapsulation steps.
-    private struct Encapsulation: Sendable {
+    struct Encapsulation: Sendable {
         let header: [UInt8]  // ρ ‖ SHA3-256(ek)
         let pending: IncrementalMLKEM768.PendingEncapsulation
         let ciphertext1: [UInt8]
@@ -44,9 +44,9 @@ struct SPQRExchange: Sendable {
     static let headerLength = 64
     static let macLength = 32
 
-    private(set) var epoch: UInt64 = 1
-    private var authenticator: SPQRAuthenticator
-    private var state: State
+    var epoch: UInt64 = 1
+    var authenticator: SPQRAuthenticator
+    var state: State
 
     /// The exchange of a new session: `sendsKeyFirst` for the initiator (direction A→B).
     init(authKey: [UInt8], sendsKeyFirst: Bool) {

@@ -3,7 +3,7 @@
 /// ignores an index it holds).
 struct SPQRPayloadEncoder: Sendable {
     let payload: [UInt8]
-    private(set) var nextIndex = 0
+    var nextIndex = 0
 
     init(_ payload: [UInt8]) {
         precondition(!payload.isEmpty && payload.count % SPQRMessage.chunkLength == 0)
@@ -20,7 +20,7 @@ struct SPQRPayloadEncoder: Sendable {
 /// chunks, whatever a sender sends.
 struct SPQRPayloadDecoder: Sendable {
     let length: Int
-    private(set) var chunks: [Int: [UInt8]] = [:]
+    var chunks: [Int: [UInt8]] = [:]
 
     init(length: Int) {
         precondition(length > 0 && length % SPQRMessage.chunkLength == 0)

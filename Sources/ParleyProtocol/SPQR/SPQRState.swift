@@ -3,10 +3,10 @@
 /// ``receive(_:)`` for each incoming one. Both run on a copy the session commits only when the whole message
 /// succeeded, so a refused message changes nothing.
 struct SPQRState: Sendable {
-    private var exchange: SPQRExchange
-    private var chain: SPQRChain
+    var exchange: SPQRExchange
+    var chain: SPQRChain
     /// Whether anything was received yet (until then an older version is refused as below the minimum).
-    private(set) var hasReceived = false
+    var hasReceived = false
 
     /// The state of a new session from PQXDH's SPQR authentication key (bytes 64…96 of its output); the initiator
     /// runs A→B and sends the first encapsulation key.
