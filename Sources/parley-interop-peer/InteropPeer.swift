@@ -62,6 +62,7 @@ final class InteropPeer {
             "protocol_version": 4,
             "protocol_versions": [3, 4],
             "kyber_key_types": KEMKeyType.allCases.map(\.name),
+            "spqr_versions": [1],
             "commands": ["hello", "init", "quit", "fingerprint", "fingerprint_compare"] + PartyState.commands,
         ]
     }

@@ -75,16 +75,19 @@ final class PartyState {
             result["prekey_id"] = Int(preKeyId)
             result["prekey_public_b64"] = b64(preKey.publicKey.serialize())
         }
+        let spqr = try request.bool("spqr")
+        guard !spqr || request.has("kyber_prekey_id") else { throw PeerFailure.badRequest("spqr needs kyber_prekey_id") }
         if let kyberId = try request.optionalUInt32("kyber_prekey_id") {
             let typeName = try request.optionalString("kyber_key_type") ?? "mlkem1024"
             guard let type = KEMKeyType.allCases.first(where: { $0.name == typeName }) else {
                 throw PeerFailure.badRequest("unknown kyber_key_type \(typeName)")
             }
-            let kyber = KyberPreKeyRecord.generate(type: type, id: kyberId, timestamp: timestamp, signedBy: identity.privateKey)
+            let kyber = KyberPreKeyRecord.generate(type: type, id: kyberId, timestamp: timestamp, signedBy: identity.privateKey, spqr: spqr)
             try store.storeKyberPreKey(kyber, id: kyberId, context: context)
             result["kyber_prekey_id"] = Int(kyberId)
             result["kyber_prekey_public_b64"] = b64(kyber.publicKey.serialize())
             result["kyber_prekey_signature_b64"] = b64(kyber.signature)
+            if spqr { result["spqr"] = true }
         }
         return ["bundle": result]
     }
@@ -108,12 +111,15 @@ final class PartyState {
             kyber = (try fields.uint32("kyber_prekey_id"), try ParleyProtocol.KEMPublicKey(try fields.bytes("kyber_prekey_public_b64")),
                      try fields.bytes("kyber_prekey_signature_b64"))
         }
-        let bundle = PreKeyBundle(
+        let spqr = try fields.bool("spqr")
+        guard !spqr || kyberFields[0] else { throw PeerFailure.badRequest("an spqr bundle needs the three kyber_prekey fields") }
+        var bundle = PreKeyBundle(
             registrationId: try fields.uint32("registration_id"), deviceId: UInt32(truncatingIfNeeded: try fields.int("device_id")),
             oneTimePreKey: oneTime, signedPreKeyId: try fields.uint32("signed_prekey_id"),
             signedPreKey: try PublicKey(try fields.bytes("signed_prekey_public_b64")),
             signedPreKeySignature: try fields.bytes("signed_prekey_signature_b64"),
             identity: try IdentityKey(bytes: try fields.bytes("identity_key_b64")), kyberPreKey: kyber)
+        bundle.spqr = spqr
         try processPreKeyBundle(bundle, for: address, sessionStore: store, identityStore: store, context: context)
         return [:]
     }
@@ -155,7 +161,8 @@ final class PartyState {
             "local_registration_id": Int(try record.localRegistrationId()),
             "has_unacknowledged_prekey": record.hasUnacknowledgedPreKeyMessage,
             "remote_identity_key_b64": b64(try record.remoteIdentityKey().serialize()),
-        ]
+            "spqr": record.usesSPQR,
+        ].merging(record.spqrEpoch.map { ["spqr_epoch": Int($0)] } ?? [:]) { first, _ in first }
     }
 
     // MARK: Groups

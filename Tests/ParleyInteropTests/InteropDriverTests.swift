@@ -39,11 +39,10 @@ import Testing
         #expect(summary.skippedNames.allSatisfy { $0.contains("pqxdh_") || $0.contains("spqr_") })
     }
 
-    @Test func parleyPassesEveryVersion4CheckAgainstItself() throws {
+    @Test func parleyPassesEveryVersion4AndSPQRCheckAgainstItself() throws {
         let summary = try runDriver(a: TestEnvironment.parleyPeer, b: TestEnvironment.parleyPeer)
         #expect(summary.failed == 0)
-        #expect(summary.passed >= 31)
-        let skippedV4 = summary.skippedNames.filter { $0.contains("pqxdh_") }
-        #expect(skippedV4.isEmpty, "version-4 checks skipped: \(skippedV4)")
+        #expect(summary.passed >= 42, "every v3, v4 and SPQR check, got \(summary.passed)")
+        #expect(summary.skipped == 0 && summary.skippedNames.isEmpty, "checks skipped: \(summary.skippedNames)")
     }
 }

@@ -854,6 +854,16 @@ nonisolated struct Parley_Storage_KyberPreKeyRecordStructure: Sendable {
   /// Clears the value of `timestamp`. Subsequent reads from it will return its default value.
   mutating func clearTimestamp() {self._timestamp = nil}
 
+  /// Sessions set up with this prekey run the SPQR (triple) ratchet.
+  var spqr: Bool {
+    get {_spqr ?? false}
+    set {_spqr = newValue}
+  }
+  /// Returns true if `spqr` has been explicitly set.
+  var hasSpqr: Bool {self._spqr != nil}
+  /// Clears the value of `spqr`. Subsequent reads from it will return its default value.
+  mutating func clearSpqr() {self._spqr = nil}
+
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
   init() {}
@@ -863,6 +873,7 @@ nonisolated struct Parley_Storage_KyberPreKeyRecordStructure: Sendable {
   fileprivate var _secretKey: Data? = nil
   fileprivate var _signature: Data? = nil
   fileprivate var _timestamp: UInt64? = nil
+  fileprivate var _spqr: Bool? = nil
 }
 
 nonisolated struct Parley_Storage_IdentityKeyPairStructure: Sendable {
@@ -1928,7 +1939,7 @@ nonisolated extension Parley_Storage_SignedPreKeyRecordStructure: SwiftProtobuf.
 
 nonisolated extension Parley_Storage_KyberPreKeyRecordStructure: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   static let protoMessageName: String = _protobuf_package + ".KyberPreKeyRecordStructure"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{3}public_key\0\u{3}secret_key\0\u{1}signature\0\u{1}timestamp\0")
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{3}public_key\0\u{3}secret_key\0\u{1}signature\0\u{1}timestamp\0\u{1}spqr\0")
 
   mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1941,6 +1952,7 @@ nonisolated extension Parley_Storage_KyberPreKeyRecordStructure: SwiftProtobuf.M
       case 3: try { try decoder.decodeSingularBytesField(value: &self._secretKey) }()
       case 4: try { try decoder.decodeSingularBytesField(value: &self._signature) }()
       case 5: try { try decoder.decodeSingularFixed64Field(value: &self._timestamp) }()
+      case 6: try { try decoder.decodeSingularBoolField(value: &self._spqr) }()
       default: break
       }
     }
@@ -1966,6 +1978,9 @@ nonisolated extension Parley_Storage_KyberPreKeyRecordStructure: SwiftProtobuf.M
     try { if let v = self._timestamp {
       try visitor.visitSingularFixed64Field(value: v, fieldNumber: 5)
     } }()
+    try { if let v = self._spqr {
+      try visitor.visitSingularBoolField(value: v, fieldNumber: 6)
+    } }()
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -1975,6 +1990,7 @@ nonisolated extension Parley_Storage_KyberPreKeyRecordStructure: SwiftProtobuf.M
     if lhs._secretKey != rhs._secretKey {return false}
     if lhs._signature != rhs._signature {return false}
     if lhs._timestamp != rhs._timestamp {return false}
+    if lhs._spqr != rhs._spqr {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

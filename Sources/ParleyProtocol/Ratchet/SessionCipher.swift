@@ -6,12 +6,21 @@ enum SessionCipher {
     /// Encrypts with the current sending chain; a session with a pending pre-key wraps the message in a ``PreKeySignalMessage``.
     static func encrypt(_ plaintext: [UInt8], state: inout SessionState) throws -> CiphertextMessage {
         let chainKey = state.senderChainKey
-        let keys = MessageKeys(seed: chainKey.messageKeySeed)
+        // The triple ratchet: SPQR's key for this message salts its message keys, and its pq_ratchet travels along.
+        var pqRatchet: [UInt8] = []
+        var salt: [UInt8] = []
+        if var spqr = try state.spqr() {
+            let (message, key) = try Self.postQuantum { try spqr.send() }
+            pqRatchet = message.serialize()
+            salt = key
+            state.setSPQR(spqr)
+        }
+        let keys = MessageKeys(seed: chainKey.messageKeySeed, salt: salt)
         let ciphertext = try MessageCipher.encrypt(plaintext, key: keys.cipherKey, iv: keys.iv)
         let message = SignalMessage(
             version: state.version, macKey: keys.macKey, senderRatchetKey: try state.senderRatchetKey(),
             counter: chainKey.index, previousCounter: state.previousCounter, ciphertext: ciphertext,
-            senderIdentityKey: state.localIdentityBytes, receiverIdentityKey: state.remoteIdentityBytes)
+            senderIdentityKey: state.localIdentityBytes, receiverIdentityKey: state.remoteIdentityBytes, pqRatchet: pqRatchet)
         state.senderChainKey = chainKey.next
         guard let pending = state.pendingPreKey else { return CiphertextMessage(message) }
         return CiphertextMessage(PreKeySignalMessage(
@@ -44,7 +53,12 @@ enum SessionCipher {
             var state = archived
             do {
                 let plaintext = try decrypt(message, state: &state)
-                record.promoteArchivedState(at: index, updated: state)
+                if record.currentState?.usesSPQR == true, !state.usesSPQR {
+                    // A session made before SPQR still decrypts but is not used for sending once an SPQR one exists.
+                    record.previousStates[index] = state
+                } else {
+                    record.promoteArchivedState(at: index, updated: state)
+                }
                 return plaintext
             } catch let error as SignalError {
                 if case .duplicatedMessage = error { throw error }
@@ -62,13 +76,30 @@ enum SessionCipher {
         let theirRatchetKey = message.senderRatchetKey
         let chainKey = try receiverChainKey(for: theirRatchetKey, state: &state)
         let seed = try messageKeySeed(for: theirRatchetKey, chainKey: chainKey, counter: message.counter, state: &state)
-        let keys = MessageKeys(seed: seed)
+        // SPQR after the Double Ratchet's key lookup (a used counter is a duplicate before SPQR is asked); its state
+        // is committed with the rest, only when the MAC and the decryption succeed. A pre-SPQR session ignores
+        // field 5 (a message salted by SPQR then fails its MAC).
+        var salt: [UInt8] = []
+        if var spqr = try state.spqr() {
+            salt = try Self.postQuantum { try spqr.receive(message.pqRatchet) } ?? []
+            state.setSPQR(spqr)
+        }
+        let keys = MessageKeys(seed: seed, salt: salt)
         guard message.verifyMac(sender: state.remoteIdentityBytes, receiver: state.localIdentityBytes, macKey: keys.macKey) else {
             throw SignalError.invalidMessage("MAC does not match")
         }
         let plaintext = try MessageCipher.decrypt(message.body, key: keys.cipherKey, iv: keys.iv)
         state.pendingPreKey = nil
         return plaintext
+    }
+
+    /// Runs an SPQR step, reporting its failures as libsignal does.
+    private static func postQuantum<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as SPQRError {
+            throw SignalError.invalidMessage("post-quantum ratchet error: \(error)")
+        }
     }
 
     /// The receiving chain for `theirRatchetKey`; a new key means a DH ratchet step (and a new sending chain).

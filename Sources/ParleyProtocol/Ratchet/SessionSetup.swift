@@ -57,6 +57,7 @@ enum SessionSetup {
             kyberPreKeyId: bundle.kyberPreKeyId, kyberCiphertext: encapsulation?.ciphertext, timestamp: timestamp)
         state.localRegistrationId = localRegistrationId
         state.remoteRegistrationId = bundle.registrationId
+        if let pqAuthKey = keys.pqAuthKey, bundle.spqr { state.setSPQR(SPQRState(authKey: pqAuthKey, isInitiator: true)) }
         return state
     }
 
@@ -83,6 +84,7 @@ enum SessionSetup {
         state.setSenderChain(ratchetKey: signedPreKey.privateKey, chainKey: keys.chainKey)
         state.localRegistrationId = localRegistrationId
         state.remoteRegistrationId = message.registrationId
+        if let pqAuthKey = keys.pqAuthKey, kyberPreKey?.spqr == true { state.setSPQR(SPQRState(authKey: pqAuthKey, isInitiator: false)) }
         return state
     }
 }

@@ -10,22 +10,27 @@ public struct KyberPreKeyRecord: Sendable {
     public let keyPair: KEMKeyPair
     /// XEdDSA signature by the identity key over the serialized public key, type byte included.
     public let signature: [UInt8]
+    /// Whether sessions set up with this prekey run the SPQR (triple) ratchet: a pre-key message naming it must
+    /// carry `pq_ratchet`, and one naming a prekey without the flag must not.
+    public let spqr: Bool
 
     /// Makes a record from its parts.
-    public init<Bytes: ContiguousBytes>(id: UInt32, timestamp: UInt64, keyPair: KEMKeyPair, signature: Bytes) {
+    public init<Bytes: ContiguousBytes>(id: UInt32, timestamp: UInt64, keyPair: KEMKeyPair, signature: Bytes, spqr: Bool = true) {
         self.id = id
         self.timestamp = timestamp
         self.keyPair = keyPair
         self.signature = signature.byteArray
+        self.spqr = spqr
     }
 
-    /// Makes a fresh KEM prekey of `type`, signed by `identity`.
+    /// Makes a fresh KEM prekey of `type`, signed by `identity`; `spqr` (the default, as libsignal today) makes
+    /// sessions set up with it SPQR sessions.
     public static func generate(
-        type: KEMKeyType = .kyber1024, id: UInt32, timestamp: UInt64, signedBy identity: PrivateKey
+        type: KEMKeyType = .kyber1024, id: UInt32, timestamp: UInt64, signedBy identity: PrivateKey, spqr: Bool = true
     ) -> KyberPreKeyRecord {
         let keyPair = KEMKeyPair.generate(type: type)
         let signature = identity.generateSignature(message: keyPair.publicKey.serialize())
-        return KyberPreKeyRecord(id: id, timestamp: timestamp, keyPair: keyPair, signature: signature)
+        return KyberPreKeyRecord(id: id, timestamp: timestamp, keyPair: keyPair, signature: signature, spqr: spqr)
     }
 
     /// The public half.
@@ -41,7 +46,7 @@ public struct KyberPreKeyRecord: Sendable {
         guard try KEMPublicKey(s.publicKey) == keyPair.publicKey else {
             throw SignalError.invalidKey("KEM prekey record halves do not match")
         }
-        self.init(id: s.id, timestamp: s.timestamp, keyPair: keyPair, signature: s.signature)
+        self.init(id: s.id, timestamp: s.timestamp, keyPair: keyPair, signature: s.signature, spqr: s.spqr)
     }
 
     /// Serializes the record.
@@ -52,6 +57,7 @@ public struct KyberPreKeyRecord: Sendable {
         s.publicKey = Data(publicKey.serialize())
         s.secretKey = Data(secretKey.serialize())
         s.signature = Data(signature)
+        if spqr { s.spqr = true }
         return ProtobufCoding.encode(s)
     }
 }

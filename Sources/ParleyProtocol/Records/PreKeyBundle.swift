@@ -27,6 +27,9 @@ public struct PreKeyBundle: Sendable {
     public let kyberPreKeyPublic: KEMPublicKey?
     /// The identity key's signature over the serialized KEM prekey, when the bundle has one.
     public let kyberPreKeySignature: [UInt8]?
+    /// Whether a session from this bundle runs the SPQR (triple) ratchet (only with a KEM prekey). On by default,
+    /// as libsignal today; off gives a pre-SPQR version-4 session (for peers whose KEM prekey is not for SPQR).
+    public var spqr = true
 
     /// The general initializer: pass `nil` for the parts the bundle does not have.
     public init(

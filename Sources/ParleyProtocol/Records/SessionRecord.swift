@@ -40,6 +40,12 @@ public struct SessionRecord: Sendable {
     /// The current session's version (3 or 4), if there is one.
     public var sessionVersion: UInt8? { currentState?.version }
 
+    /// Whether the current session runs the SPQR (triple) ratchet.
+    public var usesSPQR: Bool { currentState?.usesSPQR ?? false }
+
+    /// For an SPQR session, the epoch the next outgoing `pq_ratchet` carries (1 at the start).
+    public var spqrEpoch: UInt64? { currentState?.spqrEpoch }
+
     /// Moves the current session to the archive, so the next message sets up a new one.
     public mutating func archiveCurrentState() {
         guard let current = currentState else { return }

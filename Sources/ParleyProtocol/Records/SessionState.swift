@@ -55,6 +55,19 @@ struct SessionState: Sendable {
 
     var aliceBaseKey: [UInt8] { Array(structure.aliceBaseKey) }
 
+    /// Whether the session runs the SPQR (triple) ratchet.
+    var usesSPQR: Bool { structure.hasSpqr }
+
+    /// The SPQR state, for SPQR sessions.
+    func spqr() throws -> SPQRState? {
+        structure.hasSpqr ? try SPQRState(structure: structure.spqr) : nil
+    }
+
+    mutating func setSPQR(_ state: SPQRState) { structure.spqr = state.structure }
+
+    /// The epoch the next outgoing `pq_ratchet` carries, for SPQR sessions.
+    var spqrEpoch: UInt64? { structure.hasSpqr ? structure.spqr.epoch : nil }
+
     // MARK: Sending chain
 
     var hasSenderChain: Bool { structure.hasSenderChain }

@@ -19,7 +19,7 @@ final class TestParty: Sendable {
 
     /// Makes and stores fresh prekeys, and returns the bundle a server would hand out.
     func bundle(preKeyId: UInt32? = 100, signedPreKeyId: UInt32 = 1, kyberPreKeyId: UInt32 = 1000,
-                kem: KEMKeyType? = .kyber1024) throws -> PreKeyBundle {
+                kem: KEMKeyType? = .kyber1024, spqr: Bool = true) throws -> PreKeyBundle {
         let signed = SignedPreKeyRecord.generate(id: signedPreKeyId, timestamp: 1, signedBy: identity.privateKey)
         try store.storeSignedPreKey(signed, id: signedPreKeyId, context: context)
         var oneTime: (id: UInt32, key: PublicKey)?
@@ -30,14 +30,16 @@ final class TestParty: Sendable {
         }
         var kyber: (id: UInt32, key: KEMPublicKey, signature: [UInt8])?
         if let kem {
-            let record = KyberPreKeyRecord.generate(type: kem, id: kyberPreKeyId, timestamp: 1, signedBy: identity.privateKey)
+            let record = KyberPreKeyRecord.generate(type: kem, id: kyberPreKeyId, timestamp: 1, signedBy: identity.privateKey, spqr: spqr)
             try store.storeKyberPreKey(record, id: kyberPreKeyId, context: context)
             kyber = (kyberPreKeyId, record.publicKey, record.signature)
         }
-        return PreKeyBundle(
+        var bundle = PreKeyBundle(
             registrationId: try store.localRegistrationId(context: context), deviceId: address.deviceId,
             oneTimePreKey: oneTime, signedPreKeyId: signedPreKeyId, signedPreKey: signed.publicKey,
             signedPreKeySignature: signed.signature, identity: identity.identityKey, kyberPreKey: kyber)
+        bundle.spqr = spqr
+        return bundle
     }
 
     func process(_ bundle: PreKeyBundle, from other: TestParty) throws {
