@@ -13,7 +13,7 @@ let benchmarks: @Sendable () -> Void = {
     for (name, oneTime, kem) in [("setup", true, KEMKeyType?.none), ("setup_noopk", false, nil), ("setup_pqxdh", true, .kyber1024)] {
         Benchmark(name, configuration: .init(scalingFactor: .kilo)) { benchmark in
             let alice = ProtocolParty("alice"), bob = ProtocolParty("bob")
-            let kyber = kem.map { KyberPreKeyRecord.generate(type: $0, id: 7, timestamp: 0, signedBy: bob.identity) }
+            let kyber = kem.map { KyberPreKeyRecord.generate(type: $0, id: 7, timestamp: 0, signedBy: bob.identity, spqr: false) }
             let bundles = benchmark.scaledIterations.map { bob.bundle(preKeyId: oneTime ? UInt32($0 + 1) : nil, kyber: kyber) }
             let peers = benchmark.scaledIterations.map { try! ProtocolAddress(name: "peer\($0)", deviceId: 1) }
             benchmark.startMeasurement()
@@ -29,6 +29,22 @@ let benchmarks: @Sendable () -> Void = {
         Benchmark(name, configuration: .init(scalingFactor: .kilo)) { benchmark in
             let alice = ProtocolParty("alice"), bob = ProtocolParty("bob")
             alice.establish(with: bob)
+            benchmark.startMeasurement()
+            for iteration in benchmark.scaledIterations {
+                if alternate && iteration % 2 == 1 { bob.send(ProtocolParty.message, to: alice) } else { alice.send(ProtocolParty.message, to: bob) }
+            }
+            benchmark.stopMeasurement()
+        }
+    }
+
+    // The same two workloads on PQXDH sessions, without and with the SPQR (triple) ratchet: SPQR adds one chunk of
+    // an ML-KEM-768 exchange per message and one KEM key generation, encapsulation and decapsulation per epoch.
+    for (name, alternate, spqr) in [("ratchet_pqxdh", true, false), ("chain_pqxdh", false, false),
+                                    ("ratchet_spqr", true, true), ("chain_spqr", false, true)] {
+        Benchmark(name, configuration: .init(scalingFactor: .kilo)) { benchmark in
+            let alice = ProtocolParty("alice"), bob = ProtocolParty("bob")
+            let kyber = KyberPreKeyRecord.generate(type: .kyber1024, id: 7, timestamp: 0, signedBy: bob.identity, spqr: spqr)
+            alice.establish(with: bob, kyber: kyber)
             benchmark.startMeasurement()
             for iteration in benchmark.scaledIterations {
                 if alternate && iteration % 2 == 1 { bob.send(ProtocolParty.message, to: alice) } else { alice.send(ProtocolParty.message, to: bob) }

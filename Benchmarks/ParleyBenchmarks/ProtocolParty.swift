@@ -25,11 +25,13 @@ struct ProtocolParty {
             oneTime = (preKeyId, record.publicKey)
         }
         if let kyber { try! store.storeKyberPreKey(kyber, id: kyber.id, context: context) }
-        return PreKeyBundle(
+        var bundle = PreKeyBundle(
             registrationId: try! store.localRegistrationId(context: context), deviceId: 1, oneTimePreKey: oneTime,
             signedPreKeyId: 1, signedPreKey: signedPreKey.publicKey, signedPreKeySignature: signedPreKey.signature,
             identity: try! store.identityKeyPair(context: context).identityKey,
             kyberPreKey: kyber.map { ($0.id, $0.publicKey, $0.signature) })
+        bundle.spqr = kyber?.spqr ?? false  // SPQR exactly when the KEM prekey is for it
+        return bundle
     }
 
     /// Encrypts on `self`, decrypts on `receiver`: one message across the wire.

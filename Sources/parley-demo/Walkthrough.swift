@@ -40,6 +40,8 @@ struct Walkthrough {
             _ = try receiver.decrypt(message, from: sender)
         }
 
+        try runSPQREpochs(alice, bob, wire: &wire)
+
         print("\n5. A replayed message is refused")
         do {
             _ = try bob.decrypt(sent[0].1, from: alice)
@@ -51,6 +53,62 @@ struct Walkthrough {
         try compareSafetyNumbers(alice, bob)
         try sendGroupMessage(alice, bob, wire: &wire)
         print("\n\(wire.count) messages crossed the wire; every one decrypted exactly once.")
+    }
+
+    /// SPQR beside the Double Ratchet: each message's pq_ratchet carries one 32-byte chunk of the epoch's ML-KEM-768
+    /// exchange; printed as runs per epoch and direction until two epochs completed.
+    private func runSPQREpochs(_ alice: DemoParty, _ bob: DemoParty, wire: inout WireLog) throws {
+        print("\n4b. The SPQR (triple) ratchet: every message also carries one chunk of a post-quantum KEM exchange")
+        var runs: [String: [(kind: SPQRMessage.Kind, chunk: Int?)]] = [:]
+        var order: [String] = []
+        var completed: [UInt64: Int] = [:]
+        var sent = 0
+        while (try alice.store.loadSession(for: bob.address, context: alice.context)?.spqrEpoch ?? 0) < 3 && sent < 400 {
+            for (sender, receiver) in [(alice, bob), (bob, alice)] {
+                let message = try sender.encrypt("message \(sent)", to: receiver)
+                let signal = message.messageType == .preKey ? try PreKeySignalMessage(bytes: message.serialize()).signalMessage
+                    : try SignalMessage(bytes: message.serialize())
+                let ratchet = try SPQRMessage(bytes: signal.pqRatchet)
+                let key = "epoch \(ratchet.epoch): \(sender.name)"
+                if runs[key] == nil { order.append(key) }
+                runs[key, default: []].append((ratchet.kind, ratchet.chunk?.index))
+                _ = try receiver.decrypt(message, from: sender)
+                sent += 1
+                let epoch = try receiver.store.loadSession(for: sender.address, context: receiver.context)?.spqrEpoch ?? 0
+                if epoch > 1, completed[epoch - 1] == nil { completed[epoch - 1] = sent }
+            }
+        }
+        print("  (epoch 1 began with the messages above: Alice's first carried header chunk 0)")
+        wire.recordQuietly(sent)
+        for key in order where !key.hasPrefix("epoch 3") {
+            print("  \(key) → \(Self.describe(runs[key] ?? []))")
+        }
+        for (epoch, count) in completed.sorted(by: { $0.key < $1.key }) where epoch <= 2 {
+            print("  epoch \(epoch) complete after \(count) messages: its ML-KEM-768 secret starts a new key chain, and from then on"
+                  + " every message key is salted by it (the sender of the key and of the ciphertext swap each epoch)")
+        }
+    }
+
+    /// `Hdr 0–2, Ek 0–28, Ct1Ack ×4`: consecutive messages of one kind as one run.
+    private static func describe(_ messages: [(kind: SPQRMessage.Kind, chunk: Int?)]) -> String {
+        let names: [SPQRMessage.Kind: String] = [
+            .none: "None", .header: "Hdr", .encapsulationKey: "Ek", .encapsulationKeyWithCiphertext1Ack: "EkCt1Ack",
+            .ciphertext1Ack: "Ct1Ack", .ciphertext1: "Ct1", .ciphertext2: "Ct2",
+        ]
+        var parts: [String] = []
+        var index = 0
+        while index < messages.count {
+            var end = index
+            while end + 1 < messages.count, messages[end + 1].kind == messages[index].kind { end += 1 }
+            let name = names[messages[index].kind] ?? "?"
+            if let first = messages[index].chunk, let last = messages[end].chunk {
+                parts.append(first == last ? "\(name) \(first)" : "\(name) \(first)–\(last)")
+            } else {
+                parts.append(end == index ? name : "\(name) ×\(end - index + 1)")
+            }
+            index = end + 1
+        }
+        return parts.joined(separator: ", ")
     }
 
     private func compareSafetyNumbers(_ alice: DemoParty, _ bob: DemoParty) throws {

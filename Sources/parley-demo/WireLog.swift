@@ -4,6 +4,9 @@ import ParleyProtocol
 struct WireLog {
     private(set) var count = 0
 
+    /// Counts messages that crossed without a line of their own (the SPQR step's summary).
+    mutating func recordQuietly(_ messages: Int) { count += messages }
+
     mutating func record(_ message: CiphertextMessage, from sender: String, to receiver: String, note: String = "") {
         count += 1
         let bytes = message.serialize()

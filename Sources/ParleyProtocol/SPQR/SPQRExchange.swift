@@ -13,7 +13,9 @@ struct SPQRExchange: Sendable {
     typealias EpochSecret = (epoch: UInt64, secret: [UInt8])
 
     struct KeyPair: Sendable {
-        let decapsulationKey: MLKEM768.PrivateKey
+        /// The decapsulation key as its 64-byte seed d ‖ z (expanded only to decapsulate, once per epoch: loading a
+        /// session record then costs no key generation).
+        let seed: [UInt8]
         let encapsulationKey: [UInt8]  // ByteEncode12(t̂) ‖ ρ
     }
 
@@ -73,7 +75,7 @@ struct SPQRExchange: Sendable {
             let header = Array(encapsulationKey[IncrementalMLKEM768.encodedTHatLength...]) + Array(SHA3_256.hash(data: encapsulationKey))
             var encoder = SPQRPayloadEncoder(header + authenticator.headerMAC(epoch: epoch, header: header))
             let chunk = encoder.next()
-            state = .keysSampled(KeyPair(decapsulationKey: decapsulationKey, encapsulationKey: encapsulationKey), header: encoder)
+            state = .keysSampled(KeyPair(seed: Array(decapsulationKey.seedRepresentation), encapsulationKey: encapsulationKey), header: encoder)
             return (.header, chunk, nil)
         case .keysSampled(let keys, var header):
             let chunk = header.next()
@@ -192,7 +194,8 @@ struct SPQRExchange: Sendable {
         let mac = Array(payload[IncrementalMLKEM768.ciphertext2Length...])
         let sharedSecret: [UInt8]
         do {
-            sharedSecret = try keys.decapsulationKey.decapsulate(ciphertext1 + ciphertext2).withUnsafeBytes { Array($0) }
+            let decapsulationKey = try MLKEM768.PrivateKey(seedRepresentation: keys.seed, publicKey: nil)
+            sharedSecret = try decapsulationKey.decapsulate(ciphertext1 + ciphertext2).withUnsafeBytes { Array($0) }
         } catch {
             throw SPQRError.malformedMessage("the ciphertext does not decapsulate")
         }

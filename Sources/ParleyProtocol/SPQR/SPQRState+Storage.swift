@@ -13,7 +13,7 @@ extension SPQRState {
         s.authRoot = Data(exchange.authenticator.root)
         s.authMacKey = Data(exchange.authenticator.macKey)
         func keys(_ pair: SPQRExchange.KeyPair) {
-            s.decapsulationKeySeed = pair.decapsulationKey.seedRepresentation
+            s.decapsulationKeySeed = Data(pair.seed)
             s.encapsulationKey = Data(pair.encapsulationKey)
         }
         func encapsulation(_ e: SPQRExchange.Encapsulation) {
@@ -62,16 +62,9 @@ extension SPQRState {
             return Array(data)
         }
         func keys() throws -> SPQRExchange.KeyPair {
-            let encapsulationKey = try bytes(s.encapsulationKey, IncrementalMLKEM768.encapsulationKeyLength, "encapsulation key")
-            do {
-                let key = try MLKEM768.PrivateKey(seedRepresentation: try bytes(s.decapsulationKeySeed, 64, "key seed"),
-                                                  publicKey: try MLKEM768.PublicKey(rawRepresentation: encapsulationKey))
-                return SPQRExchange.KeyPair(decapsulationKey: key, encapsulationKey: encapsulationKey)
-            } catch let error as SignalError {
-                throw error
-            } catch {
-                throw SignalError.invalidProtobuf("SPQR state: the ML-KEM key pair does not load")
-            }
+            // The seed is expanded (and so checked against the key) only when the epoch's ciphertext arrives.
+            SPQRExchange.KeyPair(seed: try bytes(s.decapsulationKeySeed, 64, "key seed"),
+                                 encapsulationKey: try bytes(s.encapsulationKey, IncrementalMLKEM768.encapsulationKeyLength, "encapsulation key"))
         }
         func encoder(_ length: Int) throws -> SPQRPayloadEncoder {
             let payload = try bytes(s.encoder.payload, length, "payload")
