@@ -31,11 +31,14 @@ public func processPreKeyBundle(
 ///
 /// Until the other side has answered, the result is a pre-key message (``CiphertextMessage/MessageType/preKey``);
 /// afterwards a ``CiphertextMessage/MessageType/whisper``.
+/// With `localAddress`, when both addresses' names are ServiceIds (an ACI's UUID, or `PNI:` and a UUID) and their
+/// device ids fit a byte, a pre-key message's SignalMessage carries them in field 6 under the MAC (libsignal since
+/// v0.91), so a receiver can tell the message was meant for it.
 /// - Throws: ``SignalError/sessionNotFound(_:)`` without a session (or when an unacknowledged session is over 30 days
 ///   old at `now`); ``SignalError/untrustedIdentity(_:)`` when the session's identity is no longer trusted.
 public func signalEncrypt<Bytes: ContiguousBytes>(
-    message: Bytes, for address: ProtocolAddress, sessionStore: SessionStore, identityStore: IdentityKeyStore,
-    now: Date = Date(), context: StoreContext
+    message: Bytes, for address: ProtocolAddress, localAddress: ProtocolAddress? = nil, sessionStore: SessionStore,
+    identityStore: IdentityKeyStore, now: Date = Date(), context: StoreContext
 ) throws -> CiphertextMessage {
     guard var record = try sessionStore.loadSession(for: address, context: context),
           var state = record.currentState, state.hasSenderChain
@@ -48,20 +51,24 @@ public func signalEncrypt<Bytes: ContiguousBytes>(
     guard try identityStore.isTrustedIdentity(remoteIdentity, for: address, direction: .sending, context: context) else {
         throw SignalError.untrustedIdentity("identity of \(address) is not trusted for sending")
     }
-    let ciphertext = try SessionCipher.encrypt(message.byteArray, state: &state)
+    let addresses = localAddress.flatMap { MessageAddresses.encode(sender: $0, recipient: address) }
+    let ciphertext = try SessionCipher.encrypt(message.byteArray, state: &state, addresses: addresses)
     record.currentState = state
     _ = try identityStore.saveIdentity(remoteIdentity, for: address, context: context)
     try sessionStore.storeSession(record, for: address, context: context)
     return ciphertext
 }
 
-/// Decrypts a ``SignalMessage`` from `address`. On failure nothing stored changes.
+/// Decrypts a ``SignalMessage`` from `address`. On failure nothing stored changes. A message carrying field 6
+/// (``SignalMessage/addresses``) must name `address` as its sender and, when `localAddress` is given, it as the
+/// recipient.
 /// - Throws: ``SignalError/sessionNotFound(_:)``, ``SignalError/duplicatedMessage(_:)``,
 ///   ``SignalError/invalidMessage(_:)``, ``SignalError/untrustedIdentity(_:)``.
 public func signalDecrypt(
-    message: SignalMessage, from address: ProtocolAddress, sessionStore: SessionStore,
+    message: SignalMessage, from address: ProtocolAddress, localAddress: ProtocolAddress? = nil, sessionStore: SessionStore,
     identityStore: IdentityKeyStore, context: StoreContext
 ) throws -> [UInt8] {
+    try MessageAddresses.check(message.addresses, sender: address, recipient: localAddress)
     guard var record = try sessionStore.loadSession(for: address, context: context) else {
         throw SignalError.sessionNotFound("no session for \(address)")
     }
@@ -76,10 +83,11 @@ public func signalDecrypt(
 /// - Throws: ``SignalError/invalidKeyIdentifier(_:)`` for an unknown prekey, ``SignalError/untrustedIdentity(_:)``,
 ///   ``SignalError/sessionSetupRefused(_:)`` for X3DH under ``SessionSetupPolicy/requirePQXDH``, and the errors of ``signalDecrypt(message:from:sessionStore:identityStore:context:)``.
 public func signalDecryptPreKey(
-    message: PreKeySignalMessage, from address: ProtocolAddress, sessionStore: SessionStore,
+    message: PreKeySignalMessage, from address: ProtocolAddress, localAddress: ProtocolAddress? = nil, sessionStore: SessionStore,
     identityStore: IdentityKeyStore, preKeyStore: PreKeyStore, signedPreKeyStore: SignedPreKeyStore,
     kyberPreKeyStore: KyberPreKeyStore, context: StoreContext
 ) throws -> [UInt8] {
+    try MessageAddresses.check(message.signalMessage.addresses, sender: address, recipient: localAddress)
     var record = try sessionStore.loadSession(for: address, context: context) ?? SessionRecord()
     let consumed = try SessionBuilder.process(
         message, from: address, record: &record, identityStore: identityStore, preKeyStore: preKeyStore,

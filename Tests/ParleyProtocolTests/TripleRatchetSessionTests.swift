@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import ParleyProtocol
 
@@ -91,5 +92,48 @@ import Testing
         let reply = try bob.encrypt("reply", to: alice)
         #expect(try !Self.pqRatchet(reply).isEmpty)
         #expect(try alice.decryptText(reply, from: bob) == "reply")
+    }
+}
+
+/// SignalMessage field 6: sender and recipient ServiceIds with device ids, under the MAC, in pre-key messages.
+@Suite struct MessageAddressesTests {
+    static func decryptPreKey(_ message: CiphertextMessage, at bob: TestParty, from alice: TestParty,
+                              as local: ProtocolAddress?) throws -> [UInt8] {
+        try signalDecryptPreKey(
+            message: try PreKeySignalMessage(bytes: message.serialize()), from: alice.address, localAddress: local,
+            sessionStore: bob.store, identityStore: bob.store, preKeyStore: bob.store, signedPreKeyStore: bob.store,
+            kyberPreKeyStore: bob.store, context: bob.context)
+    }
+
+    @Test func preKeyMessagesNameBothEndsWhenTheNamesAreServiceIds() throws {
+        let bobUUID = UUID().uuidString.lowercased()
+        let alice = TestParty(UUID().uuidString.lowercased()), bob = TestParty("PNI:" + bobUUID, deviceId: 2)
+        try alice.process(try bob.bundle(), from: bob)
+        let message = try signalEncrypt(message: Array("hi".utf8), for: bob.address, localAddress: alice.address,
+                                        sessionStore: alice.store, identityStore: alice.store, context: alice.context)
+        let addresses = try PreKeySignalMessage(bytes: message.serialize()).signalMessage.addresses
+        #expect(addresses.count == 36 && addresses[0] == 0 && addresses[17] == 1 && addresses[18] == 1 && addresses[35] == 2)
+        // Addressed to another device (or the ACI instead of the PNI): refused, nothing stored.
+        #expect(throws: SignalError.self) { try Self.decryptPreKey(message, at: bob, from: alice, as: try ProtocolAddress(name: bobUUID, deviceId: 2)) }
+        #expect(throws: SignalError.self) { try Self.decryptPreKey(message, at: bob, from: alice, as: try ProtocolAddress(name: bob.address.name, deviceId: 3)) }
+        #expect(try bob.session(with: alice)?.currentState == nil)
+        // From someone else's address: refused too.
+        let mallory = TestParty(UUID().uuidString.lowercased())
+        #expect(throws: SignalError.self) { try Self.decryptPreKey(message, at: bob, from: mallory, as: bob.address) }
+        #expect(try Self.decryptPreKey(message, at: bob, from: alice, as: bob.address) == Array("hi".utf8))
+        // Once answered, messages carry none; a receiver that does not know its own address checks the sender only.
+        _ = try alice.decrypt(try bob.encrypt("ok", to: alice), from: bob)
+        let later = try signalEncrypt(message: Array("later".utf8), for: bob.address, localAddress: alice.address,
+                                      sessionStore: alice.store, identityStore: alice.store, context: alice.context)
+        #expect(try SignalMessage(bytes: later.serialize()).addresses.isEmpty)
+    }
+
+    @Test func namesThatAreNotServiceIdsCarryNoAddresses() throws {
+        let alice = TestParty("+14155550101"), bob = TestParty("bob")
+        try alice.process(try bob.bundle(), from: bob)
+        let message = try signalEncrypt(message: Array("hi".utf8), for: bob.address, localAddress: alice.address,
+                                        sessionStore: alice.store, identityStore: alice.store, context: alice.context)
+        #expect(try PreKeySignalMessage(bytes: message.serialize()).signalMessage.addresses.isEmpty)
+        #expect(try Self.decryptPreKey(message, at: bob, from: alice, as: bob.address) == Array("hi".utf8))
     }
 }

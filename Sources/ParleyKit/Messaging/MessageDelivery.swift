@@ -26,7 +26,7 @@ struct MessageDelivery: Sendable {
         }
         for _ in 0...Self.maximumRepairs {
             let devices = try sessions.devices(of: accountId).filter { !(own && $0.deviceId == credentials.deviceId) }
-            let messages = try await encrypt(plaintext, for: accountId, devices: devices)
+            let messages = try await encrypt(plaintext, for: accountId, devices: devices, as: credentials)
             // To one's own account with no other device known, the empty send asks the server: 409 lists the
             // devices that exist, 200 means there are none.
             switch try await api.send(SendMessagesRequest(messages: messages, timestamp: timestamp), to: accountId, as: credentials) {
@@ -49,19 +49,21 @@ struct MessageDelivery: Sendable {
     /// repairs): the copies of an ephemeral event. Empty when there is no session yet.
     func ephemeralCopies(_ content: MessageContent, to accountId: String, as credentials: DeviceCredentials) async throws -> [OutgoingMessage] {
         let devices = try sessions.devices(of: accountId).filter { !(accountId == credentials.accountId && $0.deviceId == credentials.deviceId) }
-        return try await encrypt(try content.encode(), for: accountId, devices: devices)
+        return try await encrypt(try content.encode(), for: accountId, devices: devices, as: credentials)
     }
 
-    private func encrypt(_ plaintext: [UInt8], for accountId: String,
-                         devices: [(deviceId: UInt32, registrationId: UInt32)]) async throws -> [OutgoingMessage] {
-        try await database.awaitableWrite { [store] db -> [OutgoingMessage] in
+    private func encrypt(_ plaintext: [UInt8], for accountId: String, devices: [(deviceId: UInt32, registrationId: UInt32)],
+                         as credentials: DeviceCredentials) async throws -> [OutgoingMessage] {
+        // This device's address rides in pre-key messages (SignalMessage field 6, under the MAC).
+        let local = try ProtocolAddress(name: credentials.accountId, deviceId: credentials.deviceId)
+        return try await database.awaitableWrite { [store] db -> [OutgoingMessage] in
             if try store.identityNeedsAcceptance(for: accountId, in: db) { throw ParleyError.untrustedIdentity(address: accountId) }
             return try devices.map { device in
                 let address = try ProtocolAddress(name: accountId, deviceId: device.deviceId)
                 let ciphertext: CiphertextMessage
                 do {
-                    ciphertext = try signalEncrypt(message: plaintext, for: address, sessionStore: store, identityStore: store,
-                                                   context: TransactionContext(db))
+                    ciphertext = try signalEncrypt(message: plaintext, for: address, localAddress: local, sessionStore: store,
+                                                   identityStore: store, context: TransactionContext(db))
                 } catch SignalError.untrustedIdentity {
                     throw ParleyError.untrustedIdentity(address: accountId)
                 }

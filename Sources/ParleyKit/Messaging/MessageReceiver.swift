@@ -50,7 +50,8 @@ public struct MessageReceiver: Sendable {
             let sender = try ProtocolAddress(name: envelope.sourceAccountId, deviceId: envelope.sourceDeviceId)
             let plaintext: [UInt8]
             do {
-                plaintext = try Self.decrypt(ciphertext, type: envelope.type, from: sender, store: store, db)
+                plaintext = try Self.decrypt(ciphertext, type: envelope.type, from: sender,
+                                             to: try ProtocolAddress(name: credentials.accountId, deviceId: credentials.deviceId), store: store, db)
             } catch SignalError.duplicatedMessage {
                 return .duplicate
             } catch {
@@ -118,6 +119,7 @@ public struct MessageReceiver: Sendable {
             else { return .rejected(reason: "no copy for this device") }
             do {
                 let plaintext = try Self.decrypt(ciphertext, type: copy.type, from: try ProtocolAddress(name: source, deviceId: sourceDevice),
+                                                 to: try ProtocolAddress(name: credentials.accountId, deviceId: credentials.deviceId),
                                                  store: store, db)
                 guard let action = try MessageContent.decode(plaintext).typing else { return .rejected(reason: "an ephemeral event that is not typing") }
                 return .typing(accountId: source, action: action)
@@ -146,8 +148,8 @@ public struct MessageReceiver: Sendable {
         return .applied
     }
 
-    static func decrypt(_ ciphertext: Data, type: UInt8, from sender: ProtocolAddress, store: DatabaseProtocolStore,
-                        _ db: Database) throws -> [UInt8] {
+    static func decrypt(_ ciphertext: Data, type: UInt8, from sender: ProtocolAddress, to local: ProtocolAddress,
+                        store: DatabaseProtocolStore, _ db: Database) throws -> [UInt8] {
         let context = TransactionContext(db)
         switch type {
         case CiphertextMessage.MessageType.senderKey.rawValue:
@@ -159,10 +161,10 @@ public struct MessageReceiver: Sendable {
             return try groupDecrypt(ciphertext, from: sender, distributionId: distribution, store: store, context: context)
         case CiphertextMessage.MessageType.preKey.rawValue:
             return try signalDecryptPreKey(
-                message: try PreKeySignalMessage(bytes: ciphertext), from: sender, sessionStore: store, identityStore: store,
-                preKeyStore: store, signedPreKeyStore: store, kyberPreKeyStore: store, context: context)
+                message: try PreKeySignalMessage(bytes: ciphertext), from: sender, localAddress: local, sessionStore: store,
+                identityStore: store, preKeyStore: store, signedPreKeyStore: store, kyberPreKeyStore: store, context: context)
         case CiphertextMessage.MessageType.whisper.rawValue:
-            return try signalDecrypt(message: try SignalMessage(bytes: ciphertext), from: sender, sessionStore: store,
+            return try signalDecrypt(message: try SignalMessage(bytes: ciphertext), from: sender, localAddress: local, sessionStore: store,
                                      identityStore: store, context: context)
         default:
             throw SignalError.invalidMessage("unsupported message type \(type)")

@@ -79,6 +79,16 @@ nonisolated struct Parley_Wire_SignalMessage: Sendable {
   /// Clears the value of `pqRatchet`. Subsequent reads from it will return its default value.
   mutating func clearPqRatchet() {self._pqRatchet = nil}
 
+  /// Sender and recipient: ServiceId (kind byte ‖ UUID) ‖ device id (1 byte) each, 36 bytes; under the MAC.
+  var addresses: Data {
+    get {_addresses ?? Data()}
+    set {_addresses = newValue}
+  }
+  /// Returns true if `addresses` has been explicitly set.
+  var hasAddresses: Bool {self._addresses != nil}
+  /// Clears the value of `addresses`. Subsequent reads from it will return its default value.
+  mutating func clearAddresses() {self._addresses = nil}
+
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
   init() {}
@@ -88,6 +98,7 @@ nonisolated struct Parley_Wire_SignalMessage: Sendable {
   fileprivate var _previousCounter: UInt32? = nil
   fileprivate var _ciphertext: Data? = nil
   fileprivate var _pqRatchet: Data? = nil
+  fileprivate var _addresses: Data? = nil
 }
 
 nonisolated struct Parley_Wire_PreKeySignalMessage: Sendable {
@@ -279,7 +290,7 @@ fileprivate nonisolated let _protobuf_package = "parley.wire"
 
 nonisolated extension Parley_Wire_SignalMessage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   static let protoMessageName: String = _protobuf_package + ".SignalMessage"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}ratchet_key\0\u{1}counter\0\u{3}previous_counter\0\u{1}ciphertext\0\u{3}pq_ratchet\0")
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}ratchet_key\0\u{1}counter\0\u{3}previous_counter\0\u{1}ciphertext\0\u{3}pq_ratchet\0\u{1}addresses\0")
 
   mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -292,6 +303,7 @@ nonisolated extension Parley_Wire_SignalMessage: SwiftProtobuf.Message, SwiftPro
       case 3: try { try decoder.decodeSingularUInt32Field(value: &self._previousCounter) }()
       case 4: try { try decoder.decodeSingularBytesField(value: &self._ciphertext) }()
       case 5: try { try decoder.decodeSingularBytesField(value: &self._pqRatchet) }()
+      case 6: try { try decoder.decodeSingularBytesField(value: &self._addresses) }()
       default: break
       }
     }
@@ -317,6 +329,9 @@ nonisolated extension Parley_Wire_SignalMessage: SwiftProtobuf.Message, SwiftPro
     try { if let v = self._pqRatchet {
       try visitor.visitSingularBytesField(value: v, fieldNumber: 5)
     } }()
+    try { if let v = self._addresses {
+      try visitor.visitSingularBytesField(value: v, fieldNumber: 6)
+    } }()
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -326,6 +341,7 @@ nonisolated extension Parley_Wire_SignalMessage: SwiftProtobuf.Message, SwiftPro
     if lhs._previousCounter != rhs._previousCounter {return false}
     if lhs._ciphertext != rhs._ciphertext {return false}
     if lhs._pqRatchet != rhs._pqRatchet {return false}
+    if lhs._addresses != rhs._addresses {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -17,6 +17,8 @@ public struct SignalMessage: Sendable {
     public let body: [UInt8]
     /// The SPQR `pq_ratchet` payload (field 5), empty when absent.
     public let pqRatchet: [UInt8]
+    /// Sender and recipient as ServiceIds with device ids (field 6, 36 bytes, covered by the MAC), empty when absent.
+    public let addresses: [UInt8]
     private let serialized: [UInt8]
 
     /// Parses wire bytes.
@@ -37,13 +39,15 @@ public struct SignalMessage: Sendable {
         previousCounter = body.previousCounter
         self.body = Array(body.ciphertext)
         pqRatchet = Array(body.pqRatchet)
+        addresses = Array(body.addresses)
         serialized = raw
     }
 
     /// Builds and MACs a message.
     init(
         version: UInt8, macKey: [UInt8], senderRatchetKey: PublicKey, counter: UInt32, previousCounter: UInt32,
-        ciphertext: [UInt8], senderIdentityKey: [UInt8], receiverIdentityKey: [UInt8], pqRatchet: [UInt8] = []
+        ciphertext: [UInt8], senderIdentityKey: [UInt8], receiverIdentityKey: [UInt8], pqRatchet: [UInt8] = [],
+        addresses: [UInt8] = []
     ) {
         var body = Parley_Wire_SignalMessage()
         body.ratchetKey = Data(senderRatchetKey.serialize())
@@ -51,6 +55,7 @@ public struct SignalMessage: Sendable {
         body.previousCounter = previousCounter
         body.ciphertext = Data(ciphertext)
         if !pqRatchet.isEmpty { body.pqRatchet = Data(pqRatchet) }
+        if !addresses.isEmpty { body.addresses = Data(addresses) }
         let unsigned = [MessageVersion.byte(for: version)] + ProtobufCoding.encode(body)
         let mac = Self.mac(for: unsigned, sender: senderIdentityKey, receiver: receiverIdentityKey, macKey: macKey)
         self.messageVersion = version
@@ -59,6 +64,7 @@ public struct SignalMessage: Sendable {
         self.previousCounter = previousCounter
         self.body = ciphertext
         self.pqRatchet = pqRatchet
+        self.addresses = addresses
         self.serialized = unsigned + mac
     }
 

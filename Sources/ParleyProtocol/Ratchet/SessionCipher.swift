@@ -4,7 +4,8 @@
 /// stores the result only when the function returns, so a failure changes nothing.
 enum SessionCipher {
     /// Encrypts with the current sending chain; a session with a pending pre-key wraps the message in a ``PreKeySignalMessage``.
-    static func encrypt(_ plaintext: [UInt8], state: inout SessionState) throws -> CiphertextMessage {
+    /// `addresses` (``MessageAddresses``) goes into the SignalMessage of a pre-key message only, as libsignal does.
+    static func encrypt(_ plaintext: [UInt8], state: inout SessionState, addresses: [UInt8]? = nil) throws -> CiphertextMessage {
         let chainKey = state.senderChainKey
         // The triple ratchet: SPQR's key for this message salts its message keys, and its pq_ratchet travels along.
         var pqRatchet: [UInt8] = []
@@ -20,7 +21,8 @@ enum SessionCipher {
         let message = SignalMessage(
             version: state.version, macKey: keys.macKey, senderRatchetKey: try state.senderRatchetKey(),
             counter: chainKey.index, previousCounter: state.previousCounter, ciphertext: ciphertext,
-            senderIdentityKey: state.localIdentityBytes, receiverIdentityKey: state.remoteIdentityBytes, pqRatchet: pqRatchet)
+            senderIdentityKey: state.localIdentityBytes, receiverIdentityKey: state.remoteIdentityBytes, pqRatchet: pqRatchet,
+            addresses: state.pendingPreKey == nil ? [] : addresses ?? [])
         state.senderChainKey = chainKey.next
         guard let pending = state.pendingPreKey else { return CiphertextMessage(message) }
         return CiphertextMessage(PreKeySignalMessage(
