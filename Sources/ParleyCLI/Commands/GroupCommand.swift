@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ParleyAPI
 import ParleyKit
 
 struct GroupCommand: AsyncParsableCommand {
@@ -8,7 +9,7 @@ struct GroupCommand: AsyncParsableCommand {
         subcommands: [Create.self, Add.self, Remove.self, Leave.self, List.self])
 
     /// A group id as the commands print it (32 hex digits).
-    static func hex(_ id: Data) -> String { id.map { String(format: "%02x", $0) }.joined() }
+    static func hex(_ id: Data) -> String { ContentHashFormat.hex(Array(id)) }
 
     /// Parses a printed group id.
     static func id(_ text: String) throws -> Data {

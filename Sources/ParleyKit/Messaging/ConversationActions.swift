@@ -55,8 +55,7 @@ enum ConversationActions {
         }
         if message.reaction != nil || message.deleteTarget != nil || message.editTarget != nil {
             // An act concerns a message of the conversation it arrives in, never one elsewhere.
-            let conversation = try groupThread ?? Int64.fetchOne(db, sql: "SELECT id FROM threads WHERE recipient_account_id = ?",
-                                                                  arguments: [origin.peer])
+            let conversation = try groupThread ?? ConversationStore.existingThread(with: origin.peer, db)
             guard let conversation else { return .rejected("no conversation with \(origin.peer)") }
             if let reaction = message.reaction { return try react(reaction, from: origin, in: conversation, db) }
             if let target = message.deleteTarget { return try delete(target, from: origin, in: conversation, db) }

@@ -3,6 +3,11 @@ import GRDB
 
 /// Threads and messages in the client database (the seed's interactions).
 enum ConversationStore {
+    /// The 1:1 thread with `accountId`, if there is one.
+    static func existingThread(with accountId: String, _ db: Database) throws -> Int64? {
+        try Int64.fetchOne(db, sql: "SELECT id FROM threads WHERE recipient_account_id = ?", arguments: [accountId])
+    }
+
     /// The thread with `accountId`, created with its recipient when missing.
     static func thread(with accountId: String, username: String? = nil, _ db: Database, now: UInt64) throws -> Int64 {
         try db.execute(sql: "INSERT OR IGNORE INTO recipients (account_id, username) VALUES (?, ?)", arguments: [accountId, username])
@@ -10,9 +15,7 @@ enum ConversationStore {
             try db.execute(sql: "UPDATE recipients SET username = ? WHERE account_id = ? AND username IS NULL",
                            arguments: [username, accountId])
         }
-        if let id = try Int64.fetchOne(db, sql: "SELECT id FROM threads WHERE recipient_account_id = ?", arguments: [accountId]) {
-            return id
-        }
+        if let id = try existingThread(with: accountId, db) { return id }
         try db.execute(sql: "INSERT INTO threads (recipient_account_id, updated) VALUES (?, ?)", arguments: [accountId, Int64(now)])
         return db.lastInsertedRowID
     }

@@ -37,43 +37,35 @@ struct GroupDelivery: Sendable {
                       as credentials: DeviceCredentials) async throws {
         if try sessions.devices(of: member).isEmpty { try await sessions.establish(member, deviceIds: nil, as: credentials) }
         let distribution = handout.distributionId.uuidString.lowercased()
-        for _ in 0...MessageDelivery.maximumRepairs {
+        _ = try await delivery.send(to: member, timestamp: timestamp, as: credentials, onStale: { stale in
+            // A re-installed device has none of the sender keys its predecessor held.
+            try await database.awaitableWrite { db in
+                for device in stale {
+                    try db.execute(sql: "DELETE FROM sender_key_shared WHERE thread_id = ? AND account_id = ? AND device_id = ?",
+                                   arguments: [threadId, member, Int64(device)])
+                }
+            }
+        }) { devices in
             let holders = try database.read { db in
                 try Set(Int64.fetchAll(db, sql: "SELECT device_id FROM sender_key_shared WHERE thread_id = ? AND distribution_id = ? AND account_id = ?",
                                        arguments: [threadId, distribution, member]).map { UInt32(truncatingIfNeeded: $0) })
             }
-            if try sessions.devices(of: member).contains(where: { !holders.contains($0.deviceId) }) {
+            var devices = devices
+            if devices.contains(where: { !holders.contains($0.deviceId) }) {
                 try await delivery.deliver(MessageContent(senderKeyDistribution: handout), to: member, timestamp: clock.next(), as: credentials)
-                let devices = try sessions.devices(of: member)
-                try await database.awaitableWrite { db in
+                // That delivery may have repaired the device list: the group message goes to the devices it reached.
+                devices = try sessions.devices(of: member)
+                try await database.awaitableWrite { [devices] db in
                     for device in devices {
                         try db.execute(sql: "INSERT OR IGNORE INTO sender_key_shared (thread_id, distribution_id, account_id, device_id) VALUES (?, ?, ?, ?)",
                                        arguments: [threadId, distribution, member, Int64(device.deviceId)])
                     }
                 }
             }
-            let messages = try sessions.devices(of: member).map {
+            return devices.map {
                 OutgoingMessage(destinationDeviceId: $0.deviceId, destinationRegistrationId: $0.registrationId,
                                 type: CiphertextMessage.MessageType.senderKey.rawValue, content: ciphertext)
             }
-            switch try await api.send(SendMessagesRequest(messages: messages, timestamp: timestamp), to: member, as: credentials) {
-            case .sent:
-                return
-            case .mismatchedDevices(let mismatch):
-                if !mismatch.extraDevices.isEmpty { try await sessions.remove(member, deviceIds: mismatch.extraDevices) }
-                if !mismatch.missingDevices.isEmpty { try await sessions.establish(member, deviceIds: mismatch.missingDevices, as: credentials) }
-            case .staleDevices(let stale):
-                // A re-installed device has none of the sender keys its predecessor held.
-                try await database.awaitableWrite { db in
-                    for device in stale.staleDevices {
-                        try db.execute(sql: "DELETE FROM sender_key_shared WHERE thread_id = ? AND account_id = ? AND device_id = ?",
-                                       arguments: [threadId, member, Int64(device)])
-                    }
-                }
-                try await sessions.remove(member, deviceIds: stale.staleDevices)
-                try await sessions.establish(member, deviceIds: stale.staleDevices, as: credentials)
-            }
         }
-        throw ParleyError.invalidArgument("the device list of \(member) kept changing; try again")
     }
 }

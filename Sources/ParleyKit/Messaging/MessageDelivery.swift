@@ -19,25 +19,40 @@ struct MessageDelivery: Sendable {
     @discardableResult
     func deliver(_ content: MessageContent, to accountId: String, timestamp: UInt64, as credentials: DeviceCredentials) async throws -> UInt64? {
         let plaintext = try content.encode()
-        let own = accountId == credentials.accountId
-        let self_ = DeviceAddress(accountId: credentials.accountId, deviceId: credentials.deviceId)
-        if !own, try sessions.devices(of: accountId).isEmpty {
+        if accountId != credentials.accountId, try sessions.devices(of: accountId).isEmpty {
             try await sessions.establish(accountId, deviceIds: nil, as: credentials)
         }
+        let (serverTimestamp, sent) = try await send(to: accountId, timestamp: timestamp, as: credentials) { devices in
+            try await encrypt(plaintext, for: accountId, devices: devices, as: credentials)
+        }
+        return sent == 0 ? nil : serverTimestamp
+    }
+
+    /// Sends what `messages` makes for the devices of `accountId` this client knows (without this device) and
+    /// repairs the device list on 409 (missing / extra devices) and 410 (re-installed devices, after `onStale`
+    /// hears of them) until the server accepts it. To one's own account with no other device known, the empty
+    /// send asks the server: 409 lists the devices that exist, 200 means there are none.
+    ///
+    /// - Returns: the server timestamp and how many per-device messages went out.
+    func send(to accountId: String, timestamp: UInt64, as credentials: DeviceCredentials,
+              onStale: ([UInt32]) async throws -> Void = { _ in },
+              messages: ([(deviceId: UInt32, registrationId: UInt32)]) async throws -> [OutgoingMessage])
+        async throws -> (serverTimestamp: UInt64, sent: Int) {
+        let own = accountId == credentials.accountId
+        let self_ = DeviceAddress(accountId: credentials.accountId, deviceId: credentials.deviceId)
         for _ in 0...Self.maximumRepairs {
             let devices = try sessions.devices(of: accountId).filter { !(own && $0.deviceId == credentials.deviceId) }
-            let messages = try await encrypt(plaintext, for: accountId, devices: devices, as: credentials)
-            // To one's own account with no other device known, the empty send asks the server: 409 lists the
-            // devices that exist, 200 means there are none.
-            switch try await api.send(SendMessagesRequest(messages: messages, timestamp: timestamp), to: accountId, as: credentials) {
+            let outgoing = try await messages(devices)
+            switch try await api.send(SendMessagesRequest(messages: outgoing, timestamp: timestamp), to: accountId, as: credentials) {
             case .sent(let serverTimestamp):
-                return messages.isEmpty ? nil : serverTimestamp
+                return (serverTimestamp, outgoing.count)
             case .mismatchedDevices(let mismatch):
                 if !mismatch.extraDevices.isEmpty { try await sessions.remove(accountId, deviceIds: mismatch.extraDevices) }
                 if !mismatch.missingDevices.isEmpty {
                     try await sessions.establish(accountId, deviceIds: mismatch.missingDevices, except: self_, as: credentials)
                 }
             case .staleDevices(let stale):
+                try await onStale(stale.staleDevices)
                 try await sessions.remove(accountId, deviceIds: stale.staleDevices)
                 try await sessions.establish(accountId, deviceIds: stale.staleDevices, as: credentials)
             }

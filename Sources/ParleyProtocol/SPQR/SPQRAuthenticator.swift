@@ -12,6 +12,12 @@ struct SPQRAuthenticator: Sendable, Equatable {
         update(epoch: 1, key: authKey)
     }
 
+    /// An authenticator with these keys (a stored state).
+    init(root: [UInt8], macKey: [UInt8]) {
+        self.root = root
+        self.macKey = macKey
+    }
+
     /// Mixes `key` (an epoch's secret) in for `epoch`.
     mutating func update(epoch: UInt64, key: [UInt8]) {
         let okm = SPQRKDF.hkdf(root + key, info: Array("Signal_PQCKA_V1_MLKEM768:Authenticator Update".utf8) + SPQRKDF.bigEndian(epoch),

@@ -61,6 +61,16 @@ struct SPQRChain: Sendable, Equatable {
         links = [0: Self.link(okm, direction)]
     }
 
+    /// A chain with these parts (a stored state).
+    init(direction: Direction, maximumJump: UInt32, nextRoot: [UInt8], links: [UInt64: Link], newestEpoch: UInt64, sendEpoch: UInt64) {
+        self.direction = direction
+        self.maximumJump = maximumJump
+        self.nextRoot = nextRoot
+        self.links = links
+        self.newestEpoch = newestEpoch
+        self.sendEpoch = sendEpoch
+    }
+
     private static func link(_ okm: [UInt8], _ direction: Direction) -> Link {
         let aliceToBob = Chain(next: Array(okm[32..<64])), bobToAlice = Chain(next: Array(okm[64..<96]))
         return direction == .aliceToBob ? Link(sending: aliceToBob, receiving: bobToAlice) : Link(sending: bobToAlice, receiving: aliceToBob)

@@ -56,6 +56,13 @@ struct SPQRExchange: Sendable {
         state = sendsKeyFirst ? .keysUnsampled : .noHeaderReceived(header: SPQRPayloadDecoder(length: Self.headerLength + Self.macLength))
     }
 
+    /// An exchange in `state` at `epoch` (a stored state).
+    init(epoch: UInt64, authenticator: SPQRAuthenticator, state: State) {
+        self.epoch = epoch
+        self.authenticator = authenticator
+        self.state = state
+    }
+
     /// Whether this side sends the encapsulation key in the current epoch.
     var sendsKey: Bool {
         switch state {

@@ -120,13 +120,8 @@ extension SPQRState {
         default: throw SignalError.invalidProtobuf("SPQR state: state \(s.state)")
         }
         guard s.epoch >= 1 else { throw SignalError.invalidProtobuf("SPQR state: epoch 0") }
-        var authenticator = SPQRAuthenticator(authKey: [UInt8](repeating: 0, count: 32))
-        authenticator.root = try bytes(s.authRoot, 32, "authenticator root")
-        authenticator.macKey = try bytes(s.authMacKey, 32, "authenticator MAC key")
-
-        var chain = SPQRChain(authKey: [UInt8](repeating: 0, count: 32), direction: s.initiator ? .aliceToBob : .bobToAlice,
-                              maximumJump: s.maximumJump)
-        chain.nextRoot = try bytes(s.nextRoot, 32, "next root")
+        let authenticator = SPQRAuthenticator(root: try bytes(s.authRoot, 32, "authenticator root"),
+                                              macKey: try bytes(s.authMacKey, 32, "authenticator MAC key"))
         func loadChain(_ stored: Structure.Chain) throws -> SPQRChain.Chain {
             var loaded = SPQRChain.Chain(next: try bytes(stored.next, 32, "chain"))
             loaded.counter = stored.counter
@@ -135,18 +130,16 @@ extension SPQRState {
             return loaded
         }
         guard s.links.count <= 4 else { throw SignalError.invalidProtobuf("SPQR state: \(s.links.count) links") }
-        chain.links = [:]
+        var links: [UInt64: SPQRChain.Link] = [:]
         for link in s.links {
-            chain.links[link.epoch] = SPQRChain.Link(sending: try loadChain(link.sending), receiving: try loadChain(link.receiving))
+            links[link.epoch] = SPQRChain.Link(sending: try loadChain(link.sending), receiving: try loadChain(link.receiving))
         }
-        chain.newestEpoch = s.newestEpoch
-        chain.sendEpoch = s.sendEpoch
-
-        var exchange = SPQRExchange(authKey: [UInt8](repeating: 0, count: 32), sendsKeyFirst: true)
-        exchange.epoch = s.epoch
-        exchange.authenticator = authenticator
-        exchange.state = state
-        self.init(exchange: exchange, chain: chain, hasReceived: s.hasReceived_p)
+        // Restored from the fields directly: loading runs on every message, so it derives nothing.
+        let chain = SPQRChain(direction: s.initiator ? .aliceToBob : .bobToAlice, maximumJump: s.maximumJump,
+                              nextRoot: try bytes(s.nextRoot, 32, "next root"), links: links, newestEpoch: s.newestEpoch,
+                              sendEpoch: s.sendEpoch)
+        self.init(exchange: SPQRExchange(epoch: s.epoch, authenticator: authenticator, state: state), chain: chain,
+                  hasReceived: s.hasReceived_p)
     }
 
     private init(exchange: SPQRExchange, chain: SPQRChain, hasReceived: Bool) {
