@@ -20,7 +20,7 @@ with open(path, "w") as out:
         out.write("".join(hashlib.sha256(struct.pack("<Q", i)).hexdigest() + "\n" for i in range(start, min(start + 100000, count))))
 PY
 PARLEY_OPERATOR_TOKEN="$token" "$bin/parley-server" --port 0 --data-directory "$data/server" --rate-limit-scale 1000 \
-    --password-hash minimal --log-level error >"$data/stdout" 2>"$data/stderr" &
+    --log-level error >"$data/stdout" 2>"$data/stderr" &
 server=$!
 trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$data"' EXIT
 for _ in $(seq 100); do grep -q "listening on" "$data/stdout" 2>/dev/null && break; sleep 0.1; done

@@ -7,6 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(build-essential pkg-config libsodium-dev libssl-dev libsqlite3-dev libsignal-protocol-c-dev libjansson-dev python3 python3-venv)
+[ "${1:-}" = "--test" ] && packages+=(openssl)
 [ "${1:-}" = "--test" ] && packages+=(postgresql)
 missing=()
 for package in "${packages[@]}"; do
@@ -22,9 +23,10 @@ fi
 
 if [ "${1:-}" = "--test" ]; then
     venv=.build/python
-    if ! "$venv/bin/python3" -c "import kyber_py, xeddsa" 2>/dev/null; then
-        echo "install-deps: installing kyber-py and xeddsa into $venv" >&2
-        python3 -m venv "$venv"
-        "$venv/bin/pip" install --quiet --disable-pip-version-check kyber-py==1.2.0 xeddsa==1.2.0
+    if ! "$venv/bin/python3" -c "import kyber_py, xeddsa, grpc, grpc_tools" 2>/dev/null; then
+        echo "install-deps: installing kyber-py, xeddsa, grpcio and grpcio-tools into $venv" >&2
+        [ -x "$venv/bin/pip" ] || python3 -m venv "$venv"
+        "$venv/bin/pip" install --quiet --disable-pip-version-check kyber-py==1.2.0 xeddsa==1.2.0 \
+            grpcio==1.85.3 grpcio-tools==1.85.1
     fi
 fi

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Load test on this machine: a release parley-server on SQLite (fresh data directory) and parley-load beside it,
 # through the real HTTP and WebSocket paths. Prints each scenario's report (BENCHMARKS.md quotes them).
-#   Scripts/load-test.sh                 all three scenarios
-#   Scripts/load-test.sh throughput|latency|idle
+#   Scripts/load-test.sh                 every scenario
+#   Scripts/load-test.sh throughput|latency|idle|credential-flood
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build -c release --product parley-server >/dev/null
@@ -11,7 +11,7 @@ bin="$(swift build -c release --show-bin-path)"
 scenario="${1:-all}"
 
 data="$(mktemp -d /tmp/parley-load-XXXXXX)"
-"$bin/parley-server" --port 0 --data-directory "$data" --rate-limit-scale 1000 --password-hash minimal \
+"$bin/parley-server" --port 0 --data-directory "$data" --rate-limit-scale 1000 \
     --log-level error >"$data/stdout" 2>"$data/stderr" &
 server=$!
 trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$data"' EXIT
@@ -30,4 +30,8 @@ fi
 if [ "$scenario" = all ] || [ "$scenario" = idle ]; then
     echo "== idle: 10,000 authenticated sockets =="
     "$bin/parley-load" idle-sockets --server "$url" --server-pid "$server" --sockets 10000 --hold 5
+fi
+if [ "$scenario" = all ] || [ "$scenario" = credential-flood ]; then
+    echo "== credential flood: 10,000 wrong-password requests, 64 in flight, /health and a normal client timed =="
+    "$bin/parley-load" credential-flood --server "$url" --server-pid "$server" --requests 10000 --concurrency 64
 fi

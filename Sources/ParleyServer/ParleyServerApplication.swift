@@ -11,13 +11,18 @@ public enum ParleyServerApplication {
     public static func makeRouter(_ dependencies: ServerDependencies) -> Router<BasicRequestContext> {
         let d = dependencies
         let authenticator = DeviceAuthenticator(store: d.store, hasher: d.hasher)
+        let deviceDirectory = DeviceDirectory(store: d.store, hub: d.hub)
         let accounts = AccountController(
-            store: d.store, hasher: d.hasher, authenticator: authenticator, limits: d.limits, rateLimiter: d.rateLimiter)
+            store: d.store, hasher: d.hasher, authenticator: authenticator, limits: d.limits, rateLimiter: d.rateLimiter,
+            deviceDirectory: deviceDirectory)
         let provisioning = ProvisioningController(
             store: d.store, authenticator: authenticator, limits: d.limits, rateLimiter: d.rateLimiter)
-        let keys = KeyController(store: d.store, authenticator: authenticator, limits: d.limits, rateLimiter: d.rateLimiter)
+        let keys = KeyController(
+            directory: KeyDirectory(store: d.store, limits: d.limits, rateLimiter: d.rateLimiter), authenticator: authenticator,
+            limits: d.limits)
         let devices = DeviceController(
-            store: d.store, hasher: d.hasher, authenticator: authenticator, limits: d.limits, rateLimiter: d.rateLimiter, hub: d.hub)
+            store: d.store, hasher: d.hasher, authenticator: authenticator, limits: d.limits, rateLimiter: d.rateLimiter, hub: d.hub,
+            directory: deviceDirectory)
         let messages = MessageController(
             store: d.store, authenticator: authenticator, limits: d.limits, hub: d.hub, rateLimiter: d.rateLimiter, metrics: d.metrics)
         let attachments = AttachmentController(

@@ -9,7 +9,7 @@ public struct ServerDependencies: Sendable {
     /// Attachment blobs.
     public let attachments: AttachmentStore
     /// Device credential hashing.
-    public let hasher: PasswordHasher
+    public let hasher: CredentialHasher
     /// Hard limits and rate limits.
     public let limits: ServerLimits
     /// Prometheus metrics.
@@ -30,7 +30,7 @@ public struct ServerDependencies: Sendable {
     /// Dependencies over `store`, with attachments under `attachments`; `contentDetection` defaults to import files
     /// in a temporary folder, decoys keyed at random and the operator API disabled; `backup` to a random OPRF key
     /// (backups then do not outlive the process) and the default guess limits.
-    public init(store: any ServerStore, attachments: AttachmentStore, hasher: PasswordHasher = PasswordHasher(),
+    public init(store: any ServerStore, attachments: AttachmentStore, hasher: CredentialHasher = CredentialHasher(),
                 limits: ServerLimits = ServerLimits(), metrics: ServerMetrics = ServerMetrics(),
                 contentDetection: ContentDetectionSettings? = nil, backup: BackupSettings? = nil,
                 logger: Logger = Logger(label: "parley-server")) {

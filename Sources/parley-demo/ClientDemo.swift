@@ -32,7 +32,7 @@ struct ClientDemo {
         let store = try SQLiteStore(path: serverDirectory.appendingPathComponent("server.sqlite").path)
         let dependencies = ServerDependencies(
             store: store, attachments: try AttachmentStore(directory: serverDirectory.appendingPathComponent("attachments")),
-            hasher: PasswordHasher(strength: .minimal))
+            hasher: CredentialHasher())
         var logger = Logger(label: "demo-server")
         logger.logLevel = .critical  // the transcript is the output; stopping the server at the end is expected
         let (ports, portContinuation) = AsyncStream<Int>.makeStream()

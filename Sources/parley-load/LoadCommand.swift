@@ -11,7 +11,7 @@ struct LoadCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "parley-load",
         abstract: "Load-test a parley-server: N connected devices sending to each other, or many idle sockets.",
-        subcommands: [Traffic.self, IdleSockets.self, HashLookups.self], defaultSubcommand: Traffic.self)
+        subcommands: [Traffic.self, IdleSockets.self, HashLookups.self, CredentialFlood.self], defaultSubcommand: Traffic.self)
 }
 
 /// Options every mode shares.
@@ -75,6 +75,27 @@ extension LoadCommand {
                 connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: workers)))
             let run = HashLookupRun(api: ParleyServerClient(baseURL: options.server, http: http), kind: lookup, workers: workers,
                                     duration: duration, bankSize: bankSize, knownEvery: knownEvery, batchSize: batchSize)
+            print(try await shuttingDown(http) { try await run.execute() })
+        }
+    }
+
+    /// Wrong device credentials as fast as the server answers, while `/health` and a legitimate device are timed.
+    struct CredentialFlood: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "credential-flood",
+            abstract: "Send N requests with a wrong device credential; report /health's and a normal client's latency meanwhile.")
+
+        @OptionGroup var options: ServerOptions
+        @Option(help: "Wrong-credential requests in all.") var requests = 10_000
+        @Option(help: "Wrong-credential requests in flight.") var concurrency = 64
+
+        func run() async throws {
+            raiseOpenFileLimit()
+            let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(
+                connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: concurrency + 2)))
+            let run = CredentialFloodRun(
+                api: ParleyServerClient(baseURL: options.server, http: http), http: http, baseURL: options.server,
+                requests: requests, concurrency: max(1, concurrency), serverPid: options.serverPid)
             print(try await shuttingDown(http) { try await run.execute() })
         }
     }

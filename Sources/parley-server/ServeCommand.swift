@@ -19,6 +19,25 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Port to listen on; 0 picks a free one (environment: PARLEY_PORT).")
     var port = Int(environment["PARLEY_PORT"] ?? "") ?? 8080
 
+    @Option(help: "Port for the gRPC key service (seed 002's SignalE2EEService, HTTP/2); unset: no gRPC listener; 0 picks a free port (environment: PARLEY_GRPC_PORT).")
+    var grpcPort: Int?
+
+    private var resolvedGRPCPort: Int? { grpcPort ?? Self.environment["PARLEY_GRPC_PORT"].flatMap { Int($0) } }
+
+    @Option(help: "PEM certificate chain for TLS on the gRPC port, with --grpc-tls-key (environment: PARLEY_GRPC_TLS_CERTIFICATE).")
+    var grpcTLSCertificate: String?
+
+    @Option(help: "PEM private key for TLS on the gRPC port (environment: PARLEY_GRPC_TLS_KEY).")
+    var grpcTLSKey: String?
+
+    /// The TLS files for the gRPC port, from the flags or the environment.
+    private var grpcTLS: GRPCKeyServer.TLSFiles? {
+        guard let certificate = grpcTLSCertificate ?? Self.environment["PARLEY_GRPC_TLS_CERTIFICATE"],
+              let key = grpcTLSKey ?? Self.environment["PARLEY_GRPC_TLS_KEY"]
+        else { return nil }
+        return GRPCKeyServer.TLSFiles(certificateChain: certificate, privateKey: key)
+    }
+
     @Option(help: "Directory for the SQLite database and attachments (environment: PARLEY_DATA_DIR).")
     var dataDirectory = environment["PARLEY_DATA_DIR"] ?? "./parley-data"
 
@@ -39,11 +58,6 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: "Seconds between WebSocket keep-alive pings (environment: PARLEY_KEEPALIVE_SECONDS).")
     var keepAliveSeconds = Int(environment["PARLEY_KEEPALIVE_SECONDS"] ?? "") ?? 30
-
-    @Option(help: ArgumentHelp(
-        "Cost of the device-credential hash: interactive, or minimal for load tests only (environment: PARLEY_PASSWORD_HASH).",
-        visibility: .hidden))
-    var passwordHash = environment["PARLEY_PASSWORD_HASH"] ?? "interactive"
 
     @Option(help: "Operator credential for the hash banks' operator API (deletes, imports); unset disables it (environment: PARLEY_OPERATOR_TOKEN).")
     var operatorToken: String?
@@ -70,13 +84,17 @@ struct ServeCommand: AsyncParsableCommand {
     func validate() throws {
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown log level \(logLevel)") }
         guard SQLiteDurability(rawValue: sqliteDurability) != nil else { throw ValidationError("durability is process or power") }
-        guard ["interactive", "minimal"].contains(passwordHash) else { throw ValidationError("unknown password hash \(passwordHash)") }
         if let token = resolvedOperatorToken, token.utf8.count < 16 {
             throw ValidationError("the operator token must be at least 16 characters")
         }
         guard messageTTLDays > 0, attachmentMaxBytes > 0, rateLimitScale > 0, keepAliveSeconds > 0, dcdSeenTTLDays > 0 else {
             throw ValidationError("TTL, attachment size, rate-limit scale and keep-alive must be positive")
         }
+        guard ((grpcTLSCertificate ?? Self.environment["PARLEY_GRPC_TLS_CERTIFICATE"]) == nil)
+                == ((grpcTLSKey ?? Self.environment["PARLEY_GRPC_TLS_KEY"]) == nil) else {
+            throw ValidationError("--grpc-tls-certificate and --grpc-tls-key go together")
+        }
+        if let port = resolvedGRPCPort, !(0...65535).contains(port) { throw ValidationError("--grpc-port must be 0…65535") }
         guard (1...1000).contains(backupMaxFailures) else { throw ValidationError("--backup-max-failures must be 1…1000") }
     }
 
@@ -89,7 +107,7 @@ struct ServeCommand: AsyncParsableCommand {
         limits.messageLifetimeMilliseconds = UInt64(messageTTLDays) * 24 * 60 * 60 * 1000
         limits.attachmentBytes = attachmentMaxBytes
         limits.rateLimits = limits.rateLimits.scaled(by: rateLimitScale)
-        let hasher = PasswordHasher(strength: passwordHash == "minimal" ? .minimal : .interactive)
+        let hasher = CredentialHasher()
         let attachments = try AttachmentStore(directory: URL(fileURLWithPath: dataDirectory).appendingPathComponent("attachments"))
         let data = URL(fileURLWithPath: dataDirectory)
         var contentDetection = ContentDetectionSettings(
@@ -135,6 +153,13 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     private func serve(_ dependencies: ServerDependencies, services: [any Service], logger: Logger) async throws {
+        var services = services
+        if let grpcPort = resolvedGRPCPort {
+            let tls = grpcTLS
+            services.append(GRPCKeyServer(dependencies, host: host, port: grpcPort, tls: tls, logger: logger) { [host] port in
+                FileHandle.standardOutput.write(Data("parley-server gRPC listening on \(host):\(port)\(tls == nil ? "" : " (TLS)")\n".utf8))
+            })
+        }
         let app = ParleyServerApplication.make(
             dependencies, host: host, port: port, keepAliveInterval: .seconds(keepAliveSeconds), services: services, logger: logger
         ) { [host] port in

@@ -27,7 +27,7 @@ final class TestServer: @unchecked Sendable {
         limits.rateLimits = limits.rateLimits.scaled(by: 100)
         dependencies = ServerDependencies(
             store: store, attachments: try AttachmentStore(directory: directory.appendingPathComponent("blobs")),
-            hasher: PasswordHasher(strength: .minimal), limits: limits,
+            hasher: CredentialHasher(), limits: limits,
             contentDetection: ContentDetectionSettings(importDirectory: directory.appendingPathComponent("imports"),
                                                        operatorToken: Self.operatorToken),
             backup: backup)

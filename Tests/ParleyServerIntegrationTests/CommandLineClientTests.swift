@@ -46,7 +46,7 @@ import Testing
     @Test func theCommandLineClientTalksEndToEndAndServesJSONRPC() async throws {
         let directory = NSTemporaryDirectory() + "parley-cli-server-\(UUID())"
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let server = try await ServerProcess(arguments: ["--data-directory", directory, "--password-hash", "minimal"])
+        let server = try await ServerProcess(arguments: ["--data-directory", directory])
         defer { server.stop() }
         let parley = try Parley()
         #expect(try parley.run("register", "alice", "--server", server.baseURL, "--account", "alice").status == 0)

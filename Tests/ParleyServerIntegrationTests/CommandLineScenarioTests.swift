@@ -8,7 +8,7 @@ import Testing
     typealias Parley = CommandLineClientTests.Parley
 
     static func startServer(_ directory: String, port: Int = 0) async throws -> ServerProcess {
-        try await ServerProcess(arguments: ["--data-directory", directory, "--password-hash", "minimal"], port: port)
+        try await ServerProcess(arguments: ["--data-directory", directory], port: port)
     }
 
     static func json(_ line: String) -> [String: Any] {

@@ -41,7 +41,7 @@ import Testing
         }
         try handle.close()
 
-        let arguments = ["--data-directory", directory + "/server", "--password-hash", "minimal"]
+        let arguments = ["--data-directory", directory + "/server"]
         var server = try await ServerProcess(arguments: arguments, environment: ["PARLEY_OPERATOR_TOKEN": Self.token])
         let started = ContinuousClock.now
         let queued = try Self.operatorCommand(["import", file], server: server)

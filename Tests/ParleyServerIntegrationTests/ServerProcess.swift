@@ -4,6 +4,8 @@ import Foundation
 final class ServerProcess: @unchecked Sendable {
     let process = Process()
     let port: Int
+    /// The gRPC port, when the arguments ask for a gRPC listener (`--grpc-port`).
+    let grpcPort: Int?
     var baseURL: String { "http://127.0.0.1:\(port)" }
 
     /// Starts the server with `arguments` on `port` (0: any free one) and waits for its "listening on" line.
@@ -17,14 +19,20 @@ final class ServerProcess: @unchecked Sendable {
         try process.run()
         let handle = output.fileHandleForReading
         // The server prints one line on stdout once it listens (logs go to stderr); read until it comes.
-        let found: Int? = await Task.detached {
+        let wantsGRPC = arguments.contains("--grpc-port")
+        let found: (Int, Int?)? = await Task.detached {
             var text = ""
+            func port(after marker: String) -> Int? {
+                guard let range = text.range(of: marker), let end = text[range.upperBound...].firstIndex(of: "\n") else { return nil }
+                return Int(text[range.upperBound..<end].split(separator: " ").first?.split(separator: ":").last ?? "")
+            }
             while true {
                 let data = handle.availableData
                 if data.isEmpty { return nil }
                 text += String(decoding: data, as: UTF8.self)
-                if let range = text.range(of: "parley-server listening on "), let end = text[range.upperBound...].firstIndex(of: "\n") {
-                    return Int(text[range.upperBound..<end].split(separator: ":").last ?? "")
+                if let http = port(after: "parley-server listening on ") {
+                    if !wantsGRPC { return (http, nil) }
+                    if let grpc = port(after: "parley-server gRPC listening on ") { return (http, grpc) }
                 }
             }
         }.value
@@ -32,7 +40,7 @@ final class ServerProcess: @unchecked Sendable {
             process.terminate()
             throw ServerProcessError.didNotStart
         }
-        port = found
+        (port, grpcPort) = found
     }
 
     /// SIGKILL: no shutdown, no flushing — what a crash looks like.

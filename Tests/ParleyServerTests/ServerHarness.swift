@@ -38,7 +38,7 @@ struct ServerHarness {
         contentDetection.importChunkSize = 100
         dependencies = ServerDependencies(
             store: store, attachments: try AttachmentStore(directory: directory.appendingPathComponent("attachments")),
-            hasher: PasswordHasher(strength: .minimal), limits: limits, contentDetection: contentDetection, backup: backup)
+            hasher: CredentialHasher(), limits: limits, contentDetection: contentDetection, backup: backup)
     }
 
     /// Runs `body` against the application (the router and middleware exactly as `parley-server` serves them).

@@ -6,10 +6,11 @@ import ParleyProtocol
 /// Registration and device listing.
 struct AccountController: Sendable {
     let store: any ServerStore
-    let hasher: PasswordHasher
+    let hasher: CredentialHasher
     let authenticator: DeviceAuthenticator
     let limits: ServerLimits
     let rateLimiter: RateLimiter
+    let deviceDirectory: DeviceDirectory
 
     func register(_ request: Request) async throws -> Response {
         let body = try await JSONCoding.decode(RegisterAccountRequest.self, from: request, limit: limits.smallBodyBytes)
@@ -24,7 +25,7 @@ struct AccountController: Sendable {
         let accountId = UUID().uuidString.lowercased()
         let device = StoredDevice(
             accountId: accountId, deviceId: 1, registrationId: body.registrationId, name: body.deviceName,
-            passwordHash: try hasher.hash(password), created: ServerClock.milliseconds())
+            passwordHash: hasher.hash(password), created: ServerClock.milliseconds())
         let account = StoredAccount(id: accountId, username: username, identityKey: identityKey)
         guard try await store.createAccount(account, firstDevice: device) else {
             throw ServerError.conflict(code: "username_taken", message: "the username \(username) is taken")
@@ -54,7 +55,7 @@ struct AccountController: Sendable {
 
     func listDevices(_ request: Request) async throws -> Response {
         let caller = try await authenticator.authenticate(request)
-        let devices = try await store.devices(accountId: caller.account.id).map {
+        let devices = try await deviceDirectory.devices(of: caller).map {
             DeviceInfo(deviceId: $0.deviceId, name: $0.name, registrationId: $0.registrationId, created: $0.created)
         }
         return try JSONCoding.response(DeviceListResponse(devices: devices))

@@ -6,12 +6,14 @@ import ParleyAPI
 /// Adding devices with short-lived one-time link codes, and removing them.
 struct DeviceController: Sendable {
     let store: any ServerStore
-    let hasher: PasswordHasher
+    let hasher: CredentialHasher
     let authenticator: DeviceAuthenticator
     let limits: ServerLimits
     let rateLimiter: RateLimiter
-    /// Connections to close when a device's credential changes or the device goes.
+    /// Connections to close when a device's credential changes.
     let hub: DeliveryHub
+    /// Device removal.
+    let directory: DeviceDirectory
 
     func issueLinkCode(_ request: Request) async throws -> Response {
         let caller = try await authenticator.authenticate(request)
@@ -29,11 +31,11 @@ struct DeviceController: Sendable {
         let password = try Credentials.validate(password: body.password, registrationId: body.registrationId, deviceName: body.deviceName)
         let codeHash = Array(SHA256.hash(data: Data(body.code.utf8)))
         let now = ServerClock.milliseconds()
-        // A cheap look first, so that unauthenticated junk codes never cost a slow hash.
+        // A read first, so that unauthenticated junk codes never cost a write.
         guard try await store.isLinkCodeValid(hash: codeHash, now: now) else {
             throw ServerError.forbidden("the link code is unknown, used or expired")
         }
-        let hash = try hasher.hash(password)
+        let hash = hasher.hash(password)
         let outcome = try await store.linkDevice(
             codeHash: codeHash, now: now, maximumDevices: limits.devicesPerAccount
         ) { accountId, deviceId in
@@ -60,7 +62,7 @@ struct DeviceController: Sendable {
         let password = try Credentials.validate(password: body.password, registrationId: body.registrationId, deviceName: nil)
         guard try await store.resetDeviceRegistration(
             accountId: caller.account.id, deviceId: caller.device.deviceId, registrationId: body.registrationId,
-            passwordHash: try hasher.hash(password))
+            passwordHash: hasher.hash(password))
         else { throw ServerError.notFound("no device \(caller.device.deviceId)") }
         // The old installation's open socket ends with its credential.
         hub.disconnect(DeviceAddress(accountId: caller.account.id, deviceId: caller.device.deviceId))
@@ -70,14 +72,7 @@ struct DeviceController: Sendable {
     func remove(_ request: Request, deviceId: String) async throws -> Response {
         let caller = try await authenticator.authenticate(request)
         guard let id = UInt32(deviceId) else { throw ServerError.badRequest("device id must be a number") }
-        guard id != 1 else { throw ServerError.forbidden("the primary device cannot be removed") }
-        guard caller.device.deviceId == 1 || caller.device.deviceId == id else {
-            throw ServerError.forbidden("a linked device can remove only itself")
-        }
-        guard try await store.removeDevice(accountId: caller.account.id, deviceId: id) else {
-            throw ServerError.notFound("no device \(id)")
-        }
-        hub.disconnect(DeviceAddress(accountId: caller.account.id, deviceId: id))
+        try await directory.remove(deviceId: id, by: caller)
         return Response(status: .noContent)
     }
 }

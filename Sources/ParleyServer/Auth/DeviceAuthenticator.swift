@@ -10,11 +10,17 @@ struct AuthenticatedDevice: Sendable {
 /// HTTP Basic authentication per device: user `<accountId>.<deviceId>`, password the device credential.
 struct DeviceAuthenticator: Sendable {
     let store: any ServerStore
-    let hasher: PasswordHasher
+    let hasher: CredentialHasher
 
-    /// The authenticated device, or ``ServerError/unauthorized``.
+    /// The authenticated device, or ``ServerError/unauthorized`` (``ServerError/tooManyRequests(retryAfterSeconds:)``
+    /// while a legacy credential cannot be checked yet).
     func authenticate(_ request: Request) async throws -> AuthenticatedDevice {
-        guard let header = request.headers[.authorization], header.hasPrefix("Basic "),
+        try await authenticate(authorization: request.headers[.authorization])
+    }
+
+    /// The device an `Authorization: Basic …` value names, if its credential is right (REST headers, gRPC metadata).
+    func authenticate(authorization: String?) async throws -> AuthenticatedDevice {
+        guard let header = authorization, header.utf8.count <= 1024, header.hasPrefix("Basic "),
               let decoded = Data(base64Encoded: String(header.dropFirst(6))),
               let text = String(data: decoded, encoding: .utf8),
               let colon = text.firstIndex(of: ":")
@@ -24,11 +30,26 @@ struct DeviceAuthenticator: Sendable {
         guard let dot = user.lastIndex(of: "."), let deviceId = UInt32(user[user.index(after: dot)...]) else {
             throw ServerError.unauthorized
         }
-        let accountId = String(user[..<dot])
-        guard accountId.count <= 64, let (account, devices) = try await store.accountWithDevices(id: accountId),
-              let device = devices.first(where: { $0.deviceId == deviceId }),
-              hasher.verify(password, against: device.passwordHash)
+        return try await authenticate(accountId: String(user[..<dot]), deviceId: deviceId, credential: password)
+    }
+
+    /// The device `accountId.deviceId` if `credential` is its credential.
+    func authenticate(accountId: String, deviceId: UInt32, credential: [UInt8]) async throws -> AuthenticatedDevice {
+        guard accountId.count <= 64, credential.count <= 512, let (account, devices) = try await store.accountWithDevices(id: accountId),
+              let device = devices.first(where: { $0.deviceId == deviceId })
         else { throw ServerError.unauthorized }
-        return AuthenticatedDevice(account: account, device: device)
+        switch hasher.verify(credential, against: device.passwordHash) {
+        case .valid:
+            return AuthenticatedDevice(account: account, device: device)
+        case .validNeedsRehash(let fastHash):
+            // Only if no reset replaced the credential meanwhile.
+            _ = try await store.replaceDeviceCredentialHash(
+                accountId: account.id, deviceId: deviceId, from: device.passwordHash, to: fastHash)
+            return AuthenticatedDevice(account: account, device: device)
+        case .invalid:
+            throw ServerError.unauthorized
+        case .busy:
+            throw ServerError.tooManyRequests(retryAfterSeconds: 1)
+        }
     }
 }

@@ -1,50 +1,39 @@
 import Foundation
 import Hummingbird
 import ParleyAPI
-import ParleyProtocol
 
-/// The key directory: upload, counts, and bundles with atomic one-time key claims.
+/// The key directory's REST front door: base64 JSON in and out, the rules in ``KeyDirectory``.
 struct KeyController: Sendable {
-    let store: any ServerStore
+    let directory: KeyDirectory
     let authenticator: DeviceAuthenticator
     let limits: ServerLimits
-    let rateLimiter: RateLimiter
 
     func upload(_ request: Request) async throws -> Response {
         let caller = try await authenticator.authenticate(request)
         let body = try await JSONCoding.decode(UploadKeysRequest.self, from: request, limit: limits.keyUploadBytes)
-        guard (body.preKeys?.count ?? 0) <= limits.keysPerUpload, (body.kemPreKeys?.count ?? 0) <= limits.keysPerUpload else {
-            throw ServerError.badRequest("at most \(limits.keysPerUpload) keys of each kind per upload")
+        func signed(_ entity: SignedPreKeyEntity, _ field: String) throws -> UploadedKey {
+            UploadedKey(keyId: entity.keyId, publicKey: try KeyValidation.bytes(entity.publicKey, field: "\(field).publicKey"),
+                        signature: try KeyValidation.bytes(entity.signature, field: "\(field).signature"))
         }
-        guard let identity = try? PublicKey(caller.account.identityKey) else { throw ServerError.internalFailure("stored identity key") }
-        var upload = KeyUpload()
-        upload.signedPreKey = try body.signedPreKey.map { try KeyValidation.signedPreKey($0, identity: identity) }
-        upload.preKeys = try (body.preKeys ?? []).map(KeyValidation.preKey)
-        upload.kemPreKeys = try (body.kemPreKeys ?? []).map { try KeyValidation.kemPreKey($0, identity: identity, what: "kemPreKeys") }
-        upload.lastResortKemPreKey = try body.lastResortKemPreKey.map {
-            try KeyValidation.kemPreKey($0, identity: identity, what: "lastResortKemPreKey")
+        var keys = UploadedKeys()
+        keys.signedPreKey = try body.signedPreKey.map { try signed($0, "signedPreKey") }
+        keys.preKeys = try (body.preKeys ?? []).map {
+            UploadedKey(keyId: $0.keyId, publicKey: try KeyValidation.bytes($0.publicKey, field: "preKeys.publicKey"), signature: nil)
         }
-        if let lastResort = upload.lastResortKemPreKey, upload.kemPreKeys.contains(where: { $0.keyId == lastResort.keyId }) {
-            throw ServerError.badRequest("KEM prekey id \(lastResort.keyId) is both one-time and last resort")
-        }
-        do {
-            try await store.storeKeys(upload, accountId: caller.account.id, deviceId: caller.device.deviceId)
-        } catch ServerStoreError.kemKeyIdInUse(let id) {
-            throw ServerError.badRequest("KEM prekey id \(id) is already used by the other kind of KEM prekey")
-        }
+        keys.kemPreKeys = try (body.kemPreKeys ?? []).map { try signed($0, "kemPreKeys") }
+        keys.lastResortKemPreKey = try body.lastResortKemPreKey.map { try signed($0, "lastResortKemPreKey") }
+        try await directory.upload(keys, by: caller)
         return Response(status: .noContent)
     }
 
     func count(_ request: Request) async throws -> Response {
         let caller = try await authenticator.authenticate(request)
-        let counts = try await store.preKeyCounts(accountId: caller.account.id, deviceId: caller.device.deviceId)
+        let counts = try await directory.counts(of: caller)
         return try JSONCoding.response(PreKeyCountResponse(count: counts.oneTime, kemCount: counts.kem))
     }
 
     func bundle(_ request: Request, accountId: String, deviceSelector: String) async throws -> Response {
         let caller = try await authenticator.authenticate(request)
-        // Each fetch may use up one-time keys of another account: bounded per caller.
-        try rateLimiter.take("bundle", accountId: caller.account.id, policy: limits.rateLimits.bundleFetch)
         let deviceIds: [UInt32]?
         if deviceSelector == "*" {
             deviceIds = nil
@@ -53,11 +42,7 @@ struct KeyController: Sendable {
         } else {
             throw ServerError.badRequest("device must be a number or *")
         }
-        guard let account = try await store.account(id: accountId.lowercased()) else {
-            throw ServerError.notFound("no account \(accountId)")
-        }
-        let claimed = try await store.claimBundles(accountId: account.id, deviceIds: deviceIds)
-        guard !claimed.isEmpty else { throw ServerError.notFound("no device with published keys") }
+        let (account, claimed) = try await directory.bundles(accountId: accountId, deviceIds: deviceIds, for: caller)
         let b64 = { (bytes: [UInt8]) in Data(bytes).base64EncodedString() }
         let signed = { (key: StoredPreKey) in SignedPreKeyEntity(keyId: key.keyId, publicKey: b64(key.publicKey), signature: b64(key.signature ?? [])) }
         let devices = claimed.map { bundle in

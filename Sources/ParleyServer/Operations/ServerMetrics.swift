@@ -19,6 +19,8 @@ public final class ServerMetrics: Sendable {
     let attachmentBytes: Counter
     /// Request latency.
     let requestDuration: DurationHistogram
+    /// gRPC call latency.
+    let grpcDuration: DurationHistogram
 
     /// A fresh registry with the server's metrics.
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
@@ -37,6 +39,19 @@ public final class ServerMetrics: Sendable {
             descriptor: Self.name("http_request_duration", unit: "seconds", help: "HTTP request latency."),
             buckets: [.milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(50), .milliseconds(100),
                       .milliseconds(500), .seconds(1), .seconds(5)])
+        grpcDuration = registry.makeDurationHistogram(
+            descriptor: Self.name("grpc_request_duration", unit: "seconds", help: "gRPC call latency."),
+            buckets: [.milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(50), .milliseconds(100),
+                      .milliseconds(500), .seconds(1), .seconds(5)])
+    }
+
+    /// Counts one gRPC call by method and status code, with its duration.
+    func countGRPCCall(method: String, code: String, duration: Duration) {
+        registry.makeCounter(
+            descriptor: Self.name("grpc_requests", unit: "total", help: "gRPC calls, by method and status code."),
+            labels: [("method", method), ("code", code)]
+        ).increment()
+        grpcDuration.record(duration)
     }
 
     /// Counts content-hash lookups by kind (`contains`, `batch`, `prefix`), hashes looked up.

@@ -17,7 +17,7 @@ struct SocketController: Sendable {
     }
 
     func run(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, request: Request, logger: Logger) async throws {
-        // Verified moments ago in shouldUpgrade; the hasher's cache makes this cheap.
+        // Verified moments ago in shouldUpgrade; a second check costs one HMAC.
         let device = try await authenticator.authenticate(request)
         let session = SocketSession(
             device: device, store: store, hub: hub, limits: limits, rateLimiter: rateLimiter, metrics: metrics, logger: logger)

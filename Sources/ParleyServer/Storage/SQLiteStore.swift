@@ -207,6 +207,14 @@ public final class SQLiteStore: ServerStore {
         }
     }
 
+    public func replaceDeviceCredentialHash(accountId: String, deviceId: UInt32, from old: String, to new: String) async throws -> Bool {
+        try await database.write { db in
+            try db.execute(sql: "UPDATE devices SET password_hash = ? WHERE account_id = ? AND device_id = ? AND password_hash = ?",
+                           arguments: [new, accountId, Int64(deviceId), old])
+            return db.changesCount > 0
+        }
+    }
+
     public func storeEnvelopes(_ envelopes: [StoredEnvelope]) async throws {
         try await database.write { db in
             let insert = try db.cachedStatement(sql: """

@@ -21,7 +21,7 @@ public struct StoredDevice: Sendable, Equatable {
     public let registrationId: UInt32
     /// The name the device gave, if any.
     public let name: String?
-    /// Argon2id hash string of the device credential.
+    /// The stored hash of the device credential (`hmac-sha256$salt$mac`, or a legacy Argon2id string).
     public let passwordHash: String
     /// Milliseconds since 1970.
     public let created: UInt64
@@ -167,6 +167,9 @@ public protocol ServerStore: Sendable {
     /// In one transaction: gives the device a new registration id and deletes its signed, one-time and KEM prekeys
     /// (a new installation of the device); `false` when there is no such device.
     func resetDeviceRegistration(accountId: String, deviceId: UInt32, registrationId: UInt32, passwordHash: String) async throws -> Bool
+    /// Replaces the device's stored credential hash `old` with `new` (a legacy hash upgraded after a successful check);
+    /// `false` when the device is gone or its credential was replaced meanwhile.
+    func replaceDeviceCredentialHash(accountId: String, deviceId: UInt32, from old: String, to new: String) async throws -> Bool
     /// Stores the account's PIN backup, replacing any previous one, with the failure count of `backup`.
     func storeBackup(_ backup: StoredBackup) async throws
     /// The account's PIN backup, if any.

@@ -247,6 +247,18 @@ public final class PostgresStore: ServerStore, Service {
         }
     }
 
+    public func replaceDeviceCredentialHash(accountId: String, deviceId: UInt32, from old: String, to new: String) async throws -> Bool {
+        try await transaction { connection in
+            try await count("""
+                WITH updated AS (
+                    UPDATE devices SET password_hash = \(new)
+                    WHERE account_id = \(accountId) AND device_id = \(Int64(deviceId)) AND password_hash = \(old)
+                    RETURNING 1
+                ) SELECT count(*) FROM updated
+                """, on: connection) > 0
+        }
+    }
+
     // MARK: Helpers shared with the other PostgresStore files
 
     /// Runs `body` in a transaction on one pooled connection; rethrows the failure itself rather than PostgresNIO's wrapper,

@@ -1,0 +1,53 @@
+import ParleyProtocol
+
+/// The key directory's rules, behind every front door (REST in ``KeyController``, gRPC in ``SignalE2EEKeyService``):
+/// bounded uploads whose signatures verify against the account's identity key, prekey counts, and bundles whose
+/// one-time keys are claimed atomically, rate-limited per caller.
+struct KeyDirectory: Sendable {
+    let store: any ServerStore
+    let limits: ServerLimits
+    let rateLimiter: RateLimiter
+
+    /// Checks and stores `keys` for the caller's device: all or nothing.
+    func upload(_ keys: UploadedKeys, by caller: AuthenticatedDevice) async throws {
+        guard keys.preKeys.count <= limits.keysPerUpload, keys.kemPreKeys.count <= limits.keysPerUpload else {
+            throw ServerError.badRequest("at most \(limits.keysPerUpload) keys of each kind per upload")
+        }
+        guard let identity = try? PublicKey(caller.account.identityKey) else { throw ServerError.internalFailure("stored identity key") }
+        var upload = KeyUpload()
+        upload.signedPreKey = try keys.signedPreKey.map { try KeyValidation.signedPreKey($0, identity: identity) }
+        upload.preKeys = try keys.preKeys.map(KeyValidation.preKey)
+        upload.kemPreKeys = try keys.kemPreKeys.map { try KeyValidation.kemPreKey($0, identity: identity, what: "kemPreKeys") }
+        upload.lastResortKemPreKey = try keys.lastResortKemPreKey.map {
+            try KeyValidation.kemPreKey($0, identity: identity, what: "lastResortKemPreKey")
+        }
+        if let lastResort = upload.lastResortKemPreKey, upload.kemPreKeys.contains(where: { $0.keyId == lastResort.keyId }) {
+            throw ServerError.badRequest("KEM prekey id \(lastResort.keyId) is both one-time and last resort")
+        }
+        do {
+            try await store.storeKeys(upload, accountId: caller.account.id, deviceId: caller.device.deviceId)
+        } catch ServerStoreError.kemKeyIdInUse(let id) {
+            throw ServerError.badRequest("KEM prekey id \(id) is already used by the other kind of KEM prekey")
+        }
+    }
+
+    /// One-time prekeys and one-time KEM prekeys the caller's device has left.
+    func counts(of caller: AuthenticatedDevice) async throws -> (oneTime: Int, kem: Int) {
+        try await store.preKeyCounts(accountId: caller.account.id, deviceId: caller.device.deviceId)
+    }
+
+    /// The account `accountId` (case-insensitive) and bundles for `deviceIds` (all devices when `nil`), their
+    /// one-time keys claimed; a 404 when the account or every asked-for device has none. Each call may use up another
+    /// account's one-time keys, so it is rate-limited per caller.
+    func bundles(accountId: String, deviceIds: [UInt32]?, for caller: AuthenticatedDevice) async throws
+        -> (account: StoredAccount, bundles: [ClaimedBundle])
+    {
+        try rateLimiter.take("bundle", accountId: caller.account.id, policy: limits.rateLimits.bundleFetch)
+        guard accountId.utf8.count <= 64, let account = try await store.account(id: accountId.lowercased()) else {
+            throw ServerError.notFound("no account \(accountId)")
+        }
+        let claimed = try await store.claimBundles(accountId: account.id, deviceIds: deviceIds)
+        guard !claimed.isEmpty else { throw ServerError.notFound("no device with published keys") }
+        return (account, claimed)
+    }
+}
