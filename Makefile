@@ -1,12 +1,13 @@
 # Parley — the two commands of the README, plus helpers.
 #   make demo   run the protocol walkthrough (installs missing system packages first)
 #   make test   build and run every test suite: unit, known-answer, interop with Signal's C library,
-#               the server on SQLite and on a private PostgreSQL (Scripts/run-tests.sh)
+#               the server on SQLite and on a private PostgreSQL, every fuzz target briefly (Scripts/run-tests.sh)
+#   make fuzz   every libFuzzer target for FUZZ_SECONDS (60) each (Scripts/fuzz.sh)
 
 SWIFT  ?= swift
 SHARED ?= $(abspath ../shared)
 
-.PHONY: demo test deps deps-test build bench interop protos
+.PHONY: demo test deps deps-test build bench interop protos fuzz
 
 deps:
 	@Scripts/install-deps.sh
@@ -32,3 +33,6 @@ bench: deps
 
 protos:
 	Scripts/generate-protos.sh
+
+fuzz: deps
+	Scripts/fuzz.sh

@@ -2,7 +2,7 @@
 # Load test on this machine: a release parley-server on SQLite (fresh data directory) and parley-load beside it,
 # through the real HTTP and WebSocket paths. Prints each scenario's report (BENCHMARKS.md quotes them).
 #   Scripts/load-test.sh                 every scenario
-#   Scripts/load-test.sh throughput|latency|idle|credential-flood
+#   Scripts/load-test.sh throughput|latency|idle|credential-flood|bundles
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build -c release --product parley-server >/dev/null
@@ -11,12 +11,13 @@ bin="$(swift build -c release --show-bin-path)"
 scenario="${1:-all}"
 
 data="$(mktemp -d /tmp/parley-load-XXXXXX)"
-"$bin/parley-server" --port 0 --data-directory "$data" --rate-limit-scale 1000 \
+"$bin/parley-server" --port 0 --grpc-port 0 --data-directory "$data" --rate-limit-scale 1000 \
     --log-level error >"$data/stdout" 2>"$data/stderr" &
 server=$!
 trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$data"' EXIT
-for _ in $(seq 100); do grep -q "listening on" "$data/stdout" 2>/dev/null && break; sleep 0.1; done
+for _ in $(seq 100); do grep -q "gRPC listening on" "$data/stdout" 2>/dev/null && grep -q "^parley-server listening on" "$data/stdout" && break; sleep 0.1; done
 url="http://$(sed -n 's/^parley-server listening on //p' "$data/stdout")"
+grpc_port="$(sed -n 's/^parley-server gRPC listening on .*:\([0-9]*\).*/\1/p' "$data/stdout")"
 echo "server: $url (pid $server, SQLite in $data)"
 
 if [ "$scenario" = all ] || [ "$scenario" = throughput ]; then
@@ -34,4 +35,10 @@ fi
 if [ "$scenario" = all ] || [ "$scenario" = credential-flood ]; then
     echo "== credential flood: 10,000 wrong-password requests, 64 in flight, /health and a normal client timed =="
     "$bin/parley-load" credential-flood --server "$url" --server-pid "$server" --requests 10000 --concurrency 64
+    echo "== credential flood offered at 2,000/s (5 s) =="
+    "$bin/parley-load" credential-flood --server "$url" --server-pid "$server" --requests 10000 --concurrency 64 --rate 2000
+fi
+if [ "$scenario" = all ] || [ "$scenario" = bundles ]; then
+    echo "== bundles: GetPreKeyBundle over REST, then over gRPC, 32 callers, 10 s each =="
+    "$bin/parley-load" bundle-fetches --server "$url" --server-pid "$server" --grpc-port "$grpc_port" --workers 32 --duration 10
 fi

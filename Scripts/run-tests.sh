@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `make test`: builds, starts a private PostgreSQL, runs every test suite (the server suite twice: SQLite, then
-# PostgreSQL), and stops the PostgreSQL it started.
+# PostgreSQL), runs every fuzz target for a short budget, and stops the PostgreSQL it started.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift="${SWIFT:-swift}"
@@ -28,3 +28,5 @@ echo "== every suite (server backend: SQLite) =="
 "$swift" test --skip-build
 echo "== server suite again on PostgreSQL =="
 PARLEY_SERVER_BACKEND=postgres "$swift" test --skip-build --filter ParleyServerTests
+echo "== every fuzz target, 10 s each (libFuzzer; make fuzz runs longer) =="
+Scripts/fuzz.sh --quick

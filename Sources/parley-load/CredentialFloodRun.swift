@@ -14,6 +14,8 @@ struct CredentialFloodRun {
     let baseURL: String
     let requests: Int
     let concurrency: Int
+    /// Offered requests per second in all; 0: as fast as the server answers.
+    let rate: Int
     let serverPid: Int32?
 
     func execute() async throws -> String {
@@ -34,7 +36,14 @@ struct CredentialFloodRun {
                 let count = perWorker + (worker < requests % concurrency ? 1 : 0)
                 group.addTask {
                     var statuses: [UInt: Int] = [:]
+                    // Paced: each worker offers rate / concurrency requests per second, on a fixed schedule.
+                    let interval: Duration? = rate > 0 ? .nanoseconds(Int64(1e9 * Double(concurrency) / Double(rate))) : nil
+                    var next = clock.now
                     for _ in 0..<count {
+                        if let interval {
+                            next = next.advanced(by: interval)
+                            try? await Task.sleep(until: next, clock: clock)
+                        }
                         let status = (try? await get(APIRoutes.devices, authorization: wrong)) ?? 0
                         statuses[status, default: 0] += 1
                     }
@@ -57,7 +66,7 @@ struct CredentialFloodRun {
                 + " (\(latency.totalCount) requests)"
         }
         var lines = [
-            "wrong-credential flood: \(requests) requests, \(concurrency) in flight, \(String(format: "%.1f", seconds)) s"
+            "wrong-credential flood: \(requests) requests, \(concurrency) workers, offered \(rate == 0 ? "as fast as possible" : "\(rate)/s"), \(String(format: "%.1f", seconds)) s"
                 + " (\(String(format: "%.0f", Double(requests) / seconds))/s); statuses: "
                 + statuses.sorted { $0.key < $1.key }.map { "\($0.key == 0 ? "failed" : String($0.key)) ×\($0.value)" }.joined(separator: ", "),
             line("/health during the flood", healthLatency),

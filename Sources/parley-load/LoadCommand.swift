@@ -11,7 +11,7 @@ struct LoadCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "parley-load",
         abstract: "Load-test a parley-server: N connected devices sending to each other, or many idle sockets.",
-        subcommands: [Traffic.self, IdleSockets.self, HashLookups.self, CredentialFlood.self], defaultSubcommand: Traffic.self)
+        subcommands: [Traffic.self, IdleSockets.self, HashLookups.self, CredentialFlood.self, BundleFetches.self], defaultSubcommand: Traffic.self)
 }
 
 /// Options every mode shares.
@@ -79,6 +79,27 @@ extension LoadCommand {
         }
     }
 
+    /// Prekey bundles over REST, then over gRPC.
+    struct BundleFetches: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "bundle-fetches",
+            abstract: "GetPreKeyBundle as fast as the server answers, over REST and over gRPC; report both side by side.")
+
+        @OptionGroup var options: ServerOptions
+        @Option(help: "The server's gRPC port (parley-server --grpc-port).") var grpcPort: Int
+        @Option(help: "Concurrent callers (one account each).") var workers = 32
+        @Option(help: "Seconds of measured fetches per transport.") var duration = 10
+
+        func run() async throws {
+            let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(
+                connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: workers)))
+            let host = URL(string: options.server)?.host ?? "127.0.0.1"
+            let run = BundleFetchRun(api: ParleyServerClient(baseURL: options.server, http: http), grpcHost: host, grpcPort: grpcPort,
+                                     workers: workers, duration: duration, serverPid: options.serverPid)
+            print(try await shuttingDown(http) { try await run.execute() })
+        }
+    }
+
     /// Wrong device credentials as fast as the server answers, while `/health` and a legitimate device are timed.
     struct CredentialFlood: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -87,7 +108,8 @@ extension LoadCommand {
 
         @OptionGroup var options: ServerOptions
         @Option(help: "Wrong-credential requests in all.") var requests = 10_000
-        @Option(help: "Wrong-credential requests in flight.") var concurrency = 64
+        @Option(help: "Wrong-credential requests in flight (workers).") var concurrency = 64
+        @Option(help: "Offered wrong-credential requests per second in all; 0 sends as fast as the server answers.") var rate = 0
 
         func run() async throws {
             raiseOpenFileLimit()
@@ -95,7 +117,7 @@ extension LoadCommand {
                 connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: concurrency + 2)))
             let run = CredentialFloodRun(
                 api: ParleyServerClient(baseURL: options.server, http: http), http: http, baseURL: options.server,
-                requests: requests, concurrency: max(1, concurrency), serverPid: options.serverPid)
+                requests: requests, concurrency: max(1, concurrency), rate: max(0, rate), serverPid: options.serverPid)
             print(try await shuttingDown(http) { try await run.execute() })
         }
     }

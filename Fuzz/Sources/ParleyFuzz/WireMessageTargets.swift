@@ -1,0 +1,42 @@
+import ParleyProtocol
+
+/// The 1:1 and group wire messages: parse, and whatever parses serializes to bytes that parse again.
+enum WireMessageTargets {
+    static let preKeySignalMessage = FuzzTarget(run: { input in
+        guard let message = try? PreKeySignalMessage(bytes: input) else { return }
+        invariant((try? PreKeySignalMessage(bytes: message.serialize())) != nil, "a parsed PreKeySignalMessage re-parses")
+        // Bob's real stores: a hostile pre-key message must be refused or decrypted, never crash or corrupt them.
+        let f = Fixtures.shared
+        let bob = ReadOnlyStore(f.bob)
+        _ = try? signalDecryptPreKey(message: message, from: f.aliceAddress, sessionStore: bob, identityStore: bob, preKeyStore: bob,
+                                     signedPreKeyStore: bob, kyberPreKeyStore: bob, context: f.context)
+    }, seeds: { [Fixtures.shared.preKeyMessage] })
+
+    static let signalMessage = FuzzTarget(run: { input in
+        guard let message = try? SignalMessage(bytes: input) else { return }
+        invariant((try? SignalMessage(bytes: message.serialize())) != nil, "a parsed SignalMessage re-parses")
+        let f = Fixtures.shared
+        let bob = ReadOnlyStore(f.bob)
+        _ = try? signalDecrypt(message: message, from: f.aliceAddress, sessionStore: bob, identityStore: bob, context: f.context)
+    }, seeds: { Fixtures.shared.whisperMessages })
+
+    static let senderKeyMessage = FuzzTarget(run: { input in
+        guard let message = try? SenderKeyMessage(bytes: input) else { return }
+        invariant((try? SenderKeyMessage(bytes: message.serialize())) != nil, "a parsed SenderKeyMessage re-parses")
+        let f = Fixtures.shared
+        let store = InMemorySignalProtocolStore()
+        _ = try? processSenderKeyDistributionMessage(
+            try SenderKeyDistributionMessage(bytes: f.senderKeyDistribution), from: f.aliceAddress,
+            distributionId: f.distributionId, store: store, context: f.context)
+        _ = try? groupDecrypt(input, from: f.aliceAddress, distributionId: f.distributionId, store: store, context: f.context)
+    }, seeds: { [Fixtures.shared.senderKeyMessage] })
+
+    static let senderKeyDistributionMessage = FuzzTarget(run: { input in
+        guard let message = try? SenderKeyDistributionMessage(bytes: input) else { return }
+        invariant((try? SenderKeyDistributionMessage(bytes: message.serialize())) != nil, "a parsed distribution message re-parses")
+        let f = Fixtures.shared
+        let store = InMemorySignalProtocolStore()
+        _ = try? processSenderKeyDistributionMessage(message, from: f.aliceAddress, distributionId: f.distributionId, store: store,
+                                                     context: f.context)
+    }, seeds: { [Fixtures.shared.senderKeyDistribution] })
+}
