@@ -2,7 +2,7 @@
 # Load test on this machine: a release parley-server on SQLite (fresh data directory) and parley-load beside it,
 # through the real HTTP and WebSocket paths. Prints each scenario's report (BENCHMARKS.md quotes them).
 #   Scripts/load-test.sh                 every scenario
-#   Scripts/load-test.sh throughput|latency|idle|credential-flood|bundles
+#   Scripts/load-test.sh throughput|socket-throughput|latency|socket-latency|idle|credential-flood|bundles
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build -c release --product parley-server >/dev/null
@@ -24,9 +24,17 @@ if [ "$scenario" = all ] || [ "$scenario" = throughput ]; then
     echo "== throughput: 50 clients, 4 requests in flight each, as fast as the server answers =="
     "$bin/parley-load" traffic --server "$url" --server-pid "$server" --clients 50 --concurrency 4 --duration 15
 fi
+if [ "$scenario" = all ] || [ "$scenario" = socket-throughput ]; then
+    echo "== throughput over the socket: 50 clients, 4 request frames in flight each, as fast as the server answers =="
+    "$bin/parley-load" traffic --server "$url" --server-pid "$server" --clients 50 --concurrency 4 --duration 15 --over socket
+fi
 if [ "$scenario" = all ] || [ "$scenario" = latency ]; then
     echo "== latency: 100 clients at 5,000 messages/s in all =="
     "$bin/parley-load" traffic --server "$url" --server-pid "$server" --clients 100 --rate 5000 --duration 15
+fi
+if [ "$scenario" = all ] || [ "$scenario" = socket-latency ]; then
+    echo "== latency over the socket: 100 clients at 5,000 messages/s in all =="
+    "$bin/parley-load" traffic --server "$url" --server-pid "$server" --clients 100 --rate 5000 --duration 15 --over socket
 fi
 if [ "$scenario" = all ] || [ "$scenario" = idle ]; then
     echo "== idle: 10,000 authenticated sockets =="

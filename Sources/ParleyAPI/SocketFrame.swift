@@ -2,8 +2,8 @@
 ///
 /// Server → client: ``SocketFrameType/envelope`` (acknowledge it with ``SocketFrameType/ack``),
 /// ``SocketFrameType/queueEmpty`` once the mailbox stored at connect time has been delivered,
-/// ``SocketFrameType/ephemeral`` (never stored) and ``SocketFrameType/error``.
-/// Client → server: ``SocketFrameType/ack`` and ``SocketFrameType/ephemeral``.
+/// ``SocketFrameType/ephemeral`` (never stored), ``SocketFrameType/response`` and ``SocketFrameType/error``.
+/// Client → server: ``SocketFrameType/ack``, ``SocketFrameType/ephemeral`` and ``SocketFrameType/request``.
 ///
 /// ```json
 /// { "type": "envelope", "envelope": { "guid": "…", … } }
@@ -20,15 +20,21 @@ public struct SocketFrame: Codable, Sendable, Equatable {
     public let ephemeral: EphemeralEvent?
     /// For ``SocketFrameType/error``: what the server refused (the socket stays open).
     public let error: APIErrorBody?
+    /// For ``SocketFrameType/request``.
+    public let request: SocketRequest?
+    /// For ``SocketFrameType/response``.
+    public let response: SocketResponse?
 
     /// A frame; prefer the static constructors.
     public init(type: SocketFrameType, envelope: Envelope? = nil, guid: String? = nil, ephemeral: EphemeralEvent? = nil,
-                error: APIErrorBody? = nil) {
+                error: APIErrorBody? = nil, request: SocketRequest? = nil, response: SocketResponse? = nil) {
         self.type = type
         self.envelope = envelope
         self.guid = guid
         self.ephemeral = ephemeral
         self.error = error
+        self.request = request
+        self.response = response
     }
 
     /// An envelope for the client.
@@ -39,6 +45,10 @@ public struct SocketFrame: Codable, Sendable, Equatable {
     public static func ack(_ guid: String) -> SocketFrame { SocketFrame(type: .ack, guid: guid) }
     /// An ephemeral event, either way.
     public static func event(_ event: EphemeralEvent) -> SocketFrame { SocketFrame(type: .ephemeral, ephemeral: event) }
+    /// A REST request over the socket.
+    public static func request(_ request: SocketRequest) -> SocketFrame { SocketFrame(type: .request, request: request) }
+    /// The answer to a ``request(_:)``.
+    public static func response(_ response: SocketResponse) -> SocketFrame { SocketFrame(type: .response, response: response) }
     /// The server could not process a client frame.
     public static func failure(code: String, message: String) -> SocketFrame {
         SocketFrame(type: .error, error: APIErrorBody(code: code, message: message))
@@ -57,4 +67,8 @@ public enum SocketFrameType: String, Codable, Sendable {
     case ephemeral
     /// Server → client: a client frame was refused.
     case error
+    /// Client → server: a REST request carried over the socket (``SocketRequest``).
+    case request
+    /// Server → client: the answer to a ``request`` (``SocketResponse``).
+    case response
 }

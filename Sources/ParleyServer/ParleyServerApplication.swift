@@ -24,7 +24,7 @@ public enum ParleyServerApplication {
             store: d.store, hasher: d.hasher, authenticator: authenticator, limits: d.limits, rateLimiter: d.rateLimiter, hub: d.hub,
             directory: deviceDirectory)
         let messages = MessageController(
-            store: d.store, authenticator: authenticator, limits: d.limits, hub: d.hub, rateLimiter: d.rateLimiter, metrics: d.metrics)
+            store: d.store, authenticator: authenticator, limits: d.limits, sender: sendService(d), metrics: d.metrics)
         let attachments = AttachmentController(
             blobs: d.attachments, authenticator: authenticator, limits: d.limits, rateLimiter: d.rateLimiter, metrics: d.metrics)
         let sockets = socketController(d, authenticator: authenticator)
@@ -152,6 +152,11 @@ public enum ParleyServerApplication {
 
     private static func socketController(_ d: ServerDependencies, authenticator: DeviceAuthenticator) -> SocketController {
         SocketController(store: d.store, authenticator: authenticator, hub: d.hub, limits: d.limits, rateLimiter: d.rateLimiter,
-                         metrics: d.metrics)
+                         metrics: d.metrics, sender: sendService(d))
+    }
+
+    /// The one send path every front door calls.
+    private static func sendService(_ d: ServerDependencies) -> SendService {
+        SendService(store: d.store, limits: d.limits, hub: d.hub, rateLimiter: d.rateLimiter, metrics: d.metrics)
     }
 }

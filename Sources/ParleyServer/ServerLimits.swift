@@ -23,8 +23,11 @@ public struct ServerLimits: Sendable {
 
     /// Envelopes sent on a socket and not yet acknowledged (flow control).
     public var socketWindow = 100
-    /// Largest WebSocket message a client may send (acks and ephemeral events are small).
-    public var socketFrameBytes = 16 * 1024
+    /// Largest WebSocket message a client may send: a send request frame carries a send's body as JSON text (its
+    /// quotes escaped), so a quarter more than ``sendBodyBytes``; acks and ephemeral events are small.
+    public var socketFrameBytes = 6 * 132 * 1024 * 5 / 4
+    /// Request frames one socket may have being answered at once; further frames wait (the socket is not read).
+    public var socketRequestsInFlight = 32
     /// Largest opaque payload of an ephemeral event, decoded.
     public var ephemeralContentBytes = 4 * 1024
     /// Largest attachment (default 100 MiB).

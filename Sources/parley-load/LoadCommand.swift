@@ -45,12 +45,17 @@ extension LoadCommand {
         @Option(help: "Ciphertext bytes per message.")
         var payload = 160
 
+        @Option(help: "Send over http (a PUT per message) or socket (request frames on each client's WebSocket).")
+        var over = "http"
+
         func run() async throws {
             raiseOpenFileLimit()
             let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(
                 connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: clients * concurrency)))
             let api = ParleyServerClient(baseURL: options.server, http: http)
-            let run = TrafficRun(api: api, clients: clients, rate: rate, duration: duration, concurrency: concurrency, payload: payload)
+            guard ["http", "socket"].contains(over) else { throw ValidationError("--over is http or socket") }
+            let run = TrafficRun(api: api, clients: clients, rate: rate, duration: duration, concurrency: concurrency, payload: payload,
+                                 overSocket: over == "socket")
             let report = try await shuttingDown(http) { try await run.execute() }
             print(report.render(serverMemory: options.serverPid.flatMap(residentMemory(pid:))))
         }

@@ -13,9 +13,13 @@ struct TrafficRun: Sendable {
     let duration: Int
     let concurrency: Int
     let payload: Int
+    /// Sends as request frames over each client's own socket instead of HTTP requests.
+    let overSocket: Bool
 
     final class ReadyCount: Sendable {
         let count = Mutex(0)
+        /// Each client's socket writer, by account id, once its socket is open.
+        let writers = Mutex<[String: MessageSocket.Writer]>([:])
     }
 
     final class Tally: Sendable {
@@ -54,8 +58,9 @@ struct TrafficRun: Sendable {
             for (index, account) in accounts.enumerated() {
                 let recipient = accounts[(index + 1) % accounts.count]
                 let lanes = rate == 0 ? concurrency : 1
+                let writer = ready.writers.withLock { $0[account.credentials.accountId] }
                 for _ in 0..<lanes {
-                    group.addTask { await send(from: account, to: recipient, until: deadline, tally: tally) }
+                    group.addTask { await send(from: account, to: recipient, over: writer, until: deadline, tally: tally) }
                 }
             }
             try await group.waitForAll()
@@ -71,7 +76,8 @@ struct TrafficRun: Sendable {
                              errors: state.errors, latency: state.latency)
     }
 
-    private func send(from account: LoadAccount, to recipient: LoadAccount, until deadline: ContinuousClock.Instant, tally: Tally) async {
+    private func send(from account: LoadAccount, to recipient: LoadAccount, over writer: MessageSocket.Writer?,
+                      until deadline: ContinuousClock.Instant, tally: Tally) async {
         let interval: Duration? = rate > 0 ? .seconds(Double(clients) / Double(rate)) : nil
         var next = ContinuousClock.now
         let filler = [UInt8](repeating: 0x2a, count: max(0, payload - 8))
@@ -88,7 +94,11 @@ struct TrafficRun: Sendable {
                                            content: Data(content).base64EncodedString())],
                 timestamp: UInt64(Date().timeIntervalSince1970 * 1000))
             do {
-                let outcome = try await api.send(request, to: recipient.credentials.accountId, as: account.credentials)
+                let outcome = if overSocket, let writer {
+                    try await writer.send(request, to: recipient.credentials.accountId)
+                } else {
+                    try await api.send(request, to: recipient.credentials.accountId, as: account.credentials)
+                }
                 tally.state.withLock { state in
                     if case .sent = outcome { state.accepted += 1 } else { state.rejected += 1 }
                 }
@@ -104,6 +114,7 @@ struct TrafficRun: Sendable {
         try await socket.run { frame, writer in
             switch frame.type {
             case .queueEmpty:
+                ready.writers.withLock { $0[account.credentials.accountId] = writer }
                 ready.count.withLock { $0 += 1 }
             case .envelope:
                 guard let envelope = frame.envelope else { return true }

@@ -4,7 +4,7 @@ import Logging
 import ParleyAPI
 
 /// A device's WebSocket to the server: receives envelopes (acknowledge each once it is stored), `queue_empty`
-/// and ephemeral events; sends acks and ephemeral events.
+/// and ephemeral events; sends acks, ephemeral events and messages (request frames the server answers like HTTP).
 public struct MessageSocket: Sendable {
     /// The server's base URL (`http://…` or `https://…`).
     public let baseURL: String
@@ -26,8 +26,11 @@ public struct MessageSocket: Sendable {
         if url.hasPrefix("http") { url = "ws" + url.dropFirst(4) }
         let configuration = WebSocketClientConfiguration(
             maxFrameSize: 1 << 20, additionalHeaders: [.authorization: device.authorization])
+        let pending = PendingSocketRequests()
+        defer { pending.close() }
         try await WebSocketClient.connect(url: url + APIRoutes.webSocket, configuration: configuration, logger: logger) { inbound, outbound, _ in
-            let writer = Writer(outbound: outbound)
+            let writer = Writer(outbound: outbound, pending: pending)
+            defer { pending.close() }
             for try await message in inbound.messages(maxSize: 1 << 20) {
                 guard case .text(let text) = message else { continue }
                 let frame: SocketFrame
@@ -35,6 +38,10 @@ public struct MessageSocket: Sendable {
                     frame = try JSONDecoder().decode(SocketFrame.self, from: Data(text.utf8))
                 } catch {
                     throw ServerAPIError.malformedResponse("socket frame: \(error)")
+                }
+                if frame.type == .response, let response = frame.response {
+                    pending.deliver(response)
+                    continue
                 }
                 guard try await onFrame(frame, writer) else { break }
             }
@@ -44,6 +51,30 @@ public struct MessageSocket: Sendable {
     /// Sends frames on an open socket.
     public struct Writer: Sendable {
         let outbound: WebSocketOutboundWriter
+        let pending: PendingSocketRequests
+
+        /// Sends one ciphertext per device of `accountId` over the socket (a `PUT /v1/messages/{account}` request
+        /// frame) and waits for the server's answer, as ``ParleyServerClient/send(_:to:as:)`` does over HTTP. Several
+        /// sends may be in flight at once; each gets its own answer.
+        public func send(_ request: SendMessagesRequest, to accountId: String) async throws -> SendOutcome {
+            let id = pending.nextId()
+            let body = String(decoding: try JSONEncoder().encode(request), as: UTF8.self)
+            try await send(.request(SocketRequest(
+                id: id, verb: "PUT", path: APIRoutes.messages(to: ParleyServerClient.pathComponent(accountId)), body: body)))
+            let response = try await pending.response(for: id)
+            let data = Data((response.body ?? "").utf8)
+            func decode<T: Decodable>(_ type: T.Type) throws -> T {
+                do { return try JSONDecoder().decode(type, from: data) } catch {
+                    throw ServerAPIError.malformedResponse("socket response \(response.status): \(error)")
+                }
+            }
+            switch response.status {
+            case 200: return .sent(serverTimestamp: try decode(SendMessagesResponse.self).serverTimestamp)
+            case 409: return .mismatchedDevices(try decode(MismatchedDevicesResponse.self))
+            case 410: return .staleDevices(try decode(StaleDevicesResponse.self))
+            default: throw ServerAPIError.rejected(status: response.status, body: try? JSONDecoder().decode(APIErrorBody.self, from: data))
+            }
+        }
 
         /// Tells the server the envelope is safely stored: it deletes it.
         public func acknowledge(_ guid: String) async throws { try await send(.ack(guid)) }

@@ -14,13 +14,23 @@ enum JSONCoding {
         } catch {
             throw ServerError.badRequest("the request body could not be read")
         }
+        return try decode(type, from: Data(buffer.readableBytesView))
+    }
+
+    /// Decodes `T` from a body already read (a socket request's); malformed JSON or wrong types are a 400.
+    static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         do {
-            return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))
+            return try JSONDecoder().decode(T.self, from: data)
         } catch let error as DecodingError {
             throw ServerError.badRequest(describe(error))
         } catch {
             throw ServerError.badRequest("body is not JSON")
         }
+    }
+
+    /// JSON text of `value` (a socket response's body).
+    static func text<T: Encodable>(_ value: T) -> String {
+        String(decoding: (try? JSONEncoder().encode(value)) ?? Data("{}".utf8), as: UTF8.self)
     }
 
     /// A JSON response.

@@ -10,6 +10,8 @@ struct SocketController: Sendable {
     let limits: ServerLimits
     let rateLimiter: RateLimiter
     let metrics: ServerMetrics
+    /// The send path for request frames.
+    let sender: SendService
 
     /// Upgrades only authenticated requests; the others fall through to the HTTP router's JSON answer.
     func shouldUpgrade(_ request: Request) async -> RouterShouldUpgrade {
@@ -20,7 +22,8 @@ struct SocketController: Sendable {
         // Verified moments ago in shouldUpgrade; a second check costs one HMAC.
         let device = try await authenticator.authenticate(request)
         let session = SocketSession(
-            device: device, store: store, hub: hub, limits: limits, rateLimiter: rateLimiter, metrics: metrics, logger: logger)
+            device: device, store: store, hub: hub, limits: limits, rateLimiter: rateLimiter, metrics: metrics,
+            requests: SocketRequestHandler(device: device, sender: sender), logger: logger)
         await session.run(inbound: inbound, outbound: outbound)
     }
 

@@ -4,7 +4,8 @@ import Logging
 import ParleyAPI
 
 /// One device's WebSocket: drains its mailbox, pushes new envelopes as they are stored, deletes each envelope
-/// when the device acknowledges it, and relays ephemeral events both ways.
+/// when the device acknowledges it, relays ephemeral events both ways, and answers request frames (sends) through
+/// ``SocketRequestHandler``, at most ``ServerLimits/socketRequestsInFlight`` at a time.
 ///
 /// Delivery is flow-controlled: at most ``ServerLimits/socketWindow`` envelopes are in flight (sent, not yet
 /// acknowledged). The mailbox in the store is the truth: live pushes are a shortcut taken only while the session
@@ -16,6 +17,8 @@ struct SocketSession: Sendable {
     let limits: ServerLimits
     let rateLimiter: RateLimiter
     let metrics: ServerMetrics
+    /// Answers request frames.
+    let requests: SocketRequestHandler
     let logger: Logger
 
     private var address: DeviceAddress { DeviceAddress(accountId: device.account.id, deviceId: device.device.deviceId) }
@@ -47,8 +50,22 @@ struct SocketSession: Sendable {
                 }
             }
             do {
-                for try await message in inbound.messages(maxSize: limits.socketFrameBytes) {
-                    try await receive(message, outbound: outbound, acks: acks, input: input)
+                try await withThrowingTaskGroup(of: Void.self) { answering in
+                    var running = 0
+                    for try await message in inbound.messages(maxSize: limits.socketFrameBytes) {
+                        guard let request = try await receive(message, outbound: outbound, acks: acks, input: input) else { continue }
+                        if running >= limits.socketRequestsInFlight {
+                            try await answering.next()
+                            running -= 1
+                        }
+                        running += 1
+                        answering.addTask {
+                            let response = await requests.respond(to: request)
+                            // A socket that closed meanwhile gets no answer; the client sends again after reconnecting.
+                            try? await send(.response(response), outbound)
+                        }
+                    }
+                    try await answering.waitForAll()
                 }
             } catch {
                 logger.debug("socket read ended", metadata: ["device": "\(address)", "error": "\(error)"])
@@ -59,18 +76,19 @@ struct SocketSession: Sendable {
         }
     }
 
-    /// A frame from the client: acks go to the delivery loop (in order with deliveries), ephemeral events are relayed.
+    /// A frame from the client: acks go to the delivery loop (in order with deliveries), ephemeral events are relayed,
+    /// a request is returned for the caller to answer.
     private func receive(_ message: WebSocketMessage, outbound: WebSocketOutboundWriter, acks: AckBuffer,
-                         input: AsyncStream<Input>.Continuation) async throws {
+                         input: AsyncStream<Input>.Continuation) async throws -> SocketRequest? {
         guard case .text(let text) = message, let frame = try? JSONDecoder().decode(SocketFrame.self, from: Data(text.utf8)) else {
             try await send(.failure(code: "bad_frame", message: "frames are JSON text SocketFrames"), outbound)
-            return
+            return nil
         }
         switch frame.type {
         case .ack:
             guard let guid = frame.guid, guid.count <= 64 else {
                 try await send(.failure(code: "bad_frame", message: "an ack needs the envelope guid"), outbound)
-                return
+                return nil
             }
             if acks.append(guid.lowercased()) { input.yield(.acks) }
         case .ephemeral:
@@ -79,9 +97,16 @@ struct SocketSession: Sendable {
             } catch let error as ServerError {
                 try await send(.failure(code: error.body.code, message: error.body.message), outbound)
             }
-        case .envelope, .queueEmpty, .error:
-            try await send(.failure(code: "bad_frame", message: "clients send only ack and ephemeral frames"), outbound)
+        case .request:
+            guard let request = frame.request else {
+                try await send(.failure(code: "bad_frame", message: "a request frame needs a request"), outbound)
+                return nil
+            }
+            return request
+        case .envelope, .queueEmpty, .error, .response:
+            try await send(.failure(code: "bad_frame", message: "clients send only ack, ephemeral and request frames"), outbound)
         }
+        return nil
     }
 
     private func relay(_ event: EphemeralEvent?) throws {

@@ -1,0 +1,65 @@
+import Foundation
+import ParleyAPI
+
+/// The send path behind every front door (`PUT /v1/messages/{account}` over HTTP and as a socket request frame): the
+/// sender's rate limit, the recipient's device list checked with 409/410 answers the sender repairs from, envelopes
+/// built and stored for every recipient device in one transaction, then handed to connected sockets.
+struct SendService: Sendable {
+    let store: any ServerStore
+    let limits: ServerLimits
+    let hub: DeliveryHub
+    let rateLimiter: RateLimiter
+    let metrics: ServerMetrics
+
+    /// What a send came to (each front door presents it with the HTTP route's status and body).
+    enum Outcome: Sendable {
+        /// Stored for every device at this server time (200).
+        case accepted(SendMessagesResponse)
+        /// The device list was wrong (409).
+        case mismatched(MismatchedDevicesResponse)
+        /// Devices were re-registered (410).
+        case stale(StaleDevicesResponse)
+    }
+
+    /// Sends `request` from `caller` to every device of `accountId` (the caller's own other devices when it is the
+    /// caller's account).
+    func send(_ request: SendMessagesRequest, to accountId: String, from caller: AuthenticatedDevice) async throws -> Outcome {
+        try rateLimiter.take("send", accountId: caller.account.id, policy: limits.rateLimits.send)
+        guard request.timestamp <= UInt64(Int64.max) else { throw ServerError.badRequest("timestamp is out of range") }
+        guard accountId.utf8.count <= 64, let (recipient, recipientDevices) = try await store.accountWithDevices(id: accountId.lowercased()) else {
+            throw ServerError.notFound("no account \(accountId)")
+        }
+        var devices = recipientDevices
+        if recipient.id == caller.account.id { devices.removeAll { $0.deviceId == caller.device.deviceId } }
+        let requested = request.messages.map(\.destinationDeviceId)
+        guard Set(requested).count == requested.count else { throw ServerError.badRequest("a device appears twice") }
+        let missing = devices.map(\.deviceId).filter { !requested.contains($0) }
+        let extra = requested.filter { id in !devices.contains { $0.deviceId == id } }
+        if !missing.isEmpty || !extra.isEmpty {
+            return .mismatched(MismatchedDevicesResponse(missingDevices: missing.sorted(), extraDevices: extra.sorted()))
+        }
+        let stale = request.messages.filter { message in
+            devices.first { $0.deviceId == message.destinationDeviceId }?.registrationId != message.destinationRegistrationId
+        }.map(\.destinationDeviceId)
+        if !stale.isEmpty { return .stale(StaleDevicesResponse(staleDevices: stale.sorted())) }
+
+        let now = ServerClock.milliseconds()
+        let envelopes = try request.messages.map { message -> StoredEnvelope in
+            guard let type = EnvelopeType(rawValue: message.type) else {
+                throw ServerError.badRequest("unknown message type \(message.type)")
+            }
+            let content = try KeyValidation.bytes(message.content, field: "content")
+            guard !content.isEmpty, content.count <= limits.messageBytes else {
+                throw ServerError.badRequest("content must be 1…\(limits.messageBytes) bytes")
+            }
+            return StoredEnvelope(
+                guid: UUID().uuidString.lowercased(), accountId: recipient.id, deviceId: message.destinationDeviceId,
+                sourceAccountId: caller.account.id, sourceDeviceId: caller.device.deviceId, type: type.rawValue,
+                content: content, timestamp: request.timestamp, serverTimestamp: now)
+        }
+        try await store.storeEnvelopes(envelopes)
+        metrics.messagesAccepted.increment(by: Int64(envelopes.count))
+        hub.publish(envelopes)
+        return .accepted(SendMessagesResponse(serverTimestamp: now))
+    }
+}
