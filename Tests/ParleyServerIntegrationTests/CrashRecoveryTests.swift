@@ -3,17 +3,27 @@ import Foundation
 import ParleyTestSupport
 import ParleyAPI
 import ParleyKit
+import Synchronization
 import Testing
 
-/// `kill -9` while messages are being sent: after a restart, every message that got a 200 is delivered exactly once
-/// to each recipient device.
+/// `kill -9` while messages are being sent, over HTTP or as request frames on the sender's socket: after a restart,
+/// every message that got a 200 (HTTP status or response frame) is delivered exactly once to each recipient device.
 @Suite(.serialized) struct CrashRecoveryTests {
     enum Backend: String, CaseIterable, Sendable {
         case sqlite, postgres
     }
 
-    @Test(arguments: Backend.allCases)
-    func everyAcceptedMessageSurvivesKillNine(backend: Backend) async throws {
+    enum Transport: String, CaseIterable, Sendable {
+        case http, socket
+    }
+
+    /// The sender's socket writer, once its socket is open.
+    final class WriterBox: Sendable {
+        let writer = Mutex<MessageSocket.Writer?>(nil)
+    }
+
+    @Test(arguments: Backend.allCases, Transport.allCases)
+    func everyAcceptedMessageSurvivesKillNine(backend: Backend, transport: Transport) async throws {
         let directory = NSTemporaryDirectory() + "parley-crash-\(UUID())"
         var arguments = ["--data-directory", directory, "--rate-limit-scale", "1000"]
         let database: TestDatabase?
@@ -37,6 +47,19 @@ import Testing
         let bobPhone = try await TestDevice.register(api, "bob")
         let bobLaptop = try await bobPhone.link(api)
 
+        // Over the socket: alice's own socket, open before the first send.
+        let box = WriterBox()
+        let aliceSocket = Task {
+            guard transport == .socket else { return }
+            try? await MessageSocket(baseURL: server.baseURL, device: alice.credentials).run { frame, writer in
+                if frame.type == .queueEmpty { box.writer.withLock { $0 = writer } }
+                return true
+            }
+        }
+        defer { aliceSocket.cancel() }
+        while transport == .socket && box.writer.withLock({ $0 }) == nil { try await Task.sleep(for: .milliseconds(5)) }
+        let writer = box.writer.withLock { $0 }
+
         // Four senders in parallel until the server dies under them.
         let accepted = ReceivedTexts()
         let senders = Task {
@@ -47,7 +70,13 @@ import Testing
                         while !Task.isCancelled {
                             let text = "lane \(lane) message \(index)"
                             index += 1
-                            guard let outcome = try? await sendText(text, from: alice, to: [bobPhone, bobLaptop], api: api) else { return }
+                            let outcome: SendOutcome?
+                            if let writer {
+                                outcome = try? await writer.send(textRequest(text, to: [bobPhone, bobLaptop]), to: bobPhone.credentials.accountId)
+                            } else {
+                                outcome = try? await sendText(text, from: alice, to: [bobPhone, bobLaptop], api: api)
+                            }
+                            guard let outcome else { return }
                             if case .sent = outcome { accepted.append(text) }
                         }
                     }

@@ -32,12 +32,16 @@ struct TestDevice: Sendable {
 
 /// Sends `text` as an opaque ciphertext to every device in `devices` (all of one account).
 func sendText(_ text: String, from sender: TestDevice, to devices: [TestDevice], api: ParleyServerClient) async throws -> SendOutcome {
-    let request = SendMessagesRequest(
+    try await api.send(textRequest(text, to: devices), to: devices[0].credentials.accountId, as: sender.credentials)
+}
+
+/// `text` as one opaque ciphertext per device of `devices` (all of one account).
+func textRequest(_ text: String, to devices: [TestDevice]) -> SendMessagesRequest {
+    SendMessagesRequest(
         messages: devices.map {
             OutgoingMessage(destinationDeviceId: $0.credentials.deviceId, destinationRegistrationId: $0.registrationId, type: 2,
                             content: Data(text.utf8).base64EncodedString())
         }, timestamp: UInt64(Date().timeIntervalSince1970 * 1000))
-    return try await api.send(request, to: devices[0].credentials.accountId, as: sender.credentials)
 }
 
 /// Drains `device`'s mailbox over its socket, acknowledging everything; returns the texts in arrival order.
