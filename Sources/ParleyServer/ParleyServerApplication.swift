@@ -157,6 +157,6 @@ public enum ParleyServerApplication {
 
     /// The one send path every front door calls.
     private static func sendService(_ d: ServerDependencies) -> SendService {
-        SendService(store: d.store, limits: d.limits, hub: d.hub, rateLimiter: d.rateLimiter, metrics: d.metrics)
+        SendService(store: d.store, writer: d.envelopeWriter, limits: d.limits, hub: d.hub, rateLimiter: d.rateLimiter, metrics: d.metrics)
     }
 }

@@ -59,6 +59,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seconds between WebSocket keep-alive pings (environment: PARLEY_KEEPALIVE_SECONDS).")
     var keepAliveSeconds = Int(environment["PARLEY_KEEPALIVE_SECONDS"] ?? "") ?? 30
 
+    @Option(help: "on: concurrent sends share write transactions (group commit); off: one transaction per send, for comparison (environment: PARLEY_GROUP_COMMIT).")
+    var groupCommit = environment["PARLEY_GROUP_COMMIT"] ?? "on"
+
     @Option(help: "Operator credential for the hash banks' operator API (deletes, imports); unset disables it (environment: PARLEY_OPERATOR_TOKEN).")
     var operatorToken: String?
 
@@ -84,6 +87,7 @@ struct ServeCommand: AsyncParsableCommand {
     func validate() throws {
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown log level \(logLevel)") }
         guard SQLiteDurability(rawValue: sqliteDurability) != nil else { throw ValidationError("durability is process or power") }
+        guard ["on", "off"].contains(groupCommit) else { throw ValidationError("--group-commit is on or off") }
         if let token = resolvedOperatorToken, token.utf8.count < 16 {
             throw ValidationError("the operator token must be at least 16 characters")
         }
@@ -124,7 +128,8 @@ struct ServeCommand: AsyncParsableCommand {
             let store = try SQLiteStore(path: (dataDirectory as NSString).appendingPathComponent("server.sqlite"),
                                         durability: SQLiteDurability(rawValue: sqliteDurability) ?? .processCrash)
             let dependencies = ServerDependencies(store: store, attachments: attachments, hasher: hasher, limits: limits,
-                                                  contentDetection: contentDetection, backup: backup, logger: logger)
+                                                  contentDetection: contentDetection, backup: backup,
+                                                  groupCommit: groupCommit == "on", logger: logger)
             let maintenance = MaintenanceService(dependencies: dependencies, logger: logger)
             logger.info("storage: SQLite", metadata: ["directory": "\(dataDirectory)"])
             try await serve(dependencies, services: [maintenance], logger: logger)
@@ -136,7 +141,8 @@ struct ServeCommand: AsyncParsableCommand {
         defer { pool.cancel() }
         try await store.migrate()
         let dependencies = ServerDependencies(store: store, attachments: attachments, hasher: hasher, limits: limits,
-                                              contentDetection: contentDetection, backup: backup, logger: logger)
+                                              contentDetection: contentDetection, backup: backup,
+                                                  groupCommit: groupCommit == "on", logger: logger)
         let maintenance = MaintenanceService(dependencies: dependencies, logger: logger) { now in
             try await store.preparePartitions(now: now)
         }

@@ -3,9 +3,12 @@ import ParleyAPI
 
 /// The send path behind every front door (`PUT /v1/messages/{account}` over HTTP and as a socket request frame): the
 /// sender's rate limit, the recipient's device list checked with 409/410 answers the sender repairs from, envelopes
-/// built and stored for every recipient device in one transaction, then handed to connected sockets.
+/// built and stored for every recipient device in one transaction (shared with concurrent sends: group commit), then
+/// handed to connected sockets.
 struct SendService: Sendable {
     let store: any ServerStore
+    /// Stores envelopes in shared transactions (group commit).
+    let writer: EnvelopeGroupCommit
     let limits: ServerLimits
     let hub: DeliveryHub
     let rateLimiter: RateLimiter
@@ -57,7 +60,7 @@ struct SendService: Sendable {
                 sourceAccountId: caller.account.id, sourceDeviceId: caller.device.deviceId, type: type.rawValue,
                 content: content, timestamp: request.timestamp, serverTimestamp: now)
         }
-        try await store.storeEnvelopes(envelopes)
+        try await writer.store(envelopes)
         metrics.messagesAccepted.increment(by: Int64(envelopes.count))
         hub.publish(envelopes)
         return .accepted(SendMessagesResponse(serverTimestamp: now))

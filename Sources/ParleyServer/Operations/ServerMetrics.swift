@@ -7,6 +7,8 @@ public final class ServerMetrics: Sendable {
     public let registry: PrometheusCollectorRegistry
     /// Envelopes stored for delivery (one per recipient device).
     let messagesAccepted: Counter
+    /// Write transactions that stored envelopes (with group commit, one per batch of concurrent sends).
+    let envelopeTransactions: Counter
     /// Envelopes a device acknowledged (over its socket or `DELETE /v1/messages/{guid}`).
     let messagesDelivered: Counter
     /// Envelopes pushed over sockets (delivered or not yet acknowledged).
@@ -27,6 +29,8 @@ public final class ServerMetrics: Sendable {
         self.registry = registry
         messagesAccepted = registry.makeCounter(descriptor: Self.name(
             "messages_accepted", unit: "total", help: "Envelopes stored for delivery, one per recipient device."))
+        envelopeTransactions = registry.makeCounter(descriptor: Self.name(
+            "envelope_transactions", unit: "total", help: "Write transactions that stored envelopes (one per group-commit batch)."))
         messagesDelivered = registry.makeCounter(descriptor: Self.name(
             "messages_delivered", unit: "total", help: "Envelopes acknowledged by their device."))
         messagesPushed = registry.makeCounter(descriptor: Self.name(

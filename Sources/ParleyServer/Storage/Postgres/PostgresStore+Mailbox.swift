@@ -8,19 +8,15 @@ extension PostgresStore {
             if !recipients.contains(recipient) { recipients.append(recipient) }
         }
         try await transaction { connection in
-            for envelope in envelopes {
-                try await perform("""
-                    INSERT INTO mailbox (guid, account_id, device_id, source_account_id, source_device_id, type, content,
-                                         timestamp, server_timestamp)
-                    VALUES (\(envelope.guid), \(envelope.accountId), \(Int64(envelope.deviceId)), \(envelope.sourceAccountId),
-                            \(Int64(envelope.sourceDeviceId)), \(Int16(envelope.type)), \(ByteBuffer(bytes: envelope.content)),
-                            \(Self.bigint(envelope.timestamp)), \(Self.bigint(envelope.serverTimestamp)))
-                    """, on: connection)
+            // Multi-row inserts (a group commit's batch is one statement per 500 rows, not one round trip per row).
+            for start in stride(from: 0, to: envelopes.count, by: 500) {
+                try await perform(try Self.insertQuery(envelopes[start..<min(start + 500, envelopes.count)]), on: connection)
             }
-            // Delivered when the transaction commits, so no listener looks before the envelopes are there.
-            for recipient in recipients {
-                try await perform("SELECT pg_notify(\(MailboxNotification.channel), \(recipient.payload))", on: connection)
-            }
+            // Delivered when the transaction commits, so no listener looks before the envelopes are there; one statement
+            // for every recipient device of the batch.
+            let payloads = recipients.map(\.payload)
+            try await perform(
+                "SELECT pg_notify(\(MailboxNotification.channel), payload) FROM unnest(\(payloads)::text[]) AS payload", on: connection)
         }
     }
 
@@ -121,5 +117,29 @@ extension PostgresStore {
         }
         guard notification.instanceId != instanceId else { return }
         await onChange(notification.accountId, notification.deviceId)
+    }
+
+    /// `INSERT INTO mailbox … VALUES (…), (…), …` for `envelopes` (9 parameters a row).
+    private static func insertQuery(_ envelopes: ArraySlice<StoredEnvelope>) throws -> PostgresQuery {
+        var bindings = PostgresBindings(capacity: envelopes.count * 9)
+        var rows: [String] = []
+        rows.reserveCapacity(envelopes.count)
+        for (row, envelope) in envelopes.enumerated() {
+            let base = row * 9
+            rows.append("(" + (1...9).map { "$\(base + $0)" }.joined(separator: ", ") + ")")
+            bindings.append(envelope.guid)
+            bindings.append(envelope.accountId)
+            bindings.append(Int64(envelope.deviceId))
+            bindings.append(envelope.sourceAccountId)
+            bindings.append(Int64(envelope.sourceDeviceId))
+            bindings.append(Int16(envelope.type))
+            bindings.append(ByteBuffer(bytes: envelope.content))
+            bindings.append(bigint(envelope.timestamp))
+            bindings.append(bigint(envelope.serverTimestamp))
+        }
+        return PostgresQuery(unsafeSQL: """
+            INSERT INTO mailbox (guid, account_id, device_id, source_account_id, source_device_id, type, content,
+                                 timestamp, server_timestamp) VALUES \(rows.joined(separator: ", "))
+            """, binds: bindings)
     }
 }
