@@ -97,7 +97,9 @@ public final class DatabaseProtocolStore: IdentityKeyStore, PreKeyStore, SignedP
     public func storeSignedPreKey(_ record: SignedPreKeyRecord, id: UInt32, context: StoreContext) throws {
         try TransactionContext.database(context).execute(
             sql: "INSERT OR REPLACE INTO signed_prekeys (id, record, created) VALUES (?, ?, ?)",
-            arguments: [Int64(id), Data(record.serialize()), Self.now()])
+            // The record's own creation time (what rotation compares against), not the clock at storing: a key made
+            // for time T counts as made at T.
+            arguments: [Int64(id), Data(record.serialize()), Int64(clamping: record.timestamp)])
     }
 
     // MARK: KyberPreKeyStore
