@@ -55,7 +55,7 @@ extension LoadCommand {
             let api = ParleyServerClient(baseURL: options.server, http: http)
             guard ["http", "socket"].contains(over) else { throw ValidationError("--over is http or socket") }
             let run = TrafficRun(api: api, clients: clients, rate: rate, duration: duration, concurrency: concurrency, payload: payload,
-                                 overSocket: over == "socket")
+                                 overSocket: over == "socket", serverPid: options.serverPid)
             let report = try await shuttingDown(http) { try await run.execute() }
             print(report.render(serverMemory: options.serverPid.flatMap(residentMemory(pid:))))
         }

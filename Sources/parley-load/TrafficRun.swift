@@ -15,6 +15,8 @@ struct TrafficRun: Sendable {
     let payload: Int
     /// Sends as request frames over each client's own socket instead of HTTP requests.
     let overSocket: Bool
+    /// The server's process id, to read its CPU time from /proc.
+    let serverPid: Int32?
 
     final class ReadyCount: Sendable {
         let count = Mutex(0)
@@ -52,6 +54,7 @@ struct TrafficRun: Sendable {
         let setup = ContinuousClock.now - setupStart
 
         tally.state.withLock { $0.measuring = true }
+        let cpuBefore = (server: serverPid.flatMap(cpuSeconds(pid:)), generator: cpuSeconds(pid: getpid()))
         let start = ContinuousClock.now
         let deadline = start + .seconds(duration)
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -66,6 +69,7 @@ struct TrafficRun: Sendable {
             try await group.waitForAll()
         }
         let sendingTime = ContinuousClock.now - start
+        let cpuAfter = (server: serverPid.flatMap(cpuSeconds(pid:)), generator: cpuSeconds(pid: getpid()))
         // Let the last messages arrive, then stop counting.
         try await Task.sleep(for: .seconds(2))
         tally.state.withLock { $0.measuring = false }
@@ -73,7 +77,9 @@ struct TrafficRun: Sendable {
         let state = tally.state.withLock { $0 }
         return TrafficReport(clients: clients, targetRate: rate, seconds: seconds(sendingTime), setupSeconds: seconds(setup),
                              accepted: state.accepted, delivered: state.delivered, rejected: state.rejected,
-                             errors: state.errors, latency: state.latency)
+                             errors: state.errors, latency: state.latency,
+                             serverCPU: cpuBefore.server.flatMap { before in cpuAfter.server.map { $0 - before } },
+                             generatorCPU: cpuBefore.generator.flatMap { before in cpuAfter.generator.map { $0 - before } })
     }
 
     private func send(from account: LoadAccount, to recipient: LoadAccount, over writer: MessageSocket.Writer?,
