@@ -6,17 +6,21 @@ public struct RegisterAccountRequest: Codable, Sendable {
     public let identityKey: String
     /// The first device's registration id (1…16380).
     public let registrationId: UInt32
-    /// The first device's credential: a random secret of at least 16 bytes, base64. The server keeps only a slow hash.
+    /// The first device's credential: a random secret of 16–128 bytes, base64. The server keeps only a salted hash.
     public let password: String
     /// A name for the device.
     public let deviceName: String?
+    /// The operator's invite, on a server started with `--registration token`.
+    public let inviteToken: String?
 
     /// A registration request.
-    public init(username: String, identityKey: String, registrationId: UInt32, password: String, deviceName: String?) {
+    public init(username: String, identityKey: String, registrationId: UInt32, password: String, deviceName: String?,
+                inviteToken: String? = nil) {
         self.username = username
         self.identityKey = identityKey
         self.registrationId = registrationId
         self.password = password
         self.deviceName = deviceName
+        self.inviteToken = inviteToken
     }
 }

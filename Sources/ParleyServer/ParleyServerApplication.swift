@@ -14,7 +14,7 @@ public enum ParleyServerApplication {
         let deviceDirectory = DeviceDirectory(store: d.store, hub: d.hub)
         let accounts = AccountController(
             store: d.store, hasher: d.hasher, authenticator: authenticator, limits: d.limits, rateLimiter: d.rateLimiter,
-            deviceDirectory: deviceDirectory)
+            deviceDirectory: deviceDirectory, registration: d.registration)
         let provisioning = ProvisioningController(
             store: d.store, authenticator: authenticator, limits: d.limits, rateLimiter: d.rateLimiter)
         let keys = KeyController(
@@ -34,6 +34,9 @@ public enum ParleyServerApplication {
         let backups = BackupController(
             store: d.store, authenticator: authenticator, limits: d.limits, rateLimiter: d.rateLimiter, settings: d.backup,
             oprf: BackupOPRFKey(serverKey: d.backup.oprfKey), attempts: d.backupAttempts)
+
+        let administration = AccountAdministrationController(
+            store: d.store, operators: OperatorAuthenticator(token: d.contentDetection.operatorToken), limits: d.limits, hub: d.hub)
 
         let router = Router(context: BasicRequestContext.self)
         router.add(middleware: MetricsMiddleware(metrics: d.metrics))
@@ -101,6 +104,14 @@ public enum ParleyServerApplication {
         router.post("/v1/dcd/imports") { request, context in try await contentHashes.startImport(request, context: context) }
         router.get("/v1/dcd/imports/:id") { request, context in
             try await contentHashes.importStatus(request, id: try context.parameters.require("id"))
+        }
+        router.post(RouterPath(OperatorRoutes.invites)) { request, _ in try await administration.createInvite(request) }
+        router.get(RouterPath(OperatorRoutes.accounts)) { request, _ in try await administration.listAccounts(request) }
+        router.put("/v1/operator/accounts/:account/disabled") { request, context in
+            try await administration.setDisabled(request, accountId: try context.parameters.require("account"))
+        }
+        router.delete("/v1/operator/accounts/:account") { request, context in
+            try await administration.delete(request, accountId: try context.parameters.require("account"))
         }
         router.post(RouterPath(BackupRoutes.evaluate)) { request, _ in try await backups.evaluateOwn(request) }
         router.put(RouterPath(BackupRoutes.backup)) { request, _ in try await backups.put(request) }

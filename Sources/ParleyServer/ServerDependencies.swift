@@ -24,6 +24,8 @@ public struct ServerDependencies: Sendable {
     public let importer: HashImporter
     /// The PIN backups' OPRF key, guess limits and clock.
     public let backup: BackupSettings
+    /// Who may register.
+    public let registration: RegistrationMode
     /// Writes the envelopes of concurrent sends in shared transactions (every front door's sends).
     public let envelopeWriter: EnvelopeGroupCommit
     /// Restore guesses per account in the current window (shared by every router built from these dependencies).
@@ -35,12 +37,13 @@ public struct ServerDependencies: Sendable {
     public init(store: any ServerStore, attachments: AttachmentStore, hasher: CredentialHasher = CredentialHasher(),
                 limits: ServerLimits = ServerLimits(), metrics: ServerMetrics = ServerMetrics(),
                 contentDetection: ContentDetectionSettings? = nil, backup: BackupSettings? = nil,
-                groupCommit: Bool = true, logger: Logger = Logger(label: "parley-server")) {
+                groupCommit: Bool = true, registration: RegistrationMode = .open, logger: Logger = Logger(label: "parley-server")) {
         let settings = contentDetection ?? ContentDetectionSettings(
             importDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("parley-imports-\(UUID().uuidString)"))
         self.contentDetection = settings
         self.importer = HashImporter(store: store, settings: settings, metrics: metrics, logger: logger)
         self.store = store
+        self.registration = registration
         self.envelopeWriter = EnvelopeGroupCommit(store: store, enabled: groupCommit, metrics: metrics)
         self.attachments = attachments
         self.hasher = hasher

@@ -1,11 +1,12 @@
 import ArgumentParser
 
-/// `parley-server`: runs the server (`serve`, the default) or talks to a running one as its operator (`dcd`).
+/// `parley-server`: runs the server (`serve`, the default) or talks to a running one as its operator (`dcd`, `invites`,
+/// `accounts`).
 @main
 struct ParleyServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "parley-server",
         abstract: "The Parley messaging server: accounts, key directory, mailboxes, WebSocket delivery, attachments, hash banks.",
-        subcommands: [ServeCommand.self, ContentHashCommand.self],
+        subcommands: [ServeCommand.self, ContentHashCommand.self, InvitesCommand.self, AccountsCommand.self],
         defaultSubcommand: ServeCommand.self)
 }

@@ -59,6 +59,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seconds between WebSocket keep-alive pings (environment: PARLEY_KEEPALIVE_SECONDS).")
     var keepAliveSeconds = Int(environment["PARLEY_KEEPALIVE_SECONDS"] ?? "") ?? 30
 
+    @Option(help: "Who may register: open, token (only with an invite from `parley-server invites create`) or closed (environment: PARLEY_REGISTRATION).")
+    var registration = environment["PARLEY_REGISTRATION"] ?? "open"
+
     @Option(help: "on: concurrent sends share write transactions (group commit); off: one transaction per send, for comparison (environment: PARLEY_GROUP_COMMIT).")
     var groupCommit = environment["PARLEY_GROUP_COMMIT"] ?? "on"
 
@@ -88,6 +91,10 @@ struct ServeCommand: AsyncParsableCommand {
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown log level \(logLevel)") }
         guard SQLiteDurability(rawValue: sqliteDurability) != nil else { throw ValidationError("durability is process or power") }
         guard ["on", "off"].contains(groupCommit) else { throw ValidationError("--group-commit is on or off") }
+        guard RegistrationMode(rawValue: registration) != nil else { throw ValidationError("--registration is open, token or closed") }
+        if registration == "token", resolvedOperatorToken == nil {
+            throw ValidationError("--registration token needs --operator-token (invites are made through the operator API)")
+        }
         if let token = resolvedOperatorToken, token.utf8.count < 16 {
             throw ValidationError("the operator token must be at least 16 characters")
         }
@@ -129,7 +136,8 @@ struct ServeCommand: AsyncParsableCommand {
                                         durability: SQLiteDurability(rawValue: sqliteDurability) ?? .processCrash)
             let dependencies = ServerDependencies(store: store, attachments: attachments, hasher: hasher, limits: limits,
                                                   contentDetection: contentDetection, backup: backup,
-                                                  groupCommit: groupCommit == "on", logger: logger)
+                                                  groupCommit: groupCommit == "on",
+                                                  registration: RegistrationMode(rawValue: registration) ?? .open, logger: logger)
             let maintenance = MaintenanceService(dependencies: dependencies, logger: logger)
             logger.info("storage: SQLite", metadata: ["directory": "\(dataDirectory)"])
             try await serve(dependencies, services: [maintenance], logger: logger)
@@ -142,7 +150,8 @@ struct ServeCommand: AsyncParsableCommand {
         try await store.migrate()
         let dependencies = ServerDependencies(store: store, attachments: attachments, hasher: hasher, limits: limits,
                                               contentDetection: contentDetection, backup: backup,
-                                                  groupCommit: groupCommit == "on", logger: logger)
+                                                  groupCommit: groupCommit == "on",
+                                                  registration: RegistrationMode(rawValue: registration) ?? .open, logger: logger)
         let maintenance = MaintenanceService(dependencies: dependencies, logger: logger) { now in
             try await store.preparePartitions(now: now)
         }

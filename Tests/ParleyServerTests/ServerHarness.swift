@@ -20,7 +20,8 @@ struct ServerHarness {
     /// The operator credential every harness configures.
     static let operatorToken = "operator-token-for-tests"
 
-    init(limits: ServerLimits = ServerLimits(), strictSeen: Bool = false, backup: BackupSettings? = nil) throws {
+    init(limits: ServerLimits = ServerLimits(), strictSeen: Bool = false, backup: BackupSettings? = nil,
+         registration: RegistrationMode = .open) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-server-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         if ProcessInfo.processInfo.environment["PARLEY_SERVER_BACKEND"] == "postgres" {
@@ -38,7 +39,8 @@ struct ServerHarness {
         contentDetection.importChunkSize = 100
         dependencies = ServerDependencies(
             store: store, attachments: try AttachmentStore(directory: directory.appendingPathComponent("attachments")),
-            hasher: CredentialHasher(), limits: limits, contentDetection: contentDetection, backup: backup)
+            hasher: CredentialHasher(), limits: limits, contentDetection: contentDetection, backup: backup,
+            registration: registration)
     }
 
     /// Runs `body` against the application (the router and middleware exactly as `parley-server` serves them).

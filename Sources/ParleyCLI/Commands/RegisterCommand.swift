@@ -9,10 +9,11 @@ struct RegisterCommand: AsyncParsableCommand {
     @Argument(help: "The username to register (3–32 letters, digits, '.', '_', '-').") var username: String
     @Option(help: "The server's URL, e.g. http://127.0.0.1:8080.") var server: String
     @Option(help: "A name for this device.") var deviceName: String?
+    @Option(help: "The operator's invite token, for a server that registers by invitation only.") var invite: String?
 
     func run() async throws {
         let credentials = try await AccountContext.with(options, server: server) { client in
-            try await client.accounts.register(username: username, deviceName: deviceName)
+            try await client.accounts.register(username: username, deviceName: deviceName, inviteToken: invite)
         }
         struct Registered: Encodable { let accountId: String; let deviceId: UInt32; let username: String }
         Output(json: options.json).emit(

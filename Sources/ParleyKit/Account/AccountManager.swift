@@ -24,10 +24,11 @@ public struct AccountManager: Sendable {
     /// The account in the database, if any.
     public func account() throws -> LocalAccount? { try database.read(LocalAccount.fetch) }
 
-    /// Registers `username` with a fresh identity, then uploads a signed prekey, 100 one-time prekeys, 100 one-time
-    /// KEM prekeys and a last-resort KEM prekey.
+    /// Registers `username` with a fresh identity (with the operator's `inviteToken` on a server that registers by
+    /// invitation), then uploads a signed prekey, 100 one-time prekeys, 100 one-time KEM prekeys and a last-resort KEM
+    /// prekey.
     @discardableResult
-    public func register(username: String, deviceName: String? = nil) async throws -> DeviceCredentials {
+    public func register(username: String, deviceName: String? = nil, inviteToken: String? = nil) async throws -> DeviceCredentials {
         guard try account()?.credentials == nil else { throw ParleyError.invalidArgument("this database already has an account") }
         let identity = IdentityKeyPair.generate()
         let registrationId = UInt32.random(in: 1...16380)
@@ -41,7 +42,7 @@ public struct AccountManager: Sendable {
         }
         let response = try await api.register(RegisterAccountRequest(
             username: username, identityKey: Data(identity.publicKey.serialize()).base64EncodedString(),
-            registrationId: registrationId, password: password, deviceName: deviceName))
+            registrationId: registrationId, password: password, deviceName: deviceName, inviteToken: inviteToken))
         try await database.awaitableWrite { db in
             try db.execute(sql: "UPDATE local_account SET account_id = ?, device_id = ? WHERE id = 1",
                            arguments: [response.accountId, Int64(response.deviceId)])

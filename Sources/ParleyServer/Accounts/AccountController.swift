@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Hummingbird
 import ParleyAPI
@@ -11,6 +12,8 @@ struct AccountController: Sendable {
     let limits: ServerLimits
     let rateLimiter: RateLimiter
     let deviceDirectory: DeviceDirectory
+    /// Who may register.
+    let registration: RegistrationMode
 
     func register(_ request: Request) async throws -> Response {
         let body = try await JSONCoding.decode(RegisterAccountRequest.self, from: request, limit: limits.smallBodyBytes)
@@ -21,14 +24,31 @@ struct AccountController: Sendable {
         let identityKey = try KeyValidation.bytes(body.identityKey, field: "identityKey")
         guard (try? IdentityKey(bytes: identityKey)) != nil else { throw ServerError.badRequest("identityKey is not a 33-byte Curve25519 key") }
         let password = try Credentials.validate(password: body.password, registrationId: body.registrationId, deviceName: body.deviceName)
+        var inviteHash: [UInt8]?
+        switch registration {
+        case .open:
+            break
+        case .closed:
+            throw ServerError.forbidden("registration is closed on this server")
+        case .token:
+            guard let token = body.inviteToken, !token.isEmpty, token.utf8.count <= 128 else {
+                throw ServerError.forbidden("registration on this server needs an invite from its operator")
+            }
+            inviteHash = Array(SHA256.hash(data: Data(token.utf8)))
+        }
 
         let accountId = UUID().uuidString.lowercased()
         let device = StoredDevice(
             accountId: accountId, deviceId: 1, registrationId: body.registrationId, name: body.deviceName,
             passwordHash: hasher.hash(password), created: ServerClock.milliseconds())
         let account = StoredAccount(id: accountId, username: username, identityKey: identityKey)
-        guard try await store.createAccount(account, firstDevice: device) else {
+        switch try await store.createAccount(account, firstDevice: device, consumingInvite: inviteHash, now: ServerClock.milliseconds()) {
+        case .created:
+            break
+        case .usernameTaken:
             throw ServerError.conflict(code: "username_taken", message: "the username \(username) is taken")
+        case .inviteRefused:
+            throw ServerError.forbidden("the invite is unknown, used up or expired")
         }
         return try JSONCoding.response(RegisterAccountResponse(accountId: accountId, deviceId: 1), status: .created)
     }

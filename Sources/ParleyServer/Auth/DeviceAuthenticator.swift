@@ -38,7 +38,12 @@ struct DeviceAuthenticator: Sendable {
         guard accountId.count <= 64, credential.count <= 512, let (account, devices) = try await store.accountWithDevices(id: accountId),
               let device = devices.first(where: { $0.deviceId == deviceId })
         else { throw ServerError.unauthorized }
-        switch hasher.verify(credential, against: device.passwordHash) {
+        let check = hasher.verify(credential, against: device.passwordHash)
+        // Only a device that proved its credential learns that its account is disabled.
+        if account.disabled, check == .valid || check.isValidLegacy {
+            throw ServerError.forbidden("this account has been disabled by the server's operator")
+        }
+        switch check {
         case .valid:
             return AuthenticatedDevice(account: account, device: device)
         case .validNeedsRehash(let fastHash):

@@ -116,6 +116,17 @@ enum SQLiteSchema {
                 );
                 """)
         }
+        migrator.registerMigration("v7: registration invites, disabled accounts") { db in
+            try db.execute(sql: """
+                ALTER TABLE accounts ADD COLUMN disabled INTEGER NOT NULL DEFAULT 0;
+                CREATE TABLE invites (
+                    token_hash BLOB PRIMARY KEY NOT NULL,
+                    uses_left INTEGER NOT NULL,
+                    expires INTEGER NOT NULL,
+                    created INTEGER NOT NULL
+                );
+                """)
+        }
         return migrator
     }
 }

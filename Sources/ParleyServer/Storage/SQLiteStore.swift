@@ -23,28 +23,35 @@ public final class SQLiteStore: ServerStore {
         try SQLiteSchema.migrator.migrate(database)
     }
 
-    public func createAccount(_ account: StoredAccount, firstDevice: StoredDevice) async throws -> Bool {
+    public func createAccount(_ account: StoredAccount, firstDevice: StoredDevice, consumingInvite inviteHash: [UInt8]?,
+                              now: UInt64) async throws -> AccountCreation {
         try await database.write { db in
+            // Checks first, so a refusal changes nothing.
             if try Bool.fetchOne(db, sql: "SELECT 1 FROM accounts WHERE username = ? COLLATE NOCASE", arguments: [account.username]) == true {
-                return false
+                return .usernameTaken
+            }
+            if let inviteHash {
+                try db.execute(sql: "UPDATE invites SET uses_left = uses_left - 1 WHERE token_hash = ? AND uses_left > 0 AND expires > ?",
+                               arguments: [Data(inviteHash), Int64(clamping: now)])
+                guard db.changesCount > 0 else { return .inviteRefused }
             }
             try db.execute(
                 sql: "INSERT INTO accounts (id, username, identity_key, created) VALUES (?, ?, ?, ?)",
                 arguments: [account.id, account.username, Data(account.identityKey), Int64(firstDevice.created)])
             try Self.insert(firstDevice, db)
-            return true
+            return .created
         }
     }
 
     public func account(id: String) async throws -> StoredAccount? {
         try await database.read { db in
-            try Row.fetchOne(db, sql: "SELECT id, username, identity_key FROM accounts WHERE id = ?", arguments: [id]).map(Self.account(from:))
+            try Row.fetchOne(db, sql: "SELECT id, username, identity_key, disabled FROM accounts WHERE id = ?", arguments: [id]).map(Self.account(from:))
         }
     }
 
     public func account(username: String) async throws -> StoredAccount? {
         try await database.read { db in
-            try Row.fetchOne(db, sql: "SELECT id, username, identity_key FROM accounts WHERE username = ? COLLATE NOCASE",
+            try Row.fetchOne(db, sql: "SELECT id, username, identity_key, disabled FROM accounts WHERE username = ? COLLATE NOCASE",
                              arguments: [username]).map(Self.account(from:))
         }
     }
@@ -52,7 +59,7 @@ public final class SQLiteStore: ServerStore {
     public func accountWithDevices(id: String) async throws -> (account: StoredAccount, devices: [StoredDevice])? {
         try await database.read { db in
             guard let account = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT id, username, identity_key FROM accounts WHERE id = ?"), arguments: [id]
+                db.cachedStatement(sql: "SELECT id, username, identity_key, disabled FROM accounts WHERE id = ?"), arguments: [id]
             ).map(Self.account(from:))
             else { return nil }
             let devices = try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM devices WHERE account_id = ? ORDER BY device_id"),
@@ -322,7 +329,8 @@ public final class SQLiteStore: ServerStore {
     }
 
     private static func account(from row: Row) -> StoredAccount {
-        StoredAccount(id: row["id"], username: row["username"], identityKey: [UInt8](row["identity_key"] as Data))
+        StoredAccount(id: row["id"], username: row["username"], identityKey: [UInt8](row["identity_key"] as Data),
+                      disabled: (row["disabled"] as Int64) != 0)
     }
 
     private static func device(from row: Row) -> StoredDevice {

@@ -9,6 +9,16 @@ public struct StoredAccount: Sendable, Equatable {
     public let username: String
     /// The serialized identity key (33 bytes).
     public let identityKey: [UInt8]
+    /// Disabled by the operator: none of its devices can authenticate.
+    public let disabled: Bool
+
+    /// An account.
+    public init(id: String, username: String, identityKey: [UInt8], disabled: Bool = false) {
+        self.id = id
+        self.username = username
+        self.identityKey = identityKey
+        self.disabled = disabled
+    }
 }
 
 /// A device as stored.
@@ -109,8 +119,11 @@ public enum LinkOutcome: Sendable, Equatable {
 
 /// Everything the server persists. Implementations are safe to call concurrently; each method is one transaction.
 public protocol ServerStore: Sendable {
-    /// Creates an account and its first device (id 1). Returns `false` when the username is taken (any case).
-    func createAccount(_ account: StoredAccount, firstDevice: StoredDevice) async throws -> Bool
+    /// Creates an account and its first device (id 1), in one transaction with taking one use of the invite whose
+    /// token hashes to `inviteHash` (when given; unused, unexpired at `now`). Nothing changes unless it answers
+    /// ``AccountCreation/created``.
+    func createAccount(_ account: StoredAccount, firstDevice: StoredDevice, consumingInvite inviteHash: [UInt8]?, now: UInt64) async throws
+        -> AccountCreation
     /// The account with `id`.
     func account(id: String) async throws -> StoredAccount?
     /// The account with `id` and all its devices, read together (one round trip on the hot paths).
@@ -170,6 +183,15 @@ public protocol ServerStore: Sendable {
     /// Replaces the device's stored credential hash `old` with `new` (a legacy hash upgraded after a successful check);
     /// `false` when the device is gone or its credential was replaced meanwhile.
     func replaceDeviceCredentialHash(accountId: String, deviceId: UInt32, from old: String, to new: String) async throws -> Bool
+    /// Stores a new registration invite.
+    func createInvite(_ invite: StoredInvite) async throws
+    /// Accounts for the operator, by id, after `after` (exclusive), at most `limit`.
+    func accountSummaries(after: String?, limit: Int) async throws -> [AccountSummary]
+    /// Disables or enables an account; `false` when there is none.
+    func setAccountDisabled(id: String, disabled: Bool) async throws -> Bool
+    /// Deletes an account with its devices, keys, mailboxes and backup (its username becomes free); `false` when there
+    /// is none.
+    func deleteAccount(id: String) async throws -> Bool
     /// Stores the account's PIN backup, replacing any previous one, with the failure count of `backup`.
     func storeBackup(_ backup: StoredBackup) async throws
     /// The account's PIN backup, if any.

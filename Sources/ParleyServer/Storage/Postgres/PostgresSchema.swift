@@ -165,5 +165,16 @@ enum PostgresSchema {
             )
             """,
         ]),
+        PostgresMigration(version: 7, name: "registration invites, disabled accounts", statements: [
+            "ALTER TABLE accounts ADD COLUMN disabled BOOLEAN NOT NULL DEFAULT FALSE",
+            """
+            CREATE TABLE invites (
+                token_hash BYTEA PRIMARY KEY,
+                uses_left BIGINT NOT NULL,
+                expires BIGINT NOT NULL,
+                created BIGINT NOT NULL
+            )
+            """,
+        ]),
     ]
 }

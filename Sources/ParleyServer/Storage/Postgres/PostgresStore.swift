@@ -45,20 +45,39 @@ public final class PostgresStore: ServerStore, Service {
         await client.run()
     }
 
-    public func createAccount(_ account: StoredAccount, firstDevice: StoredDevice) async throws -> Bool {
-        try await transaction { connection in
-            // ON CONFLICT waits for a concurrent insert of the same name to end, so a race answers false too.
-            let inserted = try await connection.query("""
-                INSERT INTO accounts (id, username, identity_key, created)
-                VALUES (\(account.id), \(account.username), \(ByteBuffer(bytes: account.identityKey)), \(Self.bigint(firstDevice.created)))
-                ON CONFLICT ((lower(username))) DO NOTHING
-                RETURNING id
-                """, logger: logger).collect()
-            guard !inserted.isEmpty else { return false }
-            try await insert(firstDevice, on: connection)
-            return true
+    public func createAccount(_ account: StoredAccount, firstDevice: StoredDevice, consumingInvite inviteHash: [UInt8]?,
+                              now: UInt64) async throws -> AccountCreation {
+        do {
+            return try await transaction { connection in
+                if let inviteHash {
+                    let taken = try await count("""
+                        WITH taken AS (
+                            UPDATE invites SET uses_left = uses_left - 1
+                            WHERE token_hash = \(ByteBuffer(bytes: inviteHash)) AND uses_left > 0 AND expires > \(Self.bigint(now))
+                            RETURNING 1
+                        ) SELECT count(*) FROM taken
+                        """, on: connection)
+                    guard taken > 0 else { return .inviteRefused }
+                }
+                // ON CONFLICT waits for a concurrent insert of the same name to end, so a race answers taken too.
+                let inserted = try await connection.query("""
+                    INSERT INTO accounts (id, username, identity_key, created)
+                    VALUES (\(account.id), \(account.username), \(ByteBuffer(bytes: account.identityKey)), \(Self.bigint(firstDevice.created)))
+                    ON CONFLICT ((lower(username))) DO NOTHING
+                    RETURNING id
+                    """, logger: logger).collect()
+                // Rolls the invite's use back with the transaction.
+                guard !inserted.isEmpty else { throw UsernameTaken() }
+                try await insert(firstDevice, on: connection)
+                return .created
+            }
+        } catch is UsernameTaken {
+            return .usernameTaken
         }
     }
+
+    /// Aborts an account creation's transaction (the invite's use with it).
+    private struct UsernameTaken: Error {}
 
     public func account(id: String) async throws -> StoredAccount? {
         try await withConnection { connection in
@@ -302,14 +321,14 @@ public final class PostgresStore: ServerStore, Service {
 
     // MARK: Private
 
-    private static let accountColumns = "SELECT id, username, identity_key FROM accounts"
+    private static let accountColumns = "SELECT id, username, identity_key, disabled FROM accounts"
     private static let deviceColumns = "SELECT account_id, device_id, registration_id, name, password_hash, created FROM devices"
 
     private func accounts(_ query: PostgresQuery, on connection: PostgresConnection) async throws -> [StoredAccount] {
         var accounts: [StoredAccount] = []
         let rows = try await connection.query(query, logger: logger)
-        for try await (id, username, identityKey) in rows.decode((String, String, ByteBuffer).self) {
-            accounts.append(StoredAccount(id: id, username: username, identityKey: Array(identityKey.readableBytesView)))
+        for try await (id, username, identityKey, disabled) in rows.decode((String, String, ByteBuffer, Bool).self) {
+            accounts.append(StoredAccount(id: id, username: username, identityKey: Array(identityKey.readableBytesView), disabled: disabled))
         }
         return accounts
     }

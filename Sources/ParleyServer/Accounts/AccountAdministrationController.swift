@@ -1,0 +1,72 @@
+import Crypto
+import Foundation
+import Hummingbird
+import ParleyAPI
+
+/// The operator's API for an open server (`Authorization: Bearer <operator token>`): registration invites, and
+/// listing, disabling, enabling and deleting accounts. `parley-server invites|accounts` are its command line.
+struct AccountAdministrationController: Sendable {
+    let store: any ServerStore
+    let operators: OperatorAuthenticator
+    let limits: ServerLimits
+    /// Sockets to close when an account is disabled or deleted.
+    let hub: DeliveryHub
+
+    /// `POST /v1/operator/invites`: a new invite token, shown once.
+    func createInvite(_ request: Request) async throws -> Response {
+        try operators.authenticate(request)
+        let body = try await JSONCoding.decode(CreateInviteRequest.self, from: request, limit: limits.smallBodyBytes)
+        let uses = body.uses ?? 1, hours = body.expiresInHours ?? 168
+        guard (1...10_000).contains(uses) else { throw ServerError.badRequest("uses must be 1…10000") }
+        guard (1...8_760).contains(hours) else { throw ServerError.badRequest("expiresInHours must be 1…8760") }
+        var generator = SystemRandomNumberGenerator()
+        let token = Base64URL.encode((0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        let now = ServerClock.milliseconds()
+        let expires = now + UInt64(hours) * 3_600_000
+        try await store.createInvite(StoredInvite(tokenHash: Array(SHA256.hash(data: Data(token.utf8))), usesLeft: uses,
+                                                  expires: expires, created: now))
+        return try JSONCoding.response(InviteResponse(token: token, uses: uses, expiresAt: expires), status: .created)
+    }
+
+    /// `GET /v1/operator/accounts?after=&limit=`.
+    func listAccounts(_ request: Request) async throws -> Response {
+        try operators.authenticate(request)
+        let after = request.uri.queryParameters["after"].map(String.init)
+        let limitText = request.uri.queryParameters["limit"].map(String.init)
+        guard let limit = limitText.map({ Int($0) }) ?? 100, (1...1_000).contains(limit) else {
+            throw ServerError.badRequest("limit must be 1…1000")
+        }
+        guard (after?.utf8.count ?? 0) <= 64 else { throw ServerError.badRequest("after is an account id") }
+        let page = try await store.accountSummaries(after: after, limit: limit + 1)
+        let accounts = page.prefix(limit).map {
+            OperatorAccount(accountId: $0.id, username: $0.username, devices: $0.devices, created: $0.created, disabled: $0.disabled)
+        }
+        return try JSONCoding.response(OperatorAccountListResponse(
+            accounts: Array(accounts), next: page.count > limit ? accounts.last?.accountId : nil))
+    }
+
+    /// `PUT /v1/operator/accounts/{account}/disabled`: its devices can no longer authenticate (403); open sockets close.
+    func setDisabled(_ request: Request, accountId: String) async throws -> Response {
+        try operators.authenticate(request)
+        let body = try await JSONCoding.decode(AccountDisabledRequest.self, from: request, limit: limits.smallBodyBytes)
+        let id = accountId.lowercased()
+        let devices = try await store.devices(accountId: id)
+        guard accountId.utf8.count <= 64, try await store.setAccountDisabled(id: id, disabled: body.disabled) else {
+            throw ServerError.notFound("no account \(accountId)")
+        }
+        if body.disabled { for device in devices { hub.disconnect(DeviceAddress(accountId: id, deviceId: device.deviceId)) } }
+        return Response(status: .noContent)
+    }
+
+    /// `DELETE /v1/operator/accounts/{account}`: the account, its devices, keys, mailboxes and backup; its username is free.
+    func delete(_ request: Request, accountId: String) async throws -> Response {
+        try operators.authenticate(request)
+        let id = accountId.lowercased()
+        let devices = try await store.devices(accountId: id)
+        guard accountId.utf8.count <= 64, try await store.deleteAccount(id: id) else {
+            throw ServerError.notFound("no account \(accountId)")
+        }
+        for device in devices { hub.disconnect(DeviceAddress(accountId: id, deviceId: device.deviceId)) }
+        return Response(status: .noContent)
+    }
+}

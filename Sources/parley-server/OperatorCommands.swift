@@ -1,0 +1,139 @@
+import ArgumentParser
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import ParleyAPI
+
+/// `parley-server invites create`: registration invites for a server started with `--registration token`.
+struct InvitesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "invites", abstract: "Make registration invites on a running server (operator).", subcommands: [Create.self])
+
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print a new invite token (shown once; the server keeps only its hash).")
+
+        @OptionGroup var connection: ContentHashCommand.Connection
+        @Option(help: "Registrations it allows (1…10000).") var uses = 1
+        @Option(help: "Hours until it expires (1…8760).") var expiresInHours = 168
+        @Flag(help: "Print the invite as JSON.") var json = false
+
+        func run() async throws {
+            let invite: InviteResponse = try await connection.with { http, authorization in
+                try await connection.call(.POST, OperatorRoutes.invites, body: CreateInviteRequest(uses: uses, expiresInHours: expiresInHours),
+                                          http: http, authorization: authorization)
+            }
+            if json {
+                print(String(decoding: try JSONEncoder().encode(invite), as: UTF8.self))
+            } else {
+                let expiry = Date(timeIntervalSince1970: Double(invite.expiresAt) / 1000)
+                print(invite.token)
+                FileHandle.standardError.write(Data(
+                    "\(invite.uses) registration\(invite.uses == 1 ? "" : "s"), until \(expiry); new users run: parley register NAME --server URL --invite \(invite.token)\n".utf8))
+            }
+        }
+    }
+}
+
+/// `parley-server accounts list|disable|enable|delete`: the operator's view of a running server's accounts.
+struct AccountsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "accounts", abstract: "List, disable, enable or delete accounts on a running server (operator).",
+        subcommands: [List.self, Disable.self, Enable.self, Delete.self])
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Every account: id, username, devices, created, disabled.")
+        @OptionGroup var connection: ContentHashCommand.Connection
+        @Flag(help: "One JSON object per line.") var json = false
+
+        func run() async throws {
+            try await connection.with { http, authorization in
+                var after: String?
+                repeat {
+                    let query = "?limit=500" + (after.map { "&after=\($0)" } ?? "")
+                    let page: OperatorAccountListResponse = try await connection.call(
+                        .GET, OperatorRoutes.accounts + query, body: Optional<String>.none, http: http, authorization: authorization)
+                    for account in page.accounts {
+                        if json {
+                            print(String(decoding: try JSONEncoder().encode(account), as: UTF8.self))
+                        } else {
+                            let created = Date(timeIntervalSince1970: Double(account.created) / 1000)
+                            print("\(account.accountId)  \(account.username)  \(account.devices) device\(account.devices == 1 ? "" : "s")  "
+                                  + "created \(created)\(account.disabled ? "  DISABLED" : "")")
+                        }
+                    }
+                    after = page.next
+                } while after != nil
+            }
+        }
+    }
+
+    struct Disable: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Stop an account's devices from authenticating (their sockets close).")
+        @OptionGroup var connection: ContentHashCommand.Connection
+        @Argument(help: "The account id.") var account: String
+        func run() async throws { try await AccountsCommand.setDisabled(true, account: account, connection: connection) }
+    }
+
+    struct Enable: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Let a disabled account's devices authenticate again.")
+        @OptionGroup var connection: ContentHashCommand.Connection
+        @Argument(help: "The account id.") var account: String
+        func run() async throws { try await AccountsCommand.setDisabled(false, account: account, connection: connection) }
+    }
+
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Delete an account with its devices, keys, mailboxes and PIN backup; its username becomes free.")
+        @OptionGroup var connection: ContentHashCommand.Connection
+        @Argument(help: "The account id.") var account: String
+
+        func run() async throws {
+            try await connection.with { http, authorization in
+                try await connection.send(.DELETE, OperatorRoutes.account(account), body: Optional<String>.none, http: http,
+                                          authorization: authorization)
+            }
+            print("deleted \(account)")
+        }
+    }
+
+    static func setDisabled(_ disabled: Bool, account: String, connection: ContentHashCommand.Connection) async throws {
+        try await connection.with { http, authorization in
+            try await connection.send(.PUT, OperatorRoutes.accountDisabled(account), body: AccountDisabledRequest(disabled: disabled),
+                                      http: http, authorization: authorization)
+        }
+        print("\(disabled ? "disabled" : "enabled") \(account)")
+    }
+}
+
+extension ContentHashCommand.Connection {
+    /// One JSON request to the operator API; the decoded answer.
+    func call<Body: Encodable, Answer: Decodable>(
+        _ method: HTTPMethod, _ path: String, body: Body?, http: HTTPClient, authorization: String
+    ) async throws -> Answer {
+        try await Self.decode(try await execute(method, path, body: body, http: http, authorization: authorization))
+    }
+
+    /// One JSON request to the operator API whose answer has no body (2xx expected).
+    func send<Body: Encodable>(_ method: HTTPMethod, _ path: String, body: Body?, http: HTTPClient, authorization: String) async throws {
+        let response = try await execute(method, path, body: body, http: http, authorization: authorization)
+        let data = Data((try await response.body.collect(upTo: 1 << 20)).readableBytesView)
+        guard (200..<300).contains(response.status.code) else {
+            let message = (try? JSONDecoder().decode(APIErrorBody.self, from: data)).map { "\($0.code): \($0.message)" }
+            throw ValidationError("server answered \(response.status.code)\(message.map { " (\($0))" } ?? "")")
+        }
+    }
+
+    private func execute<Body: Encodable>(
+        _ method: HTTPMethod, _ path: String, body: Body?, http: HTTPClient, authorization: String
+    ) async throws -> HTTPClientResponse {
+        var request = HTTPClientRequest(url: server + path)
+        request.method = method
+        request.headers.add(name: "Authorization", value: authorization)
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(bytes: try JSONEncoder().encode(body)))
+        }
+        return try await http.execute(request, timeout: .seconds(30))
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+
+/// The operator's command line against a real server started with `--registration token`: an invite made with
+/// `parley-server invites create` lets `parley register --invite` in once; `parley-server accounts` lists, disables,
+/// enables and deletes.
+@Suite struct OperatorCommandTests {
+    static let operatorToken = "operator-token-for-the-cli-test"
+
+    /// Runs `parley-server ARGUMENTS` as the operator of `server`; status and stdout.
+    static func operatorCommand(_ arguments: [String], server: ServerProcess) throws -> (Int32, String) {
+        guard let bin = ProcessInfo.processInfo.environment["PARLEY_BIN_DIR"] else { throw ServerProcessError.notConfigured }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: bin).appendingPathComponent("parley-server")
+        process.arguments = arguments + ["--server", server.baseURL, "--operator-token", operatorToken]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self))
+    }
+
+    @Test func invitesAdmitOnceAndOperatorsManageAccounts() async throws {
+        let directory = NSTemporaryDirectory() + "parley-operator-\(UUID())"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let server = try await ServerProcess(arguments: [
+            "--data-directory", directory, "--registration", "token", "--operator-token", Self.operatorToken,
+        ])
+        defer { server.stop() }
+        let parley = try CommandLineClientTests.Parley()
+
+        let refused = try parley.run("register", "alice", "--server", server.baseURL, "--account", "alice")
+        #expect(refused.status != 0 && refused.stderr.contains("invite"), "\(refused.stderr)")
+
+        let (created, token) = try Self.operatorCommand(["invites", "create", "--uses", "1"], server: server)
+        #expect(created == 0)
+        let invite = token.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(invite.count >= 22)
+        #expect(try parley.run("register", "alice", "--server", server.baseURL, "--account", "alice", "--invite", invite).status == 0)
+        let again = try parley.run("register", "bob", "--server", server.baseURL, "--account", "bob", "--invite", invite)
+        #expect(again.status != 0 && again.stderr.contains("used up"), "\(again.stderr)")
+
+        let (listed, list) = try Self.operatorCommand(["accounts", "list", "--json"], server: server)
+        #expect(listed == 0)
+        let accounts = try list.split(separator: "\n").map { try JSONDecoder().decode([String: AnyCodableValue].self, from: Data($0.utf8)) }
+        #expect(accounts.count == 1)
+        let aliceId = try #require(accounts.first?["accountId"]?.string)
+        #expect(accounts.first?["username"]?.string == "alice")
+
+        #expect(try Self.operatorCommand(["accounts", "disable", aliceId], server: server).0 == 0)
+        let blocked = try parley.run("devices", "--account", "alice")
+        #expect(blocked.status != 0 && blocked.stderr.contains("disabled"), "\(blocked.stderr)")
+        #expect(try Self.operatorCommand(["accounts", "enable", aliceId], server: server).0 == 0)
+        #expect(try parley.run("devices", "--account", "alice").status == 0)
+        #expect(try Self.operatorCommand(["accounts", "delete", aliceId], server: server).0 == 0)
+        #expect(try Self.operatorCommand(["accounts", "delete", aliceId], server: server).0 != 0, "already gone")
+        #expect(try Self.operatorCommand(["accounts", "list"], server: server).1.isEmpty)
+    }
+}
+
+/// A JSON value of the kinds `accounts list --json` prints.
+enum AnyCodableValue: Decodable {
+    case string(String), number(Double), bool(Bool)
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let value = try? container.decode(Bool.self) { self = .bool(value) }
+        else if let value = try? container.decode(Double.self) { self = .number(value) }
+        else { self = .string(try container.decode(String.self)) }
+    }
+
+    var string: String? { if case .string(let value) = self { return value } else { return nil } }
+}
