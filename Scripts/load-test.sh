@@ -12,6 +12,7 @@ scenario="${1:-all}"
 
 data="$(mktemp -d /tmp/parley-load-XXXXXX)"
 "$bin/parley-server" --port 0 --grpc-port 0 --data-directory "$data" --rate-limit-scale 1000 \
+    --max-connections-per-address 20000 \
     --log-level error >"$data/stdout" 2>"$data/stderr" &
 server=$!
 trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$data"' EXIT

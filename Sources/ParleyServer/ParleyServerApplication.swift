@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import ParleyAPI
@@ -147,11 +148,23 @@ public enum ParleyServerApplication {
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         let webSocket = WebSocketServerConfiguration(
-            maxFrameSize: max(dependencies.limits.socketFrameBytes, 1 << 14), autoPing: .enabled(timePeriod: keepAliveInterval))
+            maxFrameSize: max(dependencies.limits.socketFrameBytes, 1 << 14), autoPing: .enabled(timePeriod: keepAliveInterval),
+            validateUTF8: true)
+        let webSocketResponder = makeWebSocketRouter(dependencies).buildResponder()
+        // Idle WebSockets are read from at every ping's pong: the read timeout spans at least three pings.
+        var connectionLimits = dependencies.limits.connections
+        connectionLimits.readTimeout = max(connectionLimits.readTimeout, keepAliveInterval * 3)
+        let connections = ConnectionGuard(limits: connectionLimits)
+        let channel = HTTP1WebSocketUpgradeChannel.Configuration(
+            http1: .init(idleTimeout: connectionLimits.readTimeout.timeAmount), ws: webSocket)
         var app = Application(
             router: makeRouter(dependencies),
-            server: .http1WebSocketUpgrade(
-                webSocketRouter: makeWebSocketRouter(dependencies), configuration: .init(ws: webSocket)),
+            // Hummingbird's HTTP/1 + WebSocket channel behind the connection limits and stall timeouts.
+            server: HTTPServerBuilder { responder in
+                GuardedServerChannel(
+                    base: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: channel),
+                    connections: connections)
+            },
             configuration: .init(address: .hostname(host, port: port), serverName: "parley-server"),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
             logger: logger)

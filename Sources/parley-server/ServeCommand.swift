@@ -59,6 +59,18 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seconds between WebSocket keep-alive pings (environment: PARLEY_KEEPALIVE_SECONDS).")
     var keepAliveSeconds = Int(environment["PARLEY_KEEPALIVE_SECONDS"] ?? "") ?? 30
 
+    @Option(help: "Open connections in all; more are answered 503 and closed (environment: PARLEY_MAX_CONNECTIONS).")
+    var maxConnections = Int(environment["PARLEY_MAX_CONNECTIONS"] ?? "") ?? ConnectionLimits().maximumConnections
+
+    @Option(help: "Open connections from one client address (environment: PARLEY_MAX_CONNECTIONS_PER_ADDRESS).")
+    var maxConnectionsPerAddress = Int(environment["PARLEY_MAX_CONNECTIONS_PER_ADDRESS"] ?? "") ?? ConnectionLimits().maximumConnectionsPerAddress
+
+    @Option(help: "Seconds a new connection has to send its first complete request head (environment: PARLEY_REQUEST_HEAD_TIMEOUT_SECONDS).")
+    var requestHeadTimeoutSeconds = Int(environment["PARLEY_REQUEST_HEAD_TIMEOUT_SECONDS"] ?? "") ?? 10
+
+    @Option(help: "Seconds a connection may send nothing before it is closed (environment: PARLEY_READ_TIMEOUT_SECONDS).")
+    var readTimeoutSeconds = Int(environment["PARLEY_READ_TIMEOUT_SECONDS"] ?? "") ?? 90
+
     @Option(help: "Who may register: open, token (only with an invite from `parley-server invites create`) or closed (environment: PARLEY_REGISTRATION).")
     var registration = environment["PARLEY_REGISTRATION"] ?? "open"
 
@@ -90,6 +102,9 @@ struct ServeCommand: AsyncParsableCommand {
     func validate() throws {
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown log level \(logLevel)") }
         guard SQLiteDurability(rawValue: sqliteDurability) != nil else { throw ValidationError("durability is process or power") }
+        guard maxConnections > 0, maxConnectionsPerAddress > 0, requestHeadTimeoutSeconds > 0, readTimeoutSeconds > 0 else {
+            throw ValidationError("connection limits and timeouts must be positive")
+        }
         guard ["on", "off"].contains(groupCommit) else { throw ValidationError("--group-commit is on or off") }
         guard RegistrationMode(rawValue: registration) != nil else { throw ValidationError("--registration is open, token or closed") }
         if registration == "token", resolvedOperatorToken == nil {
@@ -118,6 +133,10 @@ struct ServeCommand: AsyncParsableCommand {
         limits.messageLifetimeMilliseconds = UInt64(messageTTLDays) * 24 * 60 * 60 * 1000
         limits.attachmentBytes = attachmentMaxBytes
         limits.rateLimits = limits.rateLimits.scaled(by: rateLimitScale)
+        limits.connections.maximumConnections = maxConnections
+        limits.connections.maximumConnectionsPerAddress = maxConnectionsPerAddress
+        limits.connections.requestHeadTimeout = .seconds(requestHeadTimeoutSeconds)
+        limits.connections.readTimeout = .seconds(readTimeoutSeconds)
         let hasher = CredentialHasher()
         let attachments = try AttachmentStore(directory: URL(fileURLWithPath: dataDirectory).appendingPathComponent("attachments"))
         let data = URL(fileURLWithPath: dataDirectory)

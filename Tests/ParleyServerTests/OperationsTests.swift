@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Logging
 import HummingbirdTesting
 import ParleyAPI
 import ParleyServer
@@ -67,6 +68,22 @@ import Testing
             #expect(try await harness.store.mailboxDepth() == 2)
             await service.sweep(now: ServerClock.milliseconds() + harness.dependencies.limits.messageLifetimeMilliseconds + 1000)
             #expect(try await harness.store.mailboxDepth() == 0)
+        }
+    }
+}
+
+/// What the server's configuration prints as (ServiceLifecycle logs services by description at debug level).
+@Suite struct RedactedDescriptionTests {
+    @Test func noSecretReachesADescription() throws {
+        let harness = try ServerHarness()
+        let backup = BackupSettings(oprfKey: Array(repeating: 9, count: 32))
+        let texts = [
+            String(describing: harness.dependencies), String(describing: backup),
+            String(describing: MaintenanceService(dependencies: harness.dependencies, logger: Logger(label: "test"))),
+        ]
+        for text in texts {
+            #expect(!text.contains(ServerHarness.operatorToken))
+            #expect(!text.contains("7, 7, 7") && !text.contains("9, 9, 9"), "no key bytes: \(text.prefix(200))")
         }
     }
 }

@@ -1,0 +1,16 @@
+/// Bounds on connections, so that idle, unfinished or many connections cannot exhaust the server (file descriptors,
+/// memory) before a request is even read.
+public struct ConnectionLimits: Sendable {
+    /// Open connections in all (HTTP and WebSocket); further ones get a 503 and are closed.
+    public var maximumConnections = 20_000
+    /// Open connections from one client address; further ones get a 503 and are closed.
+    public var maximumConnectionsPerAddress = 1_000
+    /// Time a new connection has to send its first complete request head (slow or stalled heads are cut off).
+    public var requestHeadTimeout: Duration = .seconds(10)
+    /// Time a connection may go without sending a byte (an HTTP keep-alive connection between requests, a stalled
+    /// upload, a WebSocket whose client stopped answering pings) before it is closed. Longer than two WebSocket pings.
+    public var readTimeout: Duration = .seconds(90)
+
+    /// The defaults.
+    public init() {}
+}

@@ -1,0 +1,130 @@
+import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOCore
+
+/// The server's child channel: Hummingbird's HTTP/1 + WebSocket upgrade channel behind the ``ConnectionGuard``, with a
+/// deadline for the first request head and a read timeout in front of its pipeline. A refused connection gets a raw
+/// `503` JSON answer with `Retry-After` and is closed before any request is parsed.
+struct GuardedServerChannel<Base: ServerChildChannel>: ServerChildChannel {
+    typealias Value = Base.Value
+
+    let base: Base
+    let connections: ConnectionGuard
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        let address = channel.remoteAddress?.ipAddress ?? channel.remoteAddress?.description ?? "unknown"
+        guard connections.admit(address) else {
+            // Answered and closed by the first handler, before anything is parsed.
+            do {
+                try channel.pipeline.syncOperations.addHandler(RefuseConnection(), position: .first)
+            } catch {
+                channel.close(promise: nil)
+            }
+            return base.setup(channel: channel, logger: logger)
+        }
+        channel.closeFuture.whenComplete { _ in connections.release(address) }
+        do {
+            try channel.pipeline.syncOperations.addHandlers(
+                [IdleStateHandler(readTimeout: connections.limits.readTimeout.timeAmount), ReadTimeoutCloser(),
+                 FirstRequestHeadDeadline(timeout: connections.limits.requestHeadTimeout.timeAmount)],
+                position: .first)
+        } catch {
+            channel.close(promise: nil)
+            return channel.eventLoop.makeFailedFuture(error)
+        }
+        return base.setup(channel: channel, logger: logger)
+    }
+
+    func handle(value: Value, logger: Logger) async {
+        await base.handle(value: value, logger: logger)
+    }
+
+}
+
+/// Answers a connection over the ``ConnectionLimits`` with a `503` JSON error and `Retry-After`, then closes it.
+final class RefuseConnection: ChannelInboundHandler, Sendable {
+    typealias InboundIn = ByteBuffer
+
+    private static let answer: String = {
+        let body = #"{"code":"too_many_connections","message":"too many connections; retry later","retryAfter":10}"#
+        return "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nRetry-After: 10\r\n"
+            + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body
+    }()
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { refuse(context) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        refuse(context)
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {}  // nothing of a refused connection is parsed
+
+    private func refuse(_ context: ChannelHandlerContext) {
+        let channel = context.channel
+        context.writeAndFlush(NIOAny(ByteBuffer(string: Self.answer))).whenComplete { _ in channel.close(promise: nil) }
+    }
+}
+
+/// Closes a connection that sent nothing for the read timeout.
+final class ReadTimeoutCloser: ChannelInboundHandler, Sendable {
+    typealias InboundIn = ByteBuffer
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let idle = event as? IdleStateHandler.IdleStateEvent, idle == .read {
+            context.close(promise: nil)
+        } else {
+            context.fireUserInboundEventTriggered(event)
+        }
+    }
+}
+
+/// Closes a connection whose first request head (up to the blank line) has not fully arrived within `timeout` of
+/// connecting — however slowly its bytes trickle in. Once the head is complete it leaves the pipeline; later requests
+/// on a kept-alive connection are bounded by the read timeout and Hummingbird's idle timeout.
+final class FirstRequestHeadDeadline: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+
+    private let timeout: TimeAmount
+    private var deadline: Scheduled<Void>?
+    /// The last bytes seen, to find `\r\n\r\n` across reads.
+    private var tail: [UInt8] = []
+
+    init(timeout: TimeAmount) { self.timeout = timeout }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        let channel = context.channel
+        deadline = context.eventLoop.scheduleTask(in: timeout) { channel.close(promise: nil) }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        deadline?.cancel()
+        deadline = nil
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let buffer = unwrapInboundIn(data)
+        let bytes = tail + Array(buffer.readableBytesView)
+        let complete = bytes.count >= 4 && (0...(bytes.count - 4)).contains { i in
+            bytes[i] == 13 && bytes[i + 1] == 10 && bytes[i + 2] == 13 && bytes[i + 3] == 10
+        }
+        tail = Array(bytes.suffix(3))
+        context.fireChannelRead(data)
+        if complete {
+            deadline?.cancel()
+            deadline = nil
+            context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+        }
+    }
+}
+
+extension Duration {
+    /// The same span as NIO's `TimeAmount` (nanoseconds).
+    var timeAmount: TimeAmount {
+        let (seconds, attoseconds) = components
+        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}

@@ -1,0 +1,32 @@
+// What the server's configuration and services print as. ServiceLifecycle logs every service by its description at
+// debug level, and Swift's default description of a struct prints every stored property — here the PIN backups' OPRF
+// key, the decoy key and the operator token. These say what the value is without any secret.
+
+extension MaintenanceService: CustomStringConvertible {
+    /// The type's name only.
+    public var description: String { "MaintenanceService" }
+}
+
+extension MailboxChangeListener: CustomStringConvertible {
+    /// The type's name only.
+    public var description: String { "MailboxChangeListener" }
+}
+
+extension GRPCKeyServer: CustomStringConvertible {
+    /// The type's name only.
+    public var description: String { "GRPCKeyServer" }
+}
+
+extension BackupSettings: CustomStringConvertible {
+    /// The guess limits; never the OPRF key.
+    public var description: String {
+        "BackupSettings(maximumFailures: \(maximumFailures), attemptsPerWindow: \(attemptsPerWindow), oprfKey: <redacted>)"
+    }
+}
+
+extension ContentDetectionSettings: CustomStringConvertible {
+    /// The policy; never the decoy key or the operator token.
+    public var description: String {
+        "ContentDetectionSettings(strictSeen: \(strictSeen), operatorToken: \(operatorToken == nil ? "none" : "<redacted>"), decoyKey: <redacted>)"
+    }
+}

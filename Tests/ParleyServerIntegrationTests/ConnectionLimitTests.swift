@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+
+/// Connections that stall or pile up cannot hold the server: a request head must arrive whole within its deadline
+/// (however slowly it trickles), a silent connection is closed after the read timeout, and connections over the
+/// per-address cap are answered 503 with Retry-After — while a normal request still gets through.
+@Suite struct ConnectionLimitTests {
+    static func server(_ extra: [String]) async throws -> (ServerProcess, String) {
+        let directory = NSTemporaryDirectory() + "parley-connections-\(UUID())"
+        return (try await ServerProcess(arguments: ["--data-directory", directory] + extra), directory)
+    }
+
+    @Test func stalledAndSilentConnectionsAreClosed() async throws {
+        // The read timeout spans at least three WebSocket pings: a 1 s ping makes it 3 s.
+        let (server, directory) = try await Self.server([
+            "--request-head-timeout-seconds", "1", "--read-timeout-seconds", "2", "--keep-alive-seconds", "1",
+        ])
+        defer { server.stop(); try? FileManager.default.removeItem(atPath: directory) }
+
+        // Silent from the start: cut off at the head deadline.
+        let silent = try RawConnection(port: server.port)
+        let started = Date()
+        #expect(silent.read(for: 6).closed)
+        #expect(Date().timeIntervalSince(started) < 4)
+
+        // A head trickled a byte every 200 ms never completes: cut off at the deadline too.
+        let slowloris = try RawConnection(port: server.port)
+        let trickleStart = Date()
+        var stillOpen = true
+        for byte in "GET /health HTTP/1.1\r\nHost: localhost\r\nX-Padding: aaaaaaaaaaaaaaaaaaaaaaaa".map(String.init) where stillOpen {
+            stillOpen = slowloris.send(byte) && !slowloris.read(for: 0.2).closed
+        }
+        #expect(!stillOpen, "the trickled head was cut off")
+        #expect(Date().timeIntervalSince(trickleStart) < 4)
+
+        // A complete request is answered; the kept-alive connection is closed once it idles past the read timeout.
+        let keptAlive = try RawConnection(port: server.port)
+        #expect(keptAlive.send("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n"))
+        let (answer, closedEarly) = keptAlive.read(for: 1)
+        #expect(answer.hasPrefix("HTTP/1.1 200") && !closedEarly)
+        #expect(keptAlive.read(for: 6).closed)
+    }
+
+    @Test func connectionsOverThePerAddressCapAre503AndFreedCapacityIsUsable() async throws {
+        let (server, directory) = try await Self.server(["--max-connections-per-address", "30"])
+        defer { server.stop(); try? FileManager.default.removeItem(atPath: directory) }
+        var held: [RawConnection] = []
+        for _ in 0..<29 { held.append(try RawConnection(port: server.port)) }
+        // The 30th (a normal client) still gets through while 29 stall.
+        let normal = try RawConnection(port: server.port)
+        #expect(normal.send("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n"))
+        #expect(normal.read(for: 2).text.hasPrefix("HTTP/1.1 200"))
+        // The 31st is refused with a 503 that says when to come back.
+        let refused = try RawConnection(port: server.port)
+        let (text, closed) = refused.read(for: 3)
+        #expect(text.hasPrefix("HTTP/1.1 503") && text.contains("Retry-After: 10") && text.contains("too_many_connections"))
+        #expect(closed)
+        // Freed capacity is usable again.
+        held.removeAll()
+        try await Task.sleep(for: .milliseconds(300))
+        let later = try RawConnection(port: server.port)
+        #expect(later.send("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n"))
+        #expect(later.read(for: 2).text.hasPrefix("HTTP/1.1 200"))
+    }
+}
