@@ -48,14 +48,21 @@ extension LoadCommand {
         @Option(help: "Send over http (a PUT per message) or socket (request frames on each client's WebSocket).")
         var over = "http"
 
+        @Option(help: "Connect the receivers' sockets to this server instead (a second process on the same PostgreSQL; with --over http).")
+        var receiveServer: String?
+
         func run() async throws {
             raiseOpenFileLimit()
             let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(
                 connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: clients * concurrency)))
             let api = ParleyServerClient(baseURL: options.server, http: http)
             guard ["http", "socket"].contains(over) else { throw ValidationError("--over is http or socket") }
+            if receiveServer != nil && over == "socket" {
+                throw ValidationError("--receive-server needs --over http: a socket sends to the server it is connected to")
+            }
             let run = TrafficRun(api: api, clients: clients, rate: rate, duration: duration, concurrency: concurrency, payload: payload,
-                                 overSocket: over == "socket", serverPid: options.serverPid)
+                                 overSocket: over == "socket", serverPid: options.serverPid,
+                                 receiveBaseURL: receiveServer ?? options.server)
             let report = try await shuttingDown(http) { try await run.execute() }
             print(report.render(serverMemory: options.serverPid.flatMap(residentMemory(pid:))))
         }

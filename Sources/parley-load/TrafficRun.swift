@@ -17,6 +17,8 @@ struct TrafficRun: Sendable {
     let overSocket: Bool
     /// The server's process id, to read its CPU time from /proc.
     let serverPid: Int32?
+    /// Where the receivers' sockets connect (another server process on the same PostgreSQL, or the same server).
+    let receiveBaseURL: String
 
     final class ReadyCount: Sendable {
         let count = Mutex(0)
@@ -116,7 +118,7 @@ struct TrafficRun: Sendable {
     }
 
     private func receive(as account: LoadAccount, tally: Tally, ready: ReadyCount) async throws {
-        let socket = MessageSocket(baseURL: api.baseURL, device: account.credentials)
+        let socket = MessageSocket(baseURL: receiveBaseURL, device: account.credentials)
         try await socket.run { frame, writer in
             switch frame.type {
             case .queueEmpty:
