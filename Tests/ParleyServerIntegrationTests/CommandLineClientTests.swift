@@ -4,11 +4,7 @@ import Testing
 /// The `parley` command against a real `parley-server` process: registration, sending, receiving, history and the
 /// JSON-RPC daemon, each account in its own encrypted database under a temporary PARLEY_HOME.
 @Suite struct CommandLineClientTests {
-    struct Run {
-        let status: Int32
-        let stdout: String
-        let stderr: String
-    }
+    typealias Run = ProcessRun
 
     final class Parley: @unchecked Sendable {
         let home: String
@@ -28,17 +24,7 @@ import Testing
             return process
         }
 
-        func run(_ arguments: String...) throws -> Run {
-            let process = process(arguments)
-            let out = Pipe(), err = Pipe()
-            process.standardOutput = out
-            process.standardError = err
-            try process.run()
-            let stdout = out.fileHandleForReading.readDataToEndOfFile(), stderr = err.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                       stderr: String(decoding: stderr, as: UTF8.self))
-        }
+        func run(_ arguments: String...) throws -> Run { try ProcessRun.run(process(arguments)) }
 
         deinit { try? FileManager.default.removeItem(atPath: home) }
     }

@@ -52,17 +52,12 @@ import Testing
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
         process.arguments = [packageRoot.appendingPathComponent("Scripts/interop/grpc_key_client.py").path] + arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile(), stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            Issue.record("grpc_key_client.py exited \(process.terminationStatus): \(String(decoding: stderr, as: UTF8.self))")
+        let run = try ProcessRun.run(process)
+        guard run.status == 0 else {
+            Issue.record("grpc_key_client.py exited \(run.status): \(run.stderr)")
             throw ServerProcessError.didNotStart
         }
-        return try JSONDecoder().decode(PythonReport.self, from: stdout)
+        return try JSONDecoder().decode(PythonReport.self, from: Data(run.stdout.utf8))
     }
 
     /// A self-signed certificate for "localhost" and 127.0.0.1 (openssl), with its key; the paths.

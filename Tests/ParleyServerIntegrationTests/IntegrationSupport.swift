@@ -70,3 +70,22 @@ final class ReceivedTexts: @unchecked Sendable {
     func append(_ text: String) { lock.withLock { storage.append(text) } }
     var texts: [String] { lock.withLock { storage } }
 }
+
+/// A process run to its end: exit status and output.
+struct ProcessRun {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+
+    /// Runs `process` (executable and arguments set) and collects its output.
+    static func run(_ process: Process) throws -> ProcessRun {
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile(), stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return ProcessRun(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                          stderr: String(decoding: stderr, as: UTF8.self))
+    }
+}

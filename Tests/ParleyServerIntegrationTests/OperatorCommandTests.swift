@@ -13,13 +13,8 @@ import Testing
         let process = Process()
         process.executableURL = URL(fileURLWithPath: bin).appendingPathComponent("parley-server")
         process.arguments = arguments + ["--server", server.baseURL, "--operator-token", operatorToken]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self))
+        let run = try ProcessRun.run(process)
+        return (run.status, run.stdout)
     }
 
     @Test func invitesAdmitOnceAndOperatorsManageAccounts() async throws {
