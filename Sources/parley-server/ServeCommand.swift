@@ -65,7 +65,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Open connections from one client address (environment: PARLEY_MAX_CONNECTIONS_PER_ADDRESS).")
     var maxConnectionsPerAddress = Int(environment["PARLEY_MAX_CONNECTIONS_PER_ADDRESS"] ?? "") ?? ConnectionLimits().maximumConnectionsPerAddress
 
-    @Option(help: "Seconds a new connection has to send its first complete request head (environment: PARLEY_REQUEST_HEAD_TIMEOUT_SECONDS).")
+    @Option(help: "Seconds a connection has, from its first byte, to send its first complete request head (environment: PARLEY_REQUEST_HEAD_TIMEOUT_SECONDS).")
     var requestHeadTimeoutSeconds = Int(environment["PARLEY_REQUEST_HEAD_TIMEOUT_SECONDS"] ?? "") ?? 10
 
     @Option(help: "Seconds a connection may send nothing before it is closed (environment: PARLEY_READ_TIMEOUT_SECONDS).")

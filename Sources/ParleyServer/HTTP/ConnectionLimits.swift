@@ -5,7 +5,8 @@ public struct ConnectionLimits: Sendable {
     public var maximumConnections = 20_000
     /// Open connections from one client address; further ones get a 503 and are closed.
     public var maximumConnectionsPerAddress = 1_000
-    /// Time a new connection has to send its first complete request head (slow or stalled heads are cut off).
+    /// Time a connection has, from the first byte it sends, to complete its first request head (slow or stalled heads
+    /// are cut off; a connection that sends nothing at all is closed by the read timeout).
     public var requestHeadTimeout: Duration = .seconds(10)
     /// Time a connection may go without sending a byte (an HTTP keep-alive connection between requests, a stalled
     /// upload, a WebSocket whose client stopped answering pings) before it is closed. Longer than two WebSocket pings.

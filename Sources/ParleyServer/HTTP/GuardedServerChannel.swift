@@ -81,8 +81,8 @@ final class ReadTimeoutCloser: ChannelInboundHandler, Sendable {
     }
 }
 
-/// Closes a connection whose first request head (up to the blank line) has not fully arrived within `timeout` of
-/// connecting — however slowly its bytes trickle in. Once the head is complete it leaves the pipeline; later requests
+/// Closes a connection whose first request head (up to the blank line) has not fully arrived within `timeout` of its
+/// first byte — however slowly its bytes trickle in. Once the head is complete it leaves the pipeline; later requests
 /// on a kept-alive connection are bounded by the read timeout and Hummingbird's idle timeout.
 final class FirstRequestHeadDeadline: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
@@ -95,10 +95,6 @@ final class FirstRequestHeadDeadline: ChannelInboundHandler, RemovableChannelHan
 
     init(timeout: TimeAmount) { self.timeout = timeout }
 
-    func handlerAdded(context: ChannelHandlerContext) {
-        let channel = context.channel
-        deadline = context.eventLoop.scheduleTask(in: timeout) { channel.close(promise: nil) }
-    }
 
     func handlerRemoved(context: ChannelHandlerContext) {
         deadline?.cancel()
@@ -106,6 +102,12 @@ final class FirstRequestHeadDeadline: ChannelInboundHandler, RemovableChannelHan
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        // The clock starts with the head's first byte: a client that connects ahead of time and stays silent (a
+        // pre-connected pool) is the read timeout's business, one that starts a head must finish it in time.
+        if deadline == nil {
+            let channel = context.channel
+            deadline = context.eventLoop.scheduleTask(in: timeout) { channel.close(promise: nil) }
+        }
         let buffer = unwrapInboundIn(data)
         let bytes = tail + Array(buffer.readableBytesView)
         let complete = bytes.count >= 4 && (0...(bytes.count - 4)).contains { i in
