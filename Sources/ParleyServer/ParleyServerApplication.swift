@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
+import NIOCore
 import ParleyAPI
 import ServiceLifecycle
 
@@ -11,33 +12,31 @@ public enum ParleyServerApplication {
     /// The HTTP router with every route, the metrics and error middleware.
     public static func makeRouter(_ dependencies: ServerDependencies) -> Router<BasicRequestContext> {
         let d = dependencies
-        let authenticator = DeviceAuthenticator(store: d.store, hasher: d.hasher)
-        let deviceDirectory = DeviceDirectory(store: d.store, hub: d.hub)
+        let authenticator = d.authenticator
+        let deviceDirectory = d.deviceDirectory
         let accounts = AccountController(
             store: d.store, hasher: d.hasher, authenticator: authenticator, limits: d.limits, rateLimiter: d.rateLimiter,
             deviceDirectory: deviceDirectory, registration: d.registration)
         let provisioning = ProvisioningController(
             store: d.store, authenticator: authenticator, limits: d.limits, rateLimiter: d.rateLimiter)
-        let keys = KeyController(
-            directory: KeyDirectory(store: d.store, limits: d.limits, rateLimiter: d.rateLimiter), authenticator: authenticator,
-            limits: d.limits)
+        let keys = KeyController(directory: d.keyDirectory, authenticator: authenticator, limits: d.limits)
         let devices = DeviceController(
             store: d.store, hasher: d.hasher, authenticator: authenticator, limits: d.limits, rateLimiter: d.rateLimiter, hub: d.hub,
             directory: deviceDirectory)
         let messages = MessageController(
-            store: d.store, authenticator: authenticator, limits: d.limits, sender: sendService(d), metrics: d.metrics)
+            store: d.store, authenticator: authenticator, limits: d.limits, sender: d.sendService, metrics: d.metrics)
         let attachments = AttachmentController(
             blobs: d.attachments, authenticator: authenticator, limits: d.limits, rateLimiter: d.rateLimiter, metrics: d.metrics)
         let sockets = socketController(d, authenticator: authenticator)
         let contentHashes = ContentHashController(
-            store: d.store, authenticator: authenticator, operators: OperatorAuthenticator(token: d.contentDetection.operatorToken),
+            store: d.store, authenticator: authenticator, operators: d.operators,
             settings: d.contentDetection, limits: d.limits, rateLimiter: d.rateLimiter, metrics: d.metrics, importer: d.importer)
         let backups = BackupController(
             store: d.store, authenticator: authenticator, limits: d.limits, rateLimiter: d.rateLimiter, settings: d.backup,
             oprf: BackupOPRFKey(serverKey: d.backup.oprfKey), attempts: d.backupAttempts)
 
         let administration = AccountAdministrationController(
-            store: d.store, operators: OperatorAuthenticator(token: d.contentDetection.operatorToken), limits: d.limits, hub: d.hub)
+            store: d.store, operators: d.operators, limits: d.limits, hub: d.hub)
 
         let router = Router(context: BasicRequestContext.self)
         router.add(middleware: MetricsMiddleware(metrics: d.metrics))
@@ -129,7 +128,7 @@ public enum ParleyServerApplication {
 
     /// The router that decides WebSocket upgrades on `GET /v1/websocket`.
     public static func makeWebSocketRouter(_ dependencies: ServerDependencies) -> Router<BasicWebSocketRequestContext> {
-        let sockets = socketController(dependencies, authenticator: DeviceAuthenticator(store: dependencies.store, hasher: dependencies.hasher))
+        let sockets = socketController(dependencies, authenticator: dependencies.authenticator)
         let router = Router(context: BasicWebSocketRequestContext.self)
         router.ws(RouterPath(APIRoutes.webSocket)) { request, _ in
             await sockets.shouldUpgrade(request)
@@ -156,7 +155,7 @@ public enum ParleyServerApplication {
         connectionLimits.readTimeout = max(connectionLimits.readTimeout, keepAliveInterval * 3)
         let connections = ConnectionGuard(limits: connectionLimits)
         let channel = HTTP1WebSocketUpgradeChannel.Configuration(
-            http1: .init(idleTimeout: connectionLimits.readTimeout.timeAmount), ws: webSocket)
+            http1: .init(idleTimeout: TimeAmount(connectionLimits.readTimeout)), ws: webSocket)
         var app = Application(
             router: makeRouter(dependencies),
             // Hummingbird's HTTP/1 + WebSocket channel behind the connection limits and stall timeouts.
@@ -176,11 +175,6 @@ public enum ParleyServerApplication {
 
     private static func socketController(_ d: ServerDependencies, authenticator: DeviceAuthenticator) -> SocketController {
         SocketController(store: d.store, authenticator: authenticator, hub: d.hub, limits: d.limits, rateLimiter: d.rateLimiter,
-                         metrics: d.metrics, sender: sendService(d))
-    }
-
-    /// The one send path every front door calls.
-    private static func sendService(_ d: ServerDependencies) -> SendService {
-        SendService(store: d.store, writer: d.envelopeWriter, limits: d.limits, hub: d.hub, rateLimiter: d.rateLimiter, metrics: d.metrics)
+                         metrics: d.metrics, sender: d.sendService)
     }
 }

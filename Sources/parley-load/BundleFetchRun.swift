@@ -97,7 +97,7 @@ struct BundleFetchRun {
                             try await fetch(fetcher)
                             fetches += 1
                             let elapsed = clock.now - before
-                            _ = latency.record(UInt64(elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000))
+                            _ = latency.record(microseconds(elapsed))
                         } catch {
                             errors += 1
                         }
@@ -115,7 +115,7 @@ struct BundleFetchRun {
         let cpuAfter = serverPid.flatMap(cpuSeconds(pid:))
         return Measurement(
             fetches: results.map(\.0).reduce(0, +), errors: results.map(\.1).reduce(0, +),
-            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, latency: latency,
+            seconds: seconds(elapsed), latency: latency,
             serverCPU: cpuBefore.flatMap { before in cpuAfter.map { $0 - before } })
     }
 }

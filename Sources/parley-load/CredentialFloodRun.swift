@@ -59,15 +59,15 @@ struct CredentialFloodRun {
         let cpuAfter = serverPid.flatMap(cpuSeconds(pid:))
         let (healthLatency, deviceLatency) = try await (health, device)
 
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let elapsedSeconds = seconds(elapsed)
         func line(_ name: String, _ latency: Histogram<UInt64>) -> String {
             func ms(_ percentile: Double) -> String { String(format: "%.2f", Double(latency.valueAtPercentile(percentile)) / 1000) }
             return "\(name) ms: p50 \(ms(50)), p99 \(ms(99)), max \(String(format: "%.2f", Double(latency.max) / 1000))"
                 + " (\(latency.totalCount) requests)"
         }
         var lines = [
-            "wrong-credential flood: \(requests) requests, \(concurrency) workers, offered \(rate == 0 ? "as fast as possible" : "\(rate)/s"), \(String(format: "%.1f", seconds)) s"
-                + " (\(String(format: "%.0f", Double(requests) / seconds))/s); statuses: "
+            "wrong-credential flood: \(requests) requests, \(concurrency) workers, offered \(rate == 0 ? "as fast as possible" : "\(rate)/s"), \(String(format: "%.1f", elapsedSeconds)) s"
+                + " (\(String(format: "%.0f", Double(requests) / elapsedSeconds))/s); statuses: "
                 + statuses.sorted { $0.key < $1.key }.map { "\($0.key == 0 ? "failed" : String($0.key)) ×\($0.value)" }.joined(separator: ", "),
             line("/health during the flood", healthLatency),
             line("a legitimate device's GET /v1/devices during the flood", deviceLatency),
@@ -87,7 +87,7 @@ struct CredentialFloodRun {
             let before = clock.now
             try await body()
             let taken = clock.now - before
-            _ = latency.record(UInt64(taken.components.seconds) * 1_000_000 + UInt64(taken.components.attoseconds / 1_000_000_000_000))
+            _ = latency.record(microseconds(taken))
             try await Task.sleep(for: .milliseconds(5))
         }
         return latency
@@ -108,15 +108,4 @@ final class FloodState: Sendable {
     private let finished = Mutex(false)
     var isFinished: Bool { finished.withLock { $0 } }
     func finish() { finished.withLock { $0 = true } }
-}
-
-/// User plus system CPU seconds the process has used, from /proc/PID/stat.
-func cpuSeconds(pid: Int32) -> Double? {
-    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-          let close = stat.lastIndex(of: ")")
-    else { return nil }
-    // Fields after the command name: state is field 3, utime 14, stime 15.
-    let fields = stat[stat.index(after: close)...].split(separator: " ")
-    guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
-    return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
 }

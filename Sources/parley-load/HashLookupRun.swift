@@ -48,7 +48,7 @@ struct HashLookupRun {
                             }
                             lookups += hashes.count
                             let elapsed = clock.now - before
-                            latency.record(UInt64(elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000))
+                            latency.record(microseconds(elapsed))
                         } catch {
                             errors += 1
                         }
@@ -60,14 +60,14 @@ struct HashLookupRun {
             for try await result in group { all.append(result) }
             return all
         }
-        let seconds = Double((clock.now - started).components.seconds) + Double((clock.now - started).components.attoseconds) / 1e18
+        let elapsedSeconds = seconds(clock.now - started)
         var latency = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
         for result in results { latency.add(result.3) }
         let lookups = results.map(\.0).reduce(0, +), hits = results.map(\.1).reduce(0, +), errors = results.map(\.2).reduce(0, +)
         func ms(_ percentile: Double) -> String { String(format: "%.2f", Double(latency.valueAtPercentile(percentile)) / 1000) }
         return """
-            \(kind.rawValue): \(workers) workers for \(String(format: "%.1f", seconds)) s against a \(bankSize)-hash bank
-            lookups: \(lookups) (\(String(format: "%.0f", Double(lookups) / seconds))/s), hits: \(hits), errors: \(errors)
+            \(kind.rawValue): \(workers) workers for \(String(format: "%.1f", elapsedSeconds)) s against a \(bankSize)-hash bank
+            lookups: \(lookups) (\(String(format: "%.0f", Double(lookups) / elapsedSeconds))/s), hits: \(hits), errors: \(errors)
             request latency ms: p50 \(ms(50)), p99 \(ms(99)), max \(String(format: "%.2f", Double(latency.max) / 1000))
             """
     }

@@ -191,3 +191,24 @@ func raiseOpenFileLimit() {
     limit.rlim_cur = limit.rlim_max
     _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
 }
+
+/// A duration in seconds.
+func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+}
+
+/// A duration in whole microseconds (what the latency histograms record).
+func microseconds(_ duration: Duration) -> UInt64 {
+    UInt64(max(0, duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000))
+}
+
+/// User plus system CPU seconds the process has used, from /proc/PID/stat.
+func cpuSeconds(pid: Int32) -> Double? {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+          let close = stat.lastIndex(of: ")")
+    else { return nil }
+    // Fields after the command name: state is field 3, utime 14, stime 15.
+    let fields = stat[stat.index(after: close)...].split(separator: " ")
+    guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+    return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+}

@@ -151,6 +151,3 @@ func monotonicNanoseconds() -> UInt64 {
     return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
 }
 
-func seconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-}

@@ -13,7 +13,7 @@ struct InvitesCommand: AsyncParsableCommand {
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Print a new invite token (shown once; the server keeps only its hash).")
 
-        @OptionGroup var connection: ContentHashCommand.Connection
+        @OptionGroup var connection: OperatorConnection
         @Option(help: "Registrations it allows (1…10000).") var uses = 1
         @Option(help: "Hours until it expires (1…8760).") var expiresInHours = 168
         @Flag(help: "Print the invite as JSON.") var json = false
@@ -43,7 +43,7 @@ struct AccountsCommand: AsyncParsableCommand {
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Every account: id, username, devices, created, disabled.")
-        @OptionGroup var connection: ContentHashCommand.Connection
+        @OptionGroup var connection: OperatorConnection
         @Flag(help: "One JSON object per line.") var json = false
 
         func run() async throws {
@@ -70,14 +70,14 @@ struct AccountsCommand: AsyncParsableCommand {
 
     struct Disable: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Stop an account's devices from authenticating (their sockets close).")
-        @OptionGroup var connection: ContentHashCommand.Connection
+        @OptionGroup var connection: OperatorConnection
         @Argument(help: "The account id.") var account: String
         func run() async throws { try await AccountsCommand.setDisabled(true, account: account, connection: connection) }
     }
 
     struct Enable: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Let a disabled account's devices authenticate again.")
-        @OptionGroup var connection: ContentHashCommand.Connection
+        @OptionGroup var connection: OperatorConnection
         @Argument(help: "The account id.") var account: String
         func run() async throws { try await AccountsCommand.setDisabled(false, account: account, connection: connection) }
     }
@@ -85,7 +85,7 @@ struct AccountsCommand: AsyncParsableCommand {
     struct Delete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Delete an account with its devices, keys, mailboxes and PIN backup; its username becomes free.")
-        @OptionGroup var connection: ContentHashCommand.Connection
+        @OptionGroup var connection: OperatorConnection
         @Argument(help: "The account id.") var account: String
 
         func run() async throws {
@@ -97,43 +97,11 @@ struct AccountsCommand: AsyncParsableCommand {
         }
     }
 
-    static func setDisabled(_ disabled: Bool, account: String, connection: ContentHashCommand.Connection) async throws {
+    static func setDisabled(_ disabled: Bool, account: String, connection: OperatorConnection) async throws {
         try await connection.with { http, authorization in
             try await connection.send(.PUT, OperatorRoutes.accountDisabled(account), body: AccountDisabledRequest(disabled: disabled),
                                       http: http, authorization: authorization)
         }
         print("\(disabled ? "disabled" : "enabled") \(account)")
-    }
-}
-
-extension ContentHashCommand.Connection {
-    /// One JSON request to the operator API; the decoded answer.
-    func call<Body: Encodable, Answer: Decodable>(
-        _ method: HTTPMethod, _ path: String, body: Body?, http: HTTPClient, authorization: String
-    ) async throws -> Answer {
-        try await Self.decode(try await execute(method, path, body: body, http: http, authorization: authorization))
-    }
-
-    /// One JSON request to the operator API whose answer has no body (2xx expected).
-    func send<Body: Encodable>(_ method: HTTPMethod, _ path: String, body: Body?, http: HTTPClient, authorization: String) async throws {
-        let response = try await execute(method, path, body: body, http: http, authorization: authorization)
-        let data = Data((try await response.body.collect(upTo: 1 << 20)).readableBytesView)
-        guard (200..<300).contains(response.status.code) else {
-            let message = (try? JSONDecoder().decode(APIErrorBody.self, from: data)).map { "\($0.code): \($0.message)" }
-            throw ValidationError("server answered \(response.status.code)\(message.map { " (\($0))" } ?? "")")
-        }
-    }
-
-    private func execute<Body: Encodable>(
-        _ method: HTTPMethod, _ path: String, body: Body?, http: HTTPClient, authorization: String
-    ) async throws -> HTTPClientResponse {
-        var request = HTTPClientRequest(url: server + path)
-        request.method = method
-        request.headers.add(name: "Authorization", value: authorization)
-        if let body {
-            request.headers.add(name: "Content-Type", value: "application/json")
-            request.body = .bytes(ByteBuffer(bytes: try JSONEncoder().encode(body)))
-        }
-        return try await http.execute(request, timeout: .seconds(30))
     }
 }

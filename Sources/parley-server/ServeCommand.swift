@@ -137,7 +137,6 @@ struct ServeCommand: AsyncParsableCommand {
         limits.connections.maximumConnectionsPerAddress = maxConnectionsPerAddress
         limits.connections.requestHeadTimeout = .seconds(requestHeadTimeoutSeconds)
         limits.connections.readTimeout = .seconds(readTimeoutSeconds)
-        let hasher = CredentialHasher()
         let attachments = try AttachmentStore(directory: URL(fileURLWithPath: dataDirectory).appendingPathComponent("attachments"))
         let data = URL(fileURLWithPath: dataDirectory)
         var contentDetection = ContentDetectionSettings(
@@ -150,13 +149,15 @@ struct ServeCommand: AsyncParsableCommand {
         var backup = BackupSettings(oprfKey: try SecretKeyFile.load(at: backupKey))
         backup.maximumFailures = backupMaxFailures
 
+        let makeDependencies = { (store: any ServerStore) in
+            ServerDependencies(store: store, attachments: attachments, hasher: CredentialHasher(), limits: limits,
+                               contentDetection: contentDetection, backup: backup, groupCommit: groupCommit == "on",
+                               registration: RegistrationMode(rawValue: registration) ?? .open, logger: logger)
+        }
         guard let databaseURL = databaseURL ?? Self.environment["PARLEY_DATABASE_URL"] else {
             let store = try SQLiteStore(path: (dataDirectory as NSString).appendingPathComponent("server.sqlite"),
                                         durability: SQLiteDurability(rawValue: sqliteDurability) ?? .processCrash)
-            let dependencies = ServerDependencies(store: store, attachments: attachments, hasher: hasher, limits: limits,
-                                                  contentDetection: contentDetection, backup: backup,
-                                                  groupCommit: groupCommit == "on",
-                                                  registration: RegistrationMode(rawValue: registration) ?? .open, logger: logger)
+            let dependencies = makeDependencies(store)
             let maintenance = MaintenanceService(dependencies: dependencies, logger: logger)
             logger.info("storage: SQLite", metadata: ["directory": "\(dataDirectory)"])
             try await serve(dependencies, services: [maintenance], logger: logger)
@@ -167,10 +168,7 @@ struct ServeCommand: AsyncParsableCommand {
         let pool = Task { try await store.run() }
         defer { pool.cancel() }
         try await store.migrate()
-        let dependencies = ServerDependencies(store: store, attachments: attachments, hasher: hasher, limits: limits,
-                                              contentDetection: contentDetection, backup: backup,
-                                                  groupCommit: groupCommit == "on",
-                                                  registration: RegistrationMode(rawValue: registration) ?? .open, logger: logger)
+        let dependencies = makeDependencies(store)
         let maintenance = MaintenanceService(dependencies: dependencies, logger: logger) { now in
             try await store.preparePartitions(now: now)
         }

@@ -62,18 +62,7 @@ public struct MessageSocket: Sendable {
             try await send(.request(SocketRequest(
                 id: id, verb: "PUT", path: APIRoutes.messages(to: ParleyServerClient.pathComponent(accountId)), body: body)))
             let response = try await pending.response(for: id)
-            let data = Data((response.body ?? "").utf8)
-            func decode<T: Decodable>(_ type: T.Type) throws -> T {
-                do { return try JSONDecoder().decode(type, from: data) } catch {
-                    throw ServerAPIError.malformedResponse("socket response \(response.status): \(error)")
-                }
-            }
-            switch response.status {
-            case 200: return .sent(serverTimestamp: try decode(SendMessagesResponse.self).serverTimestamp)
-            case 409: return .mismatchedDevices(try decode(MismatchedDevicesResponse.self))
-            case 410: return .staleDevices(try decode(StaleDevicesResponse.self))
-            default: throw ServerAPIError.rejected(status: response.status, body: try? JSONDecoder().decode(APIErrorBody.self, from: data))
-            }
+            return try SendOutcome(status: response.status, body: Data((response.body ?? "").utf8))
         }
 
         /// Tells the server the envelope is safely stored: it deletes it.

@@ -130,11 +130,7 @@ public struct ParleyServerClient: Sendable {
     public func send(_ request: SendMessagesRequest, to accountId: String, as device: DeviceCredentials) async throws -> SendOutcome {
         let (status, body) = try await send(
             .PUT, APIRoutes.messages(to: accountId), body: try JSONEncoder().encode(request), as: device, expecting: [200, 409, 410])
-        switch status {
-        case 409: return .mismatchedDevices(try decode(MismatchedDevicesResponse.self, body))
-        case 410: return .staleDevices(try decode(StaleDevicesResponse.self, body))
-        default: return .sent(serverTimestamp: try decode(SendMessagesResponse.self, body).serverTimestamp)
-        }
+        return try SendOutcome(status: status, body: body)
     }
 
     /// The oldest pending envelopes of the device.

@@ -49,24 +49,31 @@ struct AccountAdministrationController: Sendable {
     func setDisabled(_ request: Request, accountId: String) async throws -> Response {
         try operators.authenticate(request)
         let body = try await JSONCoding.decode(AccountDisabledRequest.self, from: request, limit: limits.smallBodyBytes)
-        let id = accountId.lowercased()
-        let devices = try await store.devices(accountId: id)
-        guard accountId.utf8.count <= 64, try await store.setAccountDisabled(id: id, disabled: body.disabled) else {
-            throw ServerError.notFound("no account \(accountId)")
-        }
-        if body.disabled { for device in devices { hub.disconnect(DeviceAddress(accountId: id, deviceId: device.deviceId)) } }
+        let id = try Self.validated(accountId)
+        let devices = body.disabled ? try await store.devices(accountId: id) : []
+        guard try await store.setAccountDisabled(id: id, disabled: body.disabled) else { throw ServerError.notFound("no account \(accountId)") }
+        closeSockets(of: devices)
         return Response(status: .noContent)
     }
 
     /// `DELETE /v1/operator/accounts/{account}`: the account, its devices, keys, mailboxes and backup; its username is free.
     func delete(_ request: Request, accountId: String) async throws -> Response {
         try operators.authenticate(request)
-        let id = accountId.lowercased()
+        let id = try Self.validated(accountId)
         let devices = try await store.devices(accountId: id)
-        guard accountId.utf8.count <= 64, try await store.deleteAccount(id: id) else {
-            throw ServerError.notFound("no account \(accountId)")
-        }
-        for device in devices { hub.disconnect(DeviceAddress(accountId: id, deviceId: device.deviceId)) }
+        guard try await store.deleteAccount(id: id) else { throw ServerError.notFound("no account \(accountId)") }
+        closeSockets(of: devices)
         return Response(status: .noContent)
+    }
+
+    /// The stored form of an account id from a path (lowercase); one too long to be an id is a 404.
+    private static func validated(_ accountId: String) throws -> String {
+        guard accountId.utf8.count <= 64 else { throw ServerError.notFound("no account \(accountId.prefix(64))") }
+        return accountId.lowercased()
+    }
+
+    /// Closes the sockets these devices have open to this process.
+    private func closeSockets(of devices: [StoredDevice]) {
+        for device in devices { hub.disconnect(DeviceAddress(accountId: device.accountId, deviceId: device.deviceId)) }
     }
 }

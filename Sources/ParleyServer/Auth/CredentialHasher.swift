@@ -79,10 +79,4 @@ enum CredentialCheck: Equatable {
     case invalid
     /// A legacy slow hash could not be checked now: too many such checks are running.
     case busy
-
-    /// Whether the credential matched a legacy hash.
-    var isValidLegacy: Bool {
-        if case .validNeedsRehash = self { return true }
-        return false
-    }
 }

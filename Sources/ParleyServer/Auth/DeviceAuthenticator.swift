@@ -38,23 +38,20 @@ struct DeviceAuthenticator: Sendable {
         guard accountId.count <= 64, credential.count <= 512, let (account, devices) = try await store.accountWithDevices(id: accountId),
               let device = devices.first(where: { $0.deviceId == deviceId })
         else { throw ServerError.unauthorized }
-        let check = hasher.verify(credential, against: device.passwordHash)
-        // Only a device that proved its credential learns that its account is disabled.
-        if account.disabled, check == .valid || check.isValidLegacy {
-            throw ServerError.forbidden("this account has been disabled by the server's operator")
-        }
-        switch check {
+        switch hasher.verify(credential, against: device.passwordHash) {
         case .valid:
-            return AuthenticatedDevice(account: account, device: device)
+            break
         case .validNeedsRehash(let fastHash):
             // Only if no reset replaced the credential meanwhile.
             _ = try await store.replaceDeviceCredentialHash(
                 accountId: account.id, deviceId: deviceId, from: device.passwordHash, to: fastHash)
-            return AuthenticatedDevice(account: account, device: device)
         case .invalid:
             throw ServerError.unauthorized
         case .busy:
             throw ServerError.tooManyRequests(retryAfterSeconds: 1)
         }
+        // Only a device that proved its credential learns that its account is disabled.
+        guard !account.disabled else { throw ServerError.forbidden("this account has been disabled by the server's operator") }
+        return AuthenticatedDevice(account: account, device: device)
     }
 }

@@ -33,10 +33,7 @@ public struct GRPCKeyServer: Service {
                 logger: Logger = Logger(label: "parley-server"), onListening: @escaping @Sendable (Int) async -> Void = { _ in }) {
         let d = dependencies
         let service = SignalE2EEKeyService(
-            keys: KeyDirectory(store: d.store, limits: d.limits, rateLimiter: d.rateLimiter),
-            devices: DeviceDirectory(store: d.store, hub: d.hub),
-            authenticator: DeviceAuthenticator(store: d.store, hasher: d.hasher),
-            metrics: d.metrics, logger: logger)
+            keys: d.keyDirectory, devices: d.deviceDirectory, authenticator: d.authenticator, metrics: d.metrics, logger: logger)
         let security: HTTP2ServerTransport.Posix.TransportSecurity = tls.map {
             .tls(certificateChain: [.file(path: $0.certificateChain, format: .pem)], privateKey: .file(path: $0.privateKey, format: .pem))
         } ?? .plaintext

@@ -14,8 +14,6 @@ struct SignalE2EEKeyService: Nova_Signal_E2ee_V1_SignalE2EEService.ServiceProtoc
     let metrics: ServerMetrics
     let logger: Logger
 
-    typealias Messages = Nova_Signal_E2ee_V1_SignalE2EEService.Method
-
     func uploadKeys(
         request: ServerRequest<Nova_Signal_E2ee_V1_UploadKeysRequest>, context: ServerContext
     ) async throws -> ServerResponse<Nova_Signal_E2ee_V1_UploadKeysResponse> {
@@ -35,18 +33,10 @@ struct SignalE2EEKeyService: Nova_Signal_E2ee_V1_SignalE2EEService.ServiceProtoc
                 throw ServerError.badRequest("identity_key is not the account's identity key (it is set at registration)")
             }
             var upload = UploadedKeys()
-            if message.hasSignedPrekey {
-                let key = message.signedPrekey
-                upload.signedPreKey = UploadedKey(keyId: key.id, publicKey: [UInt8](key.publicKey), signature: [UInt8](key.signature))
-            }
+            upload.signedPreKey = message.hasSignedPrekey ? UploadedKey(message.signedPrekey) : nil
             upload.preKeys = message.prekeys.map { UploadedKey(keyId: $0.id, publicKey: [UInt8]($0.publicKey), signature: nil) }
-            upload.kemPreKeys = message.kyberPrekeys.map {
-                UploadedKey(keyId: $0.id, publicKey: [UInt8]($0.publicKey), signature: [UInt8]($0.signature))
-            }
-            if message.hasLastResortKyberPrekey {
-                let key = message.lastResortKyberPrekey
-                upload.lastResortKemPreKey = UploadedKey(keyId: key.id, publicKey: [UInt8](key.publicKey), signature: [UInt8](key.signature))
-            }
+            upload.kemPreKeys = message.kyberPrekeys.map(UploadedKey.init)
+            upload.lastResortKemPreKey = message.hasLastResortKyberPrekey ? UploadedKey(message.lastResortKyberPrekey) : nil
             try await keys.upload(upload, by: caller)
             let counts = try await keys.counts(of: caller)
             var response = Nova_Signal_E2ee_V1_UploadKeysResponse()
@@ -150,5 +140,17 @@ struct SignalE2EEKeyService: Nova_Signal_E2ee_V1_SignalE2EEService.ServiceProtoc
             metrics.countGRPCCall(method: method, code: "\(status.code)", duration: ContinuousClock.now - started)
             throw status
         }
+    }
+}
+
+extension UploadedKey {
+    /// A signed Curve25519 prekey as gRPC carries it.
+    init(_ key: Nova_Signal_E2ee_V1_SignedPreKey) {
+        self.init(keyId: key.id, publicKey: [UInt8](key.publicKey), signature: [UInt8](key.signature))
+    }
+
+    /// A signed KEM prekey as gRPC carries it.
+    init(_ key: Nova_Signal_E2ee_V1_KyberPreKey) {
+        self.init(keyId: key.id, publicKey: [UInt8](key.publicKey), signature: [UInt8](key.signature))
     }
 }

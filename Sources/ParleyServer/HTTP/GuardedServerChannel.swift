@@ -26,8 +26,8 @@ struct GuardedServerChannel<Base: ServerChildChannel>: ServerChildChannel {
         channel.closeFuture.whenComplete { _ in connections.release(address) }
         do {
             try channel.pipeline.syncOperations.addHandlers(
-                [IdleStateHandler(readTimeout: connections.limits.readTimeout.timeAmount), ReadTimeoutCloser(),
-                 FirstRequestHeadDeadline(timeout: connections.limits.requestHeadTimeout.timeAmount)],
+                [IdleStateHandler(readTimeout: TimeAmount(connections.limits.readTimeout)), ReadTimeoutCloser(),
+                 FirstRequestHeadDeadline(timeout: TimeAmount(connections.limits.requestHeadTimeout))],
                 position: .first)
         } catch {
             channel.close(promise: nil)
@@ -39,7 +39,6 @@ struct GuardedServerChannel<Base: ServerChildChannel>: ServerChildChannel {
     func handle(value: Value, logger: Logger) async {
         await base.handle(value: value, logger: logger)
     }
-
 }
 
 /// Answers a connection over the ``ConnectionLimits`` with a `503` JSON error and `Retry-After`, then closes it.
@@ -90,11 +89,10 @@ final class FirstRequestHeadDeadline: ChannelInboundHandler, RemovableChannelHan
 
     private let timeout: TimeAmount
     private var deadline: Scheduled<Void>?
-    /// The last bytes seen, to find `\r\n\r\n` across reads.
-    private var tail: [UInt8] = []
+    /// How many bytes of the head's end, `\r\n\r\n`, the bytes so far end with (across reads).
+    private var matched = 0
 
     init(timeout: TimeAmount) { self.timeout = timeout }
-
 
     func handlerRemoved(context: ChannelHandlerContext) {
         deadline?.cancel()
@@ -108,25 +106,23 @@ final class FirstRequestHeadDeadline: ChannelInboundHandler, RemovableChannelHan
             let channel = context.channel
             deadline = context.eventLoop.scheduleTask(in: timeout) { channel.close(promise: nil) }
         }
-        let buffer = unwrapInboundIn(data)
-        let bytes = tail + Array(buffer.readableBytesView)
-        let complete = bytes.count >= 4 && (0...(bytes.count - 4)).contains { i in
-            bytes[i] == 13 && bytes[i + 1] == 10 && bytes[i + 2] == 13 && bytes[i + 3] == 10
+        var complete = false
+        for byte in unwrapInboundIn(data).readableBytesView {
+            if byte == (matched % 2 == 0 ? 13 : 10) {
+                matched += 1
+                if matched == 4 {
+                    complete = true
+                    break
+                }
+            } else {
+                matched = byte == 13 ? 1 : 0
+            }
         }
-        tail = Array(bytes.suffix(3))
         context.fireChannelRead(data)
         if complete {
             deadline?.cancel()
             deadline = nil
             context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
         }
-    }
-}
-
-extension Duration {
-    /// The same span as NIO's `TimeAmount` (nanoseconds).
-    var timeAmount: TimeAmount {
-        let (seconds, attoseconds) = components
-        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 }

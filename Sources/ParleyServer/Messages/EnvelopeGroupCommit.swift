@@ -36,10 +36,7 @@ public final class EnvelopeGroupCommit: Sendable {
     /// Stores `envelopes` (all or none) in the next batch; returns once that batch has committed, or throws the store's
     /// error for these envelopes alone.
     public func store(_ envelopes: [StoredEnvelope]) async throws {
-        guard isEnabled else {
-            metrics?.envelopeTransactions.increment()
-            return try await store.storeEnvelopes(envelopes)
-        }
+        guard isEnabled else { return try await commit(envelopes) }
         try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
             let startWriter = state.withLock { state in
                 state.queue.append(Waiting(envelopes: envelopes, done: done))
@@ -55,8 +52,7 @@ public final class EnvelopeGroupCommit: Sendable {
     private func write() async {
         while let batch = nextBatch() {
             do {
-                metrics?.envelopeTransactions.increment()
-                try await store.storeEnvelopes(batch.flatMap(\.envelopes))
+                try await commit(batch.flatMap(\.envelopes))
                 for waiting in batch { waiting.done.resume() }
             } catch {
                 guard batch.count > 1 else {
@@ -65,8 +61,7 @@ public final class EnvelopeGroupCommit: Sendable {
                 }
                 for waiting in batch {
                     do {
-                        metrics?.envelopeTransactions.increment()
-                        try await store.storeEnvelopes(waiting.envelopes)
+                        try await commit(waiting.envelopes)
                         waiting.done.resume()
                     } catch {
                         waiting.done.resume(throwing: error)
@@ -74,6 +69,12 @@ public final class EnvelopeGroupCommit: Sendable {
                 }
             }
         }
+    }
+
+    /// One write transaction, counted in `parley_envelope_transactions_total`.
+    private func commit(_ envelopes: [StoredEnvelope]) async throws {
+        metrics?.envelopeTransactions.increment()
+        try await store.storeEnvelopes(envelopes)
     }
 
     /// Up to ``maximumEnvelopes`` envelopes' worth of waiting sends (at least one send), or `nil` (and the writer

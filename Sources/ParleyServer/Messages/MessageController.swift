@@ -13,11 +13,8 @@ struct MessageController: Sendable {
     func send(_ request: Request, to accountId: String) async throws -> Response {
         let caller = try await authenticator.authenticate(request)
         let body = try await JSONCoding.decode(SendMessagesRequest.self, from: request, limit: limits.sendBodyBytes)
-        switch try await sender.send(body, to: accountId, from: caller) {
-        case .accepted(let response): return try JSONCoding.response(response)
-        case .mismatched(let response): return try JSONCoding.response(response, status: .conflict)
-        case .stale(let response): return try JSONCoding.response(response, status: .gone)
-        }
+        let outcome = try await sender.send(body, to: accountId, from: caller)
+        return try JSONCoding.response(outcome.body, status: outcome.status)
     }
 
     func fetch(_ request: Request) async throws -> Response {

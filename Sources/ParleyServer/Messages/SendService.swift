@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import ParleyAPI
 
 /// The send path behind every front door (`PUT /v1/messages/{account}` over HTTP and as a socket request frame): the
@@ -22,6 +23,24 @@ struct SendService: Sendable {
         case mismatched(MismatchedDevicesResponse)
         /// Devices were re-registered (410).
         case stale(StaleDevicesResponse)
+
+        /// The HTTP status every door answers with.
+        var status: HTTPResponse.Status {
+            switch self {
+            case .accepted: return .ok
+            case .mismatched: return .conflict
+            case .stale: return .gone
+            }
+        }
+
+        /// The JSON body every door answers with.
+        var body: any Encodable & Sendable {
+            switch self {
+            case .accepted(let response): return response
+            case .mismatched(let response): return response
+            case .stale(let response): return response
+            }
+        }
     }
 
     /// Sends `request` from `caller` to every device of `accountId` (the caller's own other devices when it is the

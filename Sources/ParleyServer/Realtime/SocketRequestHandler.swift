@@ -30,10 +30,7 @@ struct SocketRequestHandler: Sendable {
             throw ServerError.clientError(.methodNotAllowed, "only PUT /v1/messages/{account} is carried over the socket")
         }
         let body = try JSONCoding.decode(SendMessagesRequest.self, from: Data((request.body ?? "").utf8))
-        switch try await sender.send(body, to: String(parts[3]), from: device) {
-        case .accepted(let response): return (200, JSONCoding.text(response))
-        case .mismatched(let response): return (409, JSONCoding.text(response))
-        case .stale(let response): return (410, JSONCoding.text(response))
-        }
+        let outcome = try await sender.send(body, to: String(parts[3]), from: device)
+        return (Int(outcome.status.code), JSONCoding.text(outcome.body))
     }
 }
