@@ -18,6 +18,8 @@ enum APIJSONTarget {
         check(StoreBackupRequest.self, data)
         check(BackupEvaluationRequest.self, data)
         check(BackupRestoreRequest.self, data)
+        check(CreateInviteRequest.self, data)
+        check(AccountDisabledRequest.self, data)
     }, seeds: {
         let encoder = JSONEncoder()
         let key = Data(repeating: 5, count: 33).base64EncodedString()
@@ -30,6 +32,8 @@ enum APIJSONTarget {
             try! encoder.encode(RegisterAccountRequest(username: "alice", identityKey: key, registrationId: 7, password: "cGFzc3dvcmQ=",
                                                        deviceName: "phone")),
             Data(#"{"type":"ack","guid":"2b4f"}"#.utf8),
+            Data(#"{"type":"request","request":{"id":7,"verb":"PUT","path":"/v1/messages/a","body":"{}"}}"#.utf8),
+            Data(#"{"uses":2,"expiresInHours":24}"#.utf8),
         ].map { Array($0) }
     })
 
