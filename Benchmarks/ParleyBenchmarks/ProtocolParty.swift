@@ -20,16 +20,16 @@ struct ProtocolParty {
     func bundle(preKeyId: UInt32?, kyber: KyberPreKeyRecord? = nil) -> PreKeyBundle {
         var oneTime: (id: UInt32, key: PublicKey)?
         if let preKeyId {
-            let record = PreKeyRecord(id: preKeyId)
+            let record = PreKeyRecord.generate(id: preKeyId)
             try! store.storePreKey(record, id: preKeyId, context: context)
-            oneTime = (preKeyId, record.publicKey)
+            oneTime = (preKeyId, try! record.publicKey())
         }
         if let kyber { try! store.storeKyberPreKey(kyber, id: kyber.id, context: context) }
         var bundle = PreKeyBundle(
             registrationId: try! store.localRegistrationId(context: context), deviceId: 1, oneTimePreKey: oneTime,
-            signedPreKeyId: 1, signedPreKey: signedPreKey.publicKey, signedPreKeySignature: signedPreKey.signature,
+            signedPreKeyId: 1, signedPreKey: try! signedPreKey.publicKey(), signedPreKeySignature: signedPreKey.signature,
             identity: try! store.identityKeyPair(context: context).identityKey,
-            kyberPreKey: kyber.map { ($0.id, $0.publicKey, $0.signature) })
+            kyberPreKey: kyber.map { ($0.id, try! $0.publicKey(), $0.signature) })
         bundle.spqr = kyber?.spqr ?? false  // SPQR exactly when the KEM prekey is for it
         return bundle
     }

@@ -4,8 +4,8 @@ import Foundation
 /// device link codes, provisioning addresses and the keys in `parley://link` codes.
 public enum Base64URL {
     /// `bytes` as URL-safe base64, unpadded.
-    public static func encode(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+    public static func encode(_ bytes: some ContiguousBytes) -> String {
+        bytes.withUnsafeBytes { Data($0) }.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
     }
 

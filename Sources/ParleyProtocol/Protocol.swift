@@ -10,13 +10,15 @@ private func milliseconds(_ date: Date) -> UInt64 { UInt64(max(0, date.timeInter
 /// trusted on first use and saved.
 ///
 /// ```swift
-/// try processPreKeyBundle(bundle, for: bob, sessionStore: store, identityStore: store, context: NullContext())
+/// try processPreKeyBundle(bundle, for: bob, ourAddress: alice, sessionStore: store, identityStore: store, context: NullContext())
 /// ```
+/// `ourAddress` is LibSignalClient's parameter (this device); Parley accepts it and may omit it, as older
+/// LibSignalClient code does.
 /// - Throws: ``SignalError/untrustedIdentity(_:)`` when the bundle's identity differs from the trusted one;
 ///   ``SignalError/invalidSignature(_:)`` for a bad signed-prekey or KEM-prekey signature;
 ///   ``SignalError/sessionSetupRefused(_:)`` for an X3DH bundle under ``SessionSetupPolicy/requirePQXDH``.
 public func processPreKeyBundle(
-    _ bundle: PreKeyBundle, for address: ProtocolAddress, sessionStore: SessionStore,
+    _ bundle: PreKeyBundle, for address: ProtocolAddress, ourAddress: ProtocolAddress? = nil, sessionStore: SessionStore,
     identityStore: IdentityKeyStore, now: Date = Date(), context: StoreContext
 ) throws {
     let state = try SessionBuilder.state(
@@ -59,13 +61,24 @@ public func signalEncrypt<Bytes: ContiguousBytes>(
     return ciphertext
 }
 
-/// Decrypts a ``SignalMessage`` from `address`. On failure nothing stored changes. A message carrying field 6
-/// (``SignalMessage/addresses``) must name `address` as its sender and, when `localAddress` is given, it as the
-/// recipient.
+/// Decrypts a ``SignalMessage`` from `address` to this device (`toAddress`, LibSignalClient's label; older code
+/// omits it). On failure nothing stored changes. A message carrying field 6 (``SignalMessage/addresses``) must name
+/// `address` as its sender and, when `toAddress` is given, it as the recipient.
 /// - Throws: ``SignalError/sessionNotFound(_:)``, ``SignalError/duplicatedMessage(_:)``,
 ///   ``SignalError/invalidMessage(_:)``, ``SignalError/untrustedIdentity(_:)``.
 public func signalDecrypt(
-    message: SignalMessage, from address: ProtocolAddress, localAddress: ProtocolAddress? = nil, sessionStore: SessionStore,
+    message: SignalMessage, from address: ProtocolAddress, to toAddress: ProtocolAddress? = nil, sessionStore: SessionStore,
+    identityStore: IdentityKeyStore, context: StoreContext
+) throws -> Data {
+    Data(try signalDecryptBytes(
+        message: message, from: address, to: toAddress, sessionStore: sessionStore, identityStore: identityStore,
+        context: context))
+}
+
+/// ``signalDecrypt(message:from:to:sessionStore:identityStore:context:)`` returning an array, for Parley's own
+/// pipelines.
+func signalDecryptBytes(
+    message: SignalMessage, from address: ProtocolAddress, to localAddress: ProtocolAddress?, sessionStore: SessionStore,
     identityStore: IdentityKeyStore, context: StoreContext
 ) throws -> [UInt8] {
     try MessageAddresses.check(message.addresses, sender: address, recipient: localAddress)
@@ -78,12 +91,27 @@ public func signalDecrypt(
 }
 
 /// Decrypts a ``PreKeySignalMessage`` from `address`, setting up the responder's session if needed
-/// (Bob's side of X3DH or PQXDH). The session is stored first, then the one-time prekey is removed and the
-/// KEM prekey marked used; when decryption fails nothing stored changes.
+/// (Bob's side of X3DH or PQXDH). Once the message decrypts, the KEM prekey is marked used (a store refuses a
+/// last-resort key's replayed base key here), then the session is stored and the one-time prekey removed; when
+/// decryption or the replay check fails nothing stored changes.
 /// - Throws: ``SignalError/invalidKeyIdentifier(_:)`` for an unknown prekey, ``SignalError/untrustedIdentity(_:)``,
-///   ``SignalError/sessionSetupRefused(_:)`` for X3DH under ``SessionSetupPolicy/requirePQXDH``, and the errors of ``signalDecrypt(message:from:sessionStore:identityStore:context:)``.
+///   ``SignalError/sessionSetupRefused(_:)`` for X3DH under ``SessionSetupPolicy/requirePQXDH``, the store's error for a
+///   replay, and the errors of ``signalDecrypt(message:from:to:sessionStore:identityStore:context:)``.
 public func signalDecryptPreKey(
     message: PreKeySignalMessage, from address: ProtocolAddress, localAddress: ProtocolAddress? = nil, sessionStore: SessionStore,
+    identityStore: IdentityKeyStore, preKeyStore: PreKeyStore, signedPreKeyStore: SignedPreKeyStore,
+    kyberPreKeyStore: KyberPreKeyStore, context: StoreContext
+) throws -> Data {
+    Data(try signalDecryptPreKeyBytes(
+        message: message, from: address, localAddress: localAddress, sessionStore: sessionStore,
+        identityStore: identityStore, preKeyStore: preKeyStore, signedPreKeyStore: signedPreKeyStore,
+        kyberPreKeyStore: kyberPreKeyStore, context: context))
+}
+
+/// ``signalDecryptPreKey(message:from:localAddress:sessionStore:identityStore:preKeyStore:signedPreKeyStore:kyberPreKeyStore:context:)``
+/// returning an array, for Parley's own pipelines.
+func signalDecryptPreKeyBytes(
+    message: PreKeySignalMessage, from address: ProtocolAddress, localAddress: ProtocolAddress?, sessionStore: SessionStore,
     identityStore: IdentityKeyStore, preKeyStore: PreKeyStore, signedPreKeyStore: SignedPreKeyStore,
     kyberPreKeyStore: KyberPreKeyStore, context: StoreContext
 ) throws -> [UInt8] {
@@ -93,9 +121,13 @@ public func signalDecryptPreKey(
         message, from: address, record: &record, identityStore: identityStore, preKeyStore: preKeyStore,
         signedPreKeyStore: signedPreKeyStore, kyberPreKeyStore: kyberPreKeyStore, context: context)
     let plaintext = try SessionCipher.decrypt(message.signalMessage, record: &record)
-    try commitDecryption(record: record, from: address, sessionStore: sessionStore, identityStore: identityStore, context: context)
+    let remoteIdentity = try checkTrust(record: record, from: address, identityStore: identityStore, context: context)
+    if let id = consumed.kyberPreKeyId {
+        try kyberPreKeyStore.markKyberPreKeyUsed(
+            id: id, signedPreKeyId: message.signedPreKeyId, baseKey: message.baseKey, context: context)
+    }
+    try commit(record: record, identity: remoteIdentity, from: address, sessionStore: sessionStore, identityStore: identityStore, context: context)
     if let id = consumed.preKeyId { try preKeyStore.removePreKey(id: id, context: context) }
-    if let id = consumed.kyberPreKeyId { try kyberPreKeyStore.markKyberPreKeyUsed(id: id, context: context) }
     return plaintext
 }
 
@@ -104,10 +136,40 @@ private func commitDecryption(
     record: SessionRecord, from address: ProtocolAddress, sessionStore: SessionStore,
     identityStore: IdentityKeyStore, context: StoreContext
 ) throws {
+    let remoteIdentity = try checkTrust(record: record, from: address, identityStore: identityStore, context: context)
+    try commit(record: record, identity: remoteIdentity, from: address, sessionStore: sessionStore, identityStore: identityStore, context: context)
+}
+
+/// The record's remote identity, when it is trusted for receiving.
+private func checkTrust(
+    record: SessionRecord, from address: ProtocolAddress, identityStore: IdentityKeyStore, context: StoreContext
+) throws -> IdentityKey {
     let remoteIdentity = try record.remoteIdentityKey()
     guard try identityStore.isTrustedIdentity(remoteIdentity, for: address, direction: .receiving, context: context) else {
         throw SignalError.untrustedIdentity("identity of \(address) is not trusted for receiving")
     }
-    _ = try identityStore.saveIdentity(remoteIdentity, for: address, context: context)
+    return remoteIdentity
+}
+
+/// Saves the identity and the record.
+private func commit(
+    record: SessionRecord, identity: IdentityKey, from address: ProtocolAddress, sessionStore: SessionStore,
+    identityStore: IdentityKeyStore, context: StoreContext
+) throws {
+    _ = try identityStore.saveIdentity(identity, for: address, context: context)
     try sessionStore.storeSession(record, for: address, context: context)
+}
+
+/// HKDF-SHA256 (RFC 5869) of `inputKeyMaterial` with `salt` and `info`, `outputLength` bytes — LibSignalClient's
+/// top-level `hkdf`.
+/// - Throws: ``SignalError/invalidArgument(_:)`` when `outputLength` is negative or over 255 × 32 bytes (RFC 5869's bound).
+public func hkdf(
+    outputLength: Int, inputKeyMaterial: some ContiguousBytes, salt: some ContiguousBytes, info: some ContiguousBytes
+) throws -> Data {
+    guard (0...(255 * 32)).contains(outputLength) else {
+        throw SignalError.invalidArgument("HKDF output of \(outputLength) bytes; at most \(255 * 32)")
+    }
+    if outputLength == 0 { return Data() }
+    return Data(NativeCrypto.hkdfSHA256(
+        inputKeyMaterial: inputKeyMaterial.byteArray, salt: salt.byteArray, info: info.byteArray, count: outputLength))
 }

@@ -21,16 +21,16 @@ struct DemoParty {
         let identity = try self.identity
         let now = UInt64(Date().timeIntervalSince1970 * 1000)
         let signed = SignedPreKeyRecord.generate(id: 1, timestamp: now, signedBy: identity.privateKey)
-        let oneTime = PreKeyRecord(id: 100)
+        let oneTime = PreKeyRecord.generate(id: 100)
         let kyber = KyberPreKeyRecord.generate(type: .kyber1024, id: 1000, timestamp: now, signedBy: identity.privateKey)
         try store.storeSignedPreKey(signed, id: 1, context: context)
         try store.storePreKey(oneTime, id: 100, context: context)
         try store.storeKyberPreKey(kyber, id: 1000, context: context)
         return try PreKeyBundle(
             registrationId: try store.localRegistrationId(context: context), deviceId: 1,
-            prekeyId: 100, prekey: oneTime.publicKey, signedPrekeyId: 1, signedPrekey: signed.publicKey,
+            prekeyId: 100, prekey: try oneTime.publicKey(), signedPrekeyId: 1, signedPrekey: try signed.publicKey(),
             signedPrekeySignature: signed.signature, identity: identity.identityKey,
-            kyberPrekeyId: 1000, kyberPrekey: kyber.publicKey, kyberPrekeySignature: kyber.signature)
+            kyberPrekeyId: 1000, kyberPrekey: try kyber.publicKey(), kyberPrekeySignature: kyber.signature)
     }
 
     func encrypt(_ text: String, to other: DemoParty) throws -> CiphertextMessage {
@@ -45,7 +45,7 @@ struct DemoParty {
         String(decoding: try decryptBytes(message, from: other), as: UTF8.self)
     }
 
-    func decryptBytes(_ message: CiphertextMessage, from other: DemoParty) throws -> [UInt8] {
+    func decryptBytes(_ message: CiphertextMessage, from other: DemoParty) throws -> Data {
         if message.messageType == .preKey {
             return try signalDecryptPreKey(
                 message: try PreKeySignalMessage(bytes: message.serialize()), from: other.address, sessionStore: store,

@@ -129,7 +129,7 @@ struct Walkthrough {
         print("\n7. Alice starts a group chat: her sender key goes to Bob over their 1:1 session")
         let group = UUID()
         let distribution = try SenderKeyDistributionMessage(from: alice.address, distributionId: group, store: alice.store, context: alice.context)
-        let carried = try alice.encrypt(bytes: distribution.serialize(), to: bob)
+        let carried = try alice.encrypt(bytes: Array(distribution.serialize()), to: bob)
         wire.record(carried, from: "alice", to: "bob", note: "carries the SenderKeyDistributionMessage (\(distribution.serialize().count) bytes)")
         let received = try SenderKeyDistributionMessage(bytes: try bob.decryptBytes(carried, from: alice))
         try processSenderKeyDistributionMessage(received, from: alice.address, distributionId: group, store: bob.store, context: bob.context)

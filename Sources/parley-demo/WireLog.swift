@@ -24,7 +24,7 @@ struct WireLog {
 }
 
 /// A short hex prefix of `bytes`, for showing keys without printing them whole.
-func shortHex(_ bytes: [UInt8], count: Int = 8) -> String {
+func shortHex(_ bytes: some Collection<UInt8>, count: Int = 8) -> String {
     bytes.prefix(count).map { byte in
         let text = String(byte, radix: 16)
         return text.count == 1 ? "0" + text : text

@@ -35,7 +35,7 @@ final class PartyState {
         [
             "name": name, "device_id": deviceId,
             "registration_id": Int((try? store.localRegistrationId(context: context)) ?? 0),
-            "identity_key_b64": b64((try? store.identityKeyPair(context: context))?.publicKey.serialize() ?? []),
+            "identity_key_b64": b64((try? store.identityKeyPair(context: context))?.publicKey.serialize() ?? Data()),
         ]
     }
 
@@ -65,15 +65,15 @@ final class PartyState {
         var result: [String: Any] = [
             "registration_id": Int(try store.localRegistrationId(context: context)), "device_id": deviceId,
             "identity_key_b64": b64(identity.publicKey.serialize()), "signed_prekey_id": Int(signedId),
-            "signed_prekey_public_b64": b64(signed.publicKey.serialize()),
+            "signed_prekey_public_b64": b64(try signed.publicKey().serialize()),
             "signed_prekey_signature_b64": b64(signed.signature),
             "prekey_id": NSNull(), "prekey_public_b64": NSNull(),
         ]
         if let preKeyId = try request.optionalUInt32("prekey_id") {
-            let preKey = PreKeyRecord(id: preKeyId)
+            let preKey = PreKeyRecord.generate(id: preKeyId)
             try store.storePreKey(preKey, id: preKeyId, context: context)
             result["prekey_id"] = Int(preKeyId)
-            result["prekey_public_b64"] = b64(preKey.publicKey.serialize())
+            result["prekey_public_b64"] = b64(try preKey.publicKey().serialize())
         }
         let spqr = try request.bool("spqr")
         guard !spqr || request.has("kyber_prekey_id") else { throw PeerFailure.badRequest("spqr needs kyber_prekey_id") }
@@ -85,7 +85,7 @@ final class PartyState {
             let kyber = KyberPreKeyRecord.generate(type: type, id: kyberId, timestamp: timestamp, signedBy: identity.privateKey, spqr: spqr)
             try store.storeKyberPreKey(kyber, id: kyberId, context: context)
             result["kyber_prekey_id"] = Int(kyberId)
-            result["kyber_prekey_public_b64"] = b64(kyber.publicKey.serialize())
+            result["kyber_prekey_public_b64"] = b64(try kyber.publicKey().serialize())
             result["kyber_prekey_signature_b64"] = b64(kyber.signature)
             if spqr { result["spqr"] = true }
         }
@@ -106,10 +106,10 @@ final class PartyState {
         if fields.has("prekey_id") {
             oneTime = (try fields.uint32("prekey_id"), try PublicKey(try fields.bytes("prekey_public_b64")))
         }
-        var kyber: (id: UInt32, key: ParleyProtocol.KEMPublicKey, signature: [UInt8])?
+        var kyber: (id: UInt32, key: ParleyProtocol.KEMPublicKey, signature: Data)?
         if kyberFields[0] {
             kyber = (try fields.uint32("kyber_prekey_id"), try ParleyProtocol.KEMPublicKey(try fields.bytes("kyber_prekey_public_b64")),
-                     try fields.bytes("kyber_prekey_signature_b64"))
+                     Data(try fields.bytes("kyber_prekey_signature_b64")))
         }
         let spqr = try fields.bool("spqr")
         guard !spqr || kyberFields[0] else { throw PeerFailure.badRequest("an spqr bundle needs the three kyber_prekey fields") }
@@ -135,7 +135,7 @@ final class PartyState {
         let address = try request.address("address")
         let type = try request.string("type")
         let ciphertext = try request.bytes("ciphertext_b64")
-        let plaintext: [UInt8]
+        let plaintext: Data
         switch type {
         case "prekey":
             plaintext = try signalDecryptPreKey(
@@ -209,4 +209,4 @@ final class PartyState {
 }
 
 /// Standard base64 of `bytes`.
-func b64(_ bytes: [UInt8]) -> String { Data(bytes).base64EncodedString() }
+func b64(_ bytes: some ContiguousBytes) -> String { bytes.withUnsafeBytes { Data($0) }.base64EncodedString() }

@@ -25,7 +25,7 @@ struct PeerFailure: Error {
         case .legacyCiphertextVersion: (name, code) = ("legacy_message", -1007)
         case .sessionNotFound, .invalidSenderKeySession: (name, code) = ("no_session", -1008)
         case .untrustedIdentity: (name, code) = ("untrusted_identity", -1010)
-        case .invalidProtobuf: (name, code) = ("invalid_protobuf", -1100)
+        case .protobufError: (name, code) = ("invalid_protobuf", -1100)
         case .fingerprintVersionMismatch: (name, code) = ("fingerprint_version_mismatch", -1200)
         case .fingerprintIdentityMismatch: (name, code) = ("fingerprint_identity_mismatch", -1201)
         case .invalidArgument, .fingerprintParsingError: (name, code) = ("invalid_argument", -22)

@@ -64,19 +64,19 @@ struct BundleFetchRun {
     private func registerWithKeys(name: String) async throws -> (credentials: DeviceCredentials, identityKey: String) {
         let identity = IdentityKeyPair.generate()
         let password = DeviceCredentials.makePassword()
-        let b64 = { (bytes: [UInt8]) in Data(bytes).base64EncodedString() }
+        let b64 = { (bytes: Data) in bytes.base64EncodedString() }
         let response = try await api.register(RegisterAccountRequest(
             username: name, identityKey: b64(identity.publicKey.serialize()), registrationId: 7, password: password, deviceName: "bundles"))
         let credentials = DeviceCredentials(accountId: response.accountId, deviceId: 1, password: password)
         let signed = SignedPreKeyRecord.generate(id: 1, timestamp: 0, signedBy: identity.privateKey)
-        let kem = { (id: UInt32) -> SignedPreKeyEntity in
+        let kem = { (id: UInt32) throws -> SignedPreKeyEntity in
             let record = KyberPreKeyRecord.generate(id: id, timestamp: 0, signedBy: identity.privateKey)
-            return SignedPreKeyEntity(keyId: id, publicKey: b64(record.publicKey.serialize()), signature: b64(record.signature))
+            return SignedPreKeyEntity(keyId: id, publicKey: b64(try record.publicKey().serialize()), signature: b64(record.signature))
         }
         try await api.uploadKeys(UploadKeysRequest(
-            signedPreKey: SignedPreKeyEntity(keyId: 1, publicKey: b64(signed.publicKey.serialize()), signature: b64(signed.signature)),
-            preKeys: (1...100).map { PreKeyEntity(keyId: $0, publicKey: b64(PreKeyRecord(id: $0).publicKey.serialize())) },
-            kemPreKeys: (1...100).map(kem), lastResortKemPreKey: kem(9999)), as: credentials)
+            signedPreKey: SignedPreKeyEntity(keyId: 1, publicKey: b64(try signed.publicKey().serialize()), signature: b64(signed.signature)),
+            preKeys: try (1...100).map { PreKeyEntity(keyId: $0, publicKey: b64(try PreKeyRecord.generate(id: $0).publicKey().serialize())) },
+            kemPreKeys: try (1...100).map(kem), lastResortKemPreKey: try kem(9999)), as: credentials)
         return (credentials, b64(identity.publicKey.serialize()))
     }
 

@@ -19,7 +19,7 @@ import Testing
             let key = PrivateKey.generate()
             let message = SecureRandom.bytes(length)
             let signature = key.generateSignature(message: message)
-            let hex = { (bytes: [UInt8]) in bytes.map { String(format: "%02x", $0) }.joined() }
+            func hex(_ bytes: some Collection<UInt8>) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
             #expect(try python("xeddsa_peer.py", ["verify", hex(key.publicKey.keyBytes), hex(message), hex(signature)]) == "true")
             var tampered = signature
             tampered[5] ^= 1

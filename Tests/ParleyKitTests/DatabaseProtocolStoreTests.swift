@@ -30,15 +30,15 @@ import Testing
                 let identity = try store.identityKeyPair(context: context)
                 let signed = SignedPreKeyRecord.generate(id: 7, timestamp: 0, signedBy: identity.privateKey)
                 try store.storeSignedPreKey(signed, id: 7, context: context)
-                let preKey = PreKeyRecord(id: 3)
+                let preKey = PreKeyRecord.generate(id: 3)
                 try store.storePreKey(preKey, id: 3, context: context)
                 let kem = KyberPreKeyRecord.generate(id: 9, timestamp: 0, signedBy: identity.privateKey)
                 try store.storeKyberPreKey(kem, id: 9, context: context)
                 return PreKeyBundle(
                     registrationId: try store.localRegistrationId(context: context), deviceId: 1,
-                    oneTimePreKey: (3, preKey.publicKey), signedPreKeyId: 7, signedPreKey: signed.publicKey,
+                    oneTimePreKey: (3, try preKey.publicKey()), signedPreKeyId: 7, signedPreKey: try signed.publicKey(),
                     signedPreKeySignature: signed.signature, identity: IdentityKey(publicKey: identity.publicKey),
-                    kyberPreKey: (9, kem.publicKey, kem.signature))
+                    kyberPreKey: (9, try kem.publicKey(), kem.signature))
             }
         }
     }
@@ -75,7 +75,7 @@ import Testing
                                     preKeyStore: bob.store, signedPreKeyStore: bob.store, kyberPreKeyStore: bob.store,
                                     context: TransactionContext(db))
         }
-        #expect(plaintext == Array("hello bob".utf8))
+        #expect(Array(plaintext) == Array("hello bob".utf8))
         #expect(try bob.database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM prekeys") } == 0)
         #expect(try bob.database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM kyber_prekeys") } == 0)
 
@@ -87,7 +87,7 @@ import Testing
             try signalDecrypt(message: try SignalMessage(bytes: reply.serialize()), from: bob.address, sessionStore: alice.store,
                               identityStore: alice.store, context: TransactionContext(db))
         }
-        #expect(answer == Array("hi alice".utf8))
+        #expect(Array(answer) == Array("hi alice".utf8))
     }
 
     @Test func aChangedIdentityBlocksSendingUntilAccepted() throws {

@@ -12,7 +12,7 @@ import Testing
         let distribution = UUIDs.group
         let skdm = try SenderKeyDistributionMessage(from: alice.address, distributionId: distribution, store: alice.store, context: alice.context)
         let group = try groupEncrypt([1, 2, 3], from: alice.address, distributionId: distribution, store: alice.store, context: alice.context)
-        return (whisper, preKey, skdm.serialize(), group.serialize())
+        return (Array(whisper), Array(preKey), Array(skdm.serialize()), Array(group.serialize()))
     }
 
     /// Variants of a valid message: empty, truncated at every length, bytes flipped, garbage, version bytes.
@@ -63,7 +63,7 @@ import Testing
     @Test func corruptedMessagesNeverDecryptAndNeverBreakTheSession() throws {
         let alice = TestParty("alice"), bob = TestParty("bob")
         try alice.establish(with: bob)
-        let valid = try alice.encrypt("precious", to: bob).serialize()
+        let valid = Array(try alice.encrypt("precious", to: bob).serialize())
         for bytes in Self.corruptions(of: valid) {
             #expect(throws: SignalError.self) { try bob.decrypt(bytes: bytes, type: .whisper, from: alice) }
         }
@@ -73,7 +73,7 @@ import Testing
     @Test func corruptedPreKeyMessagesNeverSetUpASession() throws {
         let alice = TestParty("alice"), bob = TestParty("bob")
         try alice.process(try bob.bundle(), from: bob)
-        let valid = try alice.encrypt("first", to: bob).serialize()
+        let valid = Array(try alice.encrypt("first", to: bob).serialize())
         for bytes in Self.corruptions(of: valid) where bytes != valid {
             _ = try? bob.decrypt(bytes: bytes, type: .preKey, from: alice)
         }

@@ -59,7 +59,7 @@ struct SealedSenderVector: Codable {
         let sealed = try sealedSenderEncrypt(
             message: Array(plaintext.utf8), for: recipient.address, from: certificate, sessionStore: sender.store,
             identityStore: sender.store, context: sender.context)
-        let b64 = { (bytes: [UInt8]) in Data(bytes).base64EncodedString() }
+        let b64 = { (bytes: Data) in bytes.base64EncodedString() }
         let ctx = recipient.context
         let vector = SealedSenderVector(
             recipientIdentityKeyPair: b64(recipient.identity.serialize()),

@@ -18,7 +18,7 @@ enum UUIDs {
     }
 
     func send(_ text: String) throws -> [UInt8] {
-        try groupEncrypt(Array(text.utf8), from: alice.address, distributionId: UUIDs.group, store: alice.store, context: alice.context).serialize()
+        Array(try groupEncrypt(Array(text.utf8), from: alice.address, distributionId: UUIDs.group, store: alice.store, context: alice.context).serialize())
     }
 
     func receive(_ bytes: [UInt8], distributionId: UUID = UUIDs.group) throws -> String {

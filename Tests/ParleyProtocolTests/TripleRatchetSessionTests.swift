@@ -99,10 +99,10 @@ import Testing
 @Suite struct MessageAddressesTests {
     static func decryptPreKey(_ message: CiphertextMessage, at bob: TestParty, from alice: TestParty,
                               as local: ProtocolAddress?) throws -> [UInt8] {
-        try signalDecryptPreKey(
+        Array(try signalDecryptPreKey(
             message: try PreKeySignalMessage(bytes: message.serialize()), from: alice.address, localAddress: local,
             sessionStore: bob.store, identityStore: bob.store, preKeyStore: bob.store, signedPreKeyStore: bob.store,
-            kyberPreKeyStore: bob.store, context: bob.context)
+            kyberPreKeyStore: bob.store, context: bob.context))
     }
 
     @Test func preKeyMessagesNameBothEndsWhenTheNamesAreServiceIds() throws {

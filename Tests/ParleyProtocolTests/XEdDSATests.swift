@@ -30,7 +30,7 @@ struct XEdDSAVectors: Decodable {
         let privateKey = try PrivateKey([UInt8](hex: vector.private_hex))
         #expect(privateKey.publicKey.keyBytes.hex == vector.public_hex)
         let signature = XEdDSA.sign(
-            privateKey: privateKey.serialize(), message: [UInt8](hex: vector.message_hex), random: [UInt8](hex: vector.nonce_hex))
+            privateKey: Array(privateKey.serialize()), message: [UInt8](hex: vector.message_hex), random: [UInt8](hex: vector.nonce_hex))
         #expect(signature.hex == vector.signature_hex)
     }
 

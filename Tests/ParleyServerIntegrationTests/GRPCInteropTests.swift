@@ -151,7 +151,7 @@ import Testing
         for key in report.kemPreKeys {
             let pair = KEMKeyPair(secretKey: try KEMSecretKey([0x0A] + bytes(key.seed)))
             if key.id == bundle.kyberPreKey.id {
-                #expect(pair.publicKey.serialize() == bytes(bundle.kyberPreKey.publicKey),
+                #expect(Array(pair.publicKey.serialize()) == bytes(bundle.kyberPreKey.publicKey),
                         "swift-crypto derives kyber-py's ML-KEM-1024 public key from the same seed")
             }
             try bob.storeKyberPreKey(KyberPreKeyRecord(id: key.id, timestamp: 0, keyPair: pair, signature: bytes(key.signature)),
@@ -164,7 +164,7 @@ import Testing
             oneTimePreKey: try bundle.oneTimeKey.map { ($0.id, try PublicKey(bytes($0.publicKey))) },
             signedPreKeyId: bundle.signedPreKey.id, signedPreKey: try PublicKey(bytes(bundle.signedPreKey.publicKey)),
             signedPreKeySignature: bytes(bundle.signedPreKey.signature), identity: try IdentityKey(bytes: bytes(bundle.identityKey)),
-            kyberPreKey: (bundle.kyberPreKey.id, try KEMPublicKey(bytes(bundle.kyberPreKey.publicKey)), bytes(bundle.kyberPreKey.signature)))
+            kyberPreKey: (bundle.kyberPreKey.id, try KEMPublicKey(bytes(bundle.kyberPreKey.publicKey)), Data(bytes(bundle.kyberPreKey.signature))))
         let bobAddress = try ProtocolAddress(name: report.accountId, deviceId: 1)
         let aliceAddress = try ProtocolAddress(name: registered.accountId, deviceId: 1)
         try processPreKeyBundle(protocolBundle, for: bobAddress, sessionStore: alice, identityStore: alice, context: context)
@@ -174,13 +174,13 @@ import Testing
         let plaintext = try signalDecryptPreKey(
             message: try PreKeySignalMessage(bytes: message.serialize()), from: aliceAddress, sessionStore: bob,
             identityStore: bob, preKeyStore: bob, signedPreKeyStore: bob, kyberPreKeyStore: bob, context: context)
-        #expect(plaintext == Array("from a grpcio bundle".utf8))
+        #expect(Array(plaintext) == Array("from a grpcio bundle".utf8))
         #expect(try bob.loadSession(for: aliceAddress, context: context)?.sessionVersion == 4)
 
         // And back: Bob answers on the session, Alice reads it.
         let reply = try signalEncrypt(message: Array("and back".utf8), for: aliceAddress, sessionStore: bob, identityStore: bob, context: context)
         let read = try signalDecrypt(message: try SignalMessage(bytes: reply.serialize()), from: bobAddress, sessionStore: alice,
                                      identityStore: alice, context: context)
-        #expect(read == Array("and back".utf8))
+        #expect(Array(read) == Array("and back".utf8))
     }
 }

@@ -44,14 +44,14 @@ typealias KeyServiceClient = Nova_Signal_E2ee_V1_SignalE2EEService.Client<HTTP2C
         let signed = SignedPreKeyRecord.generate(id: 1, timestamp: 0, signedBy: identity.privateKey)
         try member.store.storeSignedPreKey(signed, id: 1, context: context)
         request.signedPrekey.id = 1
-        request.signedPrekey.publicKey = Data(signed.publicKey.serialize())
+        request.signedPrekey.publicKey = try signed.publicKey().serialize()
         request.signedPrekey.signature = Data(signed.signature)
         for id in 1...UInt32(max(count, 1)) where count > 0 {
-            let preKey = PreKeyRecord(id: id)
+            let preKey = PreKeyRecord.generate(id: id)
             try member.store.storePreKey(preKey, id: id, context: context)
             var entry = Nova_Signal_E2ee_V1_PreKey()
             entry.id = id
-            entry.publicKey = Data(preKey.publicKey.serialize())
+            entry.publicKey = try preKey.publicKey().serialize()
             request.prekeys.append(entry)
             request.kyberPrekeys.append(try kem(id: id, for: member, identity: identity.privateKey))
         }
@@ -64,7 +64,7 @@ typealias KeyServiceClient = Nova_Signal_E2ee_V1_SignalE2EEService.Client<HTTP2C
         try member.store.storeKyberPreKey(record, id: id, context: NullContext())
         var entry = Nova_Signal_E2ee_V1_KyberPreKey()
         entry.id = id
-        entry.publicKey = Data(record.publicKey.serialize())
+        entry.publicKey = try record.publicKey().serialize()
         entry.signature = Data(record.signature)
         return entry
     }
@@ -77,7 +77,7 @@ typealias KeyServiceClient = Nova_Signal_E2ee_V1_SignalE2EEService.Client<HTTP2C
             signedPreKeyId: bundle.signedPrekey.id, signedPreKey: try PublicKey([UInt8](bundle.signedPrekey.publicKey)),
             signedPreKeySignature: [UInt8](bundle.signedPrekey.signature), identity: try IdentityKey(bytes: [UInt8](bundle.identityKey)),
             kyberPreKey: bundle.hasKyberPrekey
-                ? (bundle.kyberPrekey.id, try KEMPublicKey([UInt8](bundle.kyberPrekey.publicKey)), [UInt8](bundle.kyberPrekey.signature))
+                ? (bundle.kyberPrekey.id, try KEMPublicKey([UInt8](bundle.kyberPrekey.publicKey)), bundle.kyberPrekey.signature)
                 : nil)
     }
 
@@ -117,7 +117,7 @@ typealias KeyServiceClient = Nova_Signal_E2ee_V1_SignalE2EEService.Client<HTTP2C
                 message: try PreKeySignalMessage(bytes: message.serialize()), from: aliceAddress, sessionStore: bob.store,
                 identityStore: bob.store, preKeyStore: bob.store, signedPreKeyStore: bob.store, kyberPreKeyStore: bob.store,
                 context: context)
-            #expect(plaintext == Array("over gRPC".utf8))
+            #expect(Array(plaintext) == Array("over gRPC".utf8))
             #expect(try bob.store.loadSession(for: aliceAddress, context: context)?.sessionVersion == 4)
 
             // One store under both doors: the claim shows in both counts, and REST hands out the next key.
@@ -224,5 +224,5 @@ typealias KeyServiceClient = Nova_Signal_E2ee_V1_SignalE2EEService.Client<HTTP2C
 
 extension InMemorySignalProtocolStore {
     /// The serialized public identity key.
-    var publicIdentityKeyData: Data { Data((try? identityKeyPair(context: NullContext()).publicKey.serialize()) ?? []) }
+    var publicIdentityKeyData: Data { (try? identityKeyPair(context: NullContext()).publicKey.serialize()) ?? Data() }
 }

@@ -48,7 +48,7 @@ import Testing
                 message: try PreKeySignalMessage(bytes: message.serialize()), from: aliceAddress, sessionStore: bob.store,
                 identityStore: bob.store, preKeyStore: bob.store, signedPreKeyStore: bob.store, kyberPreKeyStore: bob.store,
                 context: context)
-            #expect(plaintext == Array("via the server".utf8))
+            #expect(Array(plaintext) == Array("via the server".utf8))
             #expect(try bob.store.loadSession(for: aliceAddress, context: context)?.sessionVersion == 4)
         }
     }
@@ -97,8 +97,8 @@ import Testing
             try await client.uploadKeys(for: bob, count: 1)
             let identity = try bob.store.identityKeyPair(context: NullContext()).privateKey
             let clash = KyberPreKeyRecord.generate(id: 9999, timestamp: 0, signedBy: identity)
-            let b64 = { (bytes: [UInt8]) in Data(bytes).base64EncodedString() }
-            let entity = SignedPreKeyEntity(keyId: 9999, publicKey: b64(clash.publicKey.serialize()), signature: b64(clash.signature))
+            let b64 = { (bytes: Data) in bytes.base64EncodedString() }
+            let entity = SignedPreKeyEntity(keyId: 9999, publicKey: b64(try clash.publicKey().serialize()), signature: b64(clash.signature))
             let upload = UploadKeysRequest(signedPreKey: nil, preKeys: nil, kemPreKeys: [entity], lastResortKemPreKey: nil)
             let (status, _) = try await client.call(.put, APIRoutes.keys, headers: bob.headers, json: upload)
             #expect(status == .badRequest)
@@ -112,9 +112,9 @@ import Testing
             let bob = try await client.register("bob")
             let other = PrivateKey.generate()
             let signed = SignedPreKeyRecord.generate(id: 1, timestamp: 0, signedBy: other)
-            let b64 = { (bytes: [UInt8]) in Data(bytes).base64EncodedString() }
+            let b64 = { (bytes: Data) in bytes.base64EncodedString() }
             let upload = UploadKeysRequest(
-                signedPreKey: SignedPreKeyEntity(keyId: 1, publicKey: b64(signed.publicKey.serialize()), signature: b64(signed.signature)),
+                signedPreKey: SignedPreKeyEntity(keyId: 1, publicKey: b64(try signed.publicKey().serialize()), signature: b64(signed.signature)),
                 preKeys: nil, kemPreKeys: nil, lastResortKemPreKey: nil)
             let (status, body) = try await client.call(.put, APIRoutes.keys, headers: bob.headers, json: upload)
             #expect(status == .badRequest)

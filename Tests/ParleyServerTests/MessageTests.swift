@@ -118,7 +118,7 @@ import Testing
                 from: try ProtocolAddress(name: envelope.sourceAccountId, deviceId: envelope.sourceDeviceId),
                 sessionStore: bob.store, identityStore: bob.store, preKeyStore: bob.store, signedPreKeyStore: bob.store,
                 kyberPreKeyStore: bob.store, context: context)
-            #expect(plaintext == Array("hello bob".utf8))
+            #expect(Array(plaintext) == Array("hello bob".utf8))
         }
     }
 

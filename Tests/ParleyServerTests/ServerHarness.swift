@@ -118,24 +118,24 @@ extension TestClientProtocol {
     func uploadKeys(for member: Member, count: Int) async throws {
         let context = NullContext()
         let identity = try member.store.identityKeyPair(context: context).privateKey
-        let b64 = { (bytes: [UInt8]) in Data(bytes).base64EncodedString() }
+        let b64 = { (bytes: Data) in bytes.base64EncodedString() }
         let signed = SignedPreKeyRecord.generate(id: 1, timestamp: 0, signedBy: identity)
         try member.store.storeSignedPreKey(signed, id: 1, context: context)
         var preKeys: [PreKeyEntity] = [], kemKeys: [SignedPreKeyEntity] = []
         for id in 1...UInt32(max(count, 1)) where count > 0 {
-            let preKey = PreKeyRecord(id: id)
+            let preKey = PreKeyRecord.generate(id: id)
             try member.store.storePreKey(preKey, id: id, context: context)
-            preKeys.append(PreKeyEntity(keyId: id, publicKey: b64(preKey.publicKey.serialize())))
+            preKeys.append(PreKeyEntity(keyId: id, publicKey: b64(try preKey.publicKey().serialize())))
             let kem = KyberPreKeyRecord.generate(id: id, timestamp: 0, signedBy: identity)
             try member.store.storeKyberPreKey(kem, id: id, context: context)
-            kemKeys.append(SignedPreKeyEntity(keyId: id, publicKey: b64(kem.publicKey.serialize()), signature: b64(kem.signature)))
+            kemKeys.append(SignedPreKeyEntity(keyId: id, publicKey: b64(try kem.publicKey().serialize()), signature: b64(kem.signature)))
         }
         let lastResort = KyberPreKeyRecord.generate(id: 9999, timestamp: 0, signedBy: identity)
         try member.store.storeKyberPreKey(lastResort, id: 9999, context: context)
         let upload = UploadKeysRequest(
-            signedPreKey: SignedPreKeyEntity(keyId: 1, publicKey: b64(signed.publicKey.serialize()), signature: b64(signed.signature)),
+            signedPreKey: SignedPreKeyEntity(keyId: 1, publicKey: b64(try signed.publicKey().serialize()), signature: b64(signed.signature)),
             preKeys: preKeys, kemPreKeys: kemKeys,
-            lastResortKemPreKey: SignedPreKeyEntity(keyId: 9999, publicKey: b64(lastResort.publicKey.serialize()), signature: b64(lastResort.signature)))
+            lastResortKemPreKey: SignedPreKeyEntity(keyId: 9999, publicKey: b64(try lastResort.publicKey().serialize()), signature: b64(lastResort.signature)))
         let (status, body) = try await call(.put, APIRoutes.keys, headers: member.headers, json: upload)
         guard status == .noContent else { throw HarnessError.unexpected(status, body) }
     }
@@ -150,7 +150,7 @@ extension PreKeyBundle {
             oneTimePreKey: try device.preKey.map { ($0.keyId, try PublicKey(bytes($0.publicKey))) },
             signedPreKeyId: device.signedPreKey.keyId, signedPreKey: try PublicKey(bytes(device.signedPreKey.publicKey)),
             signedPreKeySignature: bytes(device.signedPreKey.signature), identity: try IdentityKey(bytes: bytes(response.identityKey)),
-            kyberPreKey: try device.kemPreKey.map { ($0.keyId, try KEMPublicKey(bytes($0.publicKey)), bytes($0.signature)) })
+            kyberPreKey: try device.kemPreKey.map { ($0.keyId, try KEMPublicKey(bytes($0.publicKey)), Data(bytes($0.signature))) })
     }
 }
 

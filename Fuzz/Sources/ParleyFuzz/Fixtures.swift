@@ -28,18 +28,18 @@ struct Fixtures: @unchecked Sendable {
     private init() {
         let identity = try! bob.identityKeyPair(context: context)
         let signed = SignedPreKeyRecord.generate(id: 1, timestamp: 0, signedBy: identity.privateKey)
-        let preKey = PreKeyRecord(id: 1)
+        let preKey = PreKeyRecord.generate(id: 1)
         let kem = KyberPreKeyRecord.generate(id: 1, timestamp: 0, signedBy: identity.privateKey)
         try! bob.storeSignedPreKey(signed, id: 1, context: context)
         try! bob.storePreKey(preKey, id: 1, context: context)
         try! bob.storeKyberPreKey(kem, id: 1, context: context)
         let bundle = try! PreKeyBundle(
-            registrationId: try! bob.localRegistrationId(context: context), deviceId: 1, prekeyId: 1, prekey: preKey.publicKey,
-            signedPrekeyId: 1, signedPrekey: signed.publicKey, signedPrekeySignature: signed.signature,
-            identity: identity.identityKey, kyberPrekeyId: 1, kyberPrekey: kem.publicKey, kyberPrekeySignature: kem.signature)
+            registrationId: try! bob.localRegistrationId(context: context), deviceId: 1, prekeyId: 1, prekey: try! preKey.publicKey(),
+            signedPrekeyId: 1, signedPrekey: try! signed.publicKey(), signedPrekeySignature: signed.signature,
+            identity: identity.identityKey, kyberPrekeyId: 1, kyberPrekey: try! kem.publicKey(), kyberPrekeySignature: kem.signature)
         try! processPreKeyBundle(bundle, for: bobAddress, sessionStore: alice, identityStore: alice, context: context)
         let first = try! signalEncrypt(message: Array("first".utf8), for: bobAddress, sessionStore: alice, identityStore: alice, context: context)
-        preKeyMessage = first.serialize()
+        preKeyMessage = Array(first.serialize())
         _ = try! signalDecryptPreKey(
             message: try! PreKeySignalMessage(bytes: preKeyMessage), from: aliceAddress, sessionStore: bob, identityStore: bob,
             preKeyStore: bob, signedPreKeyStore: bob, kyberPreKeyStore: bob, context: context)
@@ -47,12 +47,12 @@ struct Fixtures: @unchecked Sendable {
         _ = try! signalDecrypt(message: try! SignalMessage(bytes: reply.serialize()), from: bobAddress, sessionStore: alice,
                                identityStore: alice, context: context)
         let next = try! signalEncrypt(message: Array("next".utf8), for: bobAddress, sessionStore: alice, identityStore: alice, context: context)
-        whisperMessages = [reply.serialize(), next.serialize()]
+        whisperMessages = [Array(reply.serialize()), Array(next.serialize())]
 
         let distribution = try! SenderKeyDistributionMessage(from: aliceAddress, distributionId: distributionId, store: alice, context: context)
-        senderKeyDistribution = distribution.serialize()
-        senderKeyMessage = try! groupEncrypt(Array("group".utf8), from: aliceAddress, distributionId: distributionId, store: alice,
-                                             context: context).serialize()
+        senderKeyDistribution = Array(distribution.serialize())
+        senderKeyMessage = Array(try! groupEncrypt(Array("group".utf8), from: aliceAddress, distributionId: distributionId, store: alice,
+                                                   context: context).serialize())
 
         let serverKey = PrivateKey.generate()
         serverCertificate = ServerCertificate(keyId: 1, publicKey: serverKey.publicKey, trustRoot: trustRoot)
@@ -62,11 +62,11 @@ struct Fixtures: @unchecked Sendable {
             signerCertificate: serverCertificate, signerKey: serverKey)
         let inner = try! signalEncrypt(message: Array("sealed".utf8), for: bobAddress, sessionStore: alice, identityStore: alice, context: context)
         let content = UnidentifiedSenderMessageContent(inner, from: senderCertificate)
-        sealedContent = content.serialize()
-        sealedEnvelope = try! sealedSenderEncrypt(message: Array("sealed".utf8), for: bobAddress, from: senderCertificate,
-                                                  sessionStore: alice, identityStore: alice, context: context)
-        sessionRecords = [try! alice.loadSession(for: bobAddress, context: context)!.serialize(),
-                          try! bob.loadSession(for: aliceAddress, context: context)!.serialize()]
-        bundleRecords = [preKey.serialize(), signed.serialize(), kem.serialize()]
+        sealedContent = Array(content.serialize())
+        sealedEnvelope = Array(try! sealedSenderEncrypt(message: Array("sealed".utf8), for: bobAddress, from: senderCertificate,
+                                                        sessionStore: alice, identityStore: alice, context: context))
+        sessionRecords = [Array(try! alice.loadSession(for: bobAddress, context: context)!.serialize()),
+                          Array(try! bob.loadSession(for: aliceAddress, context: context)!.serialize())]
+        bundleRecords = [Array(preKey.serialize()), Array(signed.serialize()), Array(kem.serialize())]
     }
 }

@@ -42,7 +42,7 @@ final class ReadOnlyStore: SessionStore, IdentityKeyStore, PreKeyStore, SignedPr
         try base.loadKyberPreKey(id: id, context: context)
     }
     func storeKyberPreKey(_ record: KyberPreKeyRecord, id: UInt32, context: StoreContext) throws {}
-    func markKyberPreKeyUsed(id: UInt32, context: StoreContext) throws {}
+    func markKyberPreKeyUsed(id: UInt32, signedPreKeyId: UInt32, baseKey: PublicKey, context: StoreContext) throws {}
 
     func storeSenderKey(from sender: ProtocolAddress, distributionId: UUID, record: SenderKeyRecord, context: StoreContext) throws {}
     func loadSenderKey(from sender: ProtocolAddress, distributionId: UUID, context: StoreContext) throws -> SenderKeyRecord? {

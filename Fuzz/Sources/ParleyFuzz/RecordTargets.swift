@@ -32,12 +32,12 @@ enum RecordTargets {
 
     static let keys = FuzzTarget(run: { input in
         if let key = try? PublicKey(input) {
-            invariant(key.serialize() == input, "a Curve25519 public key serializes to the bytes it was parsed from")
+            invariant(Array(key.serialize()) == input, "a Curve25519 public key serializes to the bytes it was parsed from")
             _ = try? key.verifySignature(message: [1], signature: [UInt8](repeating: 0, count: 64))
         }
         if let key = try? PrivateKey(input) { _ = key.publicKey }
         if let key = try? KEMPublicKey(input) {
-            invariant(key.serialize() == input, "a KEM public key serializes to the bytes it was parsed from")
+            invariant(Array(key.serialize()) == input, "a KEM public key serializes to the bytes it was parsed from")
         }
         if let key = try? KEMSecretKey(input) { _ = key.publicKey }
         if let pair = try? IdentityKeyPair(bytes: input) {
@@ -47,6 +47,6 @@ enum RecordTargets {
         let f = Fixtures.shared
         let identity = try! f.alice.identityKeyPair(context: f.context)
         return [identity.publicKey.serialize(), identity.privateKey.serialize(), identity.serialize(),
-                KEMKeyPair.generate().publicKey.serialize(), KEMKeyPair.generate().secretKey.serialize()]
+                KEMKeyPair.generate().publicKey.serialize(), KEMKeyPair.generate().secretKey.serialize()].map { Array($0) }
     })
 }

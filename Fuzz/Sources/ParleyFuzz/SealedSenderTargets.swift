@@ -31,5 +31,5 @@ enum SealedSenderTargets {
         if let certificate = try? ServerCertificate(input) {
             invariant((try? ServerCertificate(certificate.serialize())) != nil, "a parsed server certificate re-parses")
         }
-    }, seeds: { [Fixtures.shared.senderCertificate.serialize(), Fixtures.shared.serverCertificate.serialize()] })
+    }, seeds: { [Array(Fixtures.shared.senderCertificate.serialize()), Array(Fixtures.shared.serverCertificate.serialize())] })
 }

@@ -44,7 +44,7 @@ enum SessionPairTarget {
                 let message = try! signalEncrypt(message: plaintext, for: sender.peer, sessionStore: sender.store,
                                                  identityStore: sender.store, context: context)
                 invariant(message.messageType == .whisper, "an established session sends whisper messages")
-                sender.inFlight.append((message.serialize(), plaintext))
+                sender.inFlight.append((Array(message.serialize()), plaintext))
             case 1 where !sender.inFlight.isEmpty:
                 let position = Int(reader.byte()) % sender.inFlight.count
                 let message = sender.inFlight.remove(at: position)
@@ -76,7 +76,7 @@ enum SessionPairTarget {
     }, seeds: { [[0, 0, 1, 0, 0x80, 1, 0, 0, 0, 3, 0, 5, 1, 1, 0, 1, 0, 4, 0], [0, 0, 0, 1, 2, 2, 1, 0, 0x80, 0x81, 0]] })
 
     private static func decrypt(_ bytes: [UInt8], by receiver: Party) throws -> [UInt8] {
-        try signalDecrypt(message: try SignalMessage(bytes: bytes), from: receiver.peer, sessionStore: receiver.store,
-                          identityStore: receiver.store, context: Fixtures.shared.context)
+        Array(try signalDecrypt(message: try SignalMessage(bytes: bytes), from: receiver.peer, sessionStore: receiver.store,
+                                identityStore: receiver.store, context: Fixtures.shared.context))
     }
 }

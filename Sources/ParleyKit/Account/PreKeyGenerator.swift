@@ -13,7 +13,7 @@ enum PreKeyGenerator {
                          now: UInt64) throws -> UploadKeysRequest {
         let context = TransactionContext(db)
         let identity = try store.identityKeyPair(context: context).privateKey
-        let base64 = { (bytes: [UInt8]) in Data(bytes).base64EncodedString() }
+        let base64 = { (bytes: Data) in bytes.base64EncodedString() }
         var counters = try Row.fetchOne(db, sql: """
             SELECT next_prekey_id, next_signed_prekey_id, next_kyber_prekey_id FROM local_account WHERE id = 1
             """).map { (UInt32($0[0] as Int64), UInt32($0[1] as Int64), UInt32($0[2] as Int64)) } ?? (1, 1, 1)
@@ -22,20 +22,20 @@ enum PreKeyGenerator {
         if signed {
             let record = SignedPreKeyRecord.generate(id: counters.1, timestamp: now, signedBy: identity)
             try store.storeSignedPreKey(record, id: record.id, context: context)
-            signedEntity = SignedPreKeyEntity(keyId: record.id, publicKey: base64(record.publicKey.serialize()), signature: base64(record.signature))
+            signedEntity = SignedPreKeyEntity(keyId: record.id, publicKey: base64(try record.publicKey().serialize()), signature: base64(record.signature))
             counters.1 = Self.next(counters.1)
         }
         var preKeys: [PreKeyEntity] = []
         var kemKeys: [SignedPreKeyEntity] = []
         if oneTime {
             for _ in 0..<batchSize {
-                let preKey = PreKeyRecord(id: counters.0)
+                let preKey = PreKeyRecord.generate(id: counters.0)
                 try store.storePreKey(preKey, id: preKey.id, context: context)
-                preKeys.append(PreKeyEntity(keyId: preKey.id, publicKey: base64(preKey.publicKey.serialize())))
+                preKeys.append(PreKeyEntity(keyId: preKey.id, publicKey: base64(try preKey.publicKey().serialize())))
                 counters.0 = Self.next(counters.0)
                 let kem = KyberPreKeyRecord.generate(id: counters.2, timestamp: now, signedBy: identity)
                 try store.storeKyberPreKey(kem, id: kem.id, lastResort: false, context: context)
-                kemKeys.append(SignedPreKeyEntity(keyId: kem.id, publicKey: base64(kem.publicKey.serialize()), signature: base64(kem.signature)))
+                kemKeys.append(SignedPreKeyEntity(keyId: kem.id, publicKey: base64(try kem.publicKey().serialize()), signature: base64(kem.signature)))
                 counters.2 = Self.next(counters.2)
             }
         }
@@ -44,7 +44,7 @@ enum PreKeyGenerator {
             let kem = KyberPreKeyRecord.generate(id: counters.2, timestamp: now, signedBy: identity)
             try db.execute(sql: "DELETE FROM kyber_prekeys WHERE last_resort = 1")
             try store.storeKyberPreKey(kem, id: kem.id, lastResort: true, context: context)
-            lastResortEntity = SignedPreKeyEntity(keyId: kem.id, publicKey: base64(kem.publicKey.serialize()), signature: base64(kem.signature))
+            lastResortEntity = SignedPreKeyEntity(keyId: kem.id, publicKey: base64(try kem.publicKey().serialize()), signature: base64(kem.signature))
             counters.2 = Self.next(counters.2)
         }
         try db.execute(

@@ -153,6 +153,16 @@ enum ClientSchema {
                 );
                 """)
         }
+        migrator.registerMigration("v5: base keys seen with the last-resort KEM prekey") { db in
+            try db.execute(sql: """
+                -- A pre-key message that used the last-resort KEM prekey: its ids and the sender's base key. The same
+                -- triple again is a replay and is refused (LibSignalClient's markKyberPreKeyUsed contract).
+                CREATE TABLE kyber_base_keys_seen (
+                    kyber_prekey_id INTEGER NOT NULL, signed_prekey_id INTEGER NOT NULL, base_key BLOB NOT NULL,
+                    PRIMARY KEY (kyber_prekey_id, signed_prekey_id, base_key)
+                ) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }
 }

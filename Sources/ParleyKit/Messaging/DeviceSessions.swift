@@ -67,7 +67,7 @@ struct DeviceSessions: Sendable {
             oneTimePreKey: try device.preKey.map { ($0.keyId, try PublicKey(try bytes($0.publicKey))) },
             signedPreKeyId: device.signedPreKey.keyId, signedPreKey: try PublicKey(try bytes(device.signedPreKey.publicKey)),
             signedPreKeySignature: try bytes(device.signedPreKey.signature), identity: try IdentityKey(bytes: try bytes(response.identityKey)),
-            kyberPreKey: try device.kemPreKey.map { ($0.keyId, try KEMPublicKey(try bytes($0.publicKey)), try bytes($0.signature)) })
+            kyberPreKey: try device.kemPreKey.map { ($0.keyId, try KEMPublicKey(try bytes($0.publicKey)), Data(try bytes($0.signature))) })
     }
 }
 

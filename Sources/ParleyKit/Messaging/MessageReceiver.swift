@@ -157,15 +157,18 @@ public struct MessageReceiver: Sendable {
             guard let distribution = try String.fetchOne(db, sql: """
                 SELECT distribution_id FROM sender_key_chains WHERE account_id = ? AND device_id = ? AND chain_id = ?
                 """, arguments: [sender.name, Int64(sender.deviceId), Int64(chainId)]).flatMap(UUID.init(uuidString:))
-            else { throw SignalError.invalidSenderKeySession("no sender key from \(sender) for chain \(chainId)") }
-            return try groupDecrypt(ciphertext, from: sender, distributionId: distribution, store: store, context: context)
+            else {
+                throw SignalError.invalidSenderKeySession(
+                    distributionId: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)), message: "no sender key from \(sender) for chain \(chainId)")
+            }
+            return Array(try groupDecrypt(ciphertext, from: sender, distributionId: distribution, store: store, context: context))
         case CiphertextMessage.MessageType.preKey.rawValue:
-            return try signalDecryptPreKey(
+            return Array(try signalDecryptPreKey(
                 message: try PreKeySignalMessage(bytes: ciphertext), from: sender, localAddress: local, sessionStore: store,
-                identityStore: store, preKeyStore: store, signedPreKeyStore: store, kyberPreKeyStore: store, context: context)
+                identityStore: store, preKeyStore: store, signedPreKeyStore: store, kyberPreKeyStore: store, context: context))
         case CiphertextMessage.MessageType.whisper.rawValue:
-            return try signalDecrypt(message: try SignalMessage(bytes: ciphertext), from: sender, localAddress: local, sessionStore: store,
-                                     identityStore: store, context: context)
+            return Array(try signalDecrypt(message: try SignalMessage(bytes: ciphertext), from: sender, to: local, sessionStore: store,
+                                           identityStore: store, context: context))
         default:
             throw SignalError.invalidMessage("unsupported message type \(type)")
         }

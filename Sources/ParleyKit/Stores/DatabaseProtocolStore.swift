@@ -119,9 +119,21 @@ public final class DatabaseProtocolStore: IdentityKeyStore, PreKeyStore, SignedP
             arguments: [Int64(id), Data(record.serialize()), lastResort])
     }
 
-    public func markKyberPreKeyUsed(id: UInt32, context: StoreContext) throws {
+    /// One-time KEM keys are deleted once used; the last-resort key stays, marked, and the base key it was used
+    /// with is remembered.
+    /// - Throws: ``SignalError/invalidMessage(_:)`` when the last-resort key comes again with the same signed prekey
+    ///   and base key (a replayed pre-key message); the caller's transaction then stores nothing of it.
+    public func markKyberPreKeyUsed(id: UInt32, signedPreKeyId: UInt32, baseKey: PublicKey, context: StoreContext) throws {
         let db = try TransactionContext.database(context)
-        // One-time KEM keys are deleted once used; the last-resort key stays (and is only marked).
+        let lastResort = try Bool.fetchOne(db, sql: "SELECT last_resort FROM kyber_prekeys WHERE id = ?", arguments: [Int64(id)]) ?? false
+        if lastResort {
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO kyber_base_keys_seen (kyber_prekey_id, signed_prekey_id, base_key) VALUES (?, ?, ?)",
+                arguments: [Int64(id), Int64(signedPreKeyId), baseKey.serialize()])
+            guard db.changesCount == 1 else {
+                throw SignalError.invalidMessage("last-resort KEM prekey \(id) was used before with this base key")
+            }
+        }
         try db.execute(sql: "DELETE FROM kyber_prekeys WHERE id = ? AND last_resort = 0", arguments: [Int64(id)])
         try db.execute(sql: "UPDATE kyber_prekeys SET used = 1 WHERE id = ?", arguments: [Int64(id)])
     }

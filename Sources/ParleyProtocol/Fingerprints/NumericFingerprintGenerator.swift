@@ -34,8 +34,8 @@ public struct NumericFingerprintGenerator: Sendable {
         let scannable: ScannableFingerprint
         if version == 0 {
             scannable = ScannableFingerprint(
-                version: 0, localContent: localKey.serialize(), localIdentifier: localId,
-                remoteContent: remoteKey.serialize(), remoteIdentifier: remoteId)
+                version: 0, localContent: localKey.serializedBytes, localIdentifier: localId,
+                remoteContent: remoteKey.serializedBytes, remoteIdentifier: remoteId)
         } else {
             scannable = ScannableFingerprint(
                 version: UInt32(version), localContent: Array(localHash.prefix(32)), localIdentifier: nil,
@@ -46,7 +46,7 @@ public struct NumericFingerprintGenerator: Sendable {
 
     /// `H0 = 0x00 0x00 ‖ key ‖ identifier`, then `iterations` times `H = SHA-512(H ‖ key)`.
     private func hash(identifier: [UInt8], key: PublicKey) -> [UInt8] {
-        let keyBytes = key.serialize()
+        let keyBytes = key.serializedBytes
         return NativeCrypto.sha512Iterated(initial: [0, 0] + keyBytes + identifier, suffix: keyBytes, iterations: UInt32(iterations))
     }
 }

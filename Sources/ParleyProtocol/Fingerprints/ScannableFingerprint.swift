@@ -3,7 +3,7 @@ import Foundation
 /// The machine-comparable safety number: protobuf `CombinedFingerprints{1 version, 2 local, 3 remote}`.
 public struct ScannableFingerprint: Sendable {
     /// The serialized form, as put into a QR code.
-    public let encoding: [UInt8]
+    public let encoding: Data
 
     init(version: UInt32, localContent: [UInt8], localIdentifier: [UInt8]?, remoteContent: [UInt8], remoteIdentifier: [UInt8]?) {
         var combined = Parley_Fingerprint_CombinedFingerprints()
@@ -16,16 +16,23 @@ public struct ScannableFingerprint: Sendable {
     }
 
     /// Wraps a serialized scannable fingerprint.
-    public init<Bytes: ContiguousBytes>(encoding: Bytes) { self.encoding = encoding.byteArray }
+    public init<Bytes: ContiguousBytes>(encoding: Bytes) { self.encoding = Data(encoding.byteArray) }
+
+    /// Whether `other` (a scanned encoding from the other device) shows the same two identities, mirrored —
+    /// LibSignalClient's form of ``compare(against:)``.
+    /// - Throws: as ``compare(against:)``.
+    public func compare<Other: ContiguousBytes>(againstEncoding other: Other) throws -> Bool {
+        try compare(against: ScannableFingerprint(encoding: other))
+    }
 
     /// Whether `other` (scanned from the other device) shows the same two identities, mirrored.
     /// - Throws: ``SignalError/fingerprintVersionMismatch(_:)`` for different versions,
     ///   ``SignalError/fingerprintParsingError(_:)`` when either side does not parse.
     public func compare(against other: ScannableFingerprint) throws -> Bool {
-        let mine = try Self.parse(encoding)
-        let theirs = try Self.parse(other.encoding)
+        let mine = try Self.parse(Array(encoding))
+        let theirs = try Self.parse(Array(other.encoding))
         guard mine.version == theirs.version else {
-            throw SignalError.fingerprintVersionMismatch("version \(mine.version) against \(theirs.version)")
+            throw SignalError.fingerprintVersionMismatch(theirs: theirs.version, ours: mine.version)
         }
         let localMatches = ConstantTime.equals(mine.localFingerprint.content, theirs.remoteFingerprint.content)
         let remoteMatches = ConstantTime.equals(mine.remoteFingerprint.content, theirs.localFingerprint.content)
@@ -39,7 +46,7 @@ public struct ScannableFingerprint: Sendable {
                 throw SignalError.fingerprintParsingError("a field is missing")
             }
             return parsed
-        } catch SignalError.invalidProtobuf(let message) {
+        } catch SignalError.protobufError(let message) {
             throw SignalError.fingerprintParsingError(message)
         }
     }

@@ -17,14 +17,14 @@ public func processSenderKeyDistributionMessage(
 }
 
 /// Encrypts `message` for the group `distributionId` with our own sender key: one encryption for all members.
-/// - Throws: ``SignalError/invalidSenderKeySession(_:)`` when `sender` has no own chain there
+/// - Throws: ``SignalError/invalidSenderKeySession(distributionId:message:)`` when `sender` has no own chain there
 ///   (make one with ``SenderKeyDistributionMessage/init(from:distributionId:store:context:)``).
 public func groupEncrypt<Bytes: ContiguousBytes>(
     _ message: Bytes, from sender: ProtocolAddress, distributionId: UUID, store: SenderKeyStore, context: StoreContext
 ) throws -> CiphertextMessage {
     guard var record = try store.loadSenderKey(from: sender, distributionId: distributionId, context: context),
           var state = record.states.first, let signingKey = try state.signingPrivateKey()
-    else { throw SignalError.invalidSenderKeySession("no own sender key for \(sender) in \(distributionId)") }
+    else { throw SignalError.invalidSenderKeySession(distributionId: distributionId, message: "no own sender key for \(sender)") }
     let chainKey = state.chainKey
     let keys = SenderMessageKey(seed: chainKey.messageKeySeed)
     let ciphertext = try MessageCipher.encrypt(message.byteArray, key: keys.cipherKey, iv: keys.iv)
@@ -37,15 +37,15 @@ public func groupEncrypt<Bytes: ContiguousBytes>(
 
 /// Decrypts a group message from `sender` in `distributionId`; the signature is checked before anything else.
 /// On failure nothing stored changes.
-/// - Throws: ``SignalError/invalidSenderKeySession(_:)`` without a matching chain, ``SignalError/invalidSignature(_:)``,
+/// - Throws: ``SignalError/invalidSenderKeySession(distributionId:message:)`` without a matching chain, ``SignalError/invalidSignature(_:)``,
 ///   ``SignalError/duplicatedMessage(_:)``, ``SignalError/invalidMessage(_:)``, and parsing errors.
 public func groupDecrypt<Bytes: ContiguousBytes>(
     _ message: Bytes, from sender: ProtocolAddress, distributionId: UUID, store: SenderKeyStore, context: StoreContext
-) throws -> [UInt8] {
+) throws -> Data {
     let parsed = try SenderKeyMessage(bytes: message)
     guard var record = try store.loadSenderKey(from: sender, distributionId: distributionId, context: context),
           let index = record.stateIndex(keyId: parsed.chainId)
-    else { throw SignalError.invalidSenderKeySession("no sender key for \(sender) in \(distributionId)") }
+    else { throw SignalError.invalidSenderKeySession(distributionId: distributionId, message: "no sender key for \(sender)") }
     var state = record.states[index]
     guard try parsed.verifySignature(try state.signingKey()) else {
         throw SignalError.invalidSignature("group message signature from \(sender) does not verify")
@@ -67,5 +67,5 @@ public func groupDecrypt<Bytes: ContiguousBytes>(
     let plaintext = try MessageCipher.decrypt(parsed.ciphertext, key: keys.cipherKey, iv: keys.iv)
     record.states[index] = state
     try store.storeSenderKey(from: sender, distributionId: distributionId, record: record, context: context)
-    return plaintext
+    return Data(plaintext)
 }

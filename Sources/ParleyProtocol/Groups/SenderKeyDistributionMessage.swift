@@ -12,7 +12,7 @@ public struct SenderKeyDistributionMessage: Sendable {
     public let chainKey: [UInt8]
     /// The key that signs the sender's group messages.
     public let signatureKey: PublicKey
-    private let serialized: [UInt8]
+    let serialized: [UInt8]
 
     /// Makes the distribution message for `sender`'s chain in `distributionId`, creating the chain if there is none.
     public init(from sender: ProtocolAddress, distributionId: UUID, store: SenderKeyStore, context: StoreContext) throws {
@@ -44,7 +44,7 @@ public struct SenderKeyDistributionMessage: Sendable {
     }
 
     /// Parses wire bytes.
-    /// - Throws: version errors, ``SignalError/invalidProtobuf(_:)``, ``SignalError/invalidKey(_:)``.
+    /// - Throws: version errors, ``SignalError/protobufError(_:)``, ``SignalError/invalidKey(_:)``.
     public init<Bytes: ContiguousBytes>(bytes: Bytes) throws {
         let raw = bytes.byteArray
         let version = try MessageVersion.parse(raw.first)
@@ -53,7 +53,7 @@ public struct SenderKeyDistributionMessage: Sendable {
         }
         let body: Parley_Wire_SenderKeyDistributionMessage = try ProtobufCoding.decode(Array(raw.dropFirst()), what: "SenderKeyDistributionMessage")
         guard body.hasID, body.hasIteration, body.hasChainKey, body.hasSigningKey else {
-            throw SignalError.invalidProtobuf("SenderKeyDistributionMessage lacks a field")
+            throw SignalError.protobufError("SenderKeyDistributionMessage lacks a field")
         }
         guard body.chainKey.count == 32 else { throw SignalError.invalidKey("sender chain key is \(body.chainKey.count) bytes") }
         self.chainId = body.id
@@ -64,5 +64,5 @@ public struct SenderKeyDistributionMessage: Sendable {
     }
 
     /// The wire bytes.
-    public func serialize() -> [UInt8] { serialized }
+    public func serialize() -> Data { Data(serialized) }
 }

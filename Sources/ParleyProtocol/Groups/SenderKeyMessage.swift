@@ -10,10 +10,10 @@ public struct SenderKeyMessage: Sendable {
     public let iteration: UInt32
     /// The AES-256-CBC encrypted body.
     public let ciphertext: [UInt8]
-    private let serialized: [UInt8]
+    let serialized: [UInt8]
 
     /// Parses wire bytes (the signature is checked by ``groupDecrypt(_:from:distributionId:store:context:)``).
-    /// - Throws: ``SignalError/invalidMessage(_:)`` when too short, version errors, ``SignalError/invalidProtobuf(_:)``.
+    /// - Throws: ``SignalError/invalidMessage(_:)`` when too short, version errors, ``SignalError/protobufError(_:)``.
     public init<Bytes: ContiguousBytes>(bytes: Bytes) throws {
         let raw = bytes.byteArray
         let version = try MessageVersion.parse(raw.first)
@@ -26,7 +26,7 @@ public struct SenderKeyMessage: Sendable {
         let body: Parley_Wire_SenderKeyMessage = try ProtobufCoding.decode(
             Array(raw[1..<(raw.count - Self.signatureLength)]), what: "SenderKeyMessage")
         guard body.hasID, body.hasIteration, body.hasCiphertext else {
-            throw SignalError.invalidProtobuf("SenderKeyMessage lacks a field")
+            throw SignalError.protobufError("SenderKeyMessage lacks a field")
         }
         chainId = body.id
         iteration = body.iteration
@@ -43,7 +43,7 @@ public struct SenderKeyMessage: Sendable {
         self.chainId = chainId
         self.iteration = iteration
         self.ciphertext = ciphertext
-        self.serialized = unsigned + signingKey.generateSignature(message: unsigned)
+        self.serialized = unsigned + signingKey.signature(over: unsigned)
     }
 
     /// Whether the signature verifies under the sender's signing key.
@@ -53,5 +53,5 @@ public struct SenderKeyMessage: Sendable {
     }
 
     /// The wire bytes.
-    public func serialize() -> [UInt8] { serialized }
+    public func serialize() -> Data { Data(serialized) }
 }

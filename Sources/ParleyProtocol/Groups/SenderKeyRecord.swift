@@ -8,7 +8,7 @@ public struct SenderKeyRecord: Sendable {
     init(states: [SenderKeyState]) { self.states = states }
 
     /// Parses the form made by ``serialize()``.
-    /// - Throws: ``SignalError/invalidProtobuf(_:)``, or ``SignalError/invalidArgument(_:)`` for too many states.
+    /// - Throws: ``SignalError/protobufError(_:)``, or ``SignalError/invalidArgument(_:)`` for too many states.
     public init<Bytes: ContiguousBytes>(bytes: Bytes) throws {
         let record: Parley_Storage_SenderKeyRecordStructure = try ProtobufCoding.decode(bytes.byteArray, what: "sender key record")
         guard record.senderKeyStates.count <= ProtocolLimits.maximumSenderKeyStates else {
@@ -18,7 +18,7 @@ public struct SenderKeyRecord: Sendable {
     }
 
     /// Serializes the record.
-    public func serialize() -> [UInt8] {
+    public func serialize() -> Data {
         var record = Parley_Storage_SenderKeyRecordStructure()
         record.senderKeyStates = states.map(\.structure)
         return ProtobufCoding.encode(record)

@@ -31,7 +31,10 @@ public struct KEMPublicKey: Sendable, Hashable {
     }
 
     /// Type byte ‖ raw key (1569 bytes).
-    public func serialize() -> [UInt8] { [keyType.rawValue] + raw }
+    public func serialize() -> Data { Data(serializedBytes) }
+
+    /// The serialized form as an array, for the protocol's own byte strings.
+    var serializedBytes: [UInt8] { [keyType.rawValue] + raw }
 
     /// Encapsulates a fresh shared secret to this key.
     /// - Returns: the 32-byte shared secret and the serialized ciphertext (type byte ‖ 1568 bytes).
@@ -47,6 +50,6 @@ public struct KEMPublicKey: Sendable, Hashable {
         return (try KEMSharedSecret.finish(k, ciphertext: ciphertext, type: keyType), [keyType.rawValue] + ciphertext)
     }
 
-    public static func == (lhs: KEMPublicKey, rhs: KEMPublicKey) -> Bool { lhs.serialize() == rhs.serialize() }
+    public static func == (lhs: KEMPublicKey, rhs: KEMPublicKey) -> Bool { lhs.keyType == rhs.keyType && lhs.raw == rhs.raw }
     public func hash(into hasher: inout Hasher) { hasher.combine(raw) }
 }

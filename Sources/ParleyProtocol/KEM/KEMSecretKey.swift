@@ -30,7 +30,7 @@ public struct KEMSecretKey: Sendable {
     }
 
     /// Type byte ‖ 64-byte seed.
-    public func serialize() -> [UInt8] { [keyType.rawValue] + Array(key.seedRepresentation) }
+    public func serialize() -> Data { Data([keyType.rawValue] + Array(key.seedRepresentation)) }
 
     /// The matching public key.
     public var publicKey: KEMPublicKey { KEMPublicKey(keyType: keyType, key: key.publicKey) }

@@ -13,5 +13,15 @@ public struct IdentityKey: Sendable, Hashable {
     public init<Bytes: ContiguousBytes>(bytes: Bytes) throws { publicKey = try PublicKey(bytes) }
 
     /// The 33-byte serialized form.
-    public func serialize() -> [UInt8] { publicKey.serialize() }
+    public func serialize() -> Data { publicKey.serialize() }
+
+    /// The serialized form as an array, for the protocol's own byte strings.
+    var serializedBytes: [UInt8] { publicKey.serializedBytes }
+
+    /// Whether `signature` is this identity's signature over `other` (made by
+    /// ``IdentityKeyPair/signAlternateIdentity(_:)``): how a PNI identity vouches for an ACI identity, or the reverse.
+    public func verifyAlternateIdentity<Bytes: ContiguousBytes>(_ other: IdentityKey, signature: Bytes) throws -> Bool {
+        try publicKey.verifySignature(
+            message: IdentityKeyPair.alternateIdentityDomain + other.serializedBytes, signature: signature)
+    }
 }

@@ -21,7 +21,7 @@ public struct IdentityKeyPair: Sendable {
     }
 
     /// Parses the serialized form made by ``serialize()``.
-    /// - Throws: ``SignalError/invalidProtobuf(_:)`` or ``SignalError/invalidKey(_:)``; also when the halves do not match.
+    /// - Throws: ``SignalError/protobufError(_:)`` or ``SignalError/invalidKey(_:)``; also when the halves do not match.
     public init<Bytes: ContiguousBytes>(bytes: Bytes) throws {
         let structure: Parley_Storage_IdentityKeyPairStructure = try ProtobufCoding.decode(bytes.byteArray, what: "identity key pair")
         let privateKey = try PrivateKey(structure.privateKey)
@@ -36,15 +36,21 @@ public struct IdentityKeyPair: Sendable {
     public var identityKey: IdentityKey { IdentityKey(publicKey: publicKey) }
 
     /// Serializes both halves (protobuf `{1 public, 2 private}`, as libsignal does).
-    public func serialize() -> [UInt8] {
+    public func serialize() -> Data {
         var structure = Parley_Storage_IdentityKeyPairStructure()
-        structure.publicKey = Data(publicKey.serialize())
-        structure.privateKey = Data(privateKey.serialize())
+        structure.publicKey = publicKey.serialize()
+        structure.privateKey = privateKey.serialize()
         return ProtobufCoding.encode(structure)
     }
 
-    /// Signs another identity key with this one (used when linking devices); XEdDSA over its serialized form.
-    public func signAlternateIdentity(_ other: IdentityKey) -> [UInt8] {
-        privateKey.generateSignature(message: other.serialize())
+    /// The domain separator in front of an alternate identity's key when one identity signs another:
+    /// 32 bytes `0xFF`, then `"Signal_PNI_Signature"` (libsignal's `identity_key.rs`).
+    static let alternateIdentityDomain = [UInt8](repeating: 0xFF, count: 32) + Array("Signal_PNI_Signature".utf8)
+
+    /// Signs another identity key with this one, as libsignal does for an account's PNI and ACI identities:
+    /// XEdDSA over 32 × `0xFF` ‖ `"Signal_PNI_Signature"` ‖ the other key's serialized form. Check it with
+    /// ``IdentityKey/verifyAlternateIdentity(_:signature:)``.
+    public func signAlternateIdentity(_ other: IdentityKey) -> Data {
+        Data(privateKey.signature(over: Self.alternateIdentityDomain + other.serializedBytes))
     }
 }

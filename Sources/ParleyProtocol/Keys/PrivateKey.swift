@@ -32,19 +32,33 @@ public struct PrivateKey: Sendable {
     }
 
     /// The 32-byte clamped scalar.
-    public func serialize() -> [UInt8] { scalar }
+    public func serialize() -> Data { Data(scalar) }
 
     /// The matching public key.
     public var publicKey: PublicKey { PublicKey(agreementKey: agreementKey.publicKey) }
 
     /// An XEdDSA signature (64 bytes) of `message`, with a fresh random nonce.
-    public func generateSignature<Bytes: ContiguousBytes>(message: Bytes) -> [UInt8] {
-        XEdDSA.sign(privateKey: scalar, message: message.byteArray, random: SecureRandom.bytes(64))
+    public func generateSignature<Bytes: ContiguousBytes>(message: Bytes) -> Data {
+        Data(signature(over: message.byteArray))
     }
 
+    /// The XEdDSA signature of `message` as an array, for the protocol's own byte strings.
+    func signature(over message: [UInt8]) -> [UInt8] {
+        XEdDSA.sign(privateKey: scalar, message: message, random: SecureRandom.bytes(64))
+    }
+
+    /// The 32-byte scalar as an array, for the protocol's own byte strings.
+    var scalarBytes: [UInt8] { scalar }
+
     /// The X25519 shared secret with `other` (32 bytes).
+    ///
+    /// Differs from LibSignalClient, whose `keyAgreement(with:)` does not throw: a low-order `other` would give an
+    /// all-zero secret, which Parley refuses instead of returning.
     /// - Throws: ``SignalError/invalidKey(_:)`` when `other` is a low-order point, whose result would be all zeros.
-    public func keyAgreement(with other: PublicKey) throws -> [UInt8] {
+    public func keyAgreement(with other: PublicKey) throws -> Data { Data(try agreement(with: other)) }
+
+    /// The X25519 shared secret with `other` as an array, for the protocol's key derivations.
+    func agreement(with other: PublicKey) throws -> [UInt8] {
         do {
             let secret = try agreementKey.sharedSecretFromKeyAgreement(with: other.agreementKey).withUnsafeBytes { Array($0) }
             if ConstantTime.equals(secret, [UInt8](repeating: 0, count: secret.count)) { throw SignalError.invalidKey("") }

@@ -13,7 +13,7 @@ public struct PublicKey: Sendable, Hashable, CustomStringConvertible {
 
     let agreementKey: Curve25519.KeyAgreement.PublicKey
     /// The 32-byte X25519 u-coordinate, without the type byte.
-    public let keyBytes: [UInt8]
+    let rawKey: [UInt8]
 
     /// Parses a serialized key (33 bytes, `0x05` first).
     /// - Throws: ``SignalError/invalidKey(_:)`` for a wrong length or an unknown type byte.
@@ -34,33 +34,39 @@ public struct PublicKey: Sendable, Hashable, CustomStringConvertible {
         } catch {
             throw SignalError.invalidKey("not an X25519 public key")
         }
-        keyBytes = rawKey
+        self.rawKey = rawKey
     }
 
     init(agreementKey: Curve25519.KeyAgreement.PublicKey) {
         self.agreementKey = agreementKey
-        self.keyBytes = Array(agreementKey.rawRepresentation)
+        self.rawKey = Array(agreementKey.rawRepresentation)
     }
 
+    /// The 32-byte X25519 u-coordinate, without the type byte (libsignal's `keyBytes`).
+    public var keyBytes: Data { Data(rawKey) }
+
     /// The 33-byte serialized form (`0x05` ‖ u).
-    public func serialize() -> [UInt8] { [Self.djbType] + keyBytes }
+    public func serialize() -> Data { Data(serializedBytes) }
+
+    /// The serialized form as an array, for the protocol's own byte strings.
+    var serializedBytes: [UInt8] { [Self.djbType] + rawKey }
 
     /// Whether `signature` is a valid XEdDSA signature of `message` by the matching private key.
     ///
     /// Returns `false` for any malformed signature; it never traps.
-    public func verifySignature<M: ContiguousBytes, S: ContiguousBytes>(message: M, signature: S) throws -> Bool {
-        XEdDSA.verify(signature: signature.byteArray, publicKey: keyBytes, message: message.byteArray)
+    public func verifySignature(message: some ContiguousBytes, signature: some ContiguousBytes) throws -> Bool {
+        XEdDSA.verify(signature: signature.byteArray, publicKey: rawKey, message: message.byteArray)
     }
 
     /// Byte order comparison of the serialized forms, as libsignal's `PublicKey.compare`.
     public func compare(_ other: PublicKey) -> Int {
-        for (a, b) in zip(keyBytes, other.keyBytes) where a != b { return a < b ? -1 : 1 }
+        for (a, b) in zip(rawKey, other.rawKey) where a != b { return a < b ? -1 : 1 }
         return 0
     }
 
-    public static func == (lhs: PublicKey, rhs: PublicKey) -> Bool { lhs.keyBytes == rhs.keyBytes }
-    public func hash(into hasher: inout Hasher) { hasher.combine(keyBytes) }
+    public static func == (lhs: PublicKey, rhs: PublicKey) -> Bool { lhs.rawKey == rhs.rawKey }
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawKey) }
 
     /// The serialized key in hexadecimal.
-    public var description: String { serialize().map { String(format: "%02x", $0) }.joined() }
+    public var description: String { serializedBytes.map { String(format: "%02x", $0) }.joined() }
 }

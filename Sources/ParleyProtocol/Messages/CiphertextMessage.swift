@@ -1,3 +1,5 @@
+import Foundation
+
 /// An encrypted message ready to send, with its type (libsignal's `CiphertextMessage`).
 public struct CiphertextMessage: Sendable {
     /// The kinds of message, with libsignal's numeric values.
@@ -14,26 +16,26 @@ public struct CiphertextMessage: Sendable {
 
     /// What kind of message this is.
     public let messageType: MessageType
-    private let bytes: [UInt8]
+    let bytes: [UInt8]
 
     /// Wraps a ``SignalMessage``.
     public init(_ message: SignalMessage) {
         messageType = .whisper
-        bytes = message.serialize()
+        bytes = message.serialized
     }
 
     /// Wraps a ``PreKeySignalMessage``.
     public init(_ message: PreKeySignalMessage) {
         messageType = .preKey
-        bytes = message.serialize()
+        bytes = message.serialized
     }
 
     /// Wraps a ``SenderKeyMessage``.
     public init(_ message: SenderKeyMessage) {
         messageType = .senderKey
-        bytes = message.serialize()
+        bytes = message.serialized
     }
 
     /// The wire bytes.
-    public func serialize() -> [UInt8] { bytes }
+    public func serialize() -> Data { Data(bytes) }
 }

@@ -22,17 +22,17 @@ public struct PreKeySignalMessage: Sendable {
     public let identityKey: IdentityKey
     /// The wrapped message.
     public let signalMessage: SignalMessage
-    private let serialized: [UInt8]
+    let serialized: [UInt8]
 
     /// Parses wire bytes.
-    /// - Throws: version errors, ``SignalError/invalidProtobuf(_:)``, ``SignalError/invalidKey(_:)``,
+    /// - Throws: version errors, ``SignalError/protobufError(_:)``, ``SignalError/invalidKey(_:)``,
     ///   ``SignalError/invalidMessage(_:)`` when the KEM fields do not fit the version.
     public init<Bytes: ContiguousBytes>(bytes: Bytes) throws {
         let raw = bytes.byteArray
         version = try MessageVersion.parse(raw.first)
         let body: Parley_Wire_PreKeySignalMessage = try ProtobufCoding.decode(Array(raw.dropFirst()), what: "PreKeySignalMessage")
         guard body.hasSignedPreKeyID, body.hasBaseKey, body.hasIdentityKey, body.hasMessage else {
-            throw SignalError.invalidProtobuf("PreKeySignalMessage lacks a signed prekey id, base key, identity key or message")
+            throw SignalError.protobufError("PreKeySignalMessage lacks a signed prekey id, base key, identity key or message")
         }
         guard body.hasKyberPreKeyID == body.hasKyberCiphertext else {
             throw SignalError.invalidMessage("PreKeySignalMessage has only one of the KEM prekey id and ciphertext")
@@ -84,5 +84,5 @@ public struct PreKeySignalMessage: Sendable {
     }
 
     /// The wire bytes.
-    public func serialize() -> [UInt8] { serialized }
+    public func serialize() -> Data { Data(serialized) }
 }

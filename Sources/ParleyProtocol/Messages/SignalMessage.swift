@@ -19,10 +19,10 @@ public struct SignalMessage: Sendable {
     public let pqRatchet: [UInt8]
     /// Sender and recipient as ServiceIds with device ids (field 6, 36 bytes, covered by the MAC), empty when absent.
     public let addresses: [UInt8]
-    private let serialized: [UInt8]
+    let serialized: [UInt8]
 
     /// Parses wire bytes.
-    /// - Throws: ``SignalError/invalidMessage(_:)`` when too short, version errors, ``SignalError/invalidProtobuf(_:)``, ``SignalError/invalidKey(_:)``.
+    /// - Throws: ``SignalError/invalidMessage(_:)`` when too short, version errors, ``SignalError/protobufError(_:)``, ``SignalError/invalidKey(_:)``.
     public init<Bytes: ContiguousBytes>(bytes: Bytes) throws {
         let raw = bytes.byteArray
         messageVersion = try MessageVersion.parse(raw.first)
@@ -32,7 +32,7 @@ public struct SignalMessage: Sendable {
         let body: Parley_Wire_SignalMessage = try ProtobufCoding.decode(
             Array(raw[1..<(raw.count - Self.macLength)]), what: "SignalMessage")
         guard body.hasRatchetKey, body.hasCounter, body.hasCiphertext else {
-            throw SignalError.invalidProtobuf("SignalMessage lacks a ratchet key, counter or ciphertext")
+            throw SignalError.protobufError("SignalMessage lacks a ratchet key, counter or ciphertext")
         }
         senderRatchetKey = try PublicKey(body.ratchetKey)
         counter = body.counter
@@ -69,11 +69,11 @@ public struct SignalMessage: Sendable {
     }
 
     /// The wire bytes.
-    public func serialize() -> [UInt8] { serialized }
+    public func serialize() -> Data { Data(serialized) }
 
     /// Checks the MAC in constant time.
     public func verifyMac(sender: IdentityKey, receiver: IdentityKey, macKey: [UInt8]) -> Bool {
-        verifyMac(sender: sender.serialize(), receiver: receiver.serialize(), macKey: macKey)
+        verifyMac(sender: sender.serializedBytes, receiver: receiver.serializedBytes, macKey: macKey)
     }
 
     /// Checks the MAC in constant time, given the serialized identity keys.

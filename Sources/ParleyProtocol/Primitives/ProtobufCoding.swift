@@ -6,22 +6,22 @@ enum ProtobufCoding {
     /// Largest protobuf message Parley parses; anything larger is refused before parsing.
     static let maximumMessageSize = 4 * 1024 * 1024
 
-    /// Parses `bytes`; failures become ``SignalError/invalidProtobuf(_:)`` naming `what`.
+    /// Parses `bytes`; failures become ``SignalError/protobufError(_:)`` naming `what`.
     static func decode<M: SwiftProtobuf.Message>(_ bytes: [UInt8], what: String) throws -> M {
         guard bytes.count <= maximumMessageSize else {
-            throw SignalError.invalidProtobuf("\(what) is \(bytes.count) bytes, over the \(maximumMessageSize)-byte limit")
+            throw SignalError.protobufError("\(what) is \(bytes.count) bytes, over the \(maximumMessageSize)-byte limit")
         }
         do {
             var options = BinaryDecodingOptions()
             options.messageDepthLimit = 16
             return try M(serializedBytes: bytes, options: options)
         } catch {
-            throw SignalError.invalidProtobuf("\(what) does not parse")
+            throw SignalError.protobufError("\(what) does not parse")
         }
     }
 
     /// Serializes `message`; generated proto2 messages without required fields always serialize.
-    static func encode<M: SwiftProtobuf.Message>(_ message: M) -> [UInt8] {
+    static func encode<M: SwiftProtobuf.Message, Bytes: SwiftProtobufContiguousBytes>(_ message: M) -> Bytes {
         do {
             return try message.serializedBytes()
         } catch {

@@ -47,7 +47,7 @@ enum SessionBuilder {
         guard try identityStore.isTrustedIdentity(message.identityKey, for: address, direction: .receiving, context: context) else {
             throw SignalError.untrustedIdentity("\(address) presents an identity key other than the trusted one")
         }
-        let baseKey = message.baseKey.serialize()
+        let baseKey = message.baseKey.serializedBytes
         let states = [record.currentState].compactMap { $0 } + record.previousStates
         if states.contains(where: { $0.version == message.version && $0.aliceBaseKey == baseKey }) {
             return ConsumedPreKeys(preKeyId: nil, kyberPreKeyId: nil)

@@ -35,11 +35,11 @@ enum SessionSetup {
         let baseKey = PrivateKey.generate()
         let theirSignedPreKey = bundle.signedPreKeyPublic
         var agreements = [
-            try ourIdentity.privateKey.keyAgreement(with: theirSignedPreKey),
-            try baseKey.keyAgreement(with: bundle.identityKey.publicKey),
-            try baseKey.keyAgreement(with: theirSignedPreKey),
+            try ourIdentity.privateKey.agreement(with: theirSignedPreKey),
+            try baseKey.agreement(with: bundle.identityKey.publicKey),
+            try baseKey.agreement(with: theirSignedPreKey),
         ]
-        if let oneTime = bundle.preKeyPublic { agreements.append(try baseKey.keyAgreement(with: oneTime)) }
+        if let oneTime = bundle.preKeyPublic { agreements.append(try baseKey.agreement(with: oneTime)) }
         let encapsulation = try bundle.kyberPreKeyPublic?.encapsulate()
         let keys = deriveKeys(agreements: agreements, kemSecret: encapsulation?.sharedSecret)
 
@@ -68,20 +68,20 @@ enum SessionSetup {
     ) throws -> SessionState {
         let theirBaseKey = message.baseKey
         var agreements = [
-            try signedPreKey.privateKey.keyAgreement(with: message.identityKey.publicKey),
-            try ourIdentity.privateKey.keyAgreement(with: theirBaseKey),
-            try signedPreKey.privateKey.keyAgreement(with: theirBaseKey),
+            try signedPreKey.keyPair.privateKey.agreement(with: message.identityKey.publicKey),
+            try ourIdentity.privateKey.agreement(with: theirBaseKey),
+            try signedPreKey.keyPair.privateKey.agreement(with: theirBaseKey),
         ]
-        if let oneTimePreKey { agreements.append(try oneTimePreKey.privateKey.keyAgreement(with: theirBaseKey)) }
+        if let oneTimePreKey { agreements.append(try oneTimePreKey.keyPair.privateKey.agreement(with: theirBaseKey)) }
         var kemSecret: [UInt8]?
         if let kyberPreKey, let ciphertext = message.kyberCiphertext {
-            kemSecret = try kyberPreKey.secretKey.decapsulate(ciphertext)
+            kemSecret = try kyberPreKey.pair.secretKey.decapsulate(ciphertext)
         }
         let keys = deriveKeys(agreements: agreements, kemSecret: kemSecret)
         var state = SessionState(
             version: message.version, localIdentity: ourIdentity.identityKey, remoteIdentity: message.identityKey,
             rootKey: keys.rootKey, aliceBaseKey: theirBaseKey, pqAuthKey: keys.pqAuthKey)
-        state.setSenderChain(ratchetKey: signedPreKey.privateKey, chainKey: keys.chainKey)
+        state.setSenderChain(ratchetKey: signedPreKey.keyPair.privateKey, chainKey: keys.chainKey)
         state.localRegistrationId = localRegistrationId
         state.remoteRegistrationId = message.registrationId
         if let pqAuthKey = keys.pqAuthKey, kyberPreKey?.spqr == true { state.setSPQR(SPQRState(authKey: pqAuthKey, isInitiator: false)) }

@@ -18,7 +18,8 @@ public struct PreKeyBundle: Sendable {
     /// The signed prekey.
     public let signedPreKeyPublic: PublicKey
     /// The identity key's signature over the serialized signed prekey.
-    public let signedPreKeySignature: [UInt8]
+    public var signedPreKeySignature: Data { Data(signedPreKeySignatureBytes) }
+    let signedPreKeySignatureBytes: [UInt8]
     /// The device's identity key.
     public let identityKey: IdentityKey
     /// The KEM prekey id, when the bundle has one.
@@ -26,7 +27,8 @@ public struct PreKeyBundle: Sendable {
     /// The KEM prekey, when the bundle has one.
     public let kyberPreKeyPublic: KEMPublicKey?
     /// The identity key's signature over the serialized KEM prekey, when the bundle has one.
-    public let kyberPreKeySignature: [UInt8]?
+    public var kyberPreKeySignature: Data? { kyberPreKeySignatureBytes.map { Data($0) } }
+    let kyberPreKeySignatureBytes: [UInt8]?
     /// Whether a session from this bundle runs the SPQR (triple) ratchet (only with a KEM prekey). On by default,
     /// as libsignal today; off gives a pre-SPQR version-4 session (for peers whose KEM prekey is not for SPQR).
     public var spqr = true
@@ -34,8 +36,8 @@ public struct PreKeyBundle: Sendable {
     /// The general initializer: pass `nil` for the parts the bundle does not have.
     public init(
         registrationId: UInt32, deviceId: UInt32, oneTimePreKey: (id: UInt32, key: PublicKey)?,
-        signedPreKeyId: UInt32, signedPreKey: PublicKey, signedPreKeySignature: [UInt8], identity: IdentityKey,
-        kyberPreKey: (id: UInt32, key: KEMPublicKey, signature: [UInt8])?
+        signedPreKeyId: UInt32, signedPreKey: PublicKey, signedPreKeySignature: some ContiguousBytes, identity: IdentityKey,
+        kyberPreKey: (id: UInt32, key: KEMPublicKey, signature: Data)?
     ) {
         self.registrationId = registrationId
         self.deviceId = deviceId
@@ -43,11 +45,11 @@ public struct PreKeyBundle: Sendable {
         self.preKeyPublic = oneTimePreKey?.key
         self.signedPreKeyId = signedPreKeyId
         self.signedPreKeyPublic = signedPreKey
-        self.signedPreKeySignature = signedPreKeySignature
+        self.signedPreKeySignatureBytes = signedPreKeySignature.byteArray
         self.identityKey = identity
         self.kyberPreKeyId = kyberPreKey?.id
         self.kyberPreKeyPublic = kyberPreKey?.key
-        self.kyberPreKeySignature = kyberPreKey?.signature
+        self.kyberPreKeySignatureBytes = kyberPreKey.map { Array($0.signature) }
     }
 
     /// A PQXDH bundle with a one-time prekey.
@@ -59,7 +61,7 @@ public struct PreKeyBundle: Sendable {
         self.init(
             registrationId: registrationId, deviceId: deviceId, oneTimePreKey: (prekeyId, prekey),
             signedPreKeyId: signedPrekeyId, signedPreKey: signedPrekey, signedPreKeySignature: signedPrekeySignature.byteArray,
-            identity: identity, kyberPreKey: (kyberPrekeyId, kyberPrekey, kyberPrekeySignature.byteArray))
+            identity: identity, kyberPreKey: (kyberPrekeyId, kyberPrekey, Data(kyberPrekeySignature.byteArray)))
     }
 
     /// A PQXDH bundle without a one-time prekey.
@@ -71,7 +73,7 @@ public struct PreKeyBundle: Sendable {
         self.init(
             registrationId: registrationId, deviceId: deviceId, oneTimePreKey: nil,
             signedPreKeyId: signedPrekeyId, signedPreKey: signedPrekey, signedPreKeySignature: signedPrekeySignature.byteArray,
-            identity: identity, kyberPreKey: (kyberPrekeyId, kyberPrekey, kyberPrekeySignature.byteArray))
+            identity: identity, kyberPreKey: (kyberPrekeyId, kyberPrekey, Data(kyberPrekeySignature.byteArray)))
     }
 
     /// An X3DH bundle (no KEM prekey) with a one-time prekey.

@@ -4,36 +4,48 @@ import Foundation
 public struct PreKeyRecord: Sendable {
     /// The prekey id (as published in bundles).
     public let id: UInt32
-    /// The public half.
-    public let publicKey: PublicKey
-    /// The private half.
-    public let privateKey: PrivateKey
+    let keyPair: (publicKey: PublicKey, privateKey: PrivateKey)
 
-    /// Makes a record from a key pair.
-    public init(id: UInt32, publicKey: PublicKey, privateKey: PrivateKey) {
+    /// Makes a record from a key pair. `throws` keeps LibSignalClient's call shape; it throws nothing.
+    public init(id: UInt32, publicKey: PublicKey, privateKey: PrivateKey) throws {
+        self.init(checkedId: id, publicKey: publicKey, privateKey: privateKey)
+    }
+
+    /// Makes a record from a private key (its public half derived). `throws` keeps LibSignalClient's call shape.
+    public init(id: UInt32, privateKey: PrivateKey) throws {
+        self.init(checkedId: id, publicKey: privateKey.publicKey, privateKey: privateKey)
+    }
+
+    private init(checkedId id: UInt32, publicKey: PublicKey, privateKey: PrivateKey) {
         self.id = id
-        self.publicKey = publicKey
-        self.privateKey = privateKey
+        self.keyPair = (publicKey, privateKey)
     }
 
     /// Makes a record with a fresh key pair.
-    public init(id: UInt32, privateKey: PrivateKey = .generate()) {
-        self.init(id: id, publicKey: privateKey.publicKey, privateKey: privateKey)
+    public static func generate(id: UInt32) -> PreKeyRecord {
+        let privateKey = PrivateKey.generate()
+        return PreKeyRecord(checkedId: id, publicKey: privateKey.publicKey, privateKey: privateKey)
     }
 
+    /// The public half. `throws` keeps LibSignalClient's call shape; the record's keys were checked when it was made.
+    public func publicKey() throws -> PublicKey { keyPair.publicKey }
+
+    /// The private half. `throws` keeps LibSignalClient's call shape.
+    public func privateKey() throws -> PrivateKey { keyPair.privateKey }
+
     /// Parses the form made by ``serialize()``.
-    /// - Throws: ``SignalError/invalidProtobuf(_:)``, ``SignalError/invalidKey(_:)``.
+    /// - Throws: ``SignalError/protobufError(_:)``, ``SignalError/invalidKey(_:)``.
     public init<Bytes: ContiguousBytes>(bytes: Bytes) throws {
         let s: Parley_Storage_PreKeyRecordStructure = try ProtobufCoding.decode(bytes.byteArray, what: "prekey record")
-        self.init(id: s.id, publicKey: try PublicKey(s.publicKey), privateKey: try PrivateKey(s.privateKey))
+        self.init(checkedId: s.id, publicKey: try PublicKey(s.publicKey), privateKey: try PrivateKey(s.privateKey))
     }
 
     /// Serializes the record.
-    public func serialize() -> [UInt8] {
+    public func serialize() -> Data {
         var s = Parley_Storage_PreKeyRecordStructure()
         s.id = id
-        s.publicKey = Data(publicKey.serialize())
-        s.privateKey = Data(privateKey.serialize())
+        s.publicKey = keyPair.publicKey.serialize()
+        s.privateKey = keyPair.privateKey.serialize()
         return ProtobufCoding.encode(s)
     }
 }

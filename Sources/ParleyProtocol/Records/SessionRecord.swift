@@ -16,7 +16,7 @@ public struct SessionRecord: Sendable {
     }
 
     /// Parses the form made by ``serialize()``.
-    /// - Throws: ``SignalError/invalidProtobuf(_:)``, or ``SignalError/invalidArgument(_:)`` for more archived states than allowed.
+    /// - Throws: ``SignalError/protobufError(_:)``, or ``SignalError/invalidArgument(_:)`` for more archived states than allowed.
     public init<Bytes: ContiguousBytes>(bytes: Bytes) throws {
         let record: Parley_Storage_RecordStructure = try ProtobufCoding.decode(bytes.byteArray, what: "session record")
         guard record.previousSessions.count <= ProtocolLimits.maximumArchivedStates else {
@@ -27,7 +27,7 @@ public struct SessionRecord: Sendable {
     }
 
     /// Serializes the record.
-    public func serialize() -> [UInt8] {
+    public func serialize() -> Data {
         var record = Parley_Storage_RecordStructure()
         if let currentState { record.currentSession = currentState.structure }
         record.previousSessions = previousStates.map(\.structure)
@@ -36,6 +36,16 @@ public struct SessionRecord: Sendable {
 
     /// Whether there is a current session that can send.
     public var hasCurrentState: Bool { currentState?.hasSenderChain ?? false }
+
+    /// Whether there is a current session that can send at `now`: one whose first message was never answered
+    /// expires after 30 days, as ``signalEncrypt(message:for:localAddress:sessionStore:identityStore:now:context:)``
+    /// enforces.
+    public func hasCurrentState(now: Date = Date()) -> Bool {
+        guard let state = currentState, state.hasSenderChain else { return false }
+        guard let pending = state.pendingPreKey else { return true }
+        let nowMilliseconds = UInt64(max(0, now.timeIntervalSince1970 * 1000))
+        return nowMilliseconds <= pending.timestamp + SessionBuilder.maximumUnacknowledgedSessionAgeMilliseconds
+    }
 
     /// The current session's version (3 or 4), if there is one.
     public var sessionVersion: UInt8? { currentState?.version }

@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 
 /// SPQR state in the session record (`SPQRStateStructure` of LocalStorage.proto). Loading checks every length and
-/// state number, so a damaged record is refused with ``SignalError/invalidProtobuf(_:)`` rather than trusted.
+/// state number, so a damaged record is refused with ``SignalError/protobufError(_:)`` rather than trusted.
 extension SPQRState {
     private typealias Structure = Parley_Storage_SPQRStateStructure
 
@@ -58,7 +58,7 @@ extension SPQRState {
     /// The state stored in `structure`.
     init(structure s: Parley_Storage_SPQRStateStructure) throws {
         func bytes(_ data: Data, _ count: Int, _ field: String) throws -> [UInt8] {
-            guard data.count == count else { throw SignalError.invalidProtobuf("SPQR state: \(field) is \(data.count) bytes, not \(count)") }
+            guard data.count == count else { throw SignalError.protobufError("SPQR state: \(field) is \(data.count) bytes, not \(count)") }
             return Array(data)
         }
         func keys() throws -> SPQRExchange.KeyPair {
@@ -68,18 +68,18 @@ extension SPQRState {
         }
         func encoder(_ length: Int) throws -> SPQRPayloadEncoder {
             let payload = try bytes(s.encoder.payload, length, "payload")
-            guard s.encoder.nextIndex <= UInt32(SPQRMessage.maximumChunkIndex) else { throw SignalError.invalidProtobuf("SPQR state: chunk index") }
+            guard s.encoder.nextIndex <= UInt32(SPQRMessage.maximumChunkIndex) else { throw SignalError.protobufError("SPQR state: chunk index") }
             var encoder = SPQRPayloadEncoder(payload)
             encoder.nextIndex = Int(s.encoder.nextIndex)
             return encoder
         }
         func decoder(_ length: Int) throws -> SPQRPayloadDecoder {
             guard s.decoder.length == UInt32(length), s.decoder.chunks.count < length / 32 else {
-                throw SignalError.invalidProtobuf("SPQR state: a decoder of \(s.decoder.length) bytes")
+                throw SignalError.protobufError("SPQR state: a decoder of \(s.decoder.length) bytes")
             }
             var decoder = SPQRPayloadDecoder(length: length)
             for chunk in s.decoder.chunks {
-                guard chunk.index <= UInt32(SPQRMessage.maximumChunkIndex) else { throw SignalError.invalidProtobuf("SPQR state: chunk index") }
+                guard chunk.index <= UInt32(SPQRMessage.maximumChunkIndex) else { throw SignalError.protobufError("SPQR state: chunk index") }
                 decoder.chunks[Int(chunk.index)] = try bytes(chunk.bytes, 32, "chunk")
             }
             return decoder
@@ -89,7 +89,7 @@ extension SPQRState {
             var polynomials: [MLKEMPolynomial] = []
             for index in 0..<5 {
                 let coefficients = (0..<256).map { UInt32(pending[(index * 256 + $0) * 2]) << 8 | UInt32(pending[(index * 256 + $0) * 2 + 1]) }
-                guard coefficients.allSatisfy({ $0 < MLKEMPolynomial.q }) else { throw SignalError.invalidProtobuf("SPQR state: a coefficient") }
+                guard coefficients.allSatisfy({ $0 < MLKEMPolynomial.q }) else { throw SignalError.protobufError("SPQR state: a coefficient") }
                 polynomials.append(MLKEMPolynomial(coefficients: coefficients))
             }
             return SPQRExchange.Encapsulation(
@@ -117,19 +117,19 @@ extension SPQRState {
         case 8: state = .keyReceivedCiphertext1Sampled(try encapsulation(), key: try bytes(s.receivedKey, tHat, "received key"))
         case 9: state = .ciphertext1Acknowledged(try encapsulation(), key: try decoder(tHat))
         case 10: state = .ciphertext2Sampled(ciphertext2: try encoder(ciphertext2Payload))
-        default: throw SignalError.invalidProtobuf("SPQR state: state \(s.state)")
+        default: throw SignalError.protobufError("SPQR state: state \(s.state)")
         }
-        guard s.epoch >= 1 else { throw SignalError.invalidProtobuf("SPQR state: epoch 0") }
+        guard s.epoch >= 1 else { throw SignalError.protobufError("SPQR state: epoch 0") }
         let authenticator = SPQRAuthenticator(root: try bytes(s.authRoot, 32, "authenticator root"),
                                               macKey: try bytes(s.authMacKey, 32, "authenticator MAC key"))
         func loadChain(_ stored: Structure.Chain) throws -> SPQRChain.Chain {
             var loaded = SPQRChain.Chain(next: try bytes(stored.next, 32, "chain"))
             loaded.counter = stored.counter
-            guard stored.kept.count <= Int(SPQRChain.maximumKeptKeys) + 200 else { throw SignalError.invalidProtobuf("SPQR state: kept keys") }
+            guard stored.kept.count <= Int(SPQRChain.maximumKeptKeys) + 200 else { throw SignalError.protobufError("SPQR state: kept keys") }
             for key in stored.kept { loaded.kept[key.index] = try bytes(key.bytes, 32, "kept key") }
             return loaded
         }
-        guard s.links.count <= 4 else { throw SignalError.invalidProtobuf("SPQR state: \(s.links.count) links") }
+        guard s.links.count <= 4 else { throw SignalError.protobufError("SPQR state: \(s.links.count) links") }
         var links: [UInt64: SPQRChain.Link] = [:]
         for link in s.links {
             links[link.epoch] = SPQRChain.Link(sending: try loadChain(link.sending), receiving: try loadChain(link.receiving))

@@ -3,7 +3,7 @@ import Foundation
 /// The outcome of ``sealedSenderDecrypt(message:from:trustRoot:timestamp:sessionStore:identityStore:preKeyStore:signedPreKeyStore:kyberPreKeyStore:context:)``.
 public struct SealedSenderResult: Sendable {
     /// The decrypted message.
-    public let message: [UInt8]
+    public let message: Data
     /// Who sent it, as the validated certificate says.
     public let sender: SealedSenderAddress
 }
@@ -14,19 +14,19 @@ public struct SealedSenderResult: Sendable {
 public func sealedSenderEncrypt(
     _ content: UnidentifiedSenderMessageContent, for address: ProtocolAddress,
     identityStore: IdentityKeyStore, context: StoreContext
-) throws -> [UInt8] {
+) throws -> Data {
     guard let recipient = try identityStore.identity(for: address, context: context) else {
         throw SignalError.sessionNotFound("no identity known for \(address)")
     }
-    return try SealedSenderEnvelope.seal(
-        content.serialize(), from: try identityStore.identityKeyPair(context: context), to: recipient)
+    return Data(try SealedSenderEnvelope.seal(
+        Array(content.serialize()), from: try identityStore.identityKeyPair(context: context), to: recipient))
 }
 
 /// Encrypts `message` on the session with `address` and seals it with `senderCertificate`.
 public func sealedSenderEncrypt<Bytes: ContiguousBytes>(
     message: Bytes, for address: ProtocolAddress, from senderCertificate: SenderCertificate,
     sessionStore: SessionStore, identityStore: IdentityKeyStore, context: StoreContext
-) throws -> [UInt8] {
+) throws -> Data {
     let ciphertext = try signalEncrypt(
         message: message, for: address, sessionStore: sessionStore, identityStore: identityStore, context: context)
     return try sealedSenderEncrypt(
@@ -55,7 +55,7 @@ public func sealedSenderDecryptToUSMC<Bytes: ContiguousBytes>(
 ///   - localAddress: this device, to refuse messages this device sent to itself.
 ///   - timestamp: when the envelope arrived, in milliseconds since 1970 (certificates must not have expired).
 /// - Throws: the errors of ``sealedSenderDecryptToUSMC(message:trustRoot:timestamp:identityStore:context:)``,
-///   ``SignalError/sealedSenderSelfSend``, and those of the session decryption.
+///   ``SignalError/sealedSenderSelfSend(_:)``, and those of the session decryption.
 public func sealedSenderDecrypt<Bytes: ContiguousBytes>(
     message: Bytes, from localAddress: SealedSenderAddress, trustRoot: PublicKey, timestamp: UInt64,
     sessionStore: SessionStore, identityStore: IdentityKeyStore, preKeyStore: PreKeyStore,
@@ -65,22 +65,22 @@ public func sealedSenderDecrypt<Bytes: ContiguousBytes>(
         message: message, trustRoot: trustRoot, timestamp: timestamp, identityStore: identityStore, context: context)
     let sender = content.senderCertificate.sender
     if sender.uuidString == localAddress.uuidString && sender.deviceId == localAddress.deviceId {
-        throw SignalError.sealedSenderSelfSend
+        throw SignalError.sealedSenderSelfSend("\(sender.uuidString).\(sender.deviceId) is this device")
     }
     let address = try sender.protocolAddress
     let plaintext: [UInt8]
     switch content.messageType {
     case .preKey:
-        plaintext = try signalDecryptPreKey(
-            message: try PreKeySignalMessage(bytes: content.contents), from: address, sessionStore: sessionStore,
+        plaintext = try signalDecryptPreKeyBytes(
+            message: try PreKeySignalMessage(bytes: content.contents), from: address, localAddress: nil, sessionStore: sessionStore,
             identityStore: identityStore, preKeyStore: preKeyStore, signedPreKeyStore: signedPreKeyStore,
             kyberPreKeyStore: kyberPreKeyStore, context: context)
     case .whisper:
-        plaintext = try signalDecrypt(
-            message: try SignalMessage(bytes: content.contents), from: address, sessionStore: sessionStore,
+        plaintext = try signalDecryptBytes(
+            message: try SignalMessage(bytes: content.contents), from: address, to: nil, sessionStore: sessionStore,
             identityStore: identityStore, context: context)
     case .senderKey, .plaintext:
         throw SignalError.invalidSealedSenderMessage("\(content.messageType) content is decrypted by the caller (groupDecrypt)")
     }
-    return SealedSenderResult(message: plaintext, sender: sender)
+    return SealedSenderResult(message: Data(plaintext), sender: sender)
 }

@@ -30,11 +30,11 @@ enum SealedSenderEnvelope {
     static func seal(_ content: [UInt8], from sender: IdentityKeyPair, to recipient: IdentityKey) throws -> [UInt8] {
         let ephemeral = PrivateKey.generate()
         let ephemeralKeys = Keys(
-            agreement: try ephemeral.keyAgreement(with: recipient.publicKey),
-            salt: label + recipient.serialize() + ephemeral.publicKey.serialize())
-        let encryptedStatic = try encrypt(sender.publicKey.serialize(), keys: ephemeralKeys)
+            agreement: try ephemeral.agreement(with: recipient.publicKey),
+            salt: label + recipient.serializedBytes + ephemeral.publicKey.serializedBytes)
+        let encryptedStatic = try encrypt(sender.publicKey.serializedBytes, keys: ephemeralKeys)
         let staticKeys = Keys(
-            agreement: try sender.privateKey.keyAgreement(with: recipient.publicKey),
+            agreement: try sender.privateKey.agreement(with: recipient.publicKey),
             salt: ephemeralKeys.chainKey + encryptedStatic)
         var envelope = Parley_Sealed_UnidentifiedSenderMessage()
         envelope.ephemeralPublic = Data(ephemeral.publicKey.serialize())
@@ -74,7 +74,7 @@ enum SealedSenderEnvelope {
 
     /// X25519 with a key from the envelope; a low-order key makes the envelope invalid.
     private static func agreement(_ ours: PrivateKey, _ theirs: PublicKey) throws -> [UInt8] {
-        do { return try ours.keyAgreement(with: theirs) } catch {
+        do { return try ours.agreement(with: theirs) } catch {
             throw SignalError.invalidSealedSenderMessage("the envelope carries a low-order key")
         }
     }

@@ -29,7 +29,7 @@ public struct SenderCertificate: Sendable {
         inner.expires = expiration
         inner.identityKey = Data(publicKey.serialize())
         inner.signer = signerCertificate.structure
-        let bytes = ProtobufCoding.encode(inner)
+        let bytes: [UInt8] = ProtobufCoding.encode(inner)
         var outer = Parley_Sealed_SenderCertificate()
         outer.certificate = Data(bytes)
         outer.signature = Data(signerKey.generateSignature(message: bytes))
@@ -68,7 +68,7 @@ public struct SenderCertificate: Sendable {
     }
 
     /// The serialized certificate.
-    public func serialize() -> [UInt8] { ProtobufCoding.encode(structure) }
+    public func serialize() -> Data { ProtobufCoding.encode(structure) }
 
     /// Checks the chain and the expiry at `time` (milliseconds since 1970).
     /// - Throws: ``SignalError/untrustedCertificate(_:)`` when the server certificate is not signed by `trustRoot`;

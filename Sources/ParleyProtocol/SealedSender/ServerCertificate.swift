@@ -17,7 +17,7 @@ public struct ServerCertificate: Sendable {
         var inner = Parley_Sealed_ServerCertificate.Certificate()
         inner.id = keyId
         inner.key = Data(publicKey.serialize())
-        let bytes = ProtobufCoding.encode(inner)
+        let bytes: [UInt8] = ProtobufCoding.encode(inner)
         var outer = Parley_Sealed_ServerCertificate()
         outer.certificate = Data(bytes)
         outer.signature = Data(trustRoot.generateSignature(message: bytes))
@@ -53,7 +53,7 @@ public struct ServerCertificate: Sendable {
     }
 
     /// The serialized certificate.
-    public func serialize() -> [UInt8] { ProtobufCoding.encode(structure) }
+    public func serialize() -> Data { ProtobufCoding.encode(structure) }
 
     /// Whether `trustRoot` signed this certificate.
     public func isSigned(by trustRoot: PublicKey) -> Bool {

@@ -27,7 +27,7 @@ public struct UnidentifiedSenderMessageContent: Sendable {
     /// Wraps `message` with the sender's certificate.
     public init(_ message: CiphertextMessage, from sender: SenderCertificate, contentHint: ContentHint = .default, groupId: [UInt8]? = nil) {
         self.messageType = message.messageType
-        self.contents = message.serialize()
+        self.contents = message.bytes
         self.senderCertificate = sender
         self.contentHint = contentHint
         self.groupId = groupId
@@ -58,7 +58,7 @@ public struct UnidentifiedSenderMessageContent: Sendable {
     }
 
     /// The serialized form (encrypted by ``sealedSenderEncrypt(_:for:identityStore:context:)``).
-    public func serialize() -> [UInt8] {
+    public func serialize() -> Data {
         var message = Parley_Sealed_UnidentifiedSenderMessage.Message()
         switch messageType {
         case .preKey: message.type = .prekeyMessage

@@ -5,8 +5,11 @@ import Synchronization
 ///
 /// Thread-safe: one mutex guards all state. Identities are trusted on first use;
 /// a different identity for a known address is untrusted until saved again.
-public final class InMemorySignalProtocolStore: IdentityKeyStore, PreKeyStore, SignedPreKeyStore,
-    KyberPreKeyStore, SessionStore, SenderKeyStore, Sendable
+///
+/// Open, as LibSignalClient's is: subclasses override any requirement (to log, to count, to fail on purpose in a
+/// test) and call `super`.
+open class InMemorySignalProtocolStore: IdentityKeyStore, PreKeyStore, SignedPreKeyStore,
+    KyberPreKeyStore, SessionStore, SenderKeyStore, @unchecked Sendable
 {
     private struct SenderKeyName: Hashable {
         let sender: ProtocolAddress
@@ -19,6 +22,8 @@ public final class InMemorySignalProtocolStore: IdentityKeyStore, PreKeyStore, S
         var signedPreKeys: [UInt32: SignedPreKeyRecord] = [:]
         var kyberPreKeys: [UInt32: KyberPreKeyRecord] = [:]
         var usedKyberPreKeys: Set<UInt32> = []
+        /// Base keys seen with each (KEM prekey id, signed prekey id), to refuse a replayed pre-key message.
+        var baseKeysSeen: [UInt64: Set<PublicKey>] = [:]
         var sessions: [ProtocolAddress: SessionRecord] = [:]
         var senderKeys: [SenderKeyName: SenderKeyRecord] = [:]
     }
@@ -41,73 +46,80 @@ public final class InMemorySignalProtocolStore: IdentityKeyStore, PreKeyStore, S
 
     // MARK: IdentityKeyStore
 
-    public func identityKeyPair(context: StoreContext) throws -> IdentityKeyPair { identity }
+    open func identityKeyPair(context: StoreContext) throws -> IdentityKeyPair { identity }
 
-    public func localRegistrationId(context: StoreContext) throws -> UInt32 { registrationId }
+    open func localRegistrationId(context: StoreContext) throws -> UInt32 { registrationId }
 
-    public func saveIdentity(_ identity: IdentityKey, for address: ProtocolAddress, context: StoreContext) throws -> IdentityChange {
+    open func saveIdentity(_ identity: IdentityKey, for address: ProtocolAddress, context: StoreContext) throws -> IdentityChange {
         state.withLock { state in
             let previous = state.identities.updateValue(identity, forKey: address)
             return previous == nil || previous == identity ? .newOrUnchanged : .replacedExisting
         }
     }
 
-    public func isTrustedIdentity(
+    open func isTrustedIdentity(
         _ identity: IdentityKey, for address: ProtocolAddress, direction: Direction, context: StoreContext
     ) throws -> Bool {
         state.withLock { state in state.identities[address].map { $0 == identity } ?? true }
     }
 
-    public func identity(for address: ProtocolAddress, context: StoreContext) throws -> IdentityKey? {
+    open func identity(for address: ProtocolAddress, context: StoreContext) throws -> IdentityKey? {
         state.withLock { $0.identities[address] }
     }
 
     // MARK: PreKeyStore
 
-    public func loadPreKey(id: UInt32, context: StoreContext) throws -> PreKeyRecord {
+    open func loadPreKey(id: UInt32, context: StoreContext) throws -> PreKeyRecord {
         guard let record = state.withLock({ $0.preKeys[id] }) else {
             throw SignalError.invalidKeyIdentifier("no prekey with id \(id)")
         }
         return record
     }
 
-    public func storePreKey(_ record: PreKeyRecord, id: UInt32, context: StoreContext) throws {
+    open func storePreKey(_ record: PreKeyRecord, id: UInt32, context: StoreContext) throws {
         state.withLock { $0.preKeys[id] = record }
     }
 
-    public func removePreKey(id: UInt32, context: StoreContext) throws {
+    open func removePreKey(id: UInt32, context: StoreContext) throws {
         _ = state.withLock { $0.preKeys.removeValue(forKey: id) }
     }
 
     // MARK: SignedPreKeyStore
 
-    public func loadSignedPreKey(id: UInt32, context: StoreContext) throws -> SignedPreKeyRecord {
+    open func loadSignedPreKey(id: UInt32, context: StoreContext) throws -> SignedPreKeyRecord {
         guard let record = state.withLock({ $0.signedPreKeys[id] }) else {
             throw SignalError.invalidKeyIdentifier("no signed prekey with id \(id)")
         }
         return record
     }
 
-    public func storeSignedPreKey(_ record: SignedPreKeyRecord, id: UInt32, context: StoreContext) throws {
+    open func storeSignedPreKey(_ record: SignedPreKeyRecord, id: UInt32, context: StoreContext) throws {
         state.withLock { $0.signedPreKeys[id] = record }
     }
 
     // MARK: KyberPreKeyStore
 
-    public func loadKyberPreKey(id: UInt32, context: StoreContext) throws -> KyberPreKeyRecord {
+    open func loadKyberPreKey(id: UInt32, context: StoreContext) throws -> KyberPreKeyRecord {
         guard let record = state.withLock({ $0.kyberPreKeys[id] }) else {
             throw SignalError.invalidKeyIdentifier("no KEM prekey with id \(id)")
         }
         return record
     }
 
-    public func storeKyberPreKey(_ record: KyberPreKeyRecord, id: UInt32, context: StoreContext) throws {
+    open func storeKyberPreKey(_ record: KyberPreKeyRecord, id: UInt32, context: StoreContext) throws {
         state.withLock { $0.kyberPreKeys[id] = record }
     }
 
-    /// Records the use; the key stays (this store cannot tell one-time from last-resort keys).
-    public func markKyberPreKeyUsed(id: UInt32, context: StoreContext) throws {
-        _ = state.withLock { $0.usedKyberPreKeys.insert(id) }
+    /// Records the use and the base key; the key stays (this store treats every KEM prekey as last-resort).
+    /// - Throws: ``SignalError/invalidMessage(_:)`` when `baseKey` was seen before with the same two ids (a replay).
+    open func markKyberPreKeyUsed(id: UInt32, signedPreKeyId: UInt32, baseKey: PublicKey, context: StoreContext) throws {
+        let bothIds = UInt64(id) << 32 | UInt64(signedPreKeyId)
+        try state.withLock { state in
+            guard state.baseKeysSeen[bothIds, default: []].insert(baseKey).inserted else {
+                throw SignalError.invalidMessage("KEM prekey \(id) with signed prekey \(signedPreKeyId) and this base key was used before")
+            }
+            state.usedKyberPreKeys.insert(id)
+        }
     }
 
     /// Whether a session has used KEM prekey `id`.
@@ -122,27 +134,34 @@ public final class InMemorySignalProtocolStore: IdentityKeyStore, PreKeyStore, S
 
     // MARK: SessionStore
 
-    public func loadSession(for address: ProtocolAddress, context: StoreContext) throws -> SessionRecord? {
+    open func loadSession(for address: ProtocolAddress, context: StoreContext) throws -> SessionRecord? {
         state.withLock { $0.sessions[address] }
     }
 
-    public func loadExistingSessions(for addresses: [ProtocolAddress], context: StoreContext) throws -> [SessionRecord] {
-        state.withLock { state in addresses.compactMap { state.sessions[$0] } }
+    /// The records for `addresses`, in order.
+    /// - Throws: ``SignalError/sessionNotFound(_:)`` when one of them has no session (as LibSignalClient's store).
+    open func loadExistingSessions(for addresses: [ProtocolAddress], context: StoreContext) throws -> [SessionRecord] {
+        try state.withLock { state in
+            try addresses.map { address in
+                guard let record = state.sessions[address] else { throw SignalError.sessionNotFound("no session for \(address)") }
+                return record
+            }
+        }
     }
 
-    public func storeSession(_ record: SessionRecord, for address: ProtocolAddress, context: StoreContext) throws {
+    open func storeSession(_ record: SessionRecord, for address: ProtocolAddress, context: StoreContext) throws {
         state.withLock { $0.sessions[address] = record }
     }
 
     // MARK: SenderKeyStore
 
-    public func storeSenderKey(
+    open func storeSenderKey(
         from sender: ProtocolAddress, distributionId: UUID, record: SenderKeyRecord, context: StoreContext
     ) throws {
         state.withLock { $0.senderKeys[SenderKeyName(sender: sender, distributionId: distributionId)] = record }
     }
 
-    public func loadSenderKey(from sender: ProtocolAddress, distributionId: UUID, context: StoreContext) throws -> SenderKeyRecord? {
+    open func loadSenderKey(from sender: ProtocolAddress, distributionId: UUID, context: StoreContext) throws -> SenderKeyRecord? {
         state.withLock { $0.senderKeys[SenderKeyName(sender: sender, distributionId: distributionId)] }
     }
 }

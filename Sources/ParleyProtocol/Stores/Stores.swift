@@ -54,8 +54,11 @@ public protocol KyberPreKeyStore: AnyObject {
     func loadKyberPreKey(id: UInt32, context: StoreContext) throws -> KyberPreKeyRecord
     /// Stores a KEM prekey under `id`.
     func storeKyberPreKey(_ record: KyberPreKeyRecord, id: UInt32, context: StoreContext) throws
-    /// Notes that a session used KEM prekey `id`; one-time KEM prekeys are deleted, last-resort ones kept.
-    func markKyberPreKeyUsed(id: UInt32, context: StoreContext) throws
+    /// Notes that a session was set up with KEM prekey `id`, signed prekey `signedPreKeyId` and the sender's
+    /// `baseKey`. One-time KEM prekeys are deleted; for a last-resort one the store remembers the pair of ids with the
+    /// base key and throws (libsignal uses ``SignalError/invalidMessage(_:)``) when the same triple comes again: that
+    /// is a replayed pre-key message, and nothing of it is stored.
+    func markKyberPreKeyUsed(id: UInt32, signedPreKeyId: UInt32, baseKey: PublicKey, context: StoreContext) throws
 }
 
 /// Sessions with remote devices.

@@ -24,19 +24,19 @@ final class TestParty: Sendable {
         try store.storeSignedPreKey(signed, id: signedPreKeyId, context: context)
         var oneTime: (id: UInt32, key: PublicKey)?
         if let preKeyId {
-            let record = PreKeyRecord(id: preKeyId)
+            let record = PreKeyRecord.generate(id: preKeyId)
             try store.storePreKey(record, id: preKeyId, context: context)
-            oneTime = (preKeyId, record.publicKey)
+            oneTime = (preKeyId, try record.publicKey())
         }
-        var kyber: (id: UInt32, key: KEMPublicKey, signature: [UInt8])?
+        var kyber: (id: UInt32, key: KEMPublicKey, signature: Data)?
         if let kem {
             let record = KyberPreKeyRecord.generate(type: kem, id: kyberPreKeyId, timestamp: 1, signedBy: identity.privateKey, spqr: spqr)
             try store.storeKyberPreKey(record, id: kyberPreKeyId, context: context)
-            kyber = (kyberPreKeyId, record.publicKey, record.signature)
+            kyber = (kyberPreKeyId, try record.publicKey(), record.signature)
         }
         var bundle = PreKeyBundle(
             registrationId: try store.localRegistrationId(context: context), deviceId: address.deviceId,
-            oneTimePreKey: oneTime, signedPreKeyId: signedPreKeyId, signedPreKey: signed.publicKey,
+            oneTimePreKey: oneTime, signedPreKeyId: signedPreKeyId, signedPreKey: try signed.publicKey(),
             signedPreKeySignature: signed.signature, identity: identity.identityKey, kyberPreKey: kyber)
         bundle.spqr = spqr
         return bundle
@@ -58,16 +58,16 @@ final class TestParty: Sendable {
         try decrypt(bytes: message.serialize(), type: message.messageType, from: other)
     }
 
-    func decrypt(bytes: [UInt8], type: CiphertextMessage.MessageType, from other: TestParty) throws -> [UInt8] {
+    func decrypt(bytes: some ContiguousBytes, type: CiphertextMessage.MessageType, from other: TestParty) throws -> [UInt8] {
         switch type {
         case .preKey:
-            return try signalDecryptPreKey(
+            return Array(try signalDecryptPreKey(
                 message: try PreKeySignalMessage(bytes: bytes), from: other.address, sessionStore: store,
-                identityStore: store, preKeyStore: store, signedPreKeyStore: store, kyberPreKeyStore: store, context: context)
+                identityStore: store, preKeyStore: store, signedPreKeyStore: store, kyberPreKeyStore: store, context: context))
         default:
-            return try signalDecrypt(
+            return Array(try signalDecrypt(
                 message: try SignalMessage(bytes: bytes), from: other.address, sessionStore: store, identityStore: store,
-                context: context)
+                context: context))
         }
     }
 
@@ -106,6 +106,9 @@ extension Array where Element == UInt8 {
         }
         self = bytes
     }
+}
 
+extension Sequence where Element == UInt8 {
+    /// The bytes in lowercase hexadecimal.
     var hex: String { map { String(format: "%02x", $0) }.joined() }
 }

@@ -22,7 +22,7 @@ public enum ProvisioningCipher {
     /// Encrypts `plaintext` to `recipient` (the new device's ephemeral public key).
     public static func encrypt(_ plaintext: [UInt8], to recipient: PublicKey) throws -> [UInt8] {
         let ephemeral = PrivateKey.generate()
-        let (cipherKey, macKey) = try keys(try ephemeral.keyAgreement(with: recipient))
+        let (cipherKey, macKey) = try keys(Array(try ephemeral.keyAgreement(with: recipient)))
         var generator = SystemRandomNumberGenerator()
         let iv = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
         let ciphertext = Array(try AES._CBC.encrypt(plaintext, using: cipherKey, iv: try AES._CBC.IV(ivBytes: iv)))
@@ -47,7 +47,7 @@ public enum ProvisioningCipher {
         let authenticated = Array(body[0..<(body.count - 32)])
         let mac = Array(body[(body.count - 32)...])
         guard (authenticated.count - 17) % 16 == 0 else { throw ProvisioningError.malformedEnvelope("the ciphertext is not whole AES blocks") }
-        let (cipherKey, macKey) = try keys(try privateKey.keyAgreement(with: senderKey))
+        let (cipherKey, macKey) = try keys(Array(try privateKey.keyAgreement(with: senderKey)))
         let expected = Array(HMAC<SHA256>.authenticationCode(for: authenticated, using: macKey))
         guard ConstantTimeBytes.equal(expected, mac) else { throw ProvisioningError.badMAC }
         do {
