@@ -284,6 +284,75 @@ nonisolated struct Parley_Wire_SenderKeyDistributionMessage: Sendable {
   fileprivate var _signingKey: Data? = nil
 }
 
+/// Signal's `signalservice.Content` (libsignal `service.proto`) as far as the protocol layer reads it: a
+/// PlaintextContent's body carries a retry receipt in field 8. The other fields (data, sync, call, null, receipt,
+/// typing, sender key distribution messages: 1–7) are the application's and are kept as unknown fields.
+nonisolated struct Parley_Wire_Content: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var decryptionErrorMessage: Data {
+    get {_decryptionErrorMessage ?? Data()}
+    set {_decryptionErrorMessage = newValue}
+  }
+  /// Returns true if `decryptionErrorMessage` has been explicitly set.
+  var hasDecryptionErrorMessage: Bool {self._decryptionErrorMessage != nil}
+  /// Clears the value of `decryptionErrorMessage`. Subsequent reads from it will return its default value.
+  mutating func clearDecryptionErrorMessage() {self._decryptionErrorMessage = nil}
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+
+  fileprivate var _decryptionErrorMessage: Data? = nil
+}
+
+/// A retry receipt (libsignal `DecryptionErrorMessage`): which message failed to decrypt, so its sender can re-send.
+nonisolated struct Parley_Wire_DecryptionErrorMessage: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// the failed 1:1 message's sender ratchet key; absent for sender-key messages
+  var ratchetKey: Data {
+    get {_ratchetKey ?? Data()}
+    set {_ratchetKey = newValue}
+  }
+  /// Returns true if `ratchetKey` has been explicitly set.
+  var hasRatchetKey: Bool {self._ratchetKey != nil}
+  /// Clears the value of `ratchetKey`. Subsequent reads from it will return its default value.
+  mutating func clearRatchetKey() {self._ratchetKey = nil}
+
+  /// the failed message's timestamp (milliseconds since 1970)
+  var timestamp: UInt64 {
+    get {_timestamp ?? 0}
+    set {_timestamp = newValue}
+  }
+  /// Returns true if `timestamp` has been explicitly set.
+  var hasTimestamp: Bool {self._timestamp != nil}
+  /// Clears the value of `timestamp`. Subsequent reads from it will return its default value.
+  mutating func clearTimestamp() {self._timestamp = nil}
+
+  /// the device that sent the failed message
+  var deviceID: UInt32 {
+    get {_deviceID ?? 0}
+    set {_deviceID = newValue}
+  }
+  /// Returns true if `deviceID` has been explicitly set.
+  var hasDeviceID: Bool {self._deviceID != nil}
+  /// Clears the value of `deviceID`. Subsequent reads from it will return its default value.
+  mutating func clearDeviceID() {self._deviceID = nil}
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+
+  fileprivate var _ratchetKey: Data? = nil
+  fileprivate var _timestamp: UInt64? = nil
+  fileprivate var _deviceID: UInt32? = nil
+}
+
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
 
 fileprivate nonisolated let _protobuf_package = "parley.wire"
@@ -504,6 +573,84 @@ nonisolated extension Parley_Wire_SenderKeyDistributionMessage: SwiftProtobuf.Me
     if lhs._iteration != rhs._iteration {return false}
     if lhs._chainKey != rhs._chainKey {return false}
     if lhs._signingKey != rhs._signingKey {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Parley_Wire_Content: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".Content"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{4}\u{8}decryption_error_message\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 8: try { try decoder.decodeSingularBytesField(value: &self._decryptionErrorMessage) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._decryptionErrorMessage {
+      try visitor.visitSingularBytesField(value: v, fieldNumber: 8)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: Parley_Wire_Content, rhs: Parley_Wire_Content) -> Bool {
+    if lhs._decryptionErrorMessage != rhs._decryptionErrorMessage {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Parley_Wire_DecryptionErrorMessage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".DecryptionErrorMessage"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}ratchet_key\0\u{1}timestamp\0\u{3}device_id\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularBytesField(value: &self._ratchetKey) }()
+      case 2: try { try decoder.decodeSingularUInt64Field(value: &self._timestamp) }()
+      case 3: try { try decoder.decodeSingularUInt32Field(value: &self._deviceID) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._ratchetKey {
+      try visitor.visitSingularBytesField(value: v, fieldNumber: 1)
+    } }()
+    try { if let v = self._timestamp {
+      try visitor.visitSingularUInt64Field(value: v, fieldNumber: 2)
+    } }()
+    try { if let v = self._deviceID {
+      try visitor.visitSingularUInt32Field(value: v, fieldNumber: 3)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: Parley_Wire_DecryptionErrorMessage, rhs: Parley_Wire_DecryptionErrorMessage) -> Bool {
+    if lhs._ratchetKey != rhs._ratchetKey {return false}
+    if lhs._timestamp != rhs._timestamp {return false}
+    if lhs._deviceID != rhs._deviceID {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -36,6 +36,12 @@ public struct CiphertextMessage: Sendable {
         bytes = message.serialized
     }
 
+    /// Wraps unencrypted content (a retry receipt).
+    public init(_ plaintextContent: PlaintextContent) {
+        messageType = .plaintext
+        bytes = plaintextContent.serialized
+    }
+
     /// The wire bytes.
     public func serialize() -> Data { Data(bytes) }
 }
