@@ -154,6 +154,8 @@ let package = Package(
             resources: [.copy("Vectors")]
         ),
         .testTarget(name: "ParleyInteropTests", dependencies: ["ParleyProtocol"]),
+        // Parley's own tests written against LibSignalClient's documented API, importing only ParleyProtocol.
+        .testTarget(name: "LibSignalClientAPITests", dependencies: ["ParleyProtocol"]),
         // Seed 002's Swift code, written for LibSignalClient, with only its import changed (Tests/Seed002PortTests).
         // Its `@Observable` needs Observation, which Apple's SDK imports with Foundation and Linux's does not; the
         // seed is Swift 5 code (its @MainActor service hands itself to nonisolated async calls), so the target is too.

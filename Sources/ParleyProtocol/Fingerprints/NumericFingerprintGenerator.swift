@@ -17,12 +17,16 @@ public struct NumericFingerprintGenerator: Sendable {
     /// A generator with `iterations` rounds of SHA-512 per side.
     public init(iterations: Int) { self.iterations = iterations }
 
-    /// The fingerprint of the two identities; `version` is the scannable format (1, or 0 for the legacy format).
+    /// The fingerprint of the two identities; `version` is the scannable format's version number, as libsignal takes it
+    /// (Signal's apps use 2 with ACIs' binary forms as identifiers, 1 with phone numbers). Version 0 is Signal's C
+    /// library's legacy format, whose scannable form carries the identity keys and identifiers themselves.
     /// - Throws: ``SignalError/invalidArgument(_:)`` for an unknown version or an iteration count out of range.
     public func create<L: ContiguousBytes, R: ContiguousBytes>(
         version: Int, localIdentifier: L, localKey: PublicKey, remoteIdentifier: R, remoteKey: PublicKey
     ) throws -> Fingerprint {
-        guard version == 0 || version == 1 else { throw SignalError.invalidArgument("fingerprint version \(version)") }
+        guard let scannableVersion = UInt32(exactly: version) else {
+            throw SignalError.invalidArgument("fingerprint version \(version)")
+        }
         guard (1...Self.maximumIterations).contains(iterations) else {
             throw SignalError.invalidArgument("\(iterations) fingerprint iterations")
         }
@@ -38,7 +42,7 @@ public struct NumericFingerprintGenerator: Sendable {
                 remoteContent: remoteKey.serializedBytes, remoteIdentifier: remoteId)
         } else {
             scannable = ScannableFingerprint(
-                version: UInt32(version), localContent: Array(localHash.prefix(32)), localIdentifier: nil,
+                version: scannableVersion, localContent: Array(localHash.prefix(32)), localIdentifier: nil,
                 remoteContent: Array(remoteHash.prefix(32)), remoteIdentifier: nil)
         }
         return Fingerprint(displayable: displayable, scannable: scannable)
