@@ -13,8 +13,8 @@ import Testing
 
     func certificate(for party: TestParty, expiration: UInt64? = nil, signedBy signer: PrivateKey? = nil,
                      root: PrivateKey? = nil, identity: PublicKey? = nil) throws -> SenderCertificate {
-        let server = ServerCertificate(keyId: 7, publicKey: serverKey.publicKey, trustRoot: root ?? trustRoot)
-        return SenderCertificate(
+        let server = try ServerCertificate(keyId: 7, publicKey: serverKey.publicKey, trustRoot: root ?? trustRoot)
+        return try SenderCertificate(
             sender: try SealedSenderAddress(e164: "+14155550101", uuidString: party.address.name, deviceId: party.address.deviceId),
             publicKey: identity ?? party.identity.publicKey, expiration: expiration ?? now + 86_400_000,
             signerCertificate: server, signerKey: signer ?? serverKey)
@@ -55,7 +55,7 @@ import Testing
         let parsed = try SenderCertificate(original.serialize())
         #expect(parsed.sender == original.sender && parsed.expiration == original.expiration)
         #expect(parsed.serverCertificate.keyId == 7)
-        try parsed.validate(trustRoot: trustRoot.publicKey, time: now)
+        try parsed.check(trustRoot: trustRoot.publicKey, time: now)
         #expect(throws: SignalError.self) { try SenderCertificate([1, 2, 3]) }
         #expect(throws: SignalError.self) { try ServerCertificate([0xFF]) }
     }

@@ -51,10 +51,10 @@ struct SealedSenderVector: Codable {
         let bundle = try recipient.bundle(preKeyId: 31, signedPreKeyId: 11, kyberPreKeyId: 41)
         try sender.process(bundle, from: recipient)
         let timestamp: UInt64 = 1_800_000_000_000
-        let certificate = SenderCertificate(
+        let certificate = try SenderCertificate(
             sender: try SealedSenderAddress(e164: nil, uuidString: sender.address.name, deviceId: 2),
             publicKey: sender.identity.publicKey, expiration: timestamp + 86_400_000,
-            signerCertificate: ServerCertificate(keyId: 1, publicKey: serverKey.publicKey, trustRoot: trustRoot), signerKey: serverKey)
+            signerCertificate: try ServerCertificate(keyId: 1, publicKey: serverKey.publicKey, trustRoot: trustRoot), signerKey: serverKey)
         let plaintext = "sealed sender known answer"
         let sealed = try sealedSenderEncrypt(
             message: Array(plaintext.utf8), for: recipient.address, from: certificate, sessionStore: sender.store,

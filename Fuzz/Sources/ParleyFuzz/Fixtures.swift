@@ -55,8 +55,8 @@ struct Fixtures: @unchecked Sendable {
                                                    context: context).serialize())
 
         let serverKey = PrivateKey.generate()
-        serverCertificate = ServerCertificate(keyId: 1, publicKey: serverKey.publicKey, trustRoot: trustRoot)
-        senderCertificate = SenderCertificate(
+        serverCertificate = try! ServerCertificate(keyId: 1, publicKey: serverKey.publicKey, trustRoot: trustRoot)
+        senderCertificate = try! SenderCertificate(
             sender: try! SealedSenderAddress(e164: nil, uuidString: aliceAddress.name, deviceId: 1),
             publicKey: try! alice.identityKeyPair(context: context).publicKey, expiration: UInt64.max / 2,
             signerCertificate: serverCertificate, signerKey: serverKey)

@@ -41,12 +41,8 @@ public func sealedSenderEncrypt<Bytes: ContiguousBytes>(
 public func sealedSenderDecryptToUSMC<Bytes: ContiguousBytes>(
     message: Bytes, trustRoot: PublicKey, timestamp: UInt64, identityStore: IdentityKeyStore, context: StoreContext
 ) throws -> UnidentifiedSenderMessageContent {
-    let (senderKey, bytes) = try SealedSenderEnvelope.open(message.byteArray, recipient: try identityStore.identityKeyPair(context: context))
-    let content = try UnidentifiedSenderMessageContent(bytes: bytes)
-    try content.senderCertificate.validate(trustRoot: trustRoot, time: timestamp)
-    guard content.senderCertificate.publicKey == senderKey else {
-        throw SignalError.invalidSealedSenderMessage("the certificate's identity key is not the key that sealed the message")
-    }
+    let content = try UnidentifiedSenderMessageContent(message: message, identityStore: identityStore, context: context)
+    try content.senderCertificate.check(trustRoot: trustRoot, time: timestamp)
     return content
 }
 

@@ -14,6 +14,14 @@ public struct SealedSenderAddress: Sendable, Hashable, CustomStringConvertible {
         self.deviceId = deviceId
     }
 
+    /// The address of device `deviceId` of the account `aci`.
+    public init(e164: String? = nil, aci: Aci, deviceId: UInt32) throws {
+        try self.init(e164: e164, uuidString: aci.serviceIdString, deviceId: deviceId)
+    }
+
+    /// The sender's ACI, or `nil` when ``uuidString`` is not one.
+    public var senderAci: Aci! { try? Aci.parseFrom(serviceIdString: uuidString) }
+
     /// The same device as a ``ProtocolAddress`` (account id and device).
     public var protocolAddress: ProtocolAddress {
         get throws { try ProtocolAddress(name: uuidString, deviceId: deviceId) }

@@ -12,27 +12,39 @@ public struct SenderCertificate: Sendable {
     /// The server certificate whose key signed this one.
     public let serverCertificate: ServerCertificate
     /// The signed bytes.
-    public let certificateBytes: [UInt8]
+    public var certificateBytes: Data { Data(signedBytes) }
     /// The server key's signature over ``certificateBytes``.
-    public let signatureBytes: [UInt8]
+    public var signatureBytes: Data { Data(signature) }
+    let signedBytes: [UInt8]
+    let signature: [UInt8]
+
+    /// The sender's device.
+    public var deviceId: UInt32 { sender.deviceId }
+    /// The sender's account id as written in the certificate (an ACI string).
+    public var senderUuid: String { sender.uuidString }
+    /// The sender's ACI, or `nil` when the certificate's account id is not one.
+    public var senderAci: Aci! { sender.senderAci }
+    /// The sender's phone number, when the certificate carries one.
+    public var senderE164: String? { sender.e164 }
     let structure: Parley_Sealed_SenderCertificate
 
-    /// Issues a certificate for `sender` with identity `publicKey`, signed by the server key `signerKey`.
+    /// Issues a certificate for `sender` with identity `publicKey`, signed by the server key `signerKey`. `throws`
+    /// keeps LibSignalClient's call shape; it throws nothing.
     public init(
         sender: SealedSenderAddress, publicKey: PublicKey, expiration: UInt64,
         signerCertificate: ServerCertificate, signerKey: PrivateKey
-    ) {
+    ) throws {
         var inner = Parley_Sealed_SenderCertificate.Certificate()
         if let e164 = sender.e164 { inner.senderE164 = e164 }
         inner.senderUuid = sender.uuidString
         inner.senderDevice = sender.deviceId
         inner.expires = expiration
-        inner.identityKey = Data(publicKey.serialize())
+        inner.identityKey = publicKey.serialize()
         inner.signer = signerCertificate.structure
         let bytes: [UInt8] = ProtobufCoding.encode(inner)
         var outer = Parley_Sealed_SenderCertificate()
         outer.certificate = Data(bytes)
-        outer.signature = Data(signerKey.generateSignature(message: bytes))
+        outer.signature = signerKey.generateSignature(message: bytes)
         try! self.init(structure: outer)  // fields we just set are present and well formed
     }
 
@@ -62,23 +74,34 @@ public struct SenderCertificate: Sendable {
         self.publicKey = key
         self.expiration = inner.expires
         self.serverCertificate = try ServerCertificate(structure: inner.signer)
-        self.certificateBytes = Array(structure.certificate)
-        self.signatureBytes = Array(structure.signature)
+        self.signedBytes = Array(structure.certificate)
+        self.signature = Array(structure.signature)
         self.structure = structure
     }
 
     /// The serialized certificate.
     public func serialize() -> Data { ProtobufCoding.encode(structure) }
 
-    /// Checks the chain and the expiry at `time` (milliseconds since 1970).
+    /// Whether the chain leads to `trustRoot` and the certificate has not expired at `time` (milliseconds since 1970).
+    public func validate(trustRoot: PublicKey, time: UInt64) -> Bool {
+        (try? check(trustRoot: trustRoot, time: time)) != nil
+    }
+
+    /// Whether the chain leads to one of `trustRoots` (a client that trusts an old and a new root during a rotation)
+    /// and the certificate has not expired at `time`.
+    public func validate(trustRoots: [PublicKey], time: UInt64) -> Bool {
+        trustRoots.contains { validate(trustRoot: $0, time: time) }
+    }
+
+    /// ``validate(trustRoot:time:)`` that says what is wrong (Parley's extension).
     /// - Throws: ``SignalError/untrustedCertificate(_:)`` when the server certificate is not signed by `trustRoot`;
     ///   ``SignalError/invalidCertificate(_:)`` when this certificate is not signed by the server key;
     ///   ``SignalError/expiredCertificate(_:)`` when `time` is past the expiry.
-    public func validate(trustRoot: PublicKey, time: UInt64) throws {
+    public func check(trustRoot: PublicKey, time: UInt64) throws {
         guard serverCertificate.isSigned(by: trustRoot) else {
             throw SignalError.untrustedCertificate("server certificate \(serverCertificate.keyId) is not signed by the trust root")
         }
-        guard (try? serverCertificate.publicKey.verifySignature(message: certificateBytes, signature: signatureBytes)) == true else {
+        guard (try? serverCertificate.publicKey.verifySignature(message: signedBytes, signature: signature)) == true else {
             throw SignalError.invalidCertificate("sender certificate of \(sender) is not signed by server key \(serverCertificate.keyId)")
         }
         guard time <= expiration else {

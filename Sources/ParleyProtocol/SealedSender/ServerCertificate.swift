@@ -7,20 +7,23 @@ public struct ServerCertificate: Sendable {
     /// The server's signing key.
     public let publicKey: PublicKey
     /// The signed bytes (a serialized inner certificate).
-    public let certificateBytes: [UInt8]
+    public var certificateBytes: Data { Data(signedBytes) }
     /// The trust root's XEdDSA signature over ``certificateBytes``.
-    public let signatureBytes: [UInt8]
+    public var signatureBytes: Data { Data(signature) }
+    let signedBytes: [UInt8]
+    let signature: [UInt8]
     let structure: Parley_Sealed_ServerCertificate
 
-    /// Certifies `publicKey` under `keyId`, signed by `trustRoot`.
-    public init(keyId: UInt32, publicKey: PublicKey, trustRoot: PrivateKey) {
+    /// Certifies `publicKey` under `keyId`, signed by `trustRoot`. `throws` keeps LibSignalClient's call shape; it
+    /// throws nothing.
+    public init(keyId: UInt32, publicKey: PublicKey, trustRoot: PrivateKey) throws {
         var inner = Parley_Sealed_ServerCertificate.Certificate()
         inner.id = keyId
-        inner.key = Data(publicKey.serialize())
+        inner.key = publicKey.serialize()
         let bytes: [UInt8] = ProtobufCoding.encode(inner)
         var outer = Parley_Sealed_ServerCertificate()
         outer.certificate = Data(bytes)
-        outer.signature = Data(trustRoot.generateSignature(message: bytes))
+        outer.signature = trustRoot.generateSignature(message: bytes)
         try! self.init(structure: outer)  // fields we just set are present and well formed
     }
 
@@ -47,8 +50,8 @@ public struct ServerCertificate: Sendable {
         }
         self.keyId = inner.id
         self.publicKey = key
-        self.certificateBytes = Array(structure.certificate)
-        self.signatureBytes = Array(structure.signature)
+        self.signedBytes = Array(structure.certificate)
+        self.signature = Array(structure.signature)
         self.structure = structure
     }
 
@@ -57,6 +60,6 @@ public struct ServerCertificate: Sendable {
 
     /// Whether `trustRoot` signed this certificate.
     public func isSigned(by trustRoot: PublicKey) -> Bool {
-        (try? trustRoot.verifySignature(message: certificateBytes, signature: signatureBytes)) ?? false
+        (try? trustRoot.verifySignature(message: signedBytes, signature: signature)) ?? false
     }
 }

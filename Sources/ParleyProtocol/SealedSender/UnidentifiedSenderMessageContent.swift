@@ -3,34 +3,79 @@ import Foundation
 /// What travels inside a sealed-sender envelope: the sender's certificate and an ordinary
 /// encrypted message (pre-key, whisper, sender-key or plaintext).
 public struct UnidentifiedSenderMessageContent: Sendable {
-    /// How a recipient should treat a message it cannot decrypt.
-    public enum ContentHint: UInt32, Sendable {
+    /// How a recipient should treat a message it cannot decrypt (libsignal's values).
+    public struct ContentHint: RawRepresentable, Hashable, Sendable {
+        /// The wire value.
+        public var rawValue: UInt32
+        /// Wraps a wire value.
+        public init(rawValue: UInt32) { self.rawValue = rawValue }
         /// Show an error.
-        case `default` = 0
+        public static var `default`: Self { Self(rawValue: 0) }
         /// The sender will resend it on request.
-        case resendable = 1
+        public static var resendable: Self { Self(rawValue: 1) }
         /// Nothing to show if it fails.
-        case implicit = 2
+        public static var implicit: Self { Self(rawValue: 2) }
     }
 
     /// The kind of the inner message.
     public let messageType: CiphertextMessage.MessageType
     /// The inner message's wire bytes.
-    public let contents: [UInt8]
+    public var contents: Data { Data(contentBytes) }
     /// The sender's certificate.
     public let senderCertificate: SenderCertificate
     /// The content hint.
     public let contentHint: ContentHint
     /// The group the message belongs to, if any.
-    public let groupId: [UInt8]?
+    public var groupId: Data? { groupIdBytes.map { Data($0) } }
+    let contentBytes: [UInt8]
+    let groupIdBytes: [UInt8]?
 
-    /// Wraps `message` with the sender's certificate.
-    public init(_ message: CiphertextMessage, from sender: SenderCertificate, contentHint: ContentHint = .default, groupId: [UInt8]? = nil) {
-        self.messageType = message.messageType
-        self.contents = message.bytes
+    /// Wraps `message` with the sender's certificate (Parley's non-throwing form, no group).
+    public init(_ message: CiphertextMessage, from sender: SenderCertificate, contentHint: ContentHint = .default) {
+        self.init(type: message.messageType, contents: message.bytes, sender: sender, contentHint: contentHint, groupId: nil)
+    }
+
+    /// Wraps `message` with the sender's certificate, for the group `groupId` (empty: no group).
+    /// `throws` keeps LibSignalClient's call shape; it throws nothing.
+    public init<GroupIdBytes: ContiguousBytes>(
+        _ message: CiphertextMessage, from sender: SenderCertificate, contentHint: ContentHint, groupId: GroupIdBytes
+    ) throws {
+        let group = groupId.byteArray
+        self.init(type: message.messageType, contents: message.bytes, sender: sender, contentHint: contentHint,
+                  groupId: group.isEmpty ? nil : group)
+    }
+
+    /// Wraps an already serialized inner message of `type` (its bytes are not parsed).
+    /// `throws` keeps LibSignalClient's call shape; it throws nothing.
+    public init<MessageBytes: ContiguousBytes, GroupIdBytes: ContiguousBytes>(
+        _ message: MessageBytes, type: CiphertextMessage.MessageType, from sender: SenderCertificate,
+        contentHint: ContentHint, groupId: GroupIdBytes
+    ) throws {
+        let group = groupId.byteArray
+        self.init(type: type, contents: message.byteArray, sender: sender, contentHint: contentHint,
+                  groupId: group.isEmpty ? nil : group)
+    }
+
+    init(type: CiphertextMessage.MessageType, contents: [UInt8], sender: SenderCertificate, contentHint: ContentHint, groupId: [UInt8]?) {
+        self.messageType = type
+        self.contentBytes = contents
         self.senderCertificate = sender
         self.contentHint = contentHint
-        self.groupId = groupId
+        self.groupIdBytes = groupId
+    }
+
+    /// Opens a sealed-sender envelope addressed to this device (the identity in `identityStore`), as LibSignalClient's
+    /// `UnidentifiedSenderMessageContent(message:identityStore:context:)`: the sealing key must be the certificate's
+    /// key, but the certificate is **not** validated here — call
+    /// ``SenderCertificate/validate(trustRoot:time:)`` (or use ``sealedSenderDecryptToUSMC(message:trustRoot:timestamp:identityStore:context:)``).
+    /// - Throws: ``SignalError/invalidSealedSenderMessage(_:)``, ``SignalError/invalidCertificate(_:)``.
+    public init<Bytes: ContiguousBytes>(message sealedSenderMessage: Bytes, identityStore: IdentityKeyStore, context: StoreContext) throws {
+        let (senderKey, bytes) = try SealedSenderEnvelope.open(
+            sealedSenderMessage.byteArray, recipient: try identityStore.identityKeyPair(context: context))
+        try self.init(bytes: bytes)
+        guard senderCertificate.publicKey == senderKey else {
+            throw SignalError.invalidSealedSenderMessage("the certificate's identity key is not the key that sealed the message")
+        }
     }
 
     /// Parses the serialized form.
@@ -51,10 +96,10 @@ public struct UnidentifiedSenderMessageContent: Sendable {
         case .plaintextContent: type = .plaintext
         }
         self.messageType = type
-        self.contents = Array(message.content)
+        self.contentBytes = Array(message.content)
         self.senderCertificate = try SenderCertificate(structure: message.senderCertificate)
-        self.contentHint = ContentHint(rawValue: UInt32(message.contentHint.rawValue)) ?? .default
-        self.groupId = message.hasGroupID ? Array(message.groupID) : nil
+        self.contentHint = ContentHint(rawValue: UInt32(message.contentHint.rawValue))
+        self.groupIdBytes = message.hasGroupID && !message.groupID.isEmpty ? Array(message.groupID) : nil
     }
 
     /// The serialized form (encrypted by ``sealedSenderEncrypt(_:for:identityStore:context:)``).
@@ -67,11 +112,11 @@ public struct UnidentifiedSenderMessageContent: Sendable {
         case .plaintext: message.type = .plaintextContent
         }
         message.senderCertificate = senderCertificate.structure
-        message.content = Data(contents)
-        if contentHint != .default {
-            message.contentHint = Parley_Sealed_UnidentifiedSenderMessage.Message.ContentHint(rawValue: Int(contentHint.rawValue)) ?? .default
+        message.content = Data(contentBytes)
+        if contentHint != .default, let hint = Parley_Sealed_UnidentifiedSenderMessage.Message.ContentHint(rawValue: Int(contentHint.rawValue)) {
+            message.contentHint = hint
         }
-        if let groupId { message.groupID = Data(groupId) }
+        if let groupIdBytes { message.groupID = Data(groupIdBytes) }
         return ProtobufCoding.encode(message)
     }
 }
