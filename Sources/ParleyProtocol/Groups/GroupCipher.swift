@@ -11,7 +11,7 @@ public func processSenderKeyDistributionMessage(
     var record = try store.loadSenderKey(from: sender, distributionId: distributionId, context: context)
         ?? SenderKeyRecord(states: [])
     record.add(SenderKeyState(
-        keyId: message.chainId, chainKey: ChainKey(key: message.chainKey, index: message.iteration),
+        keyId: message.chainId, chainKey: ChainKey(key: message.chainKeyBytes, index: message.iteration),
         signingKey: message.signatureKey, signingPrivateKey: nil))
     try store.storeSenderKey(from: sender, distributionId: distributionId, record: record, context: context)
 }
@@ -64,7 +64,7 @@ public func groupDecrypt<Bytes: ContiguousBytes>(
         seed = position.messageKeySeed
     }
     let keys = SenderMessageKey(seed: seed)
-    let plaintext = try MessageCipher.decrypt(parsed.ciphertext, key: keys.cipherKey, iv: keys.iv)
+    let plaintext = try MessageCipher.decrypt(parsed.ciphertextBytes, key: keys.cipherKey, iv: keys.iv)
     record.states[index] = state
     try store.storeSenderKey(from: sender, distributionId: distributionId, record: record, context: context)
     return Data(plaintext)

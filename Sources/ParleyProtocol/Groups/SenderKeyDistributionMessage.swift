@@ -9,7 +9,7 @@ public struct SenderKeyDistributionMessage: Sendable {
     /// The chain position the receiver starts at.
     public let iteration: UInt32
     /// The 32-byte chain key at that position.
-    public let chainKey: [UInt8]
+    let chainKeyBytes: [UInt8]
     /// The key that signs the sender's group messages.
     public let signatureKey: PublicKey
     let serialized: [UInt8]
@@ -38,7 +38,7 @@ public struct SenderKeyDistributionMessage: Sendable {
         body.signingKey = Data(signatureKey.serialize())
         self.chainId = chainId
         self.iteration = iteration
-        self.chainKey = chainKey
+        self.chainKeyBytes = chainKey
         self.signatureKey = signatureKey
         self.serialized = [MessageVersion.byte(for: MessageVersion.x3dh)] + ProtobufCoding.encode(body)
     }
@@ -58,11 +58,14 @@ public struct SenderKeyDistributionMessage: Sendable {
         guard body.chainKey.count == 32 else { throw SignalError.invalidKey("sender chain key is \(body.chainKey.count) bytes") }
         self.chainId = body.id
         self.iteration = body.iteration
-        self.chainKey = Array(body.chainKey)
+        self.chainKeyBytes = Array(body.chainKey)
         self.signatureKey = try PublicKey(body.signingKey)
         self.serialized = raw
     }
 
     /// The wire bytes.
     public func serialize() -> Data { Data(serialized) }
+
+    /// The 32-byte chain key at ``iteration``.
+    public var chainKey: Data { Data(chainKeyBytes) }
 }

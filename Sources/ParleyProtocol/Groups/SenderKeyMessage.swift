@@ -9,7 +9,7 @@ public struct SenderKeyMessage: Sendable {
     /// The message's position in the chain.
     public let iteration: UInt32
     /// The AES-256-CBC encrypted body.
-    public let ciphertext: [UInt8]
+    let ciphertextBytes: [UInt8]
     let serialized: [UInt8]
 
     /// Parses wire bytes (the signature is checked by ``groupDecrypt(_:from:distributionId:store:context:)``).
@@ -30,7 +30,7 @@ public struct SenderKeyMessage: Sendable {
         }
         chainId = body.id
         iteration = body.iteration
-        ciphertext = Array(body.ciphertext)
+        ciphertextBytes = Array(body.ciphertext)
         serialized = raw
     }
 
@@ -42,9 +42,15 @@ public struct SenderKeyMessage: Sendable {
         let unsigned = [MessageVersion.byte(for: MessageVersion.x3dh)] + ProtobufCoding.encode(body)
         self.chainId = chainId
         self.iteration = iteration
-        self.ciphertext = ciphertext
+        self.ciphertextBytes = ciphertext
         self.serialized = unsigned + signingKey.signature(over: unsigned)
     }
+
+    /// The encrypted body.
+    public var ciphertext: Data { Data(ciphertextBytes) }
+
+    /// Whether the sender's signing key `key` signed this message (LibSignalClient's label).
+    public func verifySignature(against key: PublicKey) throws -> Bool { try verifySignature(key) }
 
     /// Whether the signature verifies under the sender's signing key.
     public func verifySignature(_ key: PublicKey) throws -> Bool {

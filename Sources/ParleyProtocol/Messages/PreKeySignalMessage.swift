@@ -5,11 +5,11 @@ import Foundation
 /// Wire: version byte ‖ protobuf. Version 4 adds the KEM prekey id and KEM ciphertext.
 public struct PreKeySignalMessage: Sendable {
     /// The protocol version (3 or 4).
-    public let version: UInt8
+    let versionByte: UInt8
     /// The sender's registration id.
-    public let registrationId: UInt32
+    let senderRegistrationId: UInt32
     /// The recipient's one-time prekey that was used, if any.
-    public let preKeyId: UInt32?
+    let oneTimePreKeyId: UInt32?
     /// The recipient's signed prekey that was used.
     public let signedPreKeyId: UInt32
     /// The recipient's KEM prekey that was used (version 4).
@@ -19,7 +19,7 @@ public struct PreKeySignalMessage: Sendable {
     /// The sender's ephemeral base key.
     public let baseKey: PublicKey
     /// The sender's identity key.
-    public let identityKey: IdentityKey
+    let senderIdentity: IdentityKey
     /// The wrapped message.
     public let signalMessage: SignalMessage
     let serialized: [UInt8]
@@ -29,7 +29,7 @@ public struct PreKeySignalMessage: Sendable {
     ///   ``SignalError/invalidMessage(_:)`` when the KEM fields do not fit the version.
     public init<Bytes: ContiguousBytes>(bytes: Bytes) throws {
         let raw = bytes.byteArray
-        version = try MessageVersion.parse(raw.first)
+        versionByte = try MessageVersion.parse(raw.first)
         let body: Parley_Wire_PreKeySignalMessage = try ProtobufCoding.decode(Array(raw.dropFirst()), what: "PreKeySignalMessage")
         guard body.hasSignedPreKeyID, body.hasBaseKey, body.hasIdentityKey, body.hasMessage else {
             throw SignalError.protobufError("PreKeySignalMessage lacks a signed prekey id, base key, identity key or message")
@@ -37,19 +37,19 @@ public struct PreKeySignalMessage: Sendable {
         guard body.hasKyberPreKeyID == body.hasKyberCiphertext else {
             throw SignalError.invalidMessage("PreKeySignalMessage has only one of the KEM prekey id and ciphertext")
         }
-        guard body.hasKyberPreKeyID == (version == MessageVersion.pqxdh) else {
-            throw SignalError.invalidMessage("version \(version) PreKeySignalMessage \(body.hasKyberPreKeyID ? "with" : "without") KEM fields")
+        guard body.hasKyberPreKeyID == (versionByte == MessageVersion.pqxdh) else {
+            throw SignalError.invalidMessage("version \(versionByte) PreKeySignalMessage \(body.hasKyberPreKeyID ? "with" : "without") KEM fields")
         }
-        registrationId = body.registrationID
-        preKeyId = body.hasPreKeyID ? body.preKeyID : nil
+        senderRegistrationId = body.registrationID
+        oneTimePreKeyId = body.hasPreKeyID ? body.preKeyID : nil
         signedPreKeyId = body.signedPreKeyID
         kyberPreKeyId = body.hasKyberPreKeyID ? body.kyberPreKeyID : nil
         kyberCiphertext = body.hasKyberCiphertext ? Array(body.kyberCiphertext) : nil
         baseKey = try PublicKey(body.baseKey)
-        identityKey = try IdentityKey(bytes: body.identityKey)
+        senderIdentity = try IdentityKey(bytes: body.identityKey)
         signalMessage = try SignalMessage(bytes: body.message)
-        guard signalMessage.messageVersion == version else {
-            throw SignalError.invalidMessage("inner message version \(signalMessage.messageVersion) differs from \(version)")
+        guard signalMessage.versionByte == versionByte else {
+            throw SignalError.invalidMessage("inner message version \(signalMessage.versionByte) differs from \(versionByte)")
         }
         serialized = raw
     }
@@ -71,18 +71,30 @@ public struct PreKeySignalMessage: Sendable {
         body.baseKey = Data(baseKey.serialize())
         body.identityKey = Data(identityKey.serialize())
         body.message = Data(message.serialize())
-        self.version = version
-        self.registrationId = registrationId
-        self.preKeyId = preKeyId
+        self.versionByte = version
+        self.senderRegistrationId = registrationId
+        self.oneTimePreKeyId = preKeyId
         self.signedPreKeyId = signedPreKeyId
         self.kyberPreKeyId = kyberPreKeyId
         self.kyberCiphertext = kyberCiphertext
         self.baseKey = baseKey
-        self.identityKey = identityKey
+        self.senderIdentity = identityKey
         self.signalMessage = message
         self.serialized = [MessageVersion.byte(for: version)] + ProtobufCoding.encode(body)
     }
 
     /// The wire bytes.
     public func serialize() -> Data { Data(serialized) }
+
+    /// The protocol version (3 or 4). `throws` keeps LibSignalClient's call shape; the version was checked when parsed.
+    public func version() throws -> UInt32 { UInt32(versionByte) }
+
+    /// The sender's registration id. `throws` keeps LibSignalClient's call shape.
+    public func registrationId() throws -> UInt32 { senderRegistrationId }
+
+    /// The recipient's one-time prekey that was used, if any. `throws` keeps LibSignalClient's call shape.
+    public func preKeyId() throws -> UInt32? { oneTimePreKeyId }
+
+    /// The sender's identity key.
+    public var identityKey: PublicKey { senderIdentity.publicKey }
 }

@@ -6,7 +6,7 @@ public struct SignalMessage: Sendable {
     static let macLength = 8
 
     /// The protocol version (3 or 4).
-    public let messageVersion: UInt8
+    let versionByte: UInt8
     /// The sender's current ratchet public key.
     public let senderRatchetKey: PublicKey
     /// The message's index in the sender's chain.
@@ -14,7 +14,7 @@ public struct SignalMessage: Sendable {
     /// The length of the sender's previous chain.
     public let previousCounter: UInt32
     /// The AES-256-CBC encrypted body.
-    public let body: [UInt8]
+    let ciphertext: [UInt8]
     /// The SPQR `pq_ratchet` payload (field 5), empty when absent.
     public let pqRatchet: [UInt8]
     /// Sender and recipient as ServiceIds with device ids (field 6, 36 bytes, covered by the MAC), empty when absent.
@@ -25,7 +25,7 @@ public struct SignalMessage: Sendable {
     /// - Throws: ``SignalError/invalidMessage(_:)`` when too short, version errors, ``SignalError/protobufError(_:)``, ``SignalError/invalidKey(_:)``.
     public init<Bytes: ContiguousBytes>(bytes: Bytes) throws {
         let raw = bytes.byteArray
-        messageVersion = try MessageVersion.parse(raw.first)
+        versionByte = try MessageVersion.parse(raw.first)
         guard raw.count > 1 + Self.macLength else {
             throw SignalError.invalidMessage("SignalMessage of \(raw.count) bytes is too short")
         }
@@ -37,7 +37,7 @@ public struct SignalMessage: Sendable {
         senderRatchetKey = try PublicKey(body.ratchetKey)
         counter = body.counter
         previousCounter = body.previousCounter
-        self.body = Array(body.ciphertext)
+        self.ciphertext = Array(body.ciphertext)
         pqRatchet = Array(body.pqRatchet)
         addresses = Array(body.addresses)
         serialized = raw
@@ -58,11 +58,11 @@ public struct SignalMessage: Sendable {
         if !addresses.isEmpty { body.addresses = Data(addresses) }
         let unsigned = [MessageVersion.byte(for: version)] + ProtobufCoding.encode(body)
         let mac = Self.mac(for: unsigned, sender: senderIdentityKey, receiver: receiverIdentityKey, macKey: macKey)
-        self.messageVersion = version
+        self.versionByte = version
         self.senderRatchetKey = senderRatchetKey
         self.counter = counter
         self.previousCounter = previousCounter
-        self.body = ciphertext
+        self.ciphertext = ciphertext
         self.pqRatchet = pqRatchet
         self.addresses = addresses
         self.serialized = unsigned + mac
@@ -70,6 +70,12 @@ public struct SignalMessage: Sendable {
 
     /// The wire bytes.
     public func serialize() -> Data { Data(serialized) }
+
+    /// The protocol version (3 or 4).
+    public var messageVersion: UInt32 { UInt32(versionByte) }
+
+    /// The AES-256-CBC encrypted body.
+    public var body: Data { Data(ciphertext) }
 
     /// Checks the MAC in constant time.
     public func verifyMac(sender: IdentityKey, receiver: IdentityKey, macKey: [UInt8]) -> Bool {

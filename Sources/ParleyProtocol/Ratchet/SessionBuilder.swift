@@ -41,25 +41,25 @@ enum SessionBuilder {
         identityStore: IdentityKeyStore, preKeyStore: PreKeyStore, signedPreKeyStore: SignedPreKeyStore,
         kyberPreKeyStore: KyberPreKeyStore, context: StoreContext
     ) throws -> ConsumedPreKeys {
-        if message.version == MessageVersion.x3dh, context.sessionSetupPolicy == .requirePQXDH {
+        if message.versionByte == MessageVersion.x3dh, context.sessionSetupPolicy == .requirePQXDH {
             throw SignalError.sessionSetupRefused("version 3 (X3DH) pre-key message from \(address); policy requires PQXDH")
         }
-        guard try identityStore.isTrustedIdentity(message.identityKey, for: address, direction: .receiving, context: context) else {
+        guard try identityStore.isTrustedIdentity(message.senderIdentity, for: address, direction: .receiving, context: context) else {
             throw SignalError.untrustedIdentity("\(address) presents an identity key other than the trusted one")
         }
         let baseKey = message.baseKey.serializedBytes
         let states = [record.currentState].compactMap { $0 } + record.previousStates
-        if states.contains(where: { $0.version == message.version && $0.aliceBaseKey == baseKey }) {
+        if states.contains(where: { $0.version == message.versionByte && $0.aliceBaseKey == baseKey }) {
             return ConsumedPreKeys(preKeyId: nil, kyberPreKeyId: nil)
         }
         let signedPreKey = try signedPreKeyStore.loadSignedPreKey(id: message.signedPreKeyId, context: context)
         let kyberPreKey = try message.kyberPreKeyId.map { try kyberPreKeyStore.loadKyberPreKey(id: $0, context: context) }
-        let oneTimePreKey = try message.preKeyId.map { try preKeyStore.loadPreKey(id: $0, context: context) }
+        let oneTimePreKey = try message.oneTimePreKeyId.map { try preKeyStore.loadPreKey(id: $0, context: context) }
         let state = try SessionSetup.respond(
             to: message, ourIdentity: try identityStore.identityKeyPair(context: context), signedPreKey: signedPreKey,
             oneTimePreKey: oneTimePreKey, kyberPreKey: kyberPreKey,
             localRegistrationId: try identityStore.localRegistrationId(context: context))
         record.promote(state)
-        return ConsumedPreKeys(preKeyId: message.preKeyId, kyberPreKeyId: message.kyberPreKeyId)
+        return ConsumedPreKeys(preKeyId: message.oneTimePreKeyId, kyberPreKeyId: message.kyberPreKeyId)
     }
 }

@@ -71,7 +71,7 @@ enum SessionCipher {
 
     /// Decrypts with one state: finds or creates the receiving chain, takes the message key, checks the MAC, decrypts.
     static func decrypt(_ message: SignalMessage, state: inout SessionState) throws -> [UInt8] {
-        guard message.messageVersion == state.version else {
+        guard message.versionByte == state.version else {
             throw SignalError.invalidMessage("message version \(message.messageVersion) on a version \(state.version) session")
         }
         guard state.hasSenderChain else { throw SignalError.invalidMessage("session has no sending chain") }
@@ -90,7 +90,7 @@ enum SessionCipher {
         guard message.verifyMac(sender: state.remoteIdentityBytes, receiver: state.localIdentityBytes, macKey: keys.macKey) else {
             throw SignalError.invalidMessage("MAC does not match")
         }
-        let plaintext = try MessageCipher.decrypt(message.body, key: keys.cipherKey, iv: keys.iv)
+        let plaintext = try MessageCipher.decrypt(message.ciphertext, key: keys.cipherKey, iv: keys.iv)
         state.pendingPreKey = nil
         return plaintext
     }

@@ -68,7 +68,7 @@ enum SessionSetup {
     ) throws -> SessionState {
         let theirBaseKey = message.baseKey
         var agreements = [
-            try signedPreKey.keyPair.privateKey.agreement(with: message.identityKey.publicKey),
+            try signedPreKey.keyPair.privateKey.agreement(with: message.senderIdentity.publicKey),
             try ourIdentity.privateKey.agreement(with: theirBaseKey),
             try signedPreKey.keyPair.privateKey.agreement(with: theirBaseKey),
         ]
@@ -79,11 +79,11 @@ enum SessionSetup {
         }
         let keys = deriveKeys(agreements: agreements, kemSecret: kemSecret)
         var state = SessionState(
-            version: message.version, localIdentity: ourIdentity.identityKey, remoteIdentity: message.identityKey,
+            version: message.versionByte, localIdentity: ourIdentity.identityKey, remoteIdentity: message.senderIdentity,
             rootKey: keys.rootKey, aliceBaseKey: theirBaseKey, pqAuthKey: keys.pqAuthKey)
         state.setSenderChain(ratchetKey: signedPreKey.keyPair.privateKey, chainKey: keys.chainKey)
         state.localRegistrationId = localRegistrationId
-        state.remoteRegistrationId = message.registrationId
+        state.remoteRegistrationId = message.senderRegistrationId
         if let pqAuthKey = keys.pqAuthKey, kyberPreKey?.spqr == true { state.setSPQR(SPQRState(authKey: pqAuthKey, isInitiator: false)) }
         return state
     }
