@@ -4,14 +4,21 @@ import ParleyProtocol
 /// One device set up the way LibSignalClient's documentation does it: an in-memory store, an ACI address, and prekeys
 /// made with libsignal's record initializers.
 final class Device {
-    let aci = Aci(fromUUID: UUID())
+    let aci: Aci
     let store: InMemorySignalProtocolStore
     let address: ProtocolAddress
     let context = NullContext()
 
-    init(store: InMemorySignalProtocolStore = InMemorySignalProtocolStore(), deviceId: UInt32 = 1) {
+    init(store: InMemorySignalProtocolStore = InMemorySignalProtocolStore(), aci: Aci = Aci(fromUUID: UUID()), deviceId: UInt32 = 1) {
         self.store = store
+        self.aci = aci
         self.address = ProtocolAddress(aci, deviceId: deviceId)
+    }
+
+    /// Another device of the same account: the account's identity key, its own registration id and store.
+    func linkedDevice(_ deviceId: UInt32) -> Device {
+        Device(store: InMemorySignalProtocolStore(identity: identity, registrationId: UInt32.random(in: 1...16380)),
+               aci: aci, deviceId: deviceId)
     }
 
     var identity: IdentityKeyPair { try! store.identityKeyPair(context: context) }

@@ -64,14 +64,20 @@ public struct UnidentifiedSenderMessageContent: Sendable {
         self.groupIdBytes = groupId
     }
 
-    /// Opens a sealed-sender envelope addressed to this device (the identity in `identityStore`), as LibSignalClient's
+    /// Opens a sealed-sender message addressed to this device (the identity in `identityStore`) — version 1, or
+    /// version 2 as a server splits it from a multi-recipient message — as LibSignalClient's
     /// `UnidentifiedSenderMessageContent(message:identityStore:context:)`: the sealing key must be the certificate's
     /// key, but the certificate is **not** validated here — call
     /// ``SenderCertificate/validate(trustRoot:time:)`` (or use ``sealedSenderDecryptToUSMC(message:trustRoot:timestamp:identityStore:context:)``).
     /// - Throws: ``SignalError/invalidSealedSenderMessage(_:)``, ``SignalError/invalidCertificate(_:)``.
     public init<Bytes: ContiguousBytes>(message sealedSenderMessage: Bytes, identityStore: IdentityKeyStore, context: StoreContext) throws {
-        let (senderKey, bytes) = try SealedSenderEnvelope.open(
-            sealedSenderMessage.byteArray, recipient: try identityStore.identityKeyPair(context: context))
+        let message = sealedSenderMessage.byteArray
+        let recipient = try identityStore.identityKeyPair(context: context)
+        if let first = message.first, first >> 4 == SealedSenderV2.receivedVersion >> 4 {
+            self = try SealedSenderV2.open(message, recipient: recipient)
+            return
+        }
+        let (senderKey, bytes) = try SealedSenderEnvelope.open(message, recipient: recipient)
         try self.init(bytes: bytes)
         guard senderCertificate.publicKey == senderKey else {
             throw SignalError.invalidSealedSenderMessage("the certificate's identity key is not the key that sealed the message")
