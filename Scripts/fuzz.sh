@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${FUZZ_SECONDS:-60}"
 targets=(prekey-signal-message signal-message sender-key-message sender-key-distribution-message sealed-sender
-         sealed-sender-content sealed-sender-certificates session-record prekey-records keys spqr-message
+         sealed-sender-content sealed-sender-certificates sealed-sender-multi-recipient session-record prekey-records keys spqr-message
          spqr-erasure-code session-pair api-json)
 extra=()
 if [ "${1:-}" = "--quick" ]; then

@@ -21,6 +21,9 @@ struct Fixtures: @unchecked Sendable {
     let senderCertificate: SenderCertificate
     let serverCertificate: ServerCertificate
     let sealedEnvelope: [UInt8]
+    /// A sealed sender v2 message to Bob as uploaded (`0x23`) and as delivered (`0x22`).
+    let sealedMultiRecipient: [UInt8]
+    let sealedV2Delivered: [UInt8]
     let sealedContent: [UInt8]
     let sessionRecords: [[UInt8]]
     let bundleRecords: [[UInt8]]
@@ -65,6 +68,11 @@ struct Fixtures: @unchecked Sendable {
         sealedContent = Array(content.serialize())
         sealedEnvelope = Array(try! sealedSenderEncrypt(message: Array("sealed".utf8), for: bobAddress, from: senderCertificate,
                                                         sessionStore: alice, identityStore: alice, context: context))
+        sealedMultiRecipient = Array(try! sealedSenderMultiRecipientEncrypt(
+            content, for: [bobAddress], excludedRecipients: [Aci(fromUUID: distributionId)], identityStore: alice,
+            sessionStore: alice, context: context))
+        sealedV2Delivered = Array(try! SealedSenderMultiRecipientMessage(bytes: sealedMultiRecipient).messageForRecipient(
+            try! SealedSenderMultiRecipientMessage(bytes: sealedMultiRecipient).recipients[0].recipient))
         sessionRecords = [Array(try! alice.loadSession(for: bobAddress, context: context)!.serialize()),
                           Array(try! bob.loadSession(for: aliceAddress, context: context)!.serialize())]
         bundleRecords = [Array(preKey.serialize()), Array(signed.serialize()), Array(kem.serialize())]

@@ -15,6 +15,7 @@ struct FuzzTarget: Sendable {
         "sealed-sender": SealedSenderTargets.envelope,
         "sealed-sender-content": SealedSenderTargets.content,
         "sealed-sender-certificates": SealedSenderTargets.certificates,
+        "sealed-sender-multi-recipient": SealedSenderTargets.multiRecipient,
         "session-record": RecordTargets.sessionRecord,
         "prekey-records": RecordTargets.preKeyRecords,
         "keys": RecordTargets.keys,
