@@ -181,8 +181,9 @@ final class PartyState {
     }
 
     private func createSenderKeyDistribution(_ request: PeerRequest) throws -> [String: Any] {
+        // Signal's C library speaks the sender-key messages without a distribution id.
         let message = try SenderKeyDistributionMessage(
-            from: try sender(request), distributionId: try distributionId(request), store: store, context: context)
+            from: try sender(request), distributionId: try distributionId(request), format: .protocolC, store: store, context: context)
         return ["skdm_b64": b64(message.serialize())]
     }
 
@@ -196,7 +197,7 @@ final class PartyState {
     private func groupEncryptCommand(_ request: PeerRequest) throws -> [String: Any] {
         let message = try groupEncrypt(
             try request.bytes("plaintext_b64"), from: try sender(request), distributionId: try distributionId(request),
-            store: store, context: context)
+            format: .protocolC, store: store, context: context)
         return ["ciphertext_b64": b64(message.serialize())]
     }
 

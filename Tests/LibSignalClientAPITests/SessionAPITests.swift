@@ -39,13 +39,42 @@ import Testing
         let distribution = try SenderKeyDistributionMessage(
             from: alice.address, distributionId: group, store: alice.store, context: alice.context)
         let received = try SenderKeyDistributionMessage(bytes: distribution.serialize())
-        try processSenderKeyDistributionMessage(
-            received, from: alice.address, distributionId: group, store: bob.store, context: bob.context)
+        #expect(received.distributionId == group && received.chainKey.count == 32)
+        try processSenderKeyDistributionMessage(received, from: alice.address, store: bob.store, context: bob.context)
         let message = try groupEncrypt(Data("to the group".utf8), from: alice.address, distributionId: group,
                                        store: alice.store, context: alice.context)
         #expect(message.messageType == .senderKey)
-        let plaintext = try groupDecrypt(message.serialize(), from: alice.address, distributionId: group,
-                                         store: bob.store, context: bob.context)
+        let parsed = try SenderKeyMessage(bytes: message.serialize())
+        #expect(parsed.distributionId == group && parsed.chainId == received.chainId)
+        #expect(try parsed.verifySignature(against: received.signatureKey))
+        let plaintext = try groupDecrypt(message.serialize(), from: alice.address, store: bob.store, context: bob.context)
         #expect(plaintext == Data("to the group".utf8))
+    }
+
+    /// Signal's C library's form (no distribution id) is still spoken on request, and then needs the group named.
+    @Test func senderKeysInTheCLibrarysForm() throws {
+        let alice = Device(), bob = Device()
+        let group = UUID()
+        let distribution = try SenderKeyDistributionMessage(
+            from: alice.address, distributionId: group, format: .protocolC, store: alice.store, context: alice.context)
+        let received = try SenderKeyDistributionMessage(bytes: distribution.serialize())
+        #expect(received.distributionId == nil)
+        #expect(throws: SignalError.self) {
+            try processSenderKeyDistributionMessage(received, from: alice.address, store: bob.store, context: bob.context)
+        }
+        try processSenderKeyDistributionMessage(received, from: alice.address, distributionId: group, store: bob.store, context: bob.context)
+        let legacy = try groupEncrypt(Data("c".utf8), from: alice.address, distributionId: group, format: .protocolC,
+                                      store: alice.store, context: alice.context)
+        #expect(try SenderKeyMessage(bytes: legacy.serialize()).distributionId == nil)
+        #expect(throws: SignalError.self) { try groupDecrypt(legacy.serialize(), from: alice.address, store: bob.store, context: bob.context) }
+        #expect(try groupDecrypt(legacy.serialize(), from: alice.address, distributionId: group, store: bob.store, context: bob.context)
+            == Data("c".utf8))
+        // The same chain then sends in libsignal's form, and a message naming another group is refused.
+        let current = try groupEncrypt(Data("l".utf8), from: alice.address, distributionId: group, store: alice.store, context: alice.context)
+        #expect(try groupDecrypt(current.serialize(), from: alice.address, store: bob.store, context: bob.context) == Data("l".utf8))
+        let next = try groupEncrypt(Data("m".utf8), from: alice.address, distributionId: group, store: alice.store, context: alice.context)
+        #expect(throws: SignalError.self) {
+            try groupDecrypt(next.serialize(), from: alice.address, distributionId: UUID(), store: bob.store, context: bob.context)
+        }
     }
 }

@@ -284,6 +284,121 @@ nonisolated struct Parley_Wire_SenderKeyDistributionMessage: Sendable {
   fileprivate var _signingKey: Data? = nil
 }
 
+/// libsignal's sender-key messages (also version 3, `0x33`): the same contents with the distribution id first, so
+/// a receiver finds the chain without being told the group. Parley reads both forms and writes this one by default;
+/// the two are told apart by field 1's wire type (a varint above, bytes here).
+nonisolated struct Parley_Wire_DistributedSenderKeyMessage: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var distributionUuid: Data {
+    get {_distributionUuid ?? Data()}
+    set {_distributionUuid = newValue}
+  }
+  /// Returns true if `distributionUuid` has been explicitly set.
+  var hasDistributionUuid: Bool {self._distributionUuid != nil}
+  /// Clears the value of `distributionUuid`. Subsequent reads from it will return its default value.
+  mutating func clearDistributionUuid() {self._distributionUuid = nil}
+
+  var chainID: UInt32 {
+    get {_chainID ?? 0}
+    set {_chainID = newValue}
+  }
+  /// Returns true if `chainID` has been explicitly set.
+  var hasChainID: Bool {self._chainID != nil}
+  /// Clears the value of `chainID`. Subsequent reads from it will return its default value.
+  mutating func clearChainID() {self._chainID = nil}
+
+  var iteration: UInt32 {
+    get {_iteration ?? 0}
+    set {_iteration = newValue}
+  }
+  /// Returns true if `iteration` has been explicitly set.
+  var hasIteration: Bool {self._iteration != nil}
+  /// Clears the value of `iteration`. Subsequent reads from it will return its default value.
+  mutating func clearIteration() {self._iteration = nil}
+
+  var ciphertext: Data {
+    get {_ciphertext ?? Data()}
+    set {_ciphertext = newValue}
+  }
+  /// Returns true if `ciphertext` has been explicitly set.
+  var hasCiphertext: Bool {self._ciphertext != nil}
+  /// Clears the value of `ciphertext`. Subsequent reads from it will return its default value.
+  mutating func clearCiphertext() {self._ciphertext = nil}
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+
+  fileprivate var _distributionUuid: Data? = nil
+  fileprivate var _chainID: UInt32? = nil
+  fileprivate var _iteration: UInt32? = nil
+  fileprivate var _ciphertext: Data? = nil
+}
+
+nonisolated struct Parley_Wire_DistributedSenderKeyDistributionMessage: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var distributionUuid: Data {
+    get {_distributionUuid ?? Data()}
+    set {_distributionUuid = newValue}
+  }
+  /// Returns true if `distributionUuid` has been explicitly set.
+  var hasDistributionUuid: Bool {self._distributionUuid != nil}
+  /// Clears the value of `distributionUuid`. Subsequent reads from it will return its default value.
+  mutating func clearDistributionUuid() {self._distributionUuid = nil}
+
+  var chainID: UInt32 {
+    get {_chainID ?? 0}
+    set {_chainID = newValue}
+  }
+  /// Returns true if `chainID` has been explicitly set.
+  var hasChainID: Bool {self._chainID != nil}
+  /// Clears the value of `chainID`. Subsequent reads from it will return its default value.
+  mutating func clearChainID() {self._chainID = nil}
+
+  var iteration: UInt32 {
+    get {_iteration ?? 0}
+    set {_iteration = newValue}
+  }
+  /// Returns true if `iteration` has been explicitly set.
+  var hasIteration: Bool {self._iteration != nil}
+  /// Clears the value of `iteration`. Subsequent reads from it will return its default value.
+  mutating func clearIteration() {self._iteration = nil}
+
+  var chainKey: Data {
+    get {_chainKey ?? Data()}
+    set {_chainKey = newValue}
+  }
+  /// Returns true if `chainKey` has been explicitly set.
+  var hasChainKey: Bool {self._chainKey != nil}
+  /// Clears the value of `chainKey`. Subsequent reads from it will return its default value.
+  mutating func clearChainKey() {self._chainKey = nil}
+
+  var signingKey: Data {
+    get {_signingKey ?? Data()}
+    set {_signingKey = newValue}
+  }
+  /// Returns true if `signingKey` has been explicitly set.
+  var hasSigningKey: Bool {self._signingKey != nil}
+  /// Clears the value of `signingKey`. Subsequent reads from it will return its default value.
+  mutating func clearSigningKey() {self._signingKey = nil}
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+
+  fileprivate var _distributionUuid: Data? = nil
+  fileprivate var _chainID: UInt32? = nil
+  fileprivate var _iteration: UInt32? = nil
+  fileprivate var _chainKey: Data? = nil
+  fileprivate var _signingKey: Data? = nil
+}
+
 /// Signal's `signalservice.Content` (libsignal `service.proto`) as far as the protocol layer reads it: a
 /// PlaintextContent's body carries a retry receipt in field 8. The other fields (data, sync, call, null, receipt,
 /// typing, sender key distribution messages: 1–7) are the application's and are kept as unknown fields.
@@ -570,6 +685,109 @@ nonisolated extension Parley_Wire_SenderKeyDistributionMessage: SwiftProtobuf.Me
 
   static func ==(lhs: Parley_Wire_SenderKeyDistributionMessage, rhs: Parley_Wire_SenderKeyDistributionMessage) -> Bool {
     if lhs._id != rhs._id {return false}
+    if lhs._iteration != rhs._iteration {return false}
+    if lhs._chainKey != rhs._chainKey {return false}
+    if lhs._signingKey != rhs._signingKey {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Parley_Wire_DistributedSenderKeyMessage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".DistributedSenderKeyMessage"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}distribution_uuid\0\u{3}chain_id\0\u{1}iteration\0\u{1}ciphertext\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularBytesField(value: &self._distributionUuid) }()
+      case 2: try { try decoder.decodeSingularUInt32Field(value: &self._chainID) }()
+      case 3: try { try decoder.decodeSingularUInt32Field(value: &self._iteration) }()
+      case 4: try { try decoder.decodeSingularBytesField(value: &self._ciphertext) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._distributionUuid {
+      try visitor.visitSingularBytesField(value: v, fieldNumber: 1)
+    } }()
+    try { if let v = self._chainID {
+      try visitor.visitSingularUInt32Field(value: v, fieldNumber: 2)
+    } }()
+    try { if let v = self._iteration {
+      try visitor.visitSingularUInt32Field(value: v, fieldNumber: 3)
+    } }()
+    try { if let v = self._ciphertext {
+      try visitor.visitSingularBytesField(value: v, fieldNumber: 4)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: Parley_Wire_DistributedSenderKeyMessage, rhs: Parley_Wire_DistributedSenderKeyMessage) -> Bool {
+    if lhs._distributionUuid != rhs._distributionUuid {return false}
+    if lhs._chainID != rhs._chainID {return false}
+    if lhs._iteration != rhs._iteration {return false}
+    if lhs._ciphertext != rhs._ciphertext {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Parley_Wire_DistributedSenderKeyDistributionMessage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".DistributedSenderKeyDistributionMessage"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}distribution_uuid\0\u{3}chain_id\0\u{1}iteration\0\u{3}chain_key\0\u{3}signing_key\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularBytesField(value: &self._distributionUuid) }()
+      case 2: try { try decoder.decodeSingularUInt32Field(value: &self._chainID) }()
+      case 3: try { try decoder.decodeSingularUInt32Field(value: &self._iteration) }()
+      case 4: try { try decoder.decodeSingularBytesField(value: &self._chainKey) }()
+      case 5: try { try decoder.decodeSingularBytesField(value: &self._signingKey) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._distributionUuid {
+      try visitor.visitSingularBytesField(value: v, fieldNumber: 1)
+    } }()
+    try { if let v = self._chainID {
+      try visitor.visitSingularUInt32Field(value: v, fieldNumber: 2)
+    } }()
+    try { if let v = self._iteration {
+      try visitor.visitSingularUInt32Field(value: v, fieldNumber: 3)
+    } }()
+    try { if let v = self._chainKey {
+      try visitor.visitSingularBytesField(value: v, fieldNumber: 4)
+    } }()
+    try { if let v = self._signingKey {
+      try visitor.visitSingularBytesField(value: v, fieldNumber: 5)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: Parley_Wire_DistributedSenderKeyDistributionMessage, rhs: Parley_Wire_DistributedSenderKeyDistributionMessage) -> Bool {
+    if lhs._distributionUuid != rhs._distributionUuid {return false}
+    if lhs._chainID != rhs._chainID {return false}
     if lhs._iteration != rhs._iteration {return false}
     if lhs._chainKey != rhs._chainKey {return false}
     if lhs._signingKey != rhs._signingKey {return false}

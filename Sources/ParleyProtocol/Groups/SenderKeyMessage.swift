@@ -1,9 +1,14 @@
 import Foundation
 
-/// A group message (`senderKey`, type 7): `0x33` ‖ protobuf `{1 id, 2 iteration, 3 ciphertext}` ‖ 64-byte XEdDSA signature.
+/// A group message (`senderKey`, type 7): `0x33` ‖ protobuf ‖ 64-byte XEdDSA signature over what precedes it.
+///
+/// The protobuf is libsignal's `{1 distribution_uuid, 2 chain_id, 3 iteration, 4 ciphertext}` or Signal's C
+/// library's `{1 id, 2 iteration, 3 ciphertext}` (``SenderKeyMessageFormat``); both are read.
 public struct SenderKeyMessage: Sendable {
     static let signatureLength = 64
 
+    /// The group's distribution id; `nil` for a message in the C library's form, which does not carry it.
+    public let distributionId: UUID?
     /// The sender-key chain id.
     public let chainId: UInt32
     /// The message's position in the chain.
@@ -12,8 +17,9 @@ public struct SenderKeyMessage: Sendable {
     let ciphertextBytes: [UInt8]
     let serialized: [UInt8]
 
-    /// Parses wire bytes (the signature is checked by ``groupDecrypt(_:from:distributionId:store:context:)``).
-    /// - Throws: ``SignalError/invalidMessage(_:)`` when too short, version errors, ``SignalError/protobufError(_:)``.
+    /// Parses wire bytes (the signature is checked by ``groupDecrypt(_:from:store:context:)``).
+    /// - Throws: ``SignalError/invalidMessage(_:)`` when too short, version errors, ``SignalError/protobufError(_:)``
+    ///   for a body that does not parse, lacks a field, or has a distribution id that is not 16 bytes.
     public init<Bytes: ContiguousBytes>(bytes: Bytes) throws {
         let raw = bytes.byteArray
         let version = try MessageVersion.parse(raw.first)
@@ -23,23 +29,49 @@ public struct SenderKeyMessage: Sendable {
         guard raw.count > 1 + Self.signatureLength else {
             throw SignalError.invalidMessage("SenderKeyMessage of \(raw.count) bytes is too short")
         }
-        let body: Parley_Wire_SenderKeyMessage = try ProtobufCoding.decode(
-            Array(raw[1..<(raw.count - Self.signatureLength)]), what: "SenderKeyMessage")
-        guard body.hasID, body.hasIteration, body.hasCiphertext else {
-            throw SignalError.protobufError("SenderKeyMessage lacks a field")
+        let body = raw[1..<(raw.count - Self.signatureLength)]
+        switch SenderKeyMessageFormat.of(body: body) {
+        case .libsignal:
+            let message: Parley_Wire_DistributedSenderKeyMessage = try ProtobufCoding.decode(Array(body), what: "SenderKeyMessage")
+            guard message.hasChainID, message.hasIteration, message.hasCiphertext else {
+                throw SignalError.protobufError("SenderKeyMessage lacks a field")
+            }
+            distributionId = try DistributionId.parse(message.distributionUuid)
+            chainId = message.chainID
+            iteration = message.iteration
+            ciphertextBytes = Array(message.ciphertext)
+        case .protocolC:
+            let message: Parley_Wire_SenderKeyMessage = try ProtobufCoding.decode(Array(body), what: "SenderKeyMessage")
+            guard message.hasID, message.hasIteration, message.hasCiphertext else {
+                throw SignalError.protobufError("SenderKeyMessage lacks a field")
+            }
+            distributionId = nil
+            chainId = message.id
+            iteration = message.iteration
+            ciphertextBytes = Array(message.ciphertext)
         }
-        chainId = body.id
-        iteration = body.iteration
-        ciphertextBytes = Array(body.ciphertext)
         serialized = raw
     }
 
-    init(chainId: UInt32, iteration: UInt32, ciphertext: [UInt8], signingKey: PrivateKey) {
-        var body = Parley_Wire_SenderKeyMessage()
-        body.id = chainId
-        body.iteration = iteration
-        body.ciphertext = Data(ciphertext)
-        let unsigned = [MessageVersion.byte(for: MessageVersion.x3dh)] + ProtobufCoding.encode(body)
+    /// Makes and signs a message; with a `distributionId` in libsignal's form, without in the C library's.
+    init(distributionId: UUID?, chainId: UInt32, iteration: UInt32, ciphertext: [UInt8], signingKey: PrivateKey) {
+        let body: [UInt8]
+        if let distributionId {
+            var message = Parley_Wire_DistributedSenderKeyMessage()
+            message.distributionUuid = DistributionId.bytes(distributionId)
+            message.chainID = chainId
+            message.iteration = iteration
+            message.ciphertext = Data(ciphertext)
+            body = ProtobufCoding.encode(message)
+        } else {
+            var message = Parley_Wire_SenderKeyMessage()
+            message.id = chainId
+            message.iteration = iteration
+            message.ciphertext = Data(ciphertext)
+            body = ProtobufCoding.encode(message)
+        }
+        let unsigned = [MessageVersion.byte(for: MessageVersion.x3dh)] + body
+        self.distributionId = distributionId
         self.chainId = chainId
         self.iteration = iteration
         self.ciphertextBytes = ciphertext
