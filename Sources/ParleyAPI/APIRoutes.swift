@@ -38,6 +38,10 @@ public enum APIRoutes {
     public static let attachments = "/v1/attachments"
     /// `GET`: download an attachment (supports `Range`).
     public static func attachment(_ id: String) -> String { "/v1/attachments/\(id)" }
+    /// `GET`: a sender certificate for the authenticated device (``DeliveryCertificateResponse``).
+    public static let deliveryCertificate = "/v1/certificate/delivery"
+    /// `GET`: the sealed-sender trust root (``SealedSenderTrustRootResponse``), without authentication.
+    public static let sealedSenderTrustRoot = "/v1/certificate/trust-root"
     /// `GET`: liveness and store reachability.
     public static let health = "/health"
     /// `GET`: Prometheus metrics.

@@ -35,6 +35,7 @@ public enum ParleyServerApplication {
             store: d.store, authenticator: authenticator, limits: d.limits, rateLimiter: d.rateLimiter, settings: d.backup,
             oprf: BackupOPRFKey(serverKey: d.backup.oprfKey), attempts: d.backupAttempts)
 
+        let certificates = SenderCertificateController(settings: d.sealedSender, authenticator: authenticator)
         let administration = AccountAdministrationController(
             store: d.store, operators: d.operators, limits: d.limits, hub: d.hub)
 
@@ -45,6 +46,8 @@ public enum ParleyServerApplication {
             _ = try await d.store.account(id: "")  // the store answers
             return try JSONCoding.response(["status": "ok"])
         }
+        router.get(RouterPath(APIRoutes.deliveryCertificate)) { request, _ in try await certificates.delivery(request) }
+        router.get(RouterPath(APIRoutes.sealedSenderTrustRoot)) { request, _ in try await certificates.trustRoot(request) }
         router.get(RouterPath(APIRoutes.metrics)) { _, _ in
             d.metrics.mailboxDepth.set(Double(try await d.store.mailboxDepth()))
             let body = ResponseBody(byteBuffer: ByteBuffer(bytes: d.metrics.render()))

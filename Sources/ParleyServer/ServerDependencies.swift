@@ -28,16 +28,20 @@ public struct ServerDependencies: Sendable {
     public let registration: RegistrationMode
     /// Writes the envelopes of concurrent sends in shared transactions (every front door's sends).
     public let envelopeWriter: EnvelopeGroupCommit
+    /// The server key and certificate sender certificates are signed with.
+    public let sealedSender: SealedSenderSettings
     /// Restore guesses per account in the current window (shared by every router built from these dependencies).
     let backupAttempts: BackupAttemptWindow
 
     /// Dependencies over `store`, with attachments under `attachments`; `contentDetection` defaults to import files
     /// in a temporary folder, decoys keyed at random and the operator API disabled; `backup` to a random OPRF key
-    /// (backups then do not outlive the process) and the default guess limits.
+    /// (backups then do not outlive the process) and the default guess limits; `sealedSender` to keys held in memory.
     public init(store: any ServerStore, attachments: AttachmentStore, hasher: CredentialHasher = CredentialHasher(),
                 limits: ServerLimits = ServerLimits(), metrics: ServerMetrics = ServerMetrics(),
                 contentDetection: ContentDetectionSettings? = nil, backup: BackupSettings? = nil,
-                groupCommit: Bool = true, registration: RegistrationMode = .open, logger: Logger = Logger(label: "parley-server")) {
+                groupCommit: Bool = true, registration: RegistrationMode = .open, sealedSender: SealedSenderSettings = SealedSenderSettings(),
+                logger: Logger = Logger(label: "parley-server")) {
+        self.sealedSender = sealedSender
         let settings = contentDetection ?? ContentDetectionSettings(
             importDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("parley-imports-\(UUID().uuidString)"))
         self.contentDetection = settings

@@ -7,6 +7,6 @@ struct ParleyServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "parley-server",
         abstract: "The Parley messaging server: accounts, key directory, mailboxes, WebSocket delivery, attachments, hash banks.",
-        subcommands: [ServeCommand.self, ContentHashCommand.self, InvitesCommand.self, AccountsCommand.self],
+        subcommands: [ServeCommand.self, ContentHashCommand.self, InvitesCommand.self, AccountsCommand.self, CertificatesCommand.self],
         defaultSubcommand: ServeCommand.self)
 }

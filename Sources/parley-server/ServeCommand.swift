@@ -149,10 +149,12 @@ struct ServeCommand: AsyncParsableCommand {
         var backup = BackupSettings(oprfKey: try SecretKeyFile.load(at: backupKey))
         backup.maximumFailures = backupMaxFailures
 
+        let sealedSender = try SealedSenderKeyFiles.load(in: data)
         let makeDependencies = { (store: any ServerStore) in
             ServerDependencies(store: store, attachments: attachments, hasher: CredentialHasher(), limits: limits,
                                contentDetection: contentDetection, backup: backup, groupCommit: groupCommit == "on",
-                               registration: RegistrationMode(rawValue: registration) ?? .open, logger: logger)
+                               registration: RegistrationMode(rawValue: registration) ?? .open, sealedSender: sealedSender,
+                               logger: logger)
         }
         guard let databaseURL = databaseURL ?? Self.environment["PARLEY_DATABASE_URL"] else {
             let store = try SQLiteStore(path: (dataDirectory as NSString).appendingPathComponent("server.sqlite"),

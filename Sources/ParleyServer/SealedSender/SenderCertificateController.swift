@@ -1,0 +1,22 @@
+import Foundation
+import Hummingbird
+import ParleyAPI
+
+/// Sender certificates over REST: the authenticated device's certificate, and the trust root they lead to.
+struct SenderCertificateController: Sendable {
+    let settings: SealedSenderSettings
+    let authenticator: DeviceAuthenticator
+
+    /// `GET /v1/certificate/delivery`: a certificate naming the caller's account, device and identity key.
+    func delivery(_ request: Request) async throws -> Response {
+        let caller = try await authenticator.authenticate(request)
+        let certificate = try settings.certificate(
+            accountId: caller.account.id, deviceId: caller.device.deviceId, identityKey: caller.account.identityKey)
+        return try JSONCoding.response(DeliveryCertificateResponse(certificate: certificate.serialize().base64EncodedString()))
+    }
+
+    /// `GET /v1/certificate/trust-root`: the trust root's public key.
+    func trustRoot(_ request: Request) async throws -> Response {
+        try JSONCoding.response(SealedSenderTrustRootResponse(trustRoot: settings.trustRoot.serialize().base64EncodedString()))
+    }
+}
