@@ -70,18 +70,7 @@ public func signalDecrypt(
     message: SignalMessage, from address: ProtocolAddress, to toAddress: ProtocolAddress? = nil, sessionStore: SessionStore,
     identityStore: IdentityKeyStore, context: StoreContext
 ) throws -> Data {
-    Data(try signalDecryptBytes(
-        message: message, from: address, to: toAddress, sessionStore: sessionStore, identityStore: identityStore,
-        context: context))
-}
-
-/// ``signalDecrypt(message:from:to:sessionStore:identityStore:context:)`` returning an array, for Parley's own
-/// pipelines.
-func signalDecryptBytes(
-    message: SignalMessage, from address: ProtocolAddress, to localAddress: ProtocolAddress?, sessionStore: SessionStore,
-    identityStore: IdentityKeyStore, context: StoreContext
-) throws -> [UInt8] {
-    try MessageAddresses.check(message.addresses, sender: address, recipient: localAddress)
+    try MessageAddresses.check(message.addresses, sender: address, recipient: toAddress)
     guard var record = try sessionStore.loadSession(for: address, context: context) else {
         throw SignalError.sessionNotFound("no session for \(address)")
     }
@@ -102,19 +91,6 @@ public func signalDecryptPreKey(
     identityStore: IdentityKeyStore, preKeyStore: PreKeyStore, signedPreKeyStore: SignedPreKeyStore,
     kyberPreKeyStore: KyberPreKeyStore, context: StoreContext
 ) throws -> Data {
-    Data(try signalDecryptPreKeyBytes(
-        message: message, from: address, localAddress: localAddress, sessionStore: sessionStore,
-        identityStore: identityStore, preKeyStore: preKeyStore, signedPreKeyStore: signedPreKeyStore,
-        kyberPreKeyStore: kyberPreKeyStore, context: context))
-}
-
-/// ``signalDecryptPreKey(message:from:localAddress:sessionStore:identityStore:preKeyStore:signedPreKeyStore:kyberPreKeyStore:context:)``
-/// returning an array, for Parley's own pipelines.
-func signalDecryptPreKeyBytes(
-    message: PreKeySignalMessage, from address: ProtocolAddress, localAddress: ProtocolAddress?, sessionStore: SessionStore,
-    identityStore: IdentityKeyStore, preKeyStore: PreKeyStore, signedPreKeyStore: SignedPreKeyStore,
-    kyberPreKeyStore: KyberPreKeyStore, context: StoreContext
-) throws -> [UInt8] {
     try MessageAddresses.check(message.signalMessage.addresses, sender: address, recipient: localAddress)
     var record = try sessionStore.loadSession(for: address, context: context) ?? SessionRecord()
     let consumed = try SessionBuilder.process(

@@ -20,7 +20,7 @@ import Testing
                 try db.execute(sql: """
                     INSERT INTO local_account (id, server_url, username, password, identity_key_pair, registration_id)
                     VALUES (1, 'http://localhost', ?, 'pw', ?, ?)
-                    """, arguments: [name, Data(identity.serialize()), Int64.random(in: 1...16380)])
+                    """, arguments: [name, identity.serialize(), Int64.random(in: 1...16380)])
             }
         }
 

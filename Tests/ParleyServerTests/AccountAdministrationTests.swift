@@ -15,7 +15,7 @@ import Testing
     static func registration(_ username: String, invite: String? = nil) -> RegisterAccountRequest {
         let identity = IdentityKeyPair.generate()
         return RegisterAccountRequest(
-            username: username, identityKey: Data(identity.publicKey.serialize()).base64EncodedString(), registrationId: 7,
+            username: username, identityKey: identity.publicKey.serialize().base64EncodedString(), registrationId: 7,
             password: Data((0..<24).map { _ in UInt8.random(in: 0...255) }).base64EncodedString(), deviceName: nil, inviteToken: invite)
     }
 

@@ -40,7 +40,7 @@ typealias KeyServiceClient = Nova_Signal_E2ee_V1_SignalE2EEService.Client<HTTP2C
         var request = Nova_Signal_E2ee_V1_UploadKeysRequest()
         request.deviceID = member.deviceId
         request.registrationID = try member.store.localRegistrationId(context: context)
-        request.identityKey = Data(identity.publicKey.serialize())
+        request.identityKey = identity.publicKey.serialize()
         let signed = SignedPreKeyRecord.generate(id: 1, timestamp: 0, signedBy: identity.privateKey)
         try member.store.storeSignedPreKey(signed, id: 1, context: context)
         request.signedPrekey.id = 1

@@ -109,7 +109,7 @@ import Testing
                                                identityStore: alice.store, context: context)
             let send = SendMessagesRequest(messages: [OutgoingMessage(
                 destinationDeviceId: 1, destinationRegistrationId: device.registrationId, type: ciphertext.messageType.rawValue,
-                content: Data(ciphertext.serialize()).base64EncodedString())], timestamp: 7)
+                content: ciphertext.serialize().base64EncodedString())], timestamp: 7)
             #expect(try await client.call(.put, APIRoutes.messages(to: bob.accountId), headers: alice.headers, json: send).0 == .ok)
             let (_, mailbox) = try await client.call(.get, APIRoutes.mailbox, headers: bob.headers)
             let envelope = try JSONDecoder().decode(EnvelopeListResponse.self, from: mailbox).messages[0]

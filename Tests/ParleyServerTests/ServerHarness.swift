@@ -106,7 +106,7 @@ extension TestClientProtocol {
         let identity = try store.identityKeyPair(context: NullContext())
         let password = Data((0..<24).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
         let request = RegisterAccountRequest(
-            username: username, identityKey: Data(identity.publicKey.serialize()).base64EncodedString(),
+            username: username, identityKey: identity.publicKey.serialize().base64EncodedString(),
             registrationId: try store.localRegistrationId(context: NullContext()), password: password, deviceName: "laptop")
         let (status, body) = try await call(.post, APIRoutes.accounts, json: request)
         guard status == .created else { throw HarnessError.unexpected(status, body) }

@@ -38,10 +38,10 @@ public struct AccountManager: Sendable {
             try db.execute(sql: """
                 INSERT INTO local_account (id, server_url, username, password, identity_key_pair, registration_id)
                 VALUES (1, ?, ?, ?, ?, ?)
-                """, arguments: [baseURL, username, password, Data(identity.serialize()), Int64(registrationId)])
+                """, arguments: [baseURL, username, password, identity.serialize(), Int64(registrationId)])
         }
         let response = try await api.register(RegisterAccountRequest(
-            username: username, identityKey: Data(identity.publicKey.serialize()).base64EncodedString(),
+            username: username, identityKey: identity.publicKey.serialize().base64EncodedString(),
             registrationId: registrationId, password: password, deviceName: deviceName, inviteToken: inviteToken))
         try await database.awaitableWrite { db in
             try db.execute(sql: "UPDATE local_account SET account_id = ?, device_id = ? WHERE id = 1",

@@ -25,7 +25,7 @@ struct GroupDelivery: Sendable {
             let context = TransactionContext(db)
             let distribution = try SenderKeyDistributionMessage(from: sender, distributionId: distributionId, store: store, context: context)
             let ciphertext = try groupEncrypt(plaintext, from: sender, distributionId: distributionId, store: store, context: context)
-            return (group, distributionId, Data(distribution.serialize()), Data(ciphertext.serialize()).base64EncodedString())
+            return (group, distributionId, distribution.serialize(), ciphertext.serialize().base64EncodedString())
         }
         let handout = SenderKeyDistribution(groupId: group.id, distributionId: distributionId, message: distribution)
         for member in group.members where member != credentials.accountId {

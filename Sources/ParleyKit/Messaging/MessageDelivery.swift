@@ -83,7 +83,7 @@ struct MessageDelivery: Sendable {
                     throw ParleyError.untrustedIdentity(address: accountId)
                 }
                 return OutgoingMessage(destinationDeviceId: device.deviceId, destinationRegistrationId: device.registrationId,
-                                       type: ciphertext.messageType.rawValue, content: Data(ciphertext.serialize()).base64EncodedString())
+                                       type: ciphertext.messageType.rawValue, content: ciphertext.serialize().base64EncodedString())
             }
         }
     }

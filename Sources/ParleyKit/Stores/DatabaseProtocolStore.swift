@@ -34,7 +34,7 @@ public final class DatabaseProtocolStore: IdentityKeyStore, PreKeyStore, SignedP
 
     public func saveIdentity(_ identity: IdentityKey, for address: ProtocolAddress, context: StoreContext) throws -> IdentityChange {
         let db = try TransactionContext.database(context)
-        let key = Data(identity.serialize())
+        let key = identity.serialize()
         guard let stored = try Data.fetchOne(db, sql: "SELECT identity_key FROM trusted_identities WHERE address = ?",
                                              arguments: [address.name]) else {
             try db.execute(sql: "INSERT INTO trusted_identities (address, identity_key, first_seen) VALUES (?, ?, ?)",
@@ -54,7 +54,7 @@ public final class DatabaseProtocolStore: IdentityKeyStore, PreKeyStore, SignedP
         guard let row = try Row.fetchOne(db, sql: "SELECT identity_key, accepted FROM trusted_identities WHERE address = ?",
                                          arguments: [address.name]) else { return true }
         if direction == .receiving { return true }
-        return (row["identity_key"] as Data) == Data(identity.serialize()) && (row["accepted"] as Bool)
+        return (row["identity_key"] as Data) == identity.serialize() && (row["accepted"] as Bool)
     }
 
     public func identity(for address: ProtocolAddress, context: StoreContext) throws -> IdentityKey? {
@@ -81,7 +81,7 @@ public final class DatabaseProtocolStore: IdentityKeyStore, PreKeyStore, SignedP
 
     public func storePreKey(_ record: PreKeyRecord, id: UInt32, context: StoreContext) throws {
         try TransactionContext.database(context).execute(
-            sql: "INSERT OR REPLACE INTO prekeys (id, record) VALUES (?, ?)", arguments: [Int64(id), Data(record.serialize())])
+            sql: "INSERT OR REPLACE INTO prekeys (id, record) VALUES (?, ?)", arguments: [Int64(id), record.serialize()])
     }
 
     public func removePreKey(id: UInt32, context: StoreContext) throws {
@@ -99,7 +99,7 @@ public final class DatabaseProtocolStore: IdentityKeyStore, PreKeyStore, SignedP
             sql: "INSERT OR REPLACE INTO signed_prekeys (id, record, created) VALUES (?, ?, ?)",
             // The record's own creation time (what rotation compares against), not the clock at storing: a key made
             // for time T counts as made at T.
-            arguments: [Int64(id), Data(record.serialize()), Int64(clamping: record.timestamp)])
+            arguments: [Int64(id), record.serialize(), Int64(clamping: record.timestamp)])
     }
 
     // MARK: KyberPreKeyStore
@@ -116,7 +116,7 @@ public final class DatabaseProtocolStore: IdentityKeyStore, PreKeyStore, SignedP
     public func storeKyberPreKey(_ record: KyberPreKeyRecord, id: UInt32, lastResort: Bool, context: StoreContext) throws {
         try TransactionContext.database(context).execute(
             sql: "INSERT OR REPLACE INTO kyber_prekeys (id, record, last_resort) VALUES (?, ?, ?)",
-            arguments: [Int64(id), Data(record.serialize()), lastResort])
+            arguments: [Int64(id), record.serialize(), lastResort])
     }
 
     /// One-time KEM keys are deleted once used; the last-resort key stays, marked, and the base key it was used
@@ -154,7 +154,7 @@ public final class DatabaseProtocolStore: IdentityKeyStore, PreKeyStore, SignedP
     public func storeSession(_ record: SessionRecord, for address: ProtocolAddress, context: StoreContext) throws {
         try TransactionContext.database(context).execute(
             sql: "INSERT OR REPLACE INTO sessions (address, device_id, record) VALUES (?, ?, ?)",
-            arguments: [address.name, Int64(address.deviceId), Data(record.serialize())])
+            arguments: [address.name, Int64(address.deviceId), record.serialize()])
     }
 
     /// Device ids with a session for `name`.
@@ -175,7 +175,7 @@ public final class DatabaseProtocolStore: IdentityKeyStore, PreKeyStore, SignedP
     public func storeSenderKey(from sender: ProtocolAddress, distributionId: UUID, record: SenderKeyRecord, context: StoreContext) throws {
         try TransactionContext.database(context).execute(
             sql: "INSERT OR REPLACE INTO sender_keys (address, device_id, distribution_id, record) VALUES (?, ?, ?, ?)",
-            arguments: [sender.name, Int64(sender.deviceId), distributionId.uuidString.lowercased(), Data(record.serialize())])
+            arguments: [sender.name, Int64(sender.deviceId), distributionId.uuidString.lowercased(), record.serialize()])
     }
 
     public func loadSenderKey(from sender: ProtocolAddress, distributionId: UUID, context: StoreContext) throws -> SenderKeyRecord? {

@@ -109,5 +109,5 @@ private func groupDecrypt(
     let plaintext = try MessageCipher.decrypt(parsed.ciphertextBytes, key: keys.cipherKey, iv: keys.iv)
     record.states[index] = state
     try store.storeSenderKey(from: sender, distributionId: distributionId, record: record, context: context)
-    return Data(plaintext)
+    return plaintext
 }

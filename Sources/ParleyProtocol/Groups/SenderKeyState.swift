@@ -9,8 +9,8 @@ struct SenderKeyState: Sendable {
     init(keyId: UInt32, chainKey: ChainKey, signingKey: PublicKey, signingPrivateKey: PrivateKey?) {
         structure = Parley_Storage_SenderKeyStateStructure()
         structure.senderKeyID = keyId
-        structure.senderSigningKey.public = Data(signingKey.serialize())
-        if let signingPrivateKey { structure.senderSigningKey.private = Data(signingPrivateKey.serialize()) }
+        structure.senderSigningKey.public = signingKey.serialize()
+        if let signingPrivateKey { structure.senderSigningKey.private = signingPrivateKey.serialize() }
         self.chainKey = chainKey
     }
 

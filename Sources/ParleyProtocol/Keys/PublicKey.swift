@@ -46,7 +46,12 @@ public struct PublicKey: Sendable, Hashable, CustomStringConvertible {
     public var keyBytes: Data { Data(rawKey) }
 
     /// The 33-byte serialized form (`0x05` ‖ u).
-    public func serialize() -> Data { Data(serializedBytes) }
+    public func serialize() -> Data {
+        var data = Data(capacity: 33)
+        data.append(Self.djbType)
+        data.append(contentsOf: rawKey)
+        return data
+    }
 
     /// The serialized form as an array, for the protocol's own byte strings.
     var serializedBytes: [UInt8] { [Self.djbType] + rawKey }

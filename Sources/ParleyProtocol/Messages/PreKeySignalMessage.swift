@@ -68,9 +68,9 @@ public struct PreKeySignalMessage: Sendable {
             body.kyberPreKeyID = kyberPreKeyId
             body.kyberCiphertext = Data(kyberCiphertext)
         }
-        body.baseKey = Data(baseKey.serialize())
-        body.identityKey = Data(identityKey.serialize())
-        body.message = Data(message.serialize())
+        body.baseKey = baseKey.serialize()
+        body.identityKey = identityKey.serialize()
+        body.message = message.serialize()
         self.versionByte = version
         self.senderRegistrationId = registrationId
         self.oneTimePreKeyId = preKeyId

@@ -50,7 +50,7 @@ public struct SignalMessage: Sendable {
         addresses: [UInt8] = []
     ) {
         var body = Parley_Wire_SignalMessage()
-        body.ratchetKey = Data(senderRatchetKey.serialize())
+        body.ratchetKey = senderRatchetKey.serialize()
         body.counter = counter
         body.previousCounter = previousCounter
         body.ciphertext = Data(ciphertext)

@@ -1,3 +1,4 @@
+import Foundation
 import Crypto
 import CryptoExtras
 
@@ -13,14 +14,15 @@ enum MessageCipher {
         }
     }
 
-    /// Decrypts and unpads; any failure is an invalid message, never a trap.
-    static func decrypt(_ ciphertext: [UInt8], key: [UInt8], iv: [UInt8]) throws -> [UInt8] {
+    /// Decrypts and unpads; any failure is an invalid message, never a trap. The plaintext stays the `Data`
+    /// swift-crypto makes, which the public decrypt functions return as it is.
+    static func decrypt(_ ciphertext: [UInt8], key: [UInt8], iv: [UInt8]) throws -> Data {
         guard !ciphertext.isEmpty, ciphertext.count % 16 == 0 else {
             throw SignalError.invalidMessage("ciphertext length \(ciphertext.count) is not a positive multiple of 16")
         }
         do {
             let ivValue = try AES._CBC.IV(ivBytes: iv)
-            return Array(try AES._CBC.decrypt(ciphertext, using: SymmetricKey(data: key), iv: ivValue))
+            return try AES._CBC.decrypt(ciphertext, using: SymmetricKey(data: key), iv: ivValue)
         } catch {
             throw SignalError.invalidMessage("body does not decrypt (bad padding)")
         }

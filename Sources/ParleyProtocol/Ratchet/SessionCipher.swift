@@ -1,3 +1,5 @@
+import Foundation
+
 /// Double Ratchet encryption and decryption over session state.
 ///
 /// Every function takes its state `inout` on a copy the caller owns; the caller
@@ -36,7 +38,7 @@ enum SessionCipher {
     ///
     /// - Throws: ``SignalError/sessionNotFound(_:)`` for an empty record; ``SignalError/duplicatedMessage(_:)``;
     ///   otherwise the current state's error (usually ``SignalError/invalidMessage(_:)``).
-    static func decrypt(_ message: SignalMessage, record: inout SessionRecord) throws -> [UInt8] {
+    static func decrypt(_ message: SignalMessage, record: inout SessionRecord) throws -> Data {
         guard record.currentState != nil || !record.previousStates.isEmpty else {
             throw SignalError.sessionNotFound("no session state")
         }
@@ -70,7 +72,7 @@ enum SessionCipher {
     }
 
     /// Decrypts with one state: finds or creates the receiving chain, takes the message key, checks the MAC, decrypts.
-    static func decrypt(_ message: SignalMessage, state: inout SessionState) throws -> [UInt8] {
+    static func decrypt(_ message: SignalMessage, state: inout SessionState) throws -> Data {
         guard message.versionByte == state.version else {
             throw SignalError.invalidMessage("message version \(message.messageVersion) on a version \(state.version) session")
         }

@@ -17,10 +17,10 @@ struct SessionState: Sendable {
     ) {
         structure = Parley_Storage_SessionStructure()
         structure.sessionVersion = UInt32(version)
-        structure.localIdentityPublic = Data(localIdentity.serialize())
-        structure.remoteIdentityPublic = Data(remoteIdentity.serialize())
+        structure.localIdentityPublic = localIdentity.serialize()
+        structure.remoteIdentityPublic = remoteIdentity.serialize()
         structure.rootKey = Data(rootKey.key)
-        structure.aliceBaseKey = Data(aliceBaseKey.serialize())
+        structure.aliceBaseKey = aliceBaseKey.serialize()
         if let pqAuthKey { structure.pqAuthKey = Data(pqAuthKey) }
     }
 
@@ -77,8 +77,8 @@ struct SessionState: Sendable {
 
     mutating func setSenderChain(ratchetKey: PrivateKey, chainKey: ChainKey) {
         var chain = Chain()
-        chain.senderRatchetKey = Data(ratchetKey.publicKey.serialize())
-        chain.senderRatchetKeyPrivate = Data(ratchetKey.serialize())
+        chain.senderRatchetKey = ratchetKey.publicKey.serialize()
+        chain.senderRatchetKeyPrivate = ratchetKey.serialize()
         chain.chainKey = Self.storedChainKey(chainKey)
         structure.senderChain = chain
     }
@@ -91,7 +91,7 @@ struct SessionState: Sendable {
     // MARK: Receiving chains
 
     private func receiverChainIndex(for ratchetKey: PublicKey) -> Int? {
-        let serialized = Data(ratchetKey.serialize())
+        let serialized = ratchetKey.serialize()
         return structure.receiverChains.firstIndex { $0.senderRatchetKey == serialized }
     }
 
@@ -102,7 +102,7 @@ struct SessionState: Sendable {
     /// Adds a receiving chain, dropping the oldest beyond ``ProtocolLimits/maximumReceiverChains``.
     mutating func addReceiverChain(ratchetKey: PublicKey, chainKey: ChainKey) {
         var chain = Chain()
-        chain.senderRatchetKey = Data(ratchetKey.serialize())
+        chain.senderRatchetKey = ratchetKey.serialize()
         chain.chainKey = Self.storedChainKey(chainKey)
         structure.receiverChains.append(chain)
         if structure.receiverChains.count > ProtocolLimits.maximumReceiverChains {
@@ -163,7 +163,7 @@ struct SessionState: Sendable {
             var p = Parley_Storage_SessionStructure.PendingPreKey()
             if let id = newValue.preKeyId { p.preKeyID = id }
             p.signedPreKeyID = newValue.signedPreKeyId
-            p.baseKey = Data(newValue.baseKey.serialize())
+            p.baseKey = newValue.baseKey.serialize()
             if let id = newValue.kyberPreKeyId { p.kyberPreKeyID = id }
             if let ct = newValue.kyberCiphertext { p.kyberCiphertext = Data(ct) }
             p.timestamp = newValue.timestamp

@@ -64,19 +64,19 @@ public func sealedSenderDecrypt<Bytes: ContiguousBytes>(
         throw SignalError.sealedSenderSelfSend("\(sender.uuidString).\(sender.deviceId) is this device")
     }
     let address = try sender.protocolAddress
-    let plaintext: [UInt8]
+    let plaintext: Data
     switch content.messageType {
     case .preKey:
-        plaintext = try signalDecryptPreKeyBytes(
-            message: try PreKeySignalMessage(bytes: content.contents), from: address, localAddress: nil, sessionStore: sessionStore,
+        plaintext = try signalDecryptPreKey(
+            message: try PreKeySignalMessage(bytes: content.contents), from: address, sessionStore: sessionStore,
             identityStore: identityStore, preKeyStore: preKeyStore, signedPreKeyStore: signedPreKeyStore,
             kyberPreKeyStore: kyberPreKeyStore, context: context)
     case .whisper:
-        plaintext = try signalDecryptBytes(
-            message: try SignalMessage(bytes: content.contents), from: address, to: nil, sessionStore: sessionStore,
+        plaintext = try signalDecrypt(
+            message: try SignalMessage(bytes: content.contents), from: address, sessionStore: sessionStore,
             identityStore: identityStore, context: context)
     case .senderKey, .plaintext:
         throw SignalError.invalidSealedSenderMessage("\(content.messageType) content is decrypted by the caller (groupDecrypt)")
     }
-    return SealedSenderResult(message: Data(plaintext), sender: sender)
+    return SealedSenderResult(message: plaintext, sender: sender)
 }

@@ -37,7 +37,7 @@ enum SealedSenderEnvelope {
             agreement: try sender.privateKey.agreement(with: recipient.publicKey),
             salt: ephemeralKeys.chainKey + encryptedStatic)
         var envelope = Parley_Sealed_UnidentifiedSenderMessage()
-        envelope.ephemeralPublic = Data(ephemeral.publicKey.serialize())
+        envelope.ephemeralPublic = ephemeral.publicKey.serialize()
         envelope.encryptedStatic = Data(encryptedStatic)
         envelope.encryptedMessage = Data(try encrypt(content, keys: staticKeys))
         return [(version << 4) | version] + ProtobufCoding.encode(envelope)
