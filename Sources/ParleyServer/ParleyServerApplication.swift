@@ -16,13 +16,13 @@ public enum ParleyServerApplication {
         let deviceDirectory = d.deviceDirectory
         let accounts = AccountController(
             store: d.store, hasher: d.hasher, authenticator: authenticator, limits: d.limits, rateLimiter: d.rateLimiter,
-            deviceDirectory: deviceDirectory, registration: d.registration)
+            deviceDirectory: deviceDirectory, registration: d.registration, sealedSender: d.sealedSender)
         let provisioning = ProvisioningController(
             store: d.store, authenticator: authenticator, limits: d.limits, rateLimiter: d.rateLimiter)
         let keys = KeyController(directory: d.keyDirectory, authenticator: authenticator, limits: d.limits)
         let devices = DeviceController(
             store: d.store, hasher: d.hasher, authenticator: authenticator, limits: d.limits, rateLimiter: d.rateLimiter, hub: d.hub,
-            directory: deviceDirectory)
+            directory: deviceDirectory, sealedSender: d.sealedSender)
         let messages = MessageController(
             store: d.store, authenticator: authenticator, limits: d.limits, sender: d.sendService, metrics: d.metrics)
         let attachments = AttachmentController(

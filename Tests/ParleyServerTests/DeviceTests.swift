@@ -20,14 +20,16 @@ import Testing
     }
 
     @Test func linkCodeAddsADeviceOnceAndTheSenderMustRepair() async throws {
-        try await ServerHarness().run { client in
+        let harness = try ServerHarness()
+        try await harness.run { client in
             let alice = try await client.register("alice"), bob = try await client.register("bob")
             let code = try await Self.issueCode(client, for: bob)
             let (request, password) = Self.linkRequest(code: code)
             let (status, body) = try await client.call(.put, APIRoutes.linkDevice, json: request)
             #expect(status == .created)
             let linked = try JSONDecoder().decode(RegisterAccountResponse.self, from: body)
-            #expect(linked == RegisterAccountResponse(accountId: bob.accountId, deviceId: 2))
+            let trustRoot = harness.dependencies.sealedSender.trustRoot.serialize().base64EncodedString()
+            #expect(linked == RegisterAccountResponse(accountId: bob.accountId, deviceId: 2, sealedSenderTrustRoot: trustRoot))
             #expect(try await client.call(.put, APIRoutes.linkDevice, json: request).0 == .forbidden, "a code works once")
 
             let phone = Member(accountId: bob.accountId, deviceId: 2, password: password, store: InMemorySignalProtocolStore())

@@ -14,6 +14,8 @@ struct AccountController: Sendable {
     let deviceDirectory: DeviceDirectory
     /// Who may register.
     let registration: RegistrationMode
+    /// The sealed-sender trust root, told to every new account.
+    let sealedSender: SealedSenderSettings
 
     func register(_ request: Request) async throws -> Response {
         let body = try await JSONCoding.decode(RegisterAccountRequest.self, from: request, limit: limits.smallBodyBytes)
@@ -50,7 +52,8 @@ struct AccountController: Sendable {
         case .inviteRefused:
             throw ServerError.forbidden("the invite is unknown, used up or expired")
         }
-        return try JSONCoding.response(RegisterAccountResponse(accountId: accountId, deviceId: 1), status: .created)
+        return try JSONCoding.response(RegisterAccountResponse(
+            accountId: accountId, deviceId: 1, sealedSenderTrustRoot: sealedSender.trustRoot.serialize().base64EncodedString()), status: .created)
     }
 
     func lookup(_ request: Request, username: String) async throws -> Response {

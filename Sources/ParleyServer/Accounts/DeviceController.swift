@@ -14,6 +14,8 @@ struct DeviceController: Sendable {
     let hub: DeliveryHub
     /// Device removal.
     let directory: DeviceDirectory
+    /// The sealed-sender trust root, told to every linked device.
+    let sealedSender: SealedSenderSettings
 
     func issueLinkCode(_ request: Request) async throws -> Response {
         let caller = try await authenticator.authenticate(request)
@@ -44,7 +46,8 @@ struct DeviceController: Sendable {
         }
         switch outcome {
         case .linked(let accountId, let deviceId):
-            return try JSONCoding.response(RegisterAccountResponse(accountId: accountId, deviceId: deviceId), status: .created)
+            return try JSONCoding.response(RegisterAccountResponse(
+                accountId: accountId, deviceId: deviceId, sealedSenderTrustRoot: sealedSender.trustRoot.serialize().base64EncodedString()), status: .created)
         case .invalidCode:
             throw ServerError.forbidden("the link code is unknown, used or expired")
         case .tooManyDevices:
