@@ -46,6 +46,7 @@ public struct AccountManager: Sendable {
         try await database.awaitableWrite { db in
             try db.execute(sql: "UPDATE local_account SET account_id = ?, device_id = ? WHERE id = 1",
                            arguments: [response.accountId, Int64(response.deviceId)])
+            try Self.keepTrustRoot(response.sealedSenderTrustRoot, db)
         }
         let credentials = DeviceCredentials(accountId: response.accountId, deviceId: response.deviceId, password: password)
         try await upload(oneTime: true, signed: true, lastResort: true)
@@ -106,6 +107,7 @@ public struct AccountManager: Sendable {
             try db.execute(
                 sql: "INSERT INTO local_account (id, server_url, username, account_id, device_id, password, identity_key_pair, registration_id) VALUES (1, ?, ?, ?, ?, ?, ?, ?)",
                 arguments: [baseURL, message.username, linked.accountId, Int64(linked.deviceId), password, identity, Int64(registrationId)])
+            try Self.keepTrustRoot(linked.sealedSenderTrustRoot, db)
         }
         try await upload(oneTime: true, signed: true, lastResort: true)
         return DeviceCredentials(accountId: linked.accountId, deviceId: linked.deviceId, password: password)

@@ -31,6 +31,11 @@ public struct ParleyServerClient: Sendable {
         try await call(.POST, APIRoutes.accounts, body: request, as: nil, expecting: [201])
     }
 
+    /// A sender certificate for `device` (sealed sender), and the base64 it came as.
+    public func deliveryCertificate(as device: DeviceCredentials) async throws -> DeliveryCertificateResponse {
+        try await call(.GET, APIRoutes.deliveryCertificate, as: device, expecting: [200])
+    }
+
     /// The account registered under `username`.
     public func lookup(username: String, as device: DeviceCredentials) async throws -> AccountLookupResponse {
         try await call(.GET, APIRoutes.lookup(username: Self.pathComponent(username)), as: device, expecting: [200])

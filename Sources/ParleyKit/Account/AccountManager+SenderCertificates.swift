@@ -1,0 +1,57 @@
+import Foundation
+import GRDB
+import ParleyProtocol
+
+/// Sealed sender's first client step: the trust root the server named at registration or link, and this device's
+/// sender certificate, checked against it.
+extension AccountManager {
+    /// The `settings` key the trust root is kept under (base64 of the 33-byte public key).
+    static let trustRootSetting = "sealed_sender_trust_root"
+
+    /// Keeps the trust root a registration or link response named (servers older than sender certificates name none).
+    static func keepTrustRoot(_ base64: String?, _ db: Database) throws {
+        guard let base64 else { return }
+        guard let bytes = Data(base64Encoded: base64), (try? PublicKey(bytes)) != nil else {
+            throw ParleyError.invalidArgument("the server's sealed-sender trust root is not a public key")
+        }
+        try db.execute(sql: "INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", arguments: [trustRootSetting, base64])
+    }
+
+    /// The sealed-sender trust root: `pinned` when the configuration names one, else the one the server named at
+    /// registration or link; `nil` when neither is known.
+    public func sealedSenderTrustRoot(pinned: PublicKey? = nil) throws -> PublicKey? {
+        if let pinned { return pinned }
+        let stored = try database.read { db in
+            try String.fetchOne(db, sql: "SELECT value FROM settings WHERE key = ?", arguments: [Self.trustRootSetting])
+        }
+        return try stored.flatMap { Data(base64Encoded: $0) }.map { try PublicKey($0) }
+    }
+
+    /// A sender certificate for this device from the server, accepted only when it leads to the trust root
+    /// (``sealedSenderTrustRoot(pinned:)``), is valid at `now` and names this account, device and identity key.
+    /// - Throws: ``ParleyError/notRegistered``; ``ParleyError/invalidArgument(_:)`` when no trust root is known or the
+    ///   certificate fails a check; the server client's errors.
+    public func senderCertificate(
+        pinnedTrustRoot: PublicKey? = nil, now: UInt64 = UInt64(Date().timeIntervalSince1970 * 1000)
+    ) async throws -> SenderCertificate {
+        guard let trustRoot = try sealedSenderTrustRoot(pinned: pinnedTrustRoot) else {
+            throw ParleyError.invalidArgument("no sealed-sender trust root is known: pin one in the configuration")
+        }
+        let (credentials, identity) = try database.read { db in
+            (try LocalAccount.credentials(db), try IdentityKeyPair(bytes: try Data.fetchOne(
+                db, sql: "SELECT identity_key_pair FROM local_account WHERE id = 1") ?? Data()))
+        }
+        let response = try await api.deliveryCertificate(as: credentials)
+        guard let bytes = Data(base64Encoded: response.certificate) else {
+            throw ParleyError.invalidArgument("the server's sender certificate is not base64")
+        }
+        let certificate = try SenderCertificate(bytes)
+        do { try certificate.check(trustRoot: trustRoot, time: now) } catch {
+            throw ParleyError.invalidArgument("the server's sender certificate does not check out: \(error)")
+        }
+        guard certificate.senderUuid == credentials.accountId, certificate.deviceId == credentials.deviceId,
+              certificate.publicKey == identity.publicKey
+        else { throw ParleyError.invalidArgument("the server's sender certificate names another device or identity") }
+        return certificate
+    }
+}
