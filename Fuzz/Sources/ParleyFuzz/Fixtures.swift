@@ -18,6 +18,9 @@ struct Fixtures: @unchecked Sendable {
     let whisperMessages: [[UInt8]]
     let senderKeyDistribution: [UInt8]
     let senderKeyMessage: [UInt8]
+    /// The same two sender-key messages in Signal's C library's form (no distribution id).
+    let senderKeyDistributionC: [UInt8]
+    let senderKeyMessageC: [UInt8]
     let senderCertificate: SenderCertificate
     let serverCertificate: ServerCertificate
     let sealedEnvelope: [UInt8]
@@ -56,6 +59,10 @@ struct Fixtures: @unchecked Sendable {
         senderKeyDistribution = Array(distribution.serialize())
         senderKeyMessage = Array(try! groupEncrypt(Array("group".utf8), from: aliceAddress, distributionId: distributionId, store: alice,
                                                    context: context).serialize())
+        senderKeyDistributionC = Array(try! SenderKeyDistributionMessage(
+            from: aliceAddress, distributionId: distributionId, format: .protocolC, store: alice, context: context).serialize())
+        senderKeyMessageC = Array(try! groupEncrypt(Array("group".utf8), from: aliceAddress, distributionId: distributionId,
+                                                    format: .protocolC, store: alice, context: context).serialize())
 
         let serverKey = PrivateKey.generate()
         serverCertificate = try! ServerCertificate(keyId: 1, publicKey: serverKey.publicKey, trustRoot: trustRoot)

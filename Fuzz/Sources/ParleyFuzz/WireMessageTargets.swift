@@ -29,7 +29,8 @@ enum WireMessageTargets {
             try SenderKeyDistributionMessage(bytes: f.senderKeyDistribution), from: f.aliceAddress,
             distributionId: f.distributionId, store: store, context: f.context)
         _ = try? groupDecrypt(input, from: f.aliceAddress, distributionId: f.distributionId, store: store, context: f.context)
-    }, seeds: { [Fixtures.shared.senderKeyMessage] })
+        _ = try? groupDecrypt(input, from: f.aliceAddress, store: store, context: f.context)
+    }, seeds: { [Fixtures.shared.senderKeyMessage, Fixtures.shared.senderKeyMessageC] })
 
     static let senderKeyDistributionMessage = FuzzTarget(run: { input in
         guard let message = try? SenderKeyDistributionMessage(bytes: input) else { return }
@@ -38,5 +39,6 @@ enum WireMessageTargets {
         let store = InMemorySignalProtocolStore()
         _ = try? processSenderKeyDistributionMessage(message, from: f.aliceAddress, distributionId: f.distributionId, store: store,
                                                      context: f.context)
-    }, seeds: { [Fixtures.shared.senderKeyDistribution] })
+        _ = try? processSenderKeyDistributionMessage(message, from: f.aliceAddress, store: store, context: f.context)
+    }, seeds: { [Fixtures.shared.senderKeyDistribution, Fixtures.shared.senderKeyDistributionC] })
 }
