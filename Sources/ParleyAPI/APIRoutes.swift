@@ -16,7 +16,9 @@ public enum APIRoutes {
     /// registration id, its stored prekeys dropped).
     public static let deviceRegistration = "/v1/devices/self/registration"
     /// `DELETE`: remove a device (not the primary, id 1).
-    public static func device(_ deviceId: UInt32) -> String { "/v1/devices/\(deviceId)" }
+    public static func device(_ deviceId: UInt32) -> String { device(String(deviceId)) }
+    /// `DELETE`: remove a device, named by its id as text (`{device}` makes the route template).
+    public static func device(_ deviceId: String) -> String { "/v1/devices/\(deviceId)" }
     /// `PUT` (primary device): leave an encrypted provisioning message at `address`; `GET` (no authentication):
     /// take it, once. A new device on another machine receives the account's identity this way.
     public static func provisioning(_ address: String) -> String { "/v1/provisioning/\(address)" }

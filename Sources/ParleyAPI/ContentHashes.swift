@@ -16,7 +16,9 @@ public enum ContentHashRoutes {
     /// `POST` a file of hashes to import into `bank` (operator) → ``HashImportJob``.
     public static func imports(bank: String) -> String { "/v1/dcd/imports?bank=\(bank)" }
     /// `GET` an import job's progress (operator).
-    public static func importJob(_ id: String) -> String { "/v1/dcd/imports/\(id)" }
+    public static func importJob(_ id: String) -> String { "\(importJobs)/\(id)" }
+    /// `POST` (operator, with `?bank=`): start an import job.
+    public static let importJobs = "/v1/dcd/imports"
 }
 
 /// One hash to check or store.

@@ -6,15 +6,20 @@ import ParleyAPI
 /// The operator's API for an open server (`Authorization: Bearer <operator token>`): registration invites, and
 /// listing, disabling, enabling and deleting accounts. `parley-server invites|accounts` are its command line.
 struct AccountAdministrationController: Sendable {
-    let store: any ServerStore
-    let operators: OperatorAuthenticator
+    let store: any AccountStore & AdministrationStore
     let limits: ServerLimits
     /// Sockets to close when an account is disabled or deleted.
     let hub: DeliveryHub
 
+    func addRoutes(to routes: ServerRoutes) {
+        routes.operator.post(RouterPath(OperatorRoutes.invites), use: createInvite)
+        routes.operator.get(RouterPath(OperatorRoutes.accounts), use: listAccounts)
+        routes.operator.put(RouterPath(OperatorRoutes.accountDisabled("{account}")), use: setDisabled)
+        routes.operator.delete(RouterPath(OperatorRoutes.account("{account}")), use: delete)
+    }
+
     /// `POST /v1/operator/invites`: a new invite token, shown once.
-    func createInvite(_ request: Request) async throws -> Response {
-        try operators.authenticate(request)
+    @Sendable func createInvite(_ request: Request, context: ParleyRequestContext) async throws -> Response {
         let body = try await JSONCoding.decode(CreateInviteRequest.self, from: request, limit: limits.smallBodyBytes)
         let uses = body.uses ?? 1, hours = body.expiresInHours ?? 168
         guard (1...10_000).contains(uses) else { throw ServerError.badRequest("uses must be 1…10000") }
@@ -29,8 +34,7 @@ struct AccountAdministrationController: Sendable {
     }
 
     /// `GET /v1/operator/accounts?after=&limit=`.
-    func listAccounts(_ request: Request) async throws -> Response {
-        try operators.authenticate(request)
+    @Sendable func listAccounts(_ request: Request, context: ParleyRequestContext) async throws -> Response {
         let after = request.uri.queryParameters["after"].map(String.init)
         let limitText = request.uri.queryParameters["limit"].map(String.init)
         guard let limit = limitText.map({ Int($0) }) ?? 100, (1...1_000).contains(limit) else {
@@ -46,8 +50,8 @@ struct AccountAdministrationController: Sendable {
     }
 
     /// `PUT /v1/operator/accounts/{account}/disabled`: its devices can no longer authenticate (403); open sockets close.
-    func setDisabled(_ request: Request, accountId: String) async throws -> Response {
-        try operators.authenticate(request)
+    @Sendable func setDisabled(_ request: Request, context: ParleyRequestContext) async throws -> Response {
+        let accountId = try context.parameters.require("account")
         let body = try await JSONCoding.decode(AccountDisabledRequest.self, from: request, limit: limits.smallBodyBytes)
         let id = try Self.validated(accountId)
         let devices = body.disabled ? try await store.devices(accountId: id) : []
@@ -57,8 +61,8 @@ struct AccountAdministrationController: Sendable {
     }
 
     /// `DELETE /v1/operator/accounts/{account}`: the account, its devices, keys, mailboxes and backup; its username is free.
-    func delete(_ request: Request, accountId: String) async throws -> Response {
-        try operators.authenticate(request)
+    @Sendable func delete(_ request: Request, context: ParleyRequestContext) async throws -> Response {
+        let accountId = try context.parameters.require("account")
         let id = try Self.validated(accountId)
         let devices = try await store.devices(accountId: id)
         guard try await store.deleteAccount(id: id) else { throw ServerError.notFound("no account \(accountId)") }

@@ -6,9 +6,8 @@ import ParleyProtocol
 
 /// Registration and device listing.
 struct AccountController: Sendable {
-    let store: any ServerStore
+    let store: any AccountStore
     let hasher: CredentialHasher
-    let authenticator: DeviceAuthenticator
     let limits: ServerLimits
     let rateLimiter: RateLimiter
     let deviceDirectory: DeviceDirectory
@@ -17,7 +16,14 @@ struct AccountController: Sendable {
     /// The sealed-sender trust root, told to every new account.
     let sealedSender: SealedSenderSettings
 
-    func register(_ request: Request) async throws -> Response {
+    func addRoutes(to routes: ServerRoutes) {
+        routes.open.post(RouterPath(APIRoutes.accounts), use: register)
+        routes.device.get(RouterPath(APIRoutes.lookup(username: "{username}")), use: lookup)
+        routes.device.get(RouterPath(APIRoutes.account("{id}")), use: account)
+        routes.device.get(RouterPath(APIRoutes.devices), use: listDevices)
+    }
+
+    @Sendable func register(_ request: Request, context: ParleyRequestContext) async throws -> Response {
         let body = try await JSONCoding.decode(RegisterAccountRequest.self, from: request, limit: limits.smallBodyBytes)
         let username = body.username
         guard (3...32).contains(username.count),
@@ -56,8 +62,8 @@ struct AccountController: Sendable {
             accountId: accountId, deviceId: 1, sealedSenderTrustRoot: sealedSender.trustRoot.serialize().base64EncodedString()), status: .created)
     }
 
-    func lookup(_ request: Request, username: String) async throws -> Response {
-        let caller = try await authenticator.authenticate(request)
+    @Sendable func lookup(_ request: Request, context: DeviceRequestContext) async throws -> Response {
+        let caller = context.device, username = try context.parameters.require("username")
         // Lookups reveal who is registered: bounded per caller like bundle fetches.
         try rateLimiter.take("lookup", accountId: caller.account.id, policy: limits.rateLimits.bundleFetch)
         guard username.count <= 64, let account = try await store.account(username: username) else {
@@ -67,8 +73,8 @@ struct AccountController: Sendable {
     }
 
     /// `GET /v1/accounts/{id}`: the username of an account id (which a device learns from a message's sender).
-    func account(_ request: Request, id: String) async throws -> Response {
-        let caller = try await authenticator.authenticate(request)
+    @Sendable func account(_ request: Request, context: DeviceRequestContext) async throws -> Response {
+        let caller = context.device, id = try context.parameters.require("id")
         try rateLimiter.take("lookup", accountId: caller.account.id, policy: limits.rateLimits.bundleFetch)
         guard UUID(uuidString: id) != nil, let account = try await store.account(id: id.lowercased()) else {
             throw ServerError.notFound("no account \(id)")
@@ -76,9 +82,8 @@ struct AccountController: Sendable {
         return try JSONCoding.response(AccountLookupResponse(accountId: account.id, username: account.username))
     }
 
-    func listDevices(_ request: Request) async throws -> Response {
-        let caller = try await authenticator.authenticate(request)
-        let devices = try await deviceDirectory.devices(of: caller).map {
+    @Sendable func listDevices(_ request: Request, context: DeviceRequestContext) async throws -> Response {
+        let devices = try await deviceDirectory.devices(of: context.device).map {
             DeviceInfo(deviceId: $0.deviceId, name: $0.name, registrationId: $0.registrationId, created: $0.created)
         }
         return try JSONCoding.response(DeviceListResponse(devices: devices))

@@ -5,9 +5,8 @@ import ParleyAPI
 
 /// Adding devices with short-lived one-time link codes, and removing them.
 struct DeviceController: Sendable {
-    let store: any ServerStore
+    let store: any AccountStore & LinkingStore
     let hasher: CredentialHasher
-    let authenticator: DeviceAuthenticator
     let limits: ServerLimits
     let rateLimiter: RateLimiter
     /// Connections to close when a device's credential changes.
@@ -17,8 +16,15 @@ struct DeviceController: Sendable {
     /// The sealed-sender trust root, told to every linked device.
     let sealedSender: SealedSenderSettings
 
-    func issueLinkCode(_ request: Request) async throws -> Response {
-        let caller = try await authenticator.authenticate(request)
+    func addRoutes(to routes: ServerRoutes) {
+        routes.device.post(RouterPath(APIRoutes.linkCode), use: issueLinkCode)
+        routes.open.put(RouterPath(APIRoutes.linkDevice), use: link)
+        routes.device.put(RouterPath(APIRoutes.deviceRegistration), use: resetRegistration)
+        routes.device.delete(RouterPath(APIRoutes.device("{device}")), use: remove)
+    }
+
+    @Sendable func issueLinkCode(_ request: Request, context: DeviceRequestContext) async throws -> Response {
+        let caller = context.device
         guard caller.device.deviceId == 1 else { throw ServerError.forbidden("only the primary device can link devices") }
         try rateLimiter.take("link-code", accountId: caller.account.id, policy: limits.rateLimits.linkCode)
         var generator = SystemRandomNumberGenerator()
@@ -28,7 +34,7 @@ struct DeviceController: Sendable {
         return try JSONCoding.response(LinkCodeResponse(code: code, expiresAt: expires), status: .created)
     }
 
-    func link(_ request: Request) async throws -> Response {
+    @Sendable func link(_ request: Request, context: ParleyRequestContext) async throws -> Response {
         let body = try await JSONCoding.decode(LinkDeviceRequest.self, from: request, limit: limits.smallBodyBytes)
         let password = try Credentials.validate(password: body.password, registrationId: body.registrationId, deviceName: body.deviceName)
         let codeHash = Array(SHA256.hash(data: Data(body.code.utf8)))
@@ -58,8 +64,8 @@ struct DeviceController: Sendable {
     /// `PUT /v1/devices/self/registration`: the authenticated device starts over as a new installation (a restored
     /// PIN backup): a new registration id, so that senders' sessions with the old one get 410 and are rebuilt, and
     /// none of the old installation's prekeys left to hand out.
-    func resetRegistration(_ request: Request) async throws -> Response {
-        let caller = try await authenticator.authenticate(request)
+    @Sendable func resetRegistration(_ request: Request, context: DeviceRequestContext) async throws -> Response {
+        let caller = context.device
         try rateLimiter.take("registration", accountId: caller.account.id, policy: limits.rateLimits.linkCode)
         let body = try await JSONCoding.decode(DeviceRegistrationRequest.self, from: request, limit: limits.smallBodyBytes)
         let password = try Credentials.validate(password: body.password, registrationId: body.registrationId, deviceName: nil)
@@ -72,9 +78,9 @@ struct DeviceController: Sendable {
         return Response(status: .noContent)
     }
 
-    func remove(_ request: Request, deviceId: String) async throws -> Response {
-        let caller = try await authenticator.authenticate(request)
-        guard let id = UInt32(deviceId) else { throw ServerError.badRequest("device id must be a number") }
+    @Sendable func remove(_ request: Request, context: DeviceRequestContext) async throws -> Response {
+        let caller = context.device
+        guard let id = UInt32(try context.parameters.require("device")) else { throw ServerError.badRequest("device id must be a number") }
         try await directory.remove(deviceId: id, by: caller)
         return Response(status: .noContent)
     }

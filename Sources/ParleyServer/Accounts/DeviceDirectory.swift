@@ -1,6 +1,6 @@
 /// An account's devices as their owner sees and manages them, behind every front door (REST, gRPC).
 struct DeviceDirectory: Sendable {
-    let store: any ServerStore
+    let store: any AccountStore
     /// Connections to close when a device goes.
     let hub: DeliveryHub
 

@@ -6,14 +6,18 @@ import ParleyAPI
 /// which takes it without credentials (it has none yet) by the random address it chose. The server never sees
 /// what is inside: the envelope is encrypted to the new device's ephemeral key.
 struct ProvisioningController: Sendable {
-    let store: any ServerStore
-    let authenticator: DeviceAuthenticator
+    let store: any LinkingStore
     let limits: ServerLimits
     let rateLimiter: RateLimiter
 
+    func addRoutes(to routes: ServerRoutes) {
+        routes.device.put(RouterPath(APIRoutes.provisioning("{address}")), use: put)
+        routes.open.get(RouterPath(APIRoutes.provisioning("{address}")), use: take)
+    }
+
     /// `PUT /v1/provisioning/{address}`: the primary device leaves the message (once per address).
-    func put(_ request: Request, address: String) async throws -> Response {
-        let caller = try await authenticator.authenticate(request)
+    @Sendable func put(_ request: Request, context: DeviceRequestContext) async throws -> Response {
+        let caller = context.device, address = try context.parameters.require("address")
         guard caller.device.deviceId == 1 else { throw ServerError.forbidden("only the primary device can provision devices") }
         guard ProvisioningMessage.isValidAddress(address) else {
             throw ServerError.badRequest("a provisioning address is 22 to 64 base64url characters")
@@ -33,7 +37,8 @@ struct ProvisioningController: Sendable {
     }
 
     /// `GET /v1/provisioning/{address}`: the new device takes the message; 404 until it is there, and after.
-    func take(_ request: Request, address: String) async throws -> Response {
+    @Sendable func take(_ request: Request, context: ParleyRequestContext) async throws -> Response {
+        let address = try context.parameters.require("address")
         guard ProvisioningMessage.isValidAddress(address) else {
             throw ServerError.badRequest("a provisioning address is 22 to 64 base64url characters")
         }

@@ -5,14 +5,18 @@ import ParleyAPI
 /// `POST /v1/attachments` (streamed to a file, size-capped) and `GET /v1/attachments/{id}` (with `Range`).
 struct AttachmentController: Sendable {
     let blobs: AttachmentStore
-    let authenticator: DeviceAuthenticator
     let limits: ServerLimits
     let rateLimiter: RateLimiter
     let metrics: ServerMetrics
     let fileIO = FileIO()
 
-    func upload(_ request: Request, context: some RequestContext) async throws -> Response {
-        let caller = try await authenticator.authenticate(request)
+    func addRoutes(to routes: ServerRoutes) {
+        routes.device.post(RouterPath(APIRoutes.attachments), use: upload)
+        routes.device.get(RouterPath(APIRoutes.attachment("{id}")), use: download)
+    }
+
+    @Sendable func upload(_ request: Request, context: DeviceRequestContext) async throws -> Response {
+        let caller = context.device
         try rateLimiter.take("attachment", accountId: caller.account.id, policy: limits.rateLimits.attachmentUpload)
         if let declared = request.headers[.contentLength].flatMap(Int64.init), declared > limits.attachmentBytes {
             throw ServerError.payloadTooLarge(Int(limits.attachmentBytes))
@@ -41,8 +45,8 @@ struct AttachmentController: Sendable {
             status: .created)
     }
 
-    func download(_ request: Request, id: String, context: some RequestContext) async throws -> Response {
-        _ = try await authenticator.authenticate(request)
+    @Sendable func download(_ request: Request, context: DeviceRequestContext) async throws -> Response {
+        let id = try context.parameters.require("id")
         guard AttachmentStore.isValidId(id.lowercased()), let info = blobs.info(id.lowercased()),
               info.created + limits.attachmentLifetimeMilliseconds > ServerClock.milliseconds()
         else { throw ServerError.notFound("no attachment \(id)") }

@@ -9,7 +9,7 @@ struct AuthenticatedDevice: Sendable {
 
 /// HTTP Basic authentication per device: user `<accountId>.<deviceId>`, password the device credential.
 struct DeviceAuthenticator: Sendable {
-    let store: any ServerStore
+    let store: any AccountStore
     let hasher: CredentialHasher
 
     /// The authenticated device, or ``ServerError/unauthorized`` (``ServerError/tooManyRequests(retryAfterSeconds:)``

@@ -9,29 +9,37 @@ import ParleyAPI
 /// The PIN never reaches the server: the client sends it blinded through an oblivious PRF keyed per account
 /// (``BackupOPRFKey``), stretches the unblinded output, and derives from it the blob's key and a verifier, of which
 /// the server keeps only a SHA-256. Every restore evaluation is one guess: counted in the store before the answer
-/// (``ServerStore/countBackupAttempt(accountId:maximumFailures:)``), at most ``BackupSettings/attemptsPerWindow`` per
+/// (``BackupStore/countBackupAttempt(accountId:maximumFailures:keyId:attemptTokenHash:)``), at most ``BackupSettings/attemptsPerWindow`` per
 /// window and account, and the backup is deleted after ``BackupSettings/maximumFailures`` guesses without a
 /// successful restore. Nothing about the PIN, the elements or the keys is logged.
 struct BackupController: Sendable {
-    let store: any ServerStore
-    let authenticator: DeviceAuthenticator
+    let store: any AccountStore & BackupStore
     let limits: ServerLimits
     let rateLimiter: RateLimiter
     let settings: BackupSettings
     let oprf: BackupOPRFKey
     let attempts: BackupAttemptWindow
 
+    func addRoutes(to routes: ServerRoutes) {
+        routes.device.post(RouterPath(BackupRoutes.evaluate), use: evaluateOwn)
+        routes.device.put(RouterPath(BackupRoutes.backup), use: put)
+        routes.device.get(RouterPath(BackupRoutes.backup), use: status)
+        routes.device.delete(RouterPath(BackupRoutes.backup), use: delete)
+        routes.open.post(RouterPath(BackupRoutes.evaluate(username: "{username}")), use: evaluateForRestore)
+        routes.open.post(RouterPath(BackupRoutes.restore(username: "{username}")), use: restore)
+    }
+
     /// `POST /v1/backup/evaluate`: the primary device's own PRF evaluation, for making a backup.
-    func evaluateOwn(_ request: Request) async throws -> Response {
-        let caller = try await primaryDevice(request)
+    @Sendable func evaluateOwn(_ request: Request, context: DeviceRequestContext) async throws -> Response {
+        let caller = try primaryDevice(context)
         let body = try await JSONCoding.decode(BackupEvaluationRequest.self, from: request, limit: limits.smallBodyBytes)
         let evaluated = try evaluate(body.blindedElement, accountId: caller.account.id)
         return try JSONCoding.response(BackupEvaluationResponse(evaluatedElement: Data(evaluated).base64EncodedString()))
     }
 
     /// `PUT /v1/backup`: stores the primary device's backup, replacing any other, with no guesses counted.
-    func put(_ request: Request) async throws -> Response {
-        let caller = try await primaryDevice(request)
+    @Sendable func put(_ request: Request, context: DeviceRequestContext) async throws -> Response {
+        let caller = try primaryDevice(context)
         let body = try await JSONCoding.decode(
             StoreBackupRequest.self, from: request, limit: settings.maximumBlobBytes * 4 / 3 + limits.smallBodyBytes)
         guard let blob = Data(base64Encoded: body.blob), !blob.isEmpty else { throw ServerError.badRequest("blob must be non-empty base64") }
@@ -46,8 +54,8 @@ struct BackupController: Sendable {
     }
 
     /// `GET /v1/backup`: whether the account has a backup, and its guesses since the last restore.
-    func status(_ request: Request) async throws -> Response {
-        let caller = try await authenticator.authenticate(request)
+    @Sendable func status(_ request: Request, context: DeviceRequestContext) async throws -> Response {
+        let caller = context.device
         guard let backup = try await store.backup(accountId: caller.account.id) else {
             return try JSONCoding.response(BackupStatusResponse(exists: false))
         }
@@ -56,8 +64,8 @@ struct BackupController: Sendable {
     }
 
     /// `DELETE /v1/backup`: removes the account's backup (primary device); 204 whether or not there was one.
-    func delete(_ request: Request) async throws -> Response {
-        let caller = try await authenticator.authenticate(request)
+    @Sendable func delete(_ request: Request, context: DeviceRequestContext) async throws -> Response {
+        let caller = context.device
         guard caller.device.deviceId == 1 else { throw ServerError.forbidden("only the primary device can delete the backup") }
         _ = try await store.deleteBackup(accountId: caller.account.id, verifierHash: nil)
         return Response(status: .noContent)
@@ -65,7 +73,8 @@ struct BackupController: Sendable {
 
     /// `POST /v1/backup/{username}/evaluate` (no credentials): one PIN guess. Counted before the answer; refused when
     /// the window is full; the backup is deleted instead once it has seen the maximum number of guesses.
-    func evaluateForRestore(_ request: Request, username: String) async throws -> Response {
+    @Sendable func evaluateForRestore(_ request: Request, context: ParleyRequestContext) async throws -> Response {
+        let username = try context.parameters.require("username")
         let account = try await backupOwner(username)
         let body = try await JSONCoding.decode(BackupEvaluationRequest.self, from: request, limit: limits.smallBodyBytes)
         // Malformed elements are refused before anything is counted; the answer leaves only once the guess is.
@@ -92,7 +101,8 @@ struct BackupController: Sendable {
 
     /// `POST /v1/backup/{username}/restore` (no credentials): the blob for the right verifier (failures back to zero);
     /// 403 `wrong_pin` with the guesses left otherwise, deleting the backup when none are.
-    func restore(_ request: Request, username: String) async throws -> Response {
+    @Sendable func restore(_ request: Request, context: ParleyRequestContext) async throws -> Response {
+        let username = try context.parameters.require("username")
         let account = try await backupOwner(username)
         let body = try await JSONCoding.decode(BackupRestoreRequest.self, from: request, limit: limits.smallBodyBytes)
         let verifier = try Self.element(body.verifier, field: "verifier")
@@ -115,8 +125,8 @@ struct BackupController: Sendable {
 
     // MARK: Private
 
-    private func primaryDevice(_ request: Request) async throws -> AuthenticatedDevice {
-        let caller = try await authenticator.authenticate(request)
+    private func primaryDevice(_ context: DeviceRequestContext) throws -> AuthenticatedDevice {
+        let caller = context.device
         guard caller.device.deviceId == 1 else { throw ServerError.forbidden("only the primary device can make the backup") }
         try rateLimiter.take("backup", accountId: caller.account.id, policy: limits.rateLimits.backup)
         return caller

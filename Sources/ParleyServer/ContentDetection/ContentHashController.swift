@@ -6,9 +6,7 @@ import ParleyAPI
 /// Duplicate content detection: devices check and store SHA-256 hashes of attachment plaintexts; operators manage
 /// the `blocked` bank one hash at a time or by importing files. The server sees hashes, never content.
 struct ContentHashController: Sendable {
-    let store: any ServerStore
-    let authenticator: DeviceAuthenticator
-    let operators: OperatorAuthenticator
+    let store: any HashBankStore
     let settings: ContentDetectionSettings
     let limits: ServerLimits
     let rateLimiter: RateLimiter
@@ -19,9 +17,20 @@ struct ContentHashController: Sendable {
     /// Hashes per batch check.
     static let batchLimit = 1_000
 
+    func addRoutes(to routes: ServerRoutes) {
+        routes.device.post(RouterPath(ContentHashRoutes.contains), use: contains)
+        routes.device.post(RouterPath(ContentHashRoutes.batchContains), use: batchContains)
+        routes.device.post(RouterPath(ContentHashRoutes.store), use: storeSeen)
+        routes.device.get(RouterPath(ContentHashRoutes.prefix("{prefix}")), use: prefix)
+        routes.operator.put(RouterPath(ContentHashRoutes.hash("{hash}", bank: "{bank}")), use: put)
+        routes.operator.delete(RouterPath(ContentHashRoutes.hash("{hash}", bank: "{bank}")), use: delete)
+        routes.operator.post(RouterPath(ContentHashRoutes.importJobs), use: startImport)
+        routes.operator.get(RouterPath(ContentHashRoutes.importJob("{id}")), use: importStatus)
+    }
+
     /// `POST /v1/dcd/contains`.
-    func contains(_ request: Request) async throws -> Response {
-        try await authenticateDevice(request)
+    @Sendable func contains(_ request: Request, context: DeviceRequestContext) async throws -> Response {
+        try rateLimit(context)
         let body = try await JSONCoding.decode(HashCheckRequest.self, from: request, limit: limits.smallBodyBytes)
         let hash = try Self.parse(body.hash)
         let result = try await check([hash], kind: "contains")[0]
@@ -29,8 +38,8 @@ struct ContentHashController: Sendable {
     }
 
     /// `POST /v1/dcd/batch-contains`.
-    func batchContains(_ request: Request) async throws -> Response {
-        try await authenticateDevice(request)
+    @Sendable func batchContains(_ request: Request, context: DeviceRequestContext) async throws -> Response {
+        try rateLimit(context)
         let body = try await JSONCoding.decode(BatchHashCheckRequest.self, from: request, limit: Self.batchLimit * 80 + 1024)
         guard !body.hashes.isEmpty, body.hashes.count <= Self.batchLimit else {
             throw ServerError.badRequest("a batch holds 1 to \(Self.batchLimit) hashes")
@@ -40,8 +49,8 @@ struct ContentHashController: Sendable {
     }
 
     /// `POST /v1/dcd/store`: after a successful send, into the `seen` bank (its expiry renewed if already there).
-    func storeSeen(_ request: Request) async throws -> Response {
-        try await authenticateDevice(request)
+    @Sendable func storeSeen(_ request: Request, context: DeviceRequestContext) async throws -> Response {
+        try rateLimit(context)
         let body = try await JSONCoding.decode(HashCheckRequest.self, from: request, limit: limits.smallBodyBytes)
         let hash = try Self.parse(body.hash)
         let now = ServerClock.milliseconds()
@@ -51,8 +60,9 @@ struct ContentHashController: Sendable {
     }
 
     /// `GET /v1/dcd/prefix/{prefix}`: the blocking banks' suffixes for a 5-digit prefix, padded with keyed decoys.
-    func prefix(_ request: Request, prefix text: String) async throws -> Response {
-        try await authenticateDevice(request)
+    @Sendable func prefix(_ request: Request, context: DeviceRequestContext) async throws -> Response {
+        try rateLimit(context)
+        let text = try context.parameters.require("prefix")
         guard let prefix = ContentHashFormat.parsePrefix(text) else {
             throw ServerError.badRequest("a prefix is exactly 5 lowercase hex digits")
         }
@@ -98,9 +108,8 @@ struct ContentHashController: Sendable {
     }
 
     /// `PUT /v1/dcd/banks/{bank}/hashes/{hash}` (operator): adds one hash, without expiry.
-    func put(_ request: Request, bank: String, hash text: String) async throws -> Response {
-        try operators.authenticate(request)
-        let bank = try Self.bank(bank)
+    @Sendable func put(_ request: Request, context: ParleyRequestContext) async throws -> Response {
+        let bank = try Self.bank(try context.parameters.require("bank")), text = try context.parameters.require("hash")
         let hash = try Self.parse(text)
         try await store.storeHash(hash, bank: bank.rawValue, now: ServerClock.milliseconds(), expires: nil)
         metrics.countContentStore(bank: bank.rawValue)
@@ -108,9 +117,8 @@ struct ContentHashController: Sendable {
     }
 
     /// `DELETE /v1/dcd/banks/{bank}/hashes/{hash}` (operator).
-    func delete(_ request: Request, bank: String, hash text: String) async throws -> Response {
-        try operators.authenticate(request)
-        let bank = try Self.bank(bank)
+    @Sendable func delete(_ request: Request, context: ParleyRequestContext) async throws -> Response {
+        let bank = try Self.bank(try context.parameters.require("bank")), text = try context.parameters.require("hash")
         guard try await store.deleteHash(try Self.parse(text), bank: bank.rawValue) else {
             throw ServerError.notFound("the \(bank.rawValue) bank does not hold this hash")
         }
@@ -118,8 +126,7 @@ struct ContentHashController: Sendable {
     }
 
     /// `POST /v1/dcd/imports?bank=…` (operator): the file streams to disk, the job runs in the background → 202.
-    func startImport(_ request: Request, context: some RequestContext) async throws -> Response {
-        try operators.authenticate(request)
+    @Sendable func startImport(_ request: Request, context: ParleyRequestContext) async throws -> Response {
         let bank = try Self.bank(request.uri.queryParameters.get("bank") ?? HashBank.blocked.rawValue)
         if let declared = request.headers[.contentLength].flatMap(Int64.init), declared > settings.importMaxBytes {
             throw ServerError.payloadTooLarge(Int(clamping: settings.importMaxBytes))
@@ -150,17 +157,16 @@ struct ContentHashController: Sendable {
     }
 
     /// `GET /v1/dcd/imports/{id}` (operator).
-    func importStatus(_ request: Request, id: String) async throws -> Response {
-        try operators.authenticate(request)
+    @Sendable func importStatus(_ request: Request, context: ParleyRequestContext) async throws -> Response {
+        let id = try context.parameters.require("id")
         guard UUID(uuidString: id) != nil, let stored = try await store.importJob(id: id.lowercased()) else {
             throw ServerError.notFound("no import job \(id)")
         }
         return try JSONCoding.response(stored.job)
     }
 
-    private func authenticateDevice(_ request: Request) async throws {
-        let caller = try await authenticator.authenticate(request)
-        try rateLimiter.take("content-hash", accountId: caller.account.id, policy: limits.rateLimits.contentHash)
+    private func rateLimit(_ context: DeviceRequestContext) throws {
+        try rateLimiter.take("content-hash", accountId: context.device.account.id, policy: limits.rateLimits.contentHash)
     }
 
     private func check(_ hashes: [[UInt8]], kind: String) async throws -> [HashCheckResult] {

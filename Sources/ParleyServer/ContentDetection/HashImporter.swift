@@ -5,7 +5,7 @@ import ParleyAPI
 /// Runs hash import jobs in the background, one at a time, in chunks: each chunk's hashes and the job's progress
 /// commit together, so a server killed mid-import resumes at the last committed line and counts nothing twice.
 public final class HashImporter: Sendable {
-    let store: any ServerStore
+    let store: any HashBankStore
     let settings: ContentDetectionSettings
     let metrics: ServerMetrics
     let logger: Logger
@@ -14,7 +14,7 @@ public final class HashImporter: Sendable {
     nonisolated(unsafe) private var worker: Task<Void, Never>?
 
     /// An importer over `store`.
-    public init(store: any ServerStore, settings: ContentDetectionSettings, metrics: ServerMetrics, logger: Logger) {
+    public init(store: any HashBankStore, settings: ContentDetectionSettings, metrics: ServerMetrics, logger: Logger) {
         self.store = store
         self.settings = settings
         self.metrics = metrics

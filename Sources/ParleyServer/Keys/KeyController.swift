@@ -5,11 +5,16 @@ import ParleyAPI
 /// The key directory's REST front door: base64 JSON in and out, the rules in ``KeyDirectory``.
 struct KeyController: Sendable {
     let directory: KeyDirectory
-    let authenticator: DeviceAuthenticator
     let limits: ServerLimits
 
-    func upload(_ request: Request) async throws -> Response {
-        let caller = try await authenticator.authenticate(request)
+    func addRoutes(to routes: ServerRoutes) {
+        routes.device.put(RouterPath(APIRoutes.keys), use: upload)
+        routes.device.get(RouterPath(APIRoutes.keyCount), use: count)
+        routes.device.get(RouterPath(APIRoutes.bundle(accountId: "{account}", deviceId: "{device}")), use: bundle)
+    }
+
+    @Sendable func upload(_ request: Request, context: DeviceRequestContext) async throws -> Response {
+        let caller = context.device
         let body = try await JSONCoding.decode(UploadKeysRequest.self, from: request, limit: limits.keyUploadBytes)
         func signed(_ entity: SignedPreKeyEntity, _ field: String) throws -> UploadedKey {
             UploadedKey(keyId: entity.keyId, publicKey: try KeyValidation.bytes(entity.publicKey, field: "\(field).publicKey"),
@@ -26,14 +31,14 @@ struct KeyController: Sendable {
         return Response(status: .noContent)
     }
 
-    func count(_ request: Request) async throws -> Response {
-        let caller = try await authenticator.authenticate(request)
-        let counts = try await directory.counts(of: caller)
+    @Sendable func count(_ request: Request, context: DeviceRequestContext) async throws -> Response {
+        let counts = try await directory.counts(of: context.device)
         return try JSONCoding.response(PreKeyCountResponse(count: counts.oneTime, kemCount: counts.kem))
     }
 
-    func bundle(_ request: Request, accountId: String, deviceSelector: String) async throws -> Response {
-        let caller = try await authenticator.authenticate(request)
+    @Sendable func bundle(_ request: Request, context: DeviceRequestContext) async throws -> Response {
+        let caller = context.device
+        let accountId = try context.parameters.require("account"), deviceSelector = try context.parameters.require("device")
         let deviceIds: [UInt32]?
         if deviceSelector == "*" {
             deviceIds = nil

@@ -4,7 +4,7 @@ import ParleyProtocol
 /// bounded uploads whose signatures verify against the account's identity key, prekey counts, and bundles whose
 /// one-time keys are claimed atomically, rate-limited per caller.
 struct KeyDirectory: Sendable {
-    let store: any ServerStore
+    let store: any AccountStore & KeyStore
     let limits: ServerLimits
     let rateLimiter: RateLimiter
 

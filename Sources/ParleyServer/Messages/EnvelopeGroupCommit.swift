@@ -10,7 +10,7 @@ public final class EnvelopeGroupCommit: Sendable {
     public let maximumEnvelopes: Int
     /// Whether sends share transactions; off, every send is its own transaction, written as it comes (for comparison).
     public let isEnabled: Bool
-    private let store: any ServerStore
+    private let store: any MailboxStore
     private let metrics: ServerMetrics?
 
     private struct Waiting {
@@ -26,7 +26,7 @@ public final class EnvelopeGroupCommit: Sendable {
     private let state = Mutex(State())
 
     /// A group commit over `store`.
-    public init(store: any ServerStore, enabled: Bool = true, maximumEnvelopes: Int = 1_000, metrics: ServerMetrics? = nil) {
+    public init(store: any MailboxStore, enabled: Bool = true, maximumEnvelopes: Int = 1_000, metrics: ServerMetrics? = nil) {
         self.store = store
         self.metrics = metrics
         self.isEnabled = enabled

@@ -4,21 +4,27 @@ import ParleyAPI
 
 /// Per-device mailboxes over HTTP: send (the rules in ``SendService``), fetch, acknowledge.
 struct MessageController: Sendable {
-    let store: any ServerStore
-    let authenticator: DeviceAuthenticator
+    let store: any MailboxStore
     let limits: ServerLimits
     let sender: SendService
     let metrics: ServerMetrics
 
-    func send(_ request: Request, to accountId: String) async throws -> Response {
-        let caller = try await authenticator.authenticate(request)
+    func addRoutes(to routes: ServerRoutes) {
+        // PUT names the recipient account, DELETE an envelope: one path parameter name for both.
+        routes.device.put(RouterPath(APIRoutes.messages(to: "{id}")), use: send)
+        routes.device.get(RouterPath(APIRoutes.mailbox), use: fetch)
+        routes.device.delete(RouterPath(APIRoutes.acknowledge(guid: "{id}")), use: acknowledge)
+    }
+
+    @Sendable func send(_ request: Request, context: DeviceRequestContext) async throws -> Response {
+        let caller = context.device, accountId = try context.parameters.require("id")
         let body = try await JSONCoding.decode(SendMessagesRequest.self, from: request, limit: limits.sendBodyBytes)
         let outcome = try await sender.send(body, to: accountId, from: caller)
         return try JSONCoding.response(outcome.body, status: outcome.status)
     }
 
-    func fetch(_ request: Request) async throws -> Response {
-        let caller = try await authenticator.authenticate(request)
+    @Sendable func fetch(_ request: Request, context: DeviceRequestContext) async throws -> Response {
+        let caller = context.device
         let page = limits.envelopesPerFetch
         let notBefore = ServerClock.milliseconds() &- limits.messageLifetimeMilliseconds
         let pending = try await store.pendingEnvelopes(
@@ -27,8 +33,8 @@ struct MessageController: Sendable {
         return try JSONCoding.response(EnvelopeListResponse(messages: Array(envelopes), more: pending.count > page))
     }
 
-    func acknowledge(_ request: Request, guid: String) async throws -> Response {
-        let caller = try await authenticator.authenticate(request)
+    @Sendable func acknowledge(_ request: Request, context: DeviceRequestContext) async throws -> Response {
+        let caller = context.device, guid = try context.parameters.require("id")
         guard try await store.deleteEnvelope(guid: guid.lowercased(), accountId: caller.account.id, deviceId: caller.device.deviceId) else {
             throw ServerError.notFound("no envelope \(guid) in this device's mailbox")
         }

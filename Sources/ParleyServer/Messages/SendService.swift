@@ -7,7 +7,7 @@ import ParleyAPI
 /// built and stored for every recipient device in one transaction (shared with concurrent sends: group commit), then
 /// handed to connected sockets.
 struct SendService: Sendable {
-    let store: any ServerStore
+    let store: any AccountStore
     /// Stores envelopes in shared transactions (group commit).
     let writer: EnvelopeGroupCommit
     let limits: ServerLimits

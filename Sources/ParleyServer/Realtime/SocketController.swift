@@ -1,10 +1,11 @@
 import Hummingbird
 import HummingbirdWebSocket
 import Logging
+import ParleyAPI
 
 /// `GET /v1/websocket`: authenticates the upgrade request with the device's credentials, then runs a ``SocketSession``.
 struct SocketController: Sendable {
-    let store: any ServerStore
+    let store: any MailboxStore
     let authenticator: DeviceAuthenticator
     let hub: DeliveryHub
     let limits: ServerLimits
@@ -12,6 +13,11 @@ struct SocketController: Sendable {
     let metrics: ServerMetrics
     /// The send path for request frames.
     let sender: SendService
+
+    /// The HTTP side of the WebSocket route, for requests that were not upgraded.
+    func addRoutes(to routes: ServerRoutes) {
+        routes.device.get(RouterPath(APIRoutes.webSocket), use: refuse)
+    }
 
     /// Upgrades only authenticated requests; the others fall through to the HTTP router's JSON answer.
     func shouldUpgrade(_ request: Request) async -> RouterShouldUpgrade {
@@ -28,8 +34,7 @@ struct SocketController: Sendable {
     }
 
     /// The answer to a `GET /v1/websocket` that was not upgraded: 401 without valid credentials, else 400.
-    func refuse(_ request: Request) async throws -> Response {
-        _ = try await authenticator.authenticate(request)
+    @Sendable func refuse(_ request: Request, context: DeviceRequestContext) async throws -> Response {
         throw ServerError.badRequest("this route needs a WebSocket upgrade")
     }
 }

@@ -12,7 +12,7 @@ import ParleyAPI
 /// is caught up, and anything it could not push is read back from the store in order.
 struct SocketSession: Sendable {
     let device: AuthenticatedDevice
-    let store: any ServerStore
+    let store: any MailboxStore
     let hub: DeliveryHub
     let limits: ServerLimits
     let rateLimiter: RateLimiter

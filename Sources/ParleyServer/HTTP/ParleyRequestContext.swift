@@ -1,0 +1,15 @@
+import Hummingbird
+
+/// The request context of parley-server's HTTP routes: Hummingbird's core context and, on routes behind
+/// ``DeviceAuthenticationMiddleware``, the device the request proved to be.
+public struct ParleyRequestContext: RequestContext {
+    /// Hummingbird's per-request storage: logger, path parameters, the matched route.
+    public var coreContext: CoreRequestContextStorage
+    /// Set by ``DeviceAuthenticationMiddleware``; `nil` on routes that take no device credentials.
+    var authenticatedDevice: AuthenticatedDevice?
+
+    /// The context of a request arriving on `source`'s channel.
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+    }
+}

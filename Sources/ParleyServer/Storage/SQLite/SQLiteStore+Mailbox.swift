@@ -1,0 +1,69 @@
+import Foundation
+import GRDB
+
+extension SQLiteStore {
+    public func storeEnvelopes(_ envelopes: [StoredEnvelope]) async throws {
+        try await database.write { db in
+            let insert = try db.cachedStatement(sql: """
+                INSERT INTO mailbox (guid, account_id, device_id, source_account_id, source_device_id, type, content,
+                                     timestamp, server_timestamp) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            for envelope in envelopes {
+                try insert.execute(
+                    arguments: [envelope.guid, envelope.accountId, Int64(envelope.deviceId), envelope.sourceAccountId,
+                                Int64(envelope.sourceDeviceId), Int64(envelope.type), Data(envelope.content),
+                                Int64(envelope.timestamp), Int64(envelope.serverTimestamp)])
+            }
+        }
+    }
+
+    public func pendingEnvelopes(accountId: String, deviceId: UInt32, notBefore: UInt64, limit: Int) async throws -> [StoredEnvelope] {
+        try await database.read { db in
+            try Row.fetchAll(
+                db, sql: """
+                    SELECT * FROM mailbox WHERE account_id = ? AND device_id = ? AND server_timestamp >= ?
+                    ORDER BY server_timestamp, rowid LIMIT ?
+                    """, arguments: [accountId, Int64(deviceId), Int64(notBefore), limit]
+            ).map { row in
+                StoredEnvelope(
+                    guid: row["guid"], accountId: row["account_id"], deviceId: UInt32(truncatingIfNeeded: row["device_id"] as Int64),
+                    sourceAccountId: row["source_account_id"],
+                    sourceDeviceId: UInt32(truncatingIfNeeded: row["source_device_id"] as Int64),
+                    type: UInt8(truncatingIfNeeded: row["type"] as Int64), content: [UInt8](row["content"] as Data),
+                    timestamp: UInt64(row["timestamp"] as Int64), serverTimestamp: UInt64(row["server_timestamp"] as Int64))
+            }
+        }
+    }
+
+    public func deleteEnvelope(guid: String, accountId: String, deviceId: UInt32) async throws -> Bool {
+        try await database.write { db in
+            try db.execute(sql: "DELETE FROM mailbox WHERE guid = ? AND account_id = ? AND device_id = ?",
+                           arguments: [guid, accountId, Int64(deviceId)])
+            return db.changesCount > 0
+        }
+    }
+
+    public func deleteEnvelopes(guids: [String], accountId: String, deviceId: UInt32) async throws -> Int {
+        guard !guids.isEmpty else { return 0 }
+        return try await database.write { db in
+            var deleted = 0
+            let delete = try db.cachedStatement(sql: "DELETE FROM mailbox WHERE guid = ? AND account_id = ? AND device_id = ?")
+            for guid in guids {
+                try delete.execute(arguments: [guid, accountId, Int64(deviceId)])
+                deleted += db.changesCount
+            }
+            return deleted
+        }
+    }
+
+    public func deleteEnvelopes(olderThan serverTime: UInt64) async throws -> Int {
+        try await database.write { db in
+            try db.execute(sql: "DELETE FROM mailbox WHERE server_timestamp < ?", arguments: [Int64(serverTime)])
+            return db.changesCount
+        }
+    }
+
+    public func mailboxDepth() async throws -> Int {
+        try await database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM mailbox") ?? 0 }
+    }
+}

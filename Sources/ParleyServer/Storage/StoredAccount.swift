@@ -1,0 +1,21 @@
+import Foundation
+
+/// An account as stored.
+public struct StoredAccount: Sendable, Equatable {
+    /// Lowercase UUID.
+    public let id: String
+    /// As registered (uniqueness is case-insensitive).
+    public let username: String
+    /// The serialized identity key (33 bytes).
+    public let identityKey: [UInt8]
+    /// Disabled by the operator: none of its devices can authenticate.
+    public let disabled: Bool
+
+    /// An account.
+    public init(id: String, username: String, identityKey: [UInt8], disabled: Bool = false) {
+        self.id = id
+        self.username = username
+        self.identityKey = identityKey
+        self.disabled = disabled
+    }
+}
