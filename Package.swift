@@ -198,6 +198,7 @@ let package = Package(
             name: "ParleyServerTests",
             dependencies: [
                 "ParleyServer", "ParleyAPI", "ParleyProtocol", "ParleyTestSupport", "CParleyPassword",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),

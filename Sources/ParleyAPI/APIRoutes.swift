@@ -6,6 +6,12 @@ public enum APIRoutes {
     public static func lookup(username: String) -> String { "/v1/accounts/username/\(username)" }
     /// `GET`: the username of account `accountId` (to name conversations others started).
     public static func account(_ accountId: String) -> String { "/v1/accounts/\(accountId)" }
+    /// `PUT` ``AccountAttributesRequest``: the account's unidentified access key and whether anyone may send to it
+    /// sealed (any device of the account).
+    public static let accountAttributes = "/v1/accounts/attributes"
+    /// The header a sealed-sender send carries instead of credentials: the recipient's unidentified access key, base64
+    /// (16 bytes; for `multi_recipient`, the XOR of every recipient's key).
+    public static let unidentifiedAccessKeyHeader = "Unidentified-Access-Key"
     /// `GET`: list this account's devices.
     public static let devices = "/v1/devices"
     /// `POST`: issue a one-time link code for a new device.
@@ -28,7 +34,8 @@ public enum APIRoutes {
     public static let keyCount = "/v1/keys/count"
     /// `GET`: bundles of `accountId`'s device `deviceId` (`*` for all).
     public static func bundle(accountId: String, deviceId: String) -> String { "/v1/keys/\(accountId)/\(deviceId)" }
-    /// `PUT`: send to every device of `accountId`.
+    /// `PUT`: send to every device of `accountId`, with device credentials or, for sealed-sender messages only, with
+    /// ``unidentifiedAccessKeyHeader`` instead.
     public static func messages(to accountId: String) -> String { "/v1/messages/\(accountId)" }
     /// `GET`: the authenticated device's pending envelopes.
     public static let mailbox = "/v1/messages"

@@ -2,11 +2,12 @@
 public struct Envelope: Codable, Sendable, Equatable {
     /// Server-assigned id, used to acknowledge (delete) it.
     public let guid: String
-    /// The sender's account.
-    public let sourceAccountId: String
-    /// The sender's device.
-    public let sourceDeviceId: UInt32
-    /// `CiphertextMessage.MessageType` raw value.
+    /// The sender's account; `nil` for a sealed-sender envelope (type 6), whose sender only the recipient learns, from
+    /// the sender certificate inside.
+    public let sourceAccountId: String?
+    /// The sender's device; `nil` for a sealed-sender envelope.
+    public let sourceDeviceId: UInt32?
+    /// `CiphertextMessage.MessageType` raw value, or 6 (``OutgoingMessage/unidentifiedSenderType``) for sealed sender.
     public let type: UInt8
     /// The serialized message, base64.
     public let content: String
@@ -16,7 +17,7 @@ public struct Envelope: Codable, Sendable, Equatable {
     public let serverTimestamp: UInt64
 
     /// An envelope.
-    public init(guid: String, sourceAccountId: String, sourceDeviceId: UInt32, type: UInt8, content: String,
+    public init(guid: String, sourceAccountId: String?, sourceDeviceId: UInt32?, type: UInt8, content: String,
                 timestamp: UInt64, serverTimestamp: UInt64) {
         self.guid = guid
         self.sourceAccountId = sourceAccountId

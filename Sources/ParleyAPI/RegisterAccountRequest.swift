@@ -12,10 +12,16 @@ public struct RegisterAccountRequest: Codable, Sendable {
     public let deviceName: String?
     /// The operator's invite, on a server started with `--registration token`.
     public let inviteToken: String?
+    /// The account's unidentified access key (16 bytes, base64): what a sealed-sender send to it must present.
+    public let unidentifiedAccessKey: String?
+    /// Accept sealed-sender sends from anyone, with any access key.
+    public let unrestrictedUnidentifiedAccess: Bool?
 
     /// A registration request.
     public init(username: String, identityKey: String, registrationId: UInt32, password: String, deviceName: String?,
-                inviteToken: String? = nil) {
+                inviteToken: String? = nil, unidentifiedAccessKey: String? = nil, unrestrictedUnidentifiedAccess: Bool? = nil) {
+        self.unidentifiedAccessKey = unidentifiedAccessKey
+        self.unrestrictedUnidentifiedAccess = unrestrictedUnidentifiedAccess
         self.username = username
         self.identityKey = identityKey
         self.registrationId = registrationId

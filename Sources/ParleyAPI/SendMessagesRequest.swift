@@ -18,10 +18,15 @@ public struct OutgoingMessage: Codable, Sendable {
     public let destinationDeviceId: UInt32
     /// The registration id the sender's session has for that device; a mismatch means the device was re-installed.
     public let destinationRegistrationId: UInt32
-    /// `CiphertextMessage.MessageType` raw value: 2 whisper, 3 pre-key, 7 sender key, 8 plaintext.
+    /// `CiphertextMessage.MessageType` raw value: 2 whisper, 3 pre-key, 7 sender key, 8 plaintext; or 6
+    /// (``unidentifiedSenderType``), a sealed-sender message, stored without its sender.
     public let type: UInt8
     /// The serialized message, base64 (at most 96 KiB decoded).
     public let content: String
+
+    /// The type of a sealed-sender message (Signal's `Envelope.Type.UNIDENTIFIED_SENDER`): the server stores it without
+    /// a source, and it is the only type a send with an `Unidentified-Access-Key` instead of credentials may carry.
+    public static let unidentifiedSenderType: UInt8 = 6
 
     /// A per-device ciphertext.
     public init(destinationDeviceId: UInt32, destinationRegistrationId: UInt32, type: UInt8, content: String) {

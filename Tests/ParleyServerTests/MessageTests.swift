@@ -115,7 +115,7 @@ import Testing
             let envelope = try JSONDecoder().decode(EnvelopeListResponse.self, from: mailbox).messages[0]
             let plaintext = try signalDecryptPreKey(
                 message: try PreKeySignalMessage(bytes: bytes(envelope.content)),
-                from: try ProtocolAddress(name: envelope.sourceAccountId, deviceId: envelope.sourceDeviceId),
+                from: try ProtocolAddress(name: try #require(envelope.sourceAccountId), deviceId: try #require(envelope.sourceDeviceId)),
                 sessionStore: bob.store, identityStore: bob.store, preKeyStore: bob.store, signedPreKeyStore: bob.store,
                 kyberPreKeyStore: bob.store, context: context)
             #expect(Array(plaintext) == Array("hello bob".utf8))

@@ -47,42 +47,49 @@ public struct MessageReceiver: Sendable {
         let now = clock.next()
         return try await database.awaitableWrite { [store] db in
             let credentials = try LocalAccount.credentials(db)
-            let sender = try ProtocolAddress(name: envelope.sourceAccountId, deviceId: envelope.sourceDeviceId)
+            let source: EnvelopeSource
+            do {
+                source = try EnvelopeSource.open(envelope, ciphertext: ciphertext, store: store, db, now: now)
+            } catch {
+                // No sender can be believed: nothing is shown under any name. The envelope is acknowledged.
+                return .undecryptable(reason: "sealed sender: \(error)")
+            }
+            let sender = try ProtocolAddress(name: source.accountId, deviceId: source.deviceId)
             let plaintext: [UInt8]
             do {
-                plaintext = try Self.decrypt(ciphertext, type: envelope.type, from: sender,
+                plaintext = try Self.decrypt(source.ciphertext, type: source.type, from: sender,
                                              to: try ProtocolAddress(name: credentials.accountId, deviceId: credentials.deviceId), store: store, db)
             } catch SignalError.duplicatedMessage {
                 return .duplicate
             } catch {
-                return try Self.recordFailure(envelope, reason: "\(error)", db, now: now)
+                return try Self.recordFailure(envelope, from: source, reason: "\(error)", db, now: now)
             }
             let content: MessageContent
             do {
                 content = try MessageContent.decode(plaintext)
             } catch {
-                return try Self.recordFailure(envelope, reason: "\(error)", db, now: now)
+                return try Self.recordFailure(envelope, from: source, reason: "\(error)", db, now: now)
             }
             if let message = content.dataMessage {
                 let origin = ConversationActions.Origin(
-                    author: envelope.sourceAccountId, authorDevice: envelope.sourceDeviceId, timestamp: envelope.timestamp,
-                    serverTimestamp: envelope.serverTimestamp, peer: envelope.sourceAccountId,
-                    outgoing: envelope.sourceAccountId == credentials.accountId, status: .received, now: now,
+                    author: source.accountId, authorDevice: source.deviceId, timestamp: envelope.timestamp,
+                    serverTimestamp: envelope.serverTimestamp, peer: source.accountId,
+                    outgoing: source.accountId == credentials.accountId, status: .received, now: now,
                     localAccountId: credentials.accountId)
                 let result = try ConversationActions.apply(message, from: origin, db)
-                if case .stored = result, envelope.sourceAccountId != credentials.accountId, message.reaction == nil, !message.isTimerUpdate {
+                if case .stored = result, source.accountId != credentials.accountId, message.reaction == nil, !message.isTimerUpdate {
                     try JobQueue.enqueue(kind: "receipt", payload: ReceiptJob(
-                        accountId: envelope.sourceAccountId, kind: "delivered", timestamps: [envelope.timestamp]), db, now: now)
+                        accountId: source.accountId, kind: "delivered", timestamps: [envelope.timestamp]), db, now: now)
                 }
                 return Outcome(result)
             }
             if let transcript = content.sentTranscript {
                 // Only this account's own devices may tell us what "we" sent.
-                guard envelope.sourceAccountId == credentials.accountId else {
-                    return try Self.recordFailure(envelope, reason: "a sent transcript from another account", db, now: now)
+                guard source.accountId == credentials.accountId else {
+                    return try Self.recordFailure(envelope, from: source, reason: "a sent transcript from another account", db, now: now)
                 }
                 let origin = ConversationActions.Origin(
-                    author: credentials.accountId, authorDevice: envelope.sourceDeviceId, timestamp: envelope.timestamp,
+                    author: credentials.accountId, authorDevice: source.deviceId, timestamp: envelope.timestamp,
                     serverTimestamp: envelope.serverTimestamp, peer: transcript.destinationAccountId, outgoing: true, status: .sent, now: now,
                     localAccountId: credentials.accountId)
                 return Outcome(try ConversationActions.apply(transcript.message, from: origin, db))
@@ -93,11 +100,11 @@ public struct MessageReceiver: Sendable {
                     guard let id = try ConversationStore.messageId(author: credentials.accountId, timestamp: timestamp, db) else { continue }
                     try ConversationStore.setStatus(status, messageId: id, db)
                     try db.execute(sql: "INSERT OR REPLACE INTO receipts (message_id, account_id, device_id, kind, timestamp) VALUES (?, ?, ?, ?, ?)",
-                                   arguments: [id, envelope.sourceAccountId, Int64(envelope.sourceDeviceId), receipt.kind, Int64(now)])
+                                   arguments: [id, source.accountId, Int64(source.deviceId), receipt.kind, Int64(now)])
                 }
                 return .applied
             }
-            if let typing = content.typing { return .typing(accountId: envelope.sourceAccountId, action: typing) }
+            if let typing = content.typing { return .typing(accountId: source.accountId, action: typing) }
             if let distribution = content.senderKeyDistribution {
                 return try Self.accept(distribution, from: sender, store: store, db)
             }
@@ -174,10 +181,11 @@ public struct MessageReceiver: Sendable {
         }
     }
 
-    private static func recordFailure(_ envelope: Envelope, reason: String, _ db: Database, now: UInt64) throws -> Outcome {
-        let threadId = try ConversationStore.thread(with: envelope.sourceAccountId, db, now: now)
+    private static func recordFailure(_ envelope: Envelope, from source: EnvelopeSource, reason: String, _ db: Database,
+                                      now: UInt64) throws -> Outcome {
+        let threadId = try ConversationStore.thread(with: source.accountId, db, now: now)
         if let id = try ConversationStore.insert(NewMessage(
-            threadId: threadId, outgoing: false, authorAccountId: envelope.sourceAccountId, authorDeviceId: envelope.sourceDeviceId,
+            threadId: threadId, outgoing: false, authorAccountId: source.accountId, authorDeviceId: source.deviceId,
             timestamp: envelope.timestamp, serverTimestamp: envelope.serverTimestamp, body: nil, status: .undecryptable, replyToId: nil), db) {
             try db.execute(sql: "UPDATE messages SET failure_reason = ? WHERE id = ?", arguments: [reason, id])
         }

@@ -21,6 +21,7 @@ struct AccountController: Sendable {
         routes.device.get(RouterPath(APIRoutes.lookup(username: "{username}")), use: lookup)
         routes.device.get(RouterPath(APIRoutes.account("{id}")), use: account)
         routes.device.get(RouterPath(APIRoutes.devices), use: listDevices)
+        routes.device.put(RouterPath(APIRoutes.accountAttributes), use: setAttributes)
     }
 
     @Sendable func register(_ request: Request, context: ParleyRequestContext) async throws -> Response {
@@ -49,7 +50,10 @@ struct AccountController: Sendable {
         let device = StoredDevice(
             accountId: accountId, deviceId: 1, registrationId: body.registrationId, name: body.deviceName,
             passwordHash: hasher.hash(password), created: ServerClock.milliseconds())
-        let account = StoredAccount(id: accountId, username: username, identityKey: identityKey)
+        let account = StoredAccount(
+            id: accountId, username: username, identityKey: identityKey,
+            unidentifiedAccessKey: try body.unidentifiedAccessKey.map(Self.accessKey),
+            unrestrictedUnidentifiedAccess: body.unrestrictedUnidentifiedAccess ?? false)
         switch try await store.createAccount(account, firstDevice: device, consumingInvite: inviteHash, now: ServerClock.milliseconds()) {
         case .created:
             break
@@ -80,6 +84,25 @@ struct AccountController: Sendable {
             throw ServerError.notFound("no account \(id)")
         }
         return try JSONCoding.response(AccountLookupResponse(accountId: account.id, username: account.username))
+    }
+
+    /// `PUT /v1/accounts/attributes`: the account's unidentified access key (from its current profile key) and whether
+    /// anyone may send to it sealed.
+    @Sendable func setAttributes(_ request: Request, context: DeviceRequestContext) async throws -> Response {
+        let body = try await JSONCoding.decode(AccountAttributesRequest.self, from: request, limit: limits.smallBodyBytes)
+        let key = try body.unidentifiedAccessKey.map(Self.accessKey)
+        guard try await store.setUnidentifiedAccess(
+            accountId: context.device.account.id, key: key, unrestricted: body.unrestrictedUnidentifiedAccess)
+        else { throw ServerError.notFound("the account is gone") }
+        return Response(status: .noContent)
+    }
+
+    /// A 16-byte unidentified access key from base64, or 400.
+    private static func accessKey(_ base64: String) throws -> [UInt8] {
+        guard base64.utf8.count <= 64, let key = Data(base64Encoded: base64), key.count == 16 else {
+            throw ServerError.badRequest("unidentifiedAccessKey must be 16 bytes, base64")
+        }
+        return Array(key)
     }
 
     @Sendable func listDevices(_ request: Request, context: DeviceRequestContext) async throws -> Response {

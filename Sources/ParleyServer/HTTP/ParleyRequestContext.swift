@@ -7,9 +7,14 @@ public struct ParleyRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// Set by ``DeviceAuthenticationMiddleware``; `nil` on routes that take no device credentials.
     var authenticatedDevice: AuthenticatedDevice?
+    /// Set by ``SenderAuthenticationMiddleware`` for a send without credentials: the `Unidentified-Access-Key` bytes.
+    var unidentifiedAccessKey: [UInt8]?
+    /// The client's IP address (without port), for limits keyed by address; `nil` when the channel has none (tests).
+    let clientAddress: String?
 
     /// The context of a request arriving on `source`'s channel.
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
+        clientAddress = source.channel.remoteAddress?.ipAddress
     }
 }

@@ -8,15 +8,21 @@ struct ServerRoutes {
     /// A device's credentials (HTTP Basic), checked by ``DeviceAuthenticationMiddleware``; handlers see the device in
     /// ``DeviceRequestContext``.
     let device: RouterGroup<DeviceRequestContext>
+    /// Device credentials or, without them, an unidentified access key (``SenderAuthenticationMiddleware``): the
+    /// send routes, which sealed-sender clients call without saying who they are.
+    let sender: RouterGroup<SenderRequestContext>
     /// The operator's bearer token, checked by ``OperatorAuthenticationMiddleware``.
     let `operator`: RouterGroup<ParleyRequestContext>
 
-    /// The three groups on `router`, authenticating with `devices` and `operators`.
+    /// The four groups on `router`, authenticating with `devices` and `operators`.
     init(router: Router<ParleyRequestContext>, devices: DeviceAuthenticator, operators: OperatorAuthenticator) {
         open = router.group()
         device = router.group()
             .add(middleware: DeviceAuthenticationMiddleware(authenticator: devices))
             .group(context: DeviceRequestContext.self)
+        sender = router.group()
+            .add(middleware: SenderAuthenticationMiddleware(authenticator: devices))
+            .group(context: SenderRequestContext.self)
         `operator` = router.group().add(middleware: OperatorAuthenticationMiddleware(authenticator: operators))
     }
 }

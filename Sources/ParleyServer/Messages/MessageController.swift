@@ -11,15 +11,15 @@ struct MessageController: Sendable {
 
     func addRoutes(to routes: ServerRoutes) {
         // PUT names the recipient account, DELETE an envelope: one path parameter name for both.
-        routes.device.put(RouterPath(APIRoutes.messages(to: "{id}")), use: send)
+        routes.sender.put(RouterPath(APIRoutes.messages(to: "{id}")), use: send)
         routes.device.get(RouterPath(APIRoutes.mailbox), use: fetch)
         routes.device.delete(RouterPath(APIRoutes.acknowledge(guid: "{id}")), use: acknowledge)
     }
 
-    @Sendable func send(_ request: Request, context: DeviceRequestContext) async throws -> Response {
-        let caller = context.device, accountId = try context.parameters.require("id")
+    @Sendable func send(_ request: Request, context: SenderRequestContext) async throws -> Response {
+        let accountId = try context.parameters.require("id")
         let body = try await JSONCoding.decode(SendMessagesRequest.self, from: request, limit: limits.sendBodyBytes)
-        let outcome = try await sender.send(body, to: accountId, from: caller)
+        let outcome = try await sender.send(body, to: accountId, from: context.authorization)
         return try JSONCoding.response(outcome.body, status: outcome.status)
     }
 

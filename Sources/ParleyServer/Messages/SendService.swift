@@ -43,16 +43,37 @@ struct SendService: Sendable {
         }
     }
 
-    /// Sends `request` from `caller` to every device of `accountId` (the caller's own other devices when it is the
-    /// caller's account).
-    func send(_ request: SendMessagesRequest, to accountId: String, from caller: AuthenticatedDevice) async throws -> Outcome {
-        try rateLimiter.take("send", accountId: caller.account.id, policy: limits.rateLimits.send)
-        guard request.timestamp <= UInt64(Int64.max) else { throw ServerError.badRequest("timestamp is out of range") }
-        guard accountId.utf8.count <= 64, let (recipient, recipientDevices) = try await store.accountWithDevices(id: accountId.lowercased()) else {
-            throw ServerError.notFound("no account \(accountId)")
+    /// Sends `request` to every device of `accountId` (the sender's own other devices when it is the sender's account).
+    ///
+    /// With device credentials the envelopes name the sending device, except sealed-sender ones (type 6). With an
+    /// unidentified access key the key must match the recipient's (or the recipient allows anyone), every message must
+    /// be sealed sender, and nothing about the sender is stored: a wrong key, or an account that does not exist, is
+    /// 401 and stores nothing.
+    func send(_ request: SendMessagesRequest, to accountId: String, from authorization: SendAuthorization) async throws -> Outcome {
+        let caller: AuthenticatedDevice?
+        switch authorization {
+        case .device(let device):
+            try rateLimiter.take("send", accountId: device.account.id, policy: limits.rateLimits.send)
+            caller = device
+        case .unidentifiedAccess(_, let clientAddress):
+            if let clientAddress {
+                try rateLimiter.take("unidentified-send-address", accountId: clientAddress, policy: limits.rateLimits.unidentifiedSendPerAddress)
+            }
+            caller = nil
         }
+        guard request.timestamp <= UInt64(Int64.max) else { throw ServerError.badRequest("timestamp is out of range") }
+        let found = accountId.utf8.count <= 64 ? try await store.accountWithDevices(id: accountId.lowercased()) : nil
+        if case .unidentifiedAccess(let key, _) = authorization {
+            // Without credentials an unknown account looks like a wrong key: the route says nothing about who exists.
+            guard let recipient = found?.account, Self.allowsUnidentifiedAccess(recipient, key: key) else { throw ServerError.unauthorized }
+            try rateLimiter.take("unidentified-send", accountId: recipient.id, policy: limits.rateLimits.unidentifiedSendPerRecipient)
+            guard request.messages.allSatisfy({ $0.type == EnvelopeType.unidentifiedSender.rawValue }) else {
+                throw ServerError.badRequest("a send without credentials carries only sealed-sender messages (type 6)")
+            }
+        }
+        guard let (recipient, recipientDevices) = found else { throw ServerError.notFound("no account \(accountId)") }
         var devices = recipientDevices
-        if recipient.id == caller.account.id { devices.removeAll { $0.deviceId == caller.device.deviceId } }
+        if let caller, recipient.id == caller.account.id { devices.removeAll { $0.deviceId == caller.device.deviceId } }
         let requested = request.messages.map(\.destinationDeviceId)
         guard Set(requested).count == requested.count else { throw ServerError.badRequest("a device appears twice") }
         let missing = devices.map(\.deviceId).filter { !requested.contains($0) }
@@ -74,14 +95,26 @@ struct SendService: Sendable {
             guard !content.isEmpty, content.count <= limits.messageBytes else {
                 throw ServerError.badRequest("content must be 1…\(limits.messageBytes) bytes")
             }
+            // A sealed-sender envelope never records its source, however it was sent.
+            let source = type == .unidentifiedSender ? nil : caller
             return StoredEnvelope(
                 guid: UUID().uuidString.lowercased(), accountId: recipient.id, deviceId: message.destinationDeviceId,
-                sourceAccountId: caller.account.id, sourceDeviceId: caller.device.deviceId, type: type.rawValue,
+                sourceAccountId: source?.account.id, sourceDeviceId: source?.device.deviceId, type: type.rawValue,
                 content: content, timestamp: request.timestamp, serverTimestamp: now)
         }
         try await writer.store(envelopes)
         metrics.messagesAccepted.increment(by: Int64(envelopes.count))
         hub.publish(envelopes)
         return .accepted(SendMessagesResponse(serverTimestamp: now))
+    }
+
+    /// Whether `key` opens `recipient`'s mailbox to a sealed-sender send: its unrestricted flag, or its access key,
+    /// compared in constant time.
+    static func allowsUnidentifiedAccess(_ recipient: StoredAccount, key: [UInt8]) -> Bool {
+        if recipient.unrestrictedUnidentifiedAccess { return true }
+        guard let expected = recipient.unidentifiedAccessKey, expected.count == key.count else { return false }
+        var difference: UInt8 = 0
+        for (a, b) in zip(expected, key) { difference |= a ^ b }
+        return difference == 0
     }
 }

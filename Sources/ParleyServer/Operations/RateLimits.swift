@@ -17,13 +17,19 @@ public struct RateLimits: Sendable {
     /// anything else. Restore guesses have their own exact window (``BackupSettings``), which this does not scale.
     public var backup = TokenBucketPolicy(capacity: 20, refillPerSecond: 1.0 / 60)
 
+    /// Sealed-sender sends to one recipient account (keyed by recipient: the sender is unknown).
+    public var unidentifiedSendPerRecipient = TokenBucketPolicy(capacity: 500, refillPerSecond: 100)
+    /// Sealed-sender sends from one client address, whoever they are for.
+    public var unidentifiedSendPerAddress = TokenBucketPolicy(capacity: 1_000, refillPerSecond: 200)
+
     /// The defaults.
     public init() {}
 
     /// Every bucket scaled by `factor` (load testing runs with a large one).
     public func scaled(by factor: Double) -> RateLimits {
         var copy = self
-        for keyPath in [\RateLimits.send, \.bundleFetch, \.attachmentUpload, \.linkCode, \.ephemeral, \.contentHash, \.backup] {
+        for keyPath in [\RateLimits.send, \.bundleFetch, \.attachmentUpload, \.linkCode, \.ephemeral, \.contentHash, \.backup,
+                        \.unidentifiedSendPerRecipient, \.unidentifiedSendPerAddress] {
             copy[keyPath: keyPath] = TokenBucketPolicy(
                 capacity: self[keyPath: keyPath].capacity * factor, refillPerSecond: self[keyPath: keyPath].refillPerSecond * factor)
         }

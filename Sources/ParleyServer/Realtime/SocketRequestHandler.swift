@@ -30,7 +30,7 @@ struct SocketRequestHandler: Sendable {
             throw ServerError.clientError(.methodNotAllowed, "only PUT /v1/messages/{account} is carried over the socket")
         }
         let body = try JSONCoding.decode(SendMessagesRequest.self, from: Data((request.body ?? "").utf8))
-        let outcome = try await sender.send(body, to: String(parts[3]), from: device)
+        let outcome = try await sender.send(body, to: String(parts[3]), from: .device(device))
         return (Int(outcome.status.code), JSONCoding.text(outcome.body))
     }
 }

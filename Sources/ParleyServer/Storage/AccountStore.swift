@@ -15,6 +15,9 @@ public protocol AccountStore: Sendable {
     func accountWithDevices(id: String) async throws -> (account: StoredAccount, devices: [StoredDevice])?
     /// The account registered as `username` (compared case-insensitively).
     func account(username: String) async throws -> StoredAccount?
+    /// Replaces the account's unidentified access key and its unrestricted-access flag; `false` when there is no such
+    /// account.
+    func setUnidentifiedAccess(accountId: String, key: [UInt8]?, unrestricted: Bool) async throws -> Bool
     /// All devices of an account, by id.
     func devices(accountId: String) async throws -> [StoredDevice]
     /// Removes a device with its keys and mailbox; `false` when there is none.

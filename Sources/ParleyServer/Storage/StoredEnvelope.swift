@@ -8,10 +8,10 @@ public struct StoredEnvelope: Sendable, Equatable {
     public let accountId: String
     /// The recipient device.
     public let deviceId: UInt32
-    /// The sender account.
-    public let sourceAccountId: String
-    /// The sender device.
-    public let sourceDeviceId: UInt32
+    /// The sender account; `nil` for sealed-sender envelopes, whose sender the server never learns.
+    public let sourceAccountId: String?
+    /// The sender device; `nil` for sealed-sender envelopes.
+    public let sourceDeviceId: UInt32?
     /// `CiphertextMessage.MessageType` raw value.
     public let type: UInt8
     /// The ciphertext as the sender made it.
@@ -22,7 +22,7 @@ public struct StoredEnvelope: Sendable, Equatable {
     public let serverTimestamp: UInt64
 
     /// An envelope.
-    public init(guid: String, accountId: String, deviceId: UInt32, sourceAccountId: String, sourceDeviceId: UInt32,
+    public init(guid: String, accountId: String, deviceId: UInt32, sourceAccountId: String?, sourceDeviceId: UInt32?,
                 type: UInt8, content: [UInt8], timestamp: UInt64, serverTimestamp: UInt64) {
         self.guid = guid
         self.accountId = accountId

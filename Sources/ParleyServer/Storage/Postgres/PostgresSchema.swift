@@ -176,5 +176,11 @@ enum PostgresSchema {
             )
             """,
         ]),
+        PostgresMigration(version: 8, name: "unidentified access, envelopes without a source", statements: [
+            "ALTER TABLE accounts ADD COLUMN unidentified_access_key BYTEA",
+            "ALTER TABLE accounts ADD COLUMN unrestricted_unidentified_access BOOLEAN NOT NULL DEFAULT FALSE",
+            "ALTER TABLE mailbox ALTER COLUMN source_account_id DROP NOT NULL",
+            "ALTER TABLE mailbox ALTER COLUMN source_device_id DROP NOT NULL",
+        ]),
     ]
 }

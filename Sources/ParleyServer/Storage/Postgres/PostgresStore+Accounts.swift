@@ -21,8 +21,9 @@ extension PostgresStore {
                 }
                 // ON CONFLICT waits for a concurrent insert of the same name to end, so a race answers taken too.
                 let inserted = try await connection.query("""
-                    INSERT INTO accounts (id, username, identity_key, created)
-                    VALUES (\(account.id), \(account.username), \(ByteBuffer(bytes: account.identityKey)), \(Self.bigint(firstDevice.created)))
+                    INSERT INTO accounts (id, username, identity_key, created, unidentified_access_key, unrestricted_unidentified_access)
+                    VALUES (\(account.id), \(account.username), \(ByteBuffer(bytes: account.identityKey)), \(Self.bigint(firstDevice.created)),
+                            \(account.unidentifiedAccessKey.map { ByteBuffer(bytes: $0) }), \(account.unrestrictedUnidentifiedAccess))
                     ON CONFLICT ((lower(username))) DO NOTHING
                     RETURNING id
                     """, logger: logger).collect()
@@ -53,6 +54,18 @@ extension PostgresStore {
             guard let account = try await accounts("\(unescaped: Self.accountColumns) WHERE id = \(id)", on: connection).first
             else { return nil }
             return (account, try await devices("\(unescaped: Self.deviceColumns) WHERE account_id = \(id) ORDER BY device_id", on: connection))
+        }
+    }
+
+    public func setUnidentifiedAccess(accountId: String, key: [UInt8]?, unrestricted: Bool) async throws -> Bool {
+        try await transaction { connection in
+            try await count("""
+                WITH updated AS (
+                    UPDATE accounts SET unidentified_access_key = \(key.map { ByteBuffer(bytes: $0) }),
+                        unrestricted_unidentified_access = \(unrestricted)
+                    WHERE id = \(accountId) RETURNING 1
+                ) SELECT count(*) FROM updated
+                """, on: connection) > 0
         }
     }
 
@@ -102,14 +115,18 @@ extension PostgresStore {
         }
     }
 
-    static let accountColumns = "SELECT id, username, identity_key, disabled FROM accounts"
+    static let accountColumns =
+        "SELECT id, username, identity_key, disabled, unidentified_access_key, unrestricted_unidentified_access FROM accounts"
     static let deviceColumns = "SELECT account_id, device_id, registration_id, name, password_hash, created FROM devices"
 
     func accounts(_ query: PostgresQuery, on connection: PostgresConnection) async throws -> [StoredAccount] {
         var accounts: [StoredAccount] = []
         let rows = try await connection.query(query, logger: logger)
-        for try await (id, username, identityKey, disabled) in rows.decode((String, String, ByteBuffer, Bool).self) {
-            accounts.append(StoredAccount(id: id, username: username, identityKey: Array(identityKey.readableBytesView), disabled: disabled))
+        for try await (id, username, identityKey, disabled, accessKey, unrestricted)
+            in rows.decode((String, String, ByteBuffer, Bool, ByteBuffer?, Bool).self) {
+            accounts.append(StoredAccount(
+                id: id, username: username, identityKey: Array(identityKey.readableBytesView), disabled: disabled,
+                unidentifiedAccessKey: accessKey.map { Array($0.readableBytesView) }, unrestrictedUnidentifiedAccess: unrestricted))
         }
         return accounts
     }

@@ -29,10 +29,10 @@ extension PostgresStore {
                 """, logger: logger)
             var envelopes: [StoredEnvelope] = []
             for try await (guid, accountId, deviceId, sourceAccountId, sourceDeviceId, type, content, timestamp, serverTimestamp)
-                in rows.decode((String, String, Int64, String, Int64, Int64, ByteBuffer, Int64, Int64).self) {
+                in rows.decode((String, String, Int64, String?, Int64?, Int64, ByteBuffer, Int64, Int64).self) {
                 envelopes.append(StoredEnvelope(
                     guid: guid, accountId: accountId, deviceId: UInt32(truncatingIfNeeded: deviceId), sourceAccountId: sourceAccountId,
-                    sourceDeviceId: UInt32(truncatingIfNeeded: sourceDeviceId), type: UInt8(truncatingIfNeeded: type),
+                    sourceDeviceId: sourceDeviceId.map { UInt32(truncatingIfNeeded: $0) }, type: UInt8(truncatingIfNeeded: type),
                     content: Array(content.readableBytesView), timestamp: UInt64(clamping: timestamp),
                     serverTimestamp: UInt64(clamping: serverTimestamp)))
             }
@@ -131,7 +131,7 @@ extension PostgresStore {
             bindings.append(envelope.accountId)
             bindings.append(Int64(envelope.deviceId))
             bindings.append(envelope.sourceAccountId)
-            bindings.append(Int64(envelope.sourceDeviceId))
+            bindings.append(envelope.sourceDeviceId.map { Int64($0) })
             bindings.append(Int16(envelope.type))
             bindings.append(ByteBuffer(bytes: envelope.content))
             bindings.append(bigint(envelope.timestamp))

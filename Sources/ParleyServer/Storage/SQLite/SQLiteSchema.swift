@@ -127,6 +127,30 @@ enum SQLiteSchema {
                 );
                 """)
         }
+        migrator.registerMigration("v8: unidentified access, envelopes without a source") { db in
+            // SQLite cannot drop NOT NULL: the mailbox is copied into a table whose source columns may be NULL, rowids
+            // (the delivery order within a millisecond) kept.
+            try db.execute(sql: """
+                ALTER TABLE accounts ADD COLUMN unidentified_access_key BLOB;
+                ALTER TABLE accounts ADD COLUMN unrestricted_unidentified_access INTEGER NOT NULL DEFAULT 0;
+                CREATE TABLE mailbox_v8 (
+                    guid TEXT PRIMARY KEY NOT NULL,
+                    account_id TEXT NOT NULL, device_id INTEGER NOT NULL,
+                    source_account_id TEXT, source_device_id INTEGER,
+                    type INTEGER NOT NULL, content BLOB NOT NULL,
+                    timestamp INTEGER NOT NULL, server_timestamp INTEGER NOT NULL,
+                    FOREIGN KEY (account_id, device_id) REFERENCES devices(account_id, device_id) ON DELETE CASCADE
+                );
+                INSERT INTO mailbox_v8 (rowid, guid, account_id, device_id, source_account_id, source_device_id, type, content,
+                                        timestamp, server_timestamp)
+                    SELECT rowid, guid, account_id, device_id, source_account_id, source_device_id, type, content,
+                           timestamp, server_timestamp FROM mailbox;
+                DROP TABLE mailbox;
+                ALTER TABLE mailbox_v8 RENAME TO mailbox;
+                CREATE INDEX mailbox_by_device ON mailbox (account_id, device_id, server_timestamp);
+                CREATE INDEX mailbox_by_age ON mailbox (server_timestamp);
+                """)
+        }
         return migrator
     }
 }

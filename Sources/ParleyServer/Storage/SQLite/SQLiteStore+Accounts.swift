@@ -15,8 +15,12 @@ extension SQLiteStore {
                 guard db.changesCount > 0 else { return .inviteRefused }
             }
             try db.execute(
-                sql: "INSERT INTO accounts (id, username, identity_key, created) VALUES (?, ?, ?, ?)",
-                arguments: [account.id, account.username, Data(account.identityKey), Int64(firstDevice.created)])
+                sql: """
+                    INSERT INTO accounts (id, username, identity_key, created, unidentified_access_key, unrestricted_unidentified_access)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [account.id, account.username, Data(account.identityKey), Int64(firstDevice.created),
+                            account.unidentifiedAccessKey.map { Data($0) }, account.unrestrictedUnidentifiedAccess])
             try Self.insert(firstDevice, db)
             return .created
         }
@@ -24,13 +28,13 @@ extension SQLiteStore {
 
     public func account(id: String) async throws -> StoredAccount? {
         try await database.read { db in
-            try Row.fetchOne(db, sql: "SELECT id, username, identity_key, disabled FROM accounts WHERE id = ?", arguments: [id]).map(Self.account(from:))
+            try Row.fetchOne(db, sql: "\(Self.accountColumns) WHERE id = ?", arguments: [id]).map(Self.account(from:))
         }
     }
 
     public func account(username: String) async throws -> StoredAccount? {
         try await database.read { db in
-            try Row.fetchOne(db, sql: "SELECT id, username, identity_key, disabled FROM accounts WHERE username = ? COLLATE NOCASE",
+            try Row.fetchOne(db, sql: "\(Self.accountColumns) WHERE username = ? COLLATE NOCASE",
                              arguments: [username]).map(Self.account(from:))
         }
     }
@@ -38,12 +42,21 @@ extension SQLiteStore {
     public func accountWithDevices(id: String) async throws -> (account: StoredAccount, devices: [StoredDevice])? {
         try await database.read { db in
             guard let account = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT id, username, identity_key, disabled FROM accounts WHERE id = ?"), arguments: [id]
+                db.cachedStatement(sql: "\(Self.accountColumns) WHERE id = ?"), arguments: [id]
             ).map(Self.account(from:))
             else { return nil }
             let devices = try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM devices WHERE account_id = ? ORDER BY device_id"),
                                            arguments: [id]).map(Self.device(from:))
             return (account, devices)
+        }
+    }
+
+    public func setUnidentifiedAccess(accountId: String, key: [UInt8]?, unrestricted: Bool) async throws -> Bool {
+        try await database.write { db in
+            try db.execute(
+                sql: "UPDATE accounts SET unidentified_access_key = ?, unrestricted_unidentified_access = ? WHERE id = ?",
+                arguments: [key.map { Data($0) }, unrestricted, accountId])
+            return db.changesCount > 0
         }
     }
 
@@ -93,9 +106,14 @@ extension SQLiteStore {
                         device.passwordHash, Int64(device.created)])
     }
 
+    static let accountColumns =
+        "SELECT id, username, identity_key, disabled, unidentified_access_key, unrestricted_unidentified_access FROM accounts"
+
     static func account(from row: Row) -> StoredAccount {
         StoredAccount(id: row["id"], username: row["username"], identityKey: [UInt8](row["identity_key"] as Data),
-                      disabled: (row["disabled"] as Int64) != 0)
+                      disabled: (row["disabled"] as Int64) != 0,
+                      unidentifiedAccessKey: (row["unidentified_access_key"] as Data?).map { [UInt8]($0) },
+                      unrestrictedUnidentifiedAccess: (row["unrestricted_unidentified_access"] as Int64) != 0)
     }
 
     static func device(from row: Row) -> StoredDevice {

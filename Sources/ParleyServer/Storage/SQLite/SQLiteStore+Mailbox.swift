@@ -11,7 +11,7 @@ extension SQLiteStore {
             for envelope in envelopes {
                 try insert.execute(
                     arguments: [envelope.guid, envelope.accountId, Int64(envelope.deviceId), envelope.sourceAccountId,
-                                Int64(envelope.sourceDeviceId), Int64(envelope.type), Data(envelope.content),
+                                envelope.sourceDeviceId.map { Int64($0) }, Int64(envelope.type), Data(envelope.content),
                                 Int64(envelope.timestamp), Int64(envelope.serverTimestamp)])
             }
         }
@@ -28,7 +28,7 @@ extension SQLiteStore {
                 StoredEnvelope(
                     guid: row["guid"], accountId: row["account_id"], deviceId: UInt32(truncatingIfNeeded: row["device_id"] as Int64),
                     sourceAccountId: row["source_account_id"],
-                    sourceDeviceId: UInt32(truncatingIfNeeded: row["source_device_id"] as Int64),
+                    sourceDeviceId: (row["source_device_id"] as Int64?).map { UInt32(truncatingIfNeeded: $0) },
                     type: UInt8(truncatingIfNeeded: row["type"] as Int64), content: [UInt8](row["content"] as Data),
                     timestamp: UInt64(row["timestamp"] as Int64), serverTimestamp: UInt64(row["server_timestamp"] as Int64))
             }

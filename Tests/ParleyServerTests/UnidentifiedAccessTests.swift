@@ -1,0 +1,143 @@
+import Foundation
+import GRDB
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import ParleyAPI
+import ParleyProtocol
+import ParleyServer
+import Testing
+
+/// Sealed sender through the server: a send without credentials but with the recipient's unidentified access key is
+/// stored with no source, and only the recipient learns the sender, from the certificate inside.
+@Suite struct UnidentifiedAccessTests {
+    static let accessKeyField = HTTPField.Name(APIRoutes.unidentifiedAccessKeyHeader)!
+
+    static func headers(accessKey: [UInt8]) -> HTTPFields {
+        [.contentType: "application/json", accessKeyField: Data(accessKey).base64EncodedString()]
+    }
+
+    static func envelopes(of member: Member, _ client: any TestClientProtocol) async throws -> [Envelope] {
+        let (_, body) = try await client.call(.get, APIRoutes.mailbox, headers: member.headers)
+        return try JSONDecoder().decode(EnvelopeListResponse.self, from: body).messages
+    }
+
+    @Test func aSealedMessageIsStoredWithoutItsSenderAndOnlyTheRecipientLearnsIt() async throws {
+        let harness = try ServerHarness()
+        try await harness.run { client in
+            let alice = try await client.register("alice"), bob = try await client.register("bob")
+            let accessKey = (0..<16).map { _ in UInt8.random(in: 0...255) }
+            #expect(try await client.call(.put, APIRoutes.accountAttributes, headers: bob.headers, json: AccountAttributesRequest(
+                unidentifiedAccessKey: Data(accessKey).base64EncodedString())).0 == .noContent)
+            try await client.uploadKeys(for: bob, count: 1)
+
+            // Alice: a session from Bob's bundle, her sender certificate, the message sealed.
+            let context = NullContext()
+            let (_, bundleBody) = try await client.call(.get, APIRoutes.bundle(accountId: bob.accountId, deviceId: "1"), headers: alice.headers)
+            let bundle = try JSONDecoder().decode(PreKeyBundleResponse.self, from: bundleBody)
+            let bobAddress = try ProtocolAddress(name: bob.accountId, deviceId: 1)
+            try processPreKeyBundle(try PreKeyBundle(bundle, device: bundle.devices[0]), for: bobAddress,
+                                    sessionStore: alice.store, identityStore: alice.store, context: context)
+            let (_, certificateBody) = try await client.call(.get, APIRoutes.deliveryCertificate, headers: alice.headers)
+            let certificate = try SenderCertificate(try #require(Data(base64Encoded: try JSONDecoder().decode(
+                DeliveryCertificateResponse.self, from: certificateBody).certificate)))
+            let sealed = try sealedSenderEncrypt(message: Array("hello, sealed".utf8), for: bobAddress, from: certificate,
+                                                 sessionStore: alice.store, identityStore: alice.store, context: context)
+            func send(type: UInt8 = OutgoingMessage.unidentifiedSenderType) -> SendMessagesRequest {
+                SendMessagesRequest(messages: [OutgoingMessage(
+                    destinationDeviceId: 1, destinationRegistrationId: bundle.devices[0].registrationId, type: type,
+                    content: sealed.base64EncodedString())], timestamp: 77)
+            }
+
+            // Refusals store nothing: a wrong key, no key at all, an unsealed type, an account that does not exist.
+            let wrongKey = accessKey.map { $0 ^ 1 }
+            #expect(try await client.call(.put, APIRoutes.messages(to: bob.accountId), headers: Self.headers(accessKey: wrongKey), json: send()).0 == .unauthorized)
+            #expect(try await client.call(.put, APIRoutes.messages(to: bob.accountId), json: send()).0 == .unauthorized)
+            var malformed = Self.headers(accessKey: accessKey)
+            malformed[Self.accessKeyField] = "not-a-key"
+            #expect(try await client.call(.put, APIRoutes.messages(to: bob.accountId), headers: malformed, json: send()).0 == .unauthorized)
+            #expect(try await client.call(.put, APIRoutes.messages(to: bob.accountId), headers: Self.headers(accessKey: accessKey), json: send(type: 2)).0 == .badRequest)
+            #expect(try await client.call(.put, APIRoutes.messages(to: UUID().uuidString.lowercased()), headers: Self.headers(accessKey: accessKey), json: send()).0 == .unauthorized)
+            #expect(try await Self.envelopes(of: bob, client).isEmpty)
+
+            // The right key: accepted, stored without a source.
+            let (status, _) = try await client.call(.put, APIRoutes.messages(to: bob.accountId), headers: Self.headers(accessKey: accessKey), json: send())
+            #expect(status == .ok)
+            let envelopes = try await Self.envelopes(of: bob, client)
+            #expect(envelopes.count == 1)
+            let envelope = try #require(envelopes.first)
+            #expect(envelope.sourceAccountId == nil && envelope.sourceDeviceId == nil && envelope.type == 6 && envelope.timestamp == 77)
+            let stored = try await harness.store.pendingEnvelopes(accountId: bob.accountId, deviceId: 1, notBefore: 0, limit: 10)
+            #expect(stored.count == 1 && stored.allSatisfy { $0.sourceAccountId == nil && $0.sourceDeviceId == nil })
+            if harness.store is SQLiteStore {
+                // The database file itself: no row in the mailbox names Alice.
+                let file = try DatabaseQueue(path: harness.directory.appendingPathComponent("server.sqlite").path)
+                let rows = try file.read { db -> [Row] in
+                    try Row.fetchAll(db, sql: "SELECT source_account_id, source_device_id FROM mailbox")
+                }
+                #expect(rows.count == 1)
+                #expect(rows.allSatisfy { ($0["source_account_id"] as String?) == nil && ($0["source_device_id"] as Int64?) == nil })
+                let mentions = try await file.read { db -> Int? in
+                    try Int.fetchOne(db, sql: "SELECT count(*) FROM mailbox WHERE source_account_id = ?", arguments: [alice.accountId])
+                }
+                #expect(mentions == 0)
+            }
+
+            // Bob opens it with the trust root and learns Alice from her certificate.
+            let result = try sealedSenderDecrypt(
+                message: try #require(Data(base64Encoded: envelope.content)),
+                from: try SealedSenderAddress(e164: nil, uuidString: bob.accountId, deviceId: 1),
+                trustRoot: harness.dependencies.sealedSender.trustRoot, timestamp: UInt64(Date().timeIntervalSince1970 * 1000),
+                sessionStore: bob.store, identityStore: bob.store, preKeyStore: bob.store, signedPreKeyStore: bob.store,
+                kyberPreKeyStore: bob.store, context: context)
+            #expect(result.sender.uuidString.lowercased() == alice.accountId && result.sender.deviceId == 1)
+            #expect(Array(result.message) == Array("hello, sealed".utf8))
+        }
+    }
+
+    @Test func attributesAreCheckedAndUnrestrictedAccessAcceptsAnyKey() async throws {
+        try await ServerHarness().run { client in
+            let carol = try await client.register("carol")
+            let registrationId = try carol.store.localRegistrationId(context: NullContext())
+            let send = SendMessagesRequest(messages: [OutgoingMessage(
+                destinationDeviceId: 1, destinationRegistrationId: registrationId, type: OutgoingMessage.unidentifiedSenderType,
+                content: Data([1, 2, 3]).base64EncodedString())], timestamp: 5)
+            let anyKey = [UInt8](repeating: 9, count: 16)
+            // No key registered: nothing opens the mailbox.
+            #expect(try await client.call(.put, APIRoutes.messages(to: carol.accountId), headers: Self.headers(accessKey: anyKey), json: send).0 == .unauthorized)
+            for bad in ["AAAA", String(repeating: "A", count: 200), "***"] {
+                #expect(try await client.call(.put, APIRoutes.accountAttributes, headers: carol.headers, json: AccountAttributesRequest(
+                    unidentifiedAccessKey: bad)).0 == .badRequest)
+            }
+            #expect(try await client.call(.put, APIRoutes.accountAttributes, json: AccountAttributesRequest(
+                unidentifiedAccessKey: nil, unrestrictedUnidentifiedAccess: true)).0 == .unauthorized)
+            #expect(try await client.call(.put, APIRoutes.accountAttributes, headers: carol.headers, json: AccountAttributesRequest(
+                unidentifiedAccessKey: nil, unrestrictedUnidentifiedAccess: true)).0 == .noContent)
+            #expect(try await client.call(.put, APIRoutes.messages(to: carol.accountId), headers: Self.headers(accessKey: anyKey), json: send).0 == .ok)
+            let envelopes = try await Self.envelopes(of: carol, client)
+            #expect(envelopes.count == 1 && envelopes[0].sourceAccountId == nil)
+        }
+    }
+
+    @Test func aKeyGivenAtRegistrationIsTheOneChecked() async throws {
+        try await ServerHarness().run { client in
+            let store = InMemorySignalProtocolStore()
+            let accessKey = [UInt8](repeating: 0x42, count: 16)
+            let registrationId = try store.localRegistrationId(context: NullContext())
+            let (status, body) = try await client.call(.post, APIRoutes.accounts, json: RegisterAccountRequest(
+                username: "dave", identityKey: try store.identityKeyPair(context: NullContext()).publicKey.serialize().base64EncodedString(),
+                registrationId: registrationId, password: Data(repeating: 3, count: 32).base64EncodedString(), deviceName: nil,
+                unidentifiedAccessKey: Data(accessKey).base64EncodedString()))
+            #expect(status == .created)
+            let dave = try JSONDecoder().decode(RegisterAccountResponse.self, from: body)
+            let send = SendMessagesRequest(messages: [OutgoingMessage(
+                destinationDeviceId: 1, destinationRegistrationId: registrationId, type: OutgoingMessage.unidentifiedSenderType,
+                content: Data([4, 5, 6]).base64EncodedString())], timestamp: 6)
+            #expect(try await client.call(.put, APIRoutes.messages(to: dave.accountId), headers: Self.headers(accessKey: accessKey), json: send).0 == .ok)
+            // The device list is checked as for any send: the sealed sender repairs from the same 409.
+            let (conflict, _) = try await client.call(.put, APIRoutes.messages(to: dave.accountId), headers: Self.headers(accessKey: accessKey),
+                                                       json: SendMessagesRequest(messages: [], timestamp: 6))
+            #expect(conflict == .conflict)
+        }
+    }
+}
