@@ -37,6 +37,11 @@ public enum APIRoutes {
     /// `PUT`: send to every device of `accountId`, with device credentials or, for sealed-sender messages only, with
     /// ``unidentifiedAccessKeyHeader`` instead.
     public static func messages(to accountId: String) -> String { "/v1/messages/\(accountId)" }
+    /// `PUT` a sealed sender v2 message (`application/vnd.signal-messenger.mrm`, `?ts=` the sender's timestamp) to every
+    /// device it names, without credentials: ``unidentifiedAccessKeyHeader`` holds the XOR of the recipients' keys.
+    public static func multiRecipientMessages(timestamp: UInt64) -> String { "\(multiRecipientMessagesPath)?ts=\(timestamp)" }
+    /// The path of ``multiRecipientMessages(timestamp:)``, without its query.
+    public static let multiRecipientMessagesPath = "/v1/messages/multi_recipient"
     /// `GET`: the authenticated device's pending envelopes.
     public static let mailbox = "/v1/messages"
     /// `DELETE`: acknowledge (delete) one envelope.

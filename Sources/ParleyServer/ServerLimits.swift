@@ -10,6 +10,11 @@ public struct ServerLimits: Sendable {
     public var messageBytes = 96 * 1024
     /// Body limit of a send: six devices' ciphertexts in base64, plus the rest.
     public var sendBodyBytes = 6 * 132 * 1024
+    /// Body limit of a multi-recipient (sealed sender v2) send: the content once, plus 48 bytes of key material and
+    /// the devices per recipient.
+    public var multiRecipientBodyBytes = 1024 * 1024
+    /// Recipients one multi-recipient send may name (Signal's largest group).
+    public var multiRecipientCount = 1_000
     /// Devices per account.
     public var devicesPerAccount = 6
     /// How long a device link code works (default 10 minutes).

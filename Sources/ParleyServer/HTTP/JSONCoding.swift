@@ -5,16 +5,19 @@ import Hummingbird
 enum JSONCoding {
     /// Collects at most `limit` bytes and decodes `T`; malformed JSON or wrong types are a 400 naming the problem.
     static func decode<T: Decodable>(_ type: T.Type, from request: Request, limit: Int) async throws -> T {
+        try decode(type, from: Data(try await body(of: request, limit: limit)))
+    }
+
+    /// The request's body, at most `limit` bytes (413 beyond), as bytes (bodies that are not JSON: sealed sender v2).
+    static func body(of request: Request, limit: Int) async throws -> [UInt8] {
         var request = request
-        let buffer: ByteBuffer
         do {
-            buffer = try await request.collectBody(upTo: limit)
+            return Array(try await request.collectBody(upTo: limit).readableBytesView)
         } catch let error as HTTPResponseError where error.status == .contentTooLarge {
             throw ServerError.payloadTooLarge(limit)
         } catch {
             throw ServerError.badRequest("the request body could not be read")
         }
-        return try decode(type, from: Data(buffer.readableBytesView))
     }
 
     /// Decodes `T` from a body already read (a socket request's); malformed JSON or wrong types are a 400.

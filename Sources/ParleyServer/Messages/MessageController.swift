@@ -11,6 +11,7 @@ struct MessageController: Sendable {
 
     func addRoutes(to routes: ServerRoutes) {
         // PUT names the recipient account, DELETE an envelope: one path parameter name for both.
+        routes.sender.put(RouterPath(APIRoutes.multiRecipientMessagesPath), use: sendMultiRecipient)
         routes.sender.put(RouterPath(APIRoutes.messages(to: "{id}")), use: send)
         routes.device.get(RouterPath(APIRoutes.mailbox), use: fetch)
         routes.device.delete(RouterPath(APIRoutes.acknowledge(guid: "{id}")), use: acknowledge)
@@ -20,6 +21,19 @@ struct MessageController: Sendable {
         let accountId = try context.parameters.require("id")
         let body = try await JSONCoding.decode(SendMessagesRequest.self, from: request, limit: limits.sendBodyBytes)
         let outcome = try await sender.send(body, to: accountId, from: context.authorization)
+        return try JSONCoding.response(outcome.body, status: outcome.status)
+    }
+
+    /// `PUT /v1/messages/multi_recipient?ts=`: a sealed sender v2 message, sent without credentials.
+    @Sendable func sendMultiRecipient(_ request: Request, context: SenderRequestContext) async throws -> Response {
+        guard case .unidentifiedAccess(let key, let clientAddress) = context.authorization else {
+            throw ServerError.badRequest("multi-recipient messages are sent without credentials, with Unidentified-Access-Key")
+        }
+        guard let text = request.uri.queryParameters["ts"], let timestamp = UInt64(text) else {
+            throw ServerError.badRequest("ts must be the sender's timestamp in milliseconds")
+        }
+        let body = try await JSONCoding.body(of: request, limit: limits.multiRecipientBodyBytes)
+        let outcome = try await sender.sendMultiRecipient(body, timestamp: timestamp, accessKey: key, clientAddress: clientAddress)
         return try JSONCoding.response(outcome.body, status: outcome.status)
     }
 
