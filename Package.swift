@@ -97,10 +97,8 @@ let package = Package(
         .target(
             name: "ParleyCLI",
             dependencies: [
-                "ParleyKit", "ParleyAPI",
+                "ParleyKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .executableTarget(

@@ -1,55 +1,37 @@
-import AsyncHTTPClient
 import Foundation
-import GRDB
 import ParleyKit
 
-/// Opens the selected account's client: its encrypted database (key from `client.key`, or from the passphrase in
-/// `PARLEY_DB_PASSPHRASE`) and an HTTP client for its server.
-struct AccountContext {
-    let client: ParleyClient
-    let http: HTTPClient
-
+/// Opens the selected account's client (`ParleyClient.open`: its encrypted database, keyed by `client.key` or by the
+/// passphrase in `PARLEY_DB_PASSPHRASE`) and maps what goes wrong to exit codes. The commands only present.
+enum AccountContext {
     /// Opens the account; `server` is required until the account is registered.
-    static func open(_ options: GlobalOptions, server: String? = nil) throws -> AccountContext {
-        let directory = options.accountDirectory
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
-        let key: DatabaseKey
-        if let passphrase = ProcessInfo.processInfo.environment["PARLEY_DB_PASSPHRASE"] {
-            key = try DatabaseKey.fromPassphrase(passphrase, saltFile: directory.appendingPathComponent("client.salt"))
-        } else {
-            key = try DatabaseKey.fromKeyFile(at: directory.appendingPathComponent("client.key"))
-        }
-        let database = try ParleyDatabase(path: directory.appendingPathComponent("client.sqlite").path, key: key)
-        let stored = try database.read { db in try String.fetchOne(db, sql: "SELECT server_url FROM local_account WHERE id = 1") }
-        guard let url = server ?? stored else {
+    static func open(_ options: GlobalOptions, server: String? = nil) throws -> ParleyClient {
+        do {
+            return try ParleyClient.open(
+                accountDirectory: options.accountDirectory, server: server,
+                passphrase: ProcessInfo.processInfo.environment["PARLEY_DB_PASSPHRASE"],
+                contentDetection: try contentDetectionConfiguration())
+        } catch ParleyError.invalidArgument where server == nil {
             throw ParleyError.invalidArgument("no server yet for account '\(options.account)': pass --server URL")
         }
-        let http = HTTPClient(eventLoopGroupProvider: .singleton)
-        let client = ParleyClient(database: database, api: ParleyServerClient(baseURL: url, http: http),
-                                  attachmentDirectory: directory.appendingPathComponent("attachments"),
-                                  contentDetection: try contentDetectionConfiguration())
-        return AccountContext(client: client, http: http)
     }
 
-    /// Runs `body` with the account open, shutting the HTTP client down afterwards and mapping errors to exit codes.
+    /// Runs `body` with the account open, shutting the client down afterwards and mapping errors to exit codes.
     static func with<T>(_ options: GlobalOptions, server: String? = nil, _ body: (ParleyClient) async throws -> T) async throws -> T {
-        let context: AccountContext
+        let client: ParleyClient
         do {
-            context = try open(options, server: server)
+            client = try open(options, server: server)
         } catch {
             throw report(error)
         }
         do {
             // Disappearing messages whose time came while no process ran go before anything is shown.
-            try context.client.sweepExpiredMessages()
-            let result = try await body(context.client)
-            await context.client.contentDetection.waitForBackgroundWork()  // hashes stored after sends
-            try? await context.http.shutdown()
+            try client.sweepExpiredMessages()
+            let result = try await body(client)
+            await client.shutdown()
             return result
         } catch {
-            await context.client.contentDetection.waitForBackgroundWork()
-            try? await context.http.shutdown()
+            await client.shutdown()
             throw report(error)
         }
     }
@@ -71,14 +53,6 @@ struct AccountContext {
         configuration.storeAfterSend = environment["PARLEY_DCD_STORE"] != "off"
         configuration.operatorToken = environment["PARLEY_OPERATOR_TOKEN"]
         return configuration
-    }
-
-    /// Resolves a recipient given as an account id or a username.
-    static func resolve(_ recipient: String, with client: ParleyClient) async throws -> String {
-        if UUID(uuidString: recipient) != nil { return recipient.lowercased() }
-        let found = try await client.api.lookup(username: recipient, as: try client.credentials())
-        try client.remember(username: found.username, for: found.accountId)
-        return found.accountId
     }
 
     /// Prints the error for people and picks the exit code.

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import ParleyAPI
 import ParleyKit
 
 struct BackupCommand: AsyncParsableCommand {
@@ -15,7 +14,7 @@ struct BackupCommand: AsyncParsableCommand {
 
     /// Backups of `client`'s account.
     static func backups(of client: ParleyClient) -> KeyBackup {
-        KeyBackup(database: client.database, api: client.api, store: client.store)
+        client.backups
     }
 
     struct Create: AsyncParsableCommand {

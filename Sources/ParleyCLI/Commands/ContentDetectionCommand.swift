@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import ParleyAPI
 import ParleyKit
 
 struct ContentDetectionCommand: AsyncParsableCommand {
@@ -40,32 +39,7 @@ struct ContentDetectionCommand: AsyncParsableCommand {
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
-            struct Step: Encodable { let check: String; let ok: Bool; let detail: String }
-            let steps = try await AccountContext.with(options) { client -> [Step] in
-                var steps: [Step] = []
-                let configuration = client.contentDetection.configuration
-                steps.append(Step(check: "configuration", ok: true, detail: configuration.enabled
-                    ? "enabled, \(configuration.mode.rawValue) lookups, \(configuration.maxAttempts) attempts, breaker at \(configuration.failureThreshold) failures for \(configuration.cooldown), cache \(configuration.cacheCapacity) for \(configuration.cacheLifetime)"
-                    : "disabled (PARLEY_DCD=off): nothing is checked"))
-                steps.append(Step(check: "server", ok: true, detail: client.api.baseURL))
-                do {
-                    let credentials = try client.credentials()
-                    steps.append(Step(check: "account", ok: true, detail: "device \(credentials.deviceId) of \(credentials.accountId)"))
-                    let probe = ContentHashFormat.hex((0..<32).map { _ in UInt8.random(in: 0...255) })
-                    let started = ContinuousClock.now
-                    let answer = try await client.api.hashPrefix(String(probe.prefix(5)), as: credentials)
-                    steps.append(Step(check: "prefix lookup", ok: true,
-                                      detail: "\(answer.suffixes.count) suffixes in \(ContinuousClock.now - started)"))
-                    let full = try await client.api.checkHash(probe, as: credentials)
-                    steps.append(Step(check: "full-hash lookup", ok: !full.found, detail: "random hash found: \(full.found)"))
-                } catch {
-                    steps.append(Step(check: "lookups", ok: false, detail: "\(error)"))
-                }
-                let verdict = await client.contentDetection.contains(String(repeating: "0", count: 64))
-                steps.append(Step(check: "service", ok: verdict.source != .failOpen || !configuration.enabled,
-                                  detail: "answered from \(verdict.source.rawValue); circuit \(client.contentDetection.isCircuitOpen ? "open" : "closed")"))
-                return steps
-            }
+            let steps = try await AccountContext.with(options) { client in await client.contentDetection.verify() }
             let output = Output(json: options.json)
             for step in steps { output.emit(step, text: "\(step.ok ? "PASS" : "FAIL")  \(step.check): \(step.detail)") }
             if steps.contains(where: { !$0.ok }) { throw ParleyExit.server }

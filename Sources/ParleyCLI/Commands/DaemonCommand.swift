@@ -39,7 +39,7 @@ struct DaemonCommand: AsyncParsableCommand {
             let receiving = Task {
                 try await client.listen { outcome in
                     guard case .stored(let id) = outcome,
-                          let message = try? client.database.read({ db in try MessageLookup.message(id, db) }) else { return }
+                          let message = try? client.message(id: id) else { return }
                     peers.notifyAll(message)
                 }
             }

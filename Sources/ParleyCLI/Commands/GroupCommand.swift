@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import ParleyAPI
 import ParleyKit
 
 struct GroupCommand: AsyncParsableCommand {
@@ -9,25 +8,21 @@ struct GroupCommand: AsyncParsableCommand {
         subcommands: [Create.self, Add.self, Remove.self, Leave.self, List.self])
 
     /// A group id as the commands print it (32 hex digits).
-    static func hex(_ id: Data) -> String { ContentHashFormat.hex(Array(id)) }
+    static func hex(_ id: Data) -> String { GroupID(id).hex }
 
     /// Parses a printed group id.
     static func id(_ text: String) throws -> Data {
-        let digits = Array(text.lowercased().utf8)
-        let invalid = ValidationError("a group id is 32 hex digits (see `parley group list`)")
-        guard digits.count == 32 else { throw invalid }
-        var bytes: [UInt8] = []
-        for index in stride(from: 0, to: 32, by: 2) {
-            guard let byte = UInt8(String(decoding: digits[index..<index + 2], as: UTF8.self), radix: 16) else { throw invalid }
-            bytes.append(byte)
+        do {
+            return try GroupID(hex: text).data
+        } catch {
+            throw ValidationError("a group id is 32 hex digits (see `parley group list`)")
         }
-        return Data(bytes)
     }
 
     /// Account ids for usernames or account ids.
     static func accountIds(_ people: [String], with client: ParleyClient) async throws -> [String] {
         var ids: [String] = []
-        for person in people { ids.append(try await AccountContext.resolve(person, with: client)) }
+        for person in people { ids.append(try await client.resolve(person)) }
         return ids
     }
 

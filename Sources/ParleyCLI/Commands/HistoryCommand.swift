@@ -19,7 +19,7 @@ struct HistoryCommand: AsyncParsableCommand {
                 let id = try GroupCommand.id(group)
                 thread = try client.groups().first { $0.id == id }?.threadId
             } else if let recipient {
-                thread = try client.threadId(with: try await AccountContext.resolve(recipient, with: client))
+                thread = try client.threadId(with: try await client.resolve(recipient))
             } else {
                 throw ValidationError("name the other party, or a group with --group")
             }

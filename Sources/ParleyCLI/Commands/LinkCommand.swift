@@ -32,14 +32,14 @@ struct LinkCommand: AsyncParsableCommand {
         if let primary {
             var primaryOptions = options
             primaryOptions.account = primary
-            let newContext = try AccountContext.open(options, server: "http://unused.invalid")
+            let newDevice = try AccountContext.open(options, server: "http://unused.invalid")
             do {
                 credentials = try await AccountContext.with(primaryOptions) { client in
-                    try await client.accounts.linkNewDevice(database: newContext.client.database, name: deviceName)
+                    try await client.linkNewDevice(newDevice, name: deviceName)
                 }
-                try? await newContext.http.shutdown()
+                await newDevice.shutdown()
             } catch {
-                try? await newContext.http.shutdown()
+                await newDevice.shutdown()
                 throw error
             }
         } else {

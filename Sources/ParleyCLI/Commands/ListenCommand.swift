@@ -13,7 +13,7 @@ struct ListenCommand: AsyncParsableCommand {
             try await client.listen { outcome in
                 switch outcome {
                 case .stored(let id):
-                    guard let message = try? client.database.read({ db in try MessageLookup.message(id, db) }) else { return }
+                    guard let message = try? client.message(id: id) else { return }
                     output.emit(message, text: "[\(message.authorAccountId.prefix(8))] \(HistoryCommand.line(message))")
                 case .typing(let accountId, let action):
                     struct Typing: Encodable { let typing: String; let accountId: String }

@@ -10,7 +10,7 @@ struct SafetyNumberCommand: AsyncParsableCommand {
 
     func run() async throws {
         let number = try await AccountContext.with(options) { client in
-            try client.safetyNumber(with: try await AccountContext.resolve(recipient, with: client))
+            try client.safetyNumber(with: try await client.resolve(recipient))
         }
         struct Number: Encodable { let safetyNumber: String }
         Output(json: options.json).emit(Number(safetyNumber: number), text: number)

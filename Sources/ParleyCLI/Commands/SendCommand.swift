@@ -40,26 +40,26 @@ struct SendCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let (messageId, report, failure) = try await AccountContext.with(options) { client -> (Int64, ParleyClient.JobReport, String?) in
+        let (messageId, report, failure) = try await AccountContext.with(options) { client -> (Int64, ParleyClient.JobReport, MessageFailure?) in
             let id: Int64
             if let group {
                 id = try client.sender.enqueue(body: text.isEmpty ? recipient : text, toGroup: try GroupCommand.id(group), files: try files(),
                                                replyTo: replyTo)
             } else {
-                id = try client.sender.enqueue(body: text, to: try await AccountContext.resolve(recipient, with: client), files: try files(),
+                id = try client.sender.enqueue(body: text, to: try await client.resolve(recipient), files: try files(),
                                                replyTo: replyTo)
             }
             let report = try await client.runJobs { name, done, total in Output.progress("uploading \(name)", done: done, total: total) }
-            let failure = try client.database.read { db in try MessageLookup.message(id, db)?.failureReason }
-            return (id, report, failure)
+            return (id, report, try client.failure(ofMessage: id))
         }
         struct Sent: Encodable { let messageId: Int64; let sent: Int; let failed: Int; let deferred: Int; let failure: String? }
         Output(json: options.json).emit(
-            Sent(messageId: messageId, sent: report.completed, failed: report.failed, deferred: report.deferred, failure: failure),
-            text: report.failed > 0 ? "message \(messageId) failed: \(failure ?? "see `parley history`")"
+            Sent(messageId: messageId, sent: report.completed, failed: report.failed, deferred: report.deferred, failure: failure?.reason),
+            text: report.failed > 0 ? "message \(messageId) failed: \(failure?.reason ?? "see `parley history`")"
                 : report.deferred > 0 ? "message \(messageId) queued; the server is unreachable, it will be retried" : "sent (message \(messageId))")
         if report.failed > 0 {
-            throw failure?.contains("blocked content hash") == true ? ParleyExit.blocked : ParleyExit.failure
+            if case .blockedContent = failure { throw ParleyExit.blocked }
+            throw ParleyExit.failure
         }
     }
 }

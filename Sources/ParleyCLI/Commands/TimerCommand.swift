@@ -15,7 +15,7 @@ struct TimerCommand: AsyncParsableCommand {
             throw ValidationError("a duration like 30s, 5m, 1h, 1d, 1w, or off")
         }
         let report = try await AccountContext.with(options) { client in
-            try client.sender.setExpireTimer(seconds, with: try await AccountContext.resolve(recipient, with: client))
+            try client.sender.setExpireTimer(seconds, with: try await client.resolve(recipient))
             return try await client.runJobs()
         }
         Output(json: options.json).emitJobs(report, text: TimerDescription.notice(seconds))

@@ -11,7 +11,7 @@ struct TrustCommand: AsyncParsableCommand {
 
     func run() async throws {
         let accountId = try await AccountContext.with(options) { client in
-            let accountId = try await AccountContext.resolve(recipient, with: client)
+            let accountId = try await client.resolve(recipient)
             try client.acceptIdentity(of: accountId)
             return accountId
         }

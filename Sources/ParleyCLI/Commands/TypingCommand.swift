@@ -12,7 +12,7 @@ struct TypingCommand: AsyncParsableCommand {
     func run() async throws {
         let sent = try await AccountContext.with(options) { client -> Bool in
             guard try client.settings().typingIndicators else { return false }
-            return try await client.sendTyping(stop ? .stopped : .started, to: try await AccountContext.resolve(recipient, with: client))
+            return try await client.sendTyping(stop ? .stopped : .started, to: try await client.resolve(recipient))
         }
         struct Result: Encodable { let sent: Bool }
         Output(json: options.json).emit(Result(sent: sent), text: sent ? "typing \(stop ? "stopped" : "started")"

@@ -1,5 +1,4 @@
 import Foundation
-import ParleyAPI
 import ParleyKit
 
 /// Serves `parley`'s operations as JSON-RPC 2.0 over newline-delimited JSON, signal-cli's daemon mode: one request
@@ -41,8 +40,7 @@ struct DaemonSession: Sendable {
     private func dispatch(_ method: String, _ params: [String: JSONValue]) async throws -> AnyEncodable {
         func recipient() async throws -> String {
             guard let name = params["recipient"]?.string else { throw JSONRPCError.invalidParams("recipient is required") }
-            if UUID(uuidString: name) != nil { return name.lowercased() }
-            return try await client.api.lookup(username: name, as: try client.credentials()).accountId
+            return try await client.resolve(name)
         }
         switch method {
         case "send":

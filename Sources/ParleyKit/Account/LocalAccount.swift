@@ -25,6 +25,11 @@ public struct LocalAccount: Sendable, Equatable {
         }
     }
 
+    /// The server this database's account talks to, if it has one yet.
+    static func serverURL(_ db: Database) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT server_url FROM local_account WHERE id = 1")
+    }
+
     /// The registered device's credentials, or ``ParleyError/notRegistered``.
     static func credentials(_ db: Database) throws -> DeviceCredentials {
         guard let credentials = try fetch(db)?.credentials else { throw ParleyError.notRegistered }

@@ -1,5 +1,7 @@
+import AsyncHTTPClient
 import Foundation
 import GRDB
+import Synchronization
 import Logging
 import ParleyAPI
 import ParleyProtocol
@@ -29,6 +31,8 @@ public final class ParleyClient: Sendable {
     let delivery: MessageDelivery
     let attachmentDirectory: URL
     let logger: Logger
+    /// The HTTP client ``open(accountDirectory:server:passphrase:contentDetection:logger:)`` made, closed by ``shutdown()``.
+    let ownedHTTPClient = Mutex<HTTPClient?>(nil)
     /// One pass over the job queue at a time (the daemon's clients and `listen` may ask at once).
     private let jobGate = AsyncSerialGate()
     private let stateLock = NSLock()
@@ -126,7 +130,9 @@ public final class ParleyClient: Sendable {
                 report.deferred += 1
                 if job.attempts + 1 >= MessageSender.maximumAttempts { try await fail(job, reason: "\(error)"); report.failed += 1 }
             } catch {
-                try await fail(job, reason: "\(error)")
+                // The kind of failure travels with its text, so that `failure(ofMessage:)` can say it as a type.
+                let blocked = if case ParleyError.duplicateBlocked = error { true } else { false }
+                try await fail(job, reason: (blocked ? MessageFailure.blockedContentPrefix : "") + "\(error)")
                 report.failed += 1
             }
         }

@@ -1,0 +1,30 @@
+import Foundation
+
+/// A group's 16-byte id, and its printed form: 32 lowercase hex digits (what `parley group list` shows).
+public struct GroupID: Hashable, Sendable, CustomStringConvertible {
+    /// The id's bytes, as the group's messages carry them.
+    public let data: Data
+
+    /// The id with these bytes.
+    public init(_ data: Data) { self.data = data }
+
+    /// Parses a printed id: 32 hex digits, either case.
+    /// - Throws: ``ParleyError/invalidArgument(_:)`` for anything else.
+    public init(hex text: String) throws {
+        let digits = Array(text.lowercased().utf8)
+        let invalid = ParleyError.invalidArgument("a group id is 32 hex digits (see `parley group list`)")
+        guard digits.count == 32 else { throw invalid }
+        var bytes: [UInt8] = []
+        for index in stride(from: 0, to: 32, by: 2) {
+            guard let byte = UInt8(String(decoding: digits[index..<index + 2], as: UTF8.self), radix: 16) else { throw invalid }
+            bytes.append(byte)
+        }
+        data = Data(bytes)
+    }
+
+    /// 32 lowercase hex digits.
+    public var hex: String { data.map { String(format: "%02x", $0) }.joined() }
+
+    /// The printed form (``hex``).
+    public var description: String { hex }
+}

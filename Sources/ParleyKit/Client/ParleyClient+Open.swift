@@ -1,0 +1,75 @@
+import AsyncHTTPClient
+import Foundation
+import GRDB
+import Logging
+
+extension ParleyClient {
+    /// Opens (creating if needed) the account kept in `accountDirectory`: its encrypted database `client.sqlite`, keyed
+    /// by `client.key` (made on first use, 0600) or, when `passphrase` is given, by Argon2id over it with the salt in
+    /// `client.salt`; attachments staged in `attachments/`. The server is `server`, else the one the account registered
+    /// with. The client owns its HTTP connections: call ``shutdown()`` when done.
+    ///
+    /// - Throws: ``ParleyError/invalidArgument(_:)`` when no server is known yet (pass one until the account is
+    ///   registered or linked); ``ParleyError/wrongDatabaseKey``, ``ParleyError/keyFile(_:)`` and the database's errors.
+    public static func open(
+        accountDirectory directory: URL, server: String? = nil, passphrase: String? = nil,
+        contentDetection: ContentDetectionConfiguration = ContentDetectionConfiguration(), logger: Logger = Logger(label: "parley")
+    ) throws -> ParleyClient {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let key = try passphrase.map { try DatabaseKey.fromPassphrase($0, saltFile: directory.appendingPathComponent("client.salt")) }
+            ?? DatabaseKey.fromKeyFile(at: directory.appendingPathComponent("client.key"))
+        let database = try ParleyDatabase(path: directory.appendingPathComponent("client.sqlite").path, key: key)
+        guard let url = try server ?? database.read(LocalAccount.serverURL) else {
+            throw ParleyError.invalidArgument("no server is known yet for \(directory.lastPathComponent): pass the server's URL")
+        }
+        let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        let client = ParleyClient(database: database, api: ParleyServerClient(baseURL: url, http: http),
+                                  attachmentDirectory: directory.appendingPathComponent("attachments"),
+                                  contentDetection: contentDetection, logger: logger)
+        client.ownedHTTPClient.withLock { $0 = http }
+        return client
+    }
+
+    /// Finishes background work (hashes stored after sends) and closes the HTTP connections a client made by
+    /// ``open(accountDirectory:server:passphrase:contentDetection:logger:)`` owns.
+    public func shutdown() async {
+        await contentDetection.waitForBackgroundWork()
+        let http = ownedHTTPClient.withLock { client -> HTTPClient? in
+            defer { client = nil }
+            return client
+        }
+        try? await http?.shutdown()
+    }
+
+    /// The account id a recipient names: an account id as is, or a username looked up on the server (and remembered as
+    /// the conversation's name).
+    /// - Throws: ``ServerAPIError`` when no account has that username or the server cannot be reached.
+    public func resolve(_ recipient: String) async throws -> String {
+        if UUID(uuidString: recipient) != nil { return recipient.lowercased() }
+        let found = try await api.lookup(username: recipient, as: try credentials())
+        try remember(username: found.username, for: found.accountId)
+        return found.accountId
+    }
+
+    /// The message with local id `id`, if there is one.
+    public func message(id: Int64) throws -> StoredMessage? {
+        try database.read { db in try MessageLookup.message(id, db) }
+    }
+
+    /// Why sending or receiving message `id` failed, as a type: `nil` when it did not (or there is no such message).
+    public func failure(ofMessage id: Int64) throws -> MessageFailure? {
+        try message(id: id).flatMap { message in
+            guard message.status == .failed || message.status == .undecryptable else { return nil }
+            return MessageFailure(storedReason: message.failureReason ?? "", status: message.status)
+        }
+    }
+
+    /// The account's PIN backups on its server.
+    public var backups: KeyBackup { KeyBackup(database: database, api: api, store: store) }
+
+    /// Makes `newDevice` (a client over an empty database, on the same machine) a new device of this account, with
+    /// `name`; this client must be the primary device.
+    public func linkNewDevice(_ newDevice: ParleyClient, name: String? = nil) async throws -> DeviceCredentials {
+        try await accounts.linkNewDevice(database: newDevice.database, name: name)
+    }
+}
