@@ -76,9 +76,7 @@ extension SendService {
             guard let key = account.unidentifiedAccessKey, key.count == 16 else { throw ServerError.unauthorized }
             for index in 0..<16 { combined[index] ^= key[index] }
         }
-        var difference: UInt8 = 0
-        for (a, b) in zip(combined, accessKey) { difference |= a ^ b }
-        guard accessKey.count == 16, difference == 0 else { throw ServerError.unauthorized }
+        guard Self.accessKeysMatch(combined, accessKey) else { throw ServerError.unauthorized }
         for (account, _, _) in resolved {
             try rateLimiter.take("unidentified-send", accountId: account.id, policy: limits.rateLimits.unidentifiedSendPerRecipient)
         }

@@ -112,9 +112,15 @@ struct SendService: Sendable {
     /// compared in constant time.
     static func allowsUnidentifiedAccess(_ recipient: StoredAccount, key: [UInt8]) -> Bool {
         if recipient.unrestrictedUnidentifiedAccess { return true }
-        guard let expected = recipient.unidentifiedAccessKey, expected.count == key.count else { return false }
+        guard let expected = recipient.unidentifiedAccessKey else { return false }
+        return accessKeysMatch(expected, key)
+    }
+
+    /// Whether two access keys are the same 16 bytes, compared in constant time.
+    static func accessKeysMatch(_ expected: [UInt8], _ presented: [UInt8]) -> Bool {
+        guard expected.count == 16, presented.count == 16 else { return false }
         var difference: UInt8 = 0
-        for (a, b) in zip(expected, key) { difference |= a ^ b }
+        for (a, b) in zip(expected, presented) { difference |= a ^ b }
         return difference == 0
     }
 }
