@@ -21,10 +21,13 @@ extension AccountManager {
     /// registration or link; `nil` when neither is known.
     public func sealedSenderTrustRoot(pinned: PublicKey? = nil) throws -> PublicKey? {
         if let pinned { return pinned }
-        let stored = try database.read { db in
-            try String.fetchOne(db, sql: "SELECT value FROM settings WHERE key = ?", arguments: [Self.trustRootSetting])
-        }
-        return try stored.flatMap { Data(base64Encoded: $0) }.map { try PublicKey($0) }
+        return try database.read(Self.storedTrustRoot)
+    }
+
+    /// The trust root the server named at registration or link, as kept in `db`; `nil` before either.
+    static func storedTrustRoot(_ db: Database) throws -> PublicKey? {
+        try String.fetchOne(db, sql: "SELECT value FROM settings WHERE key = ?", arguments: [trustRootSetting])
+            .flatMap { Data(base64Encoded: $0) }.map { try PublicKey($0) }
     }
 
     /// A sender certificate for this device from the server, accepted only when it leads to the trust root

@@ -1,4 +1,5 @@
 import Foundation
+import ParleyAPI
 
 /// A group's 16-byte id, and its printed form: 32 lowercase hex digits (what `parley group list` shows).
 public struct GroupID: Hashable, Sendable, CustomStringConvertible {
@@ -23,7 +24,7 @@ public struct GroupID: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// 32 lowercase hex digits.
-    public var hex: String { data.map { String(format: "%02x", $0) }.joined() }
+    public var hex: String { ContentHashFormat.hex(Array(data)) }
 
     /// The printed form (``hex``).
     public var description: String { hex }

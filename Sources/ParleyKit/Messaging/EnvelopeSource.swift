@@ -31,9 +31,7 @@ struct EnvelopeSource: Sendable {
         guard envelope.type == OutgoingMessage.unidentifiedSenderType else {
             throw ParleyError.invalidArgument("an envelope of type \(envelope.type) without a sender")
         }
-        guard let trustRoot = try String.fetchOne(
-            db, sql: "SELECT value FROM settings WHERE key = ?", arguments: [AccountManager.trustRootSetting]
-        ).flatMap({ Data(base64Encoded: $0) }).map({ try PublicKey($0) }) else {
+        guard let trustRoot = try AccountManager.storedTrustRoot(db) else {
             throw ParleyError.invalidArgument("a sealed-sender message arrived but no trust root is known")
         }
         let content = try UnidentifiedSenderMessageContent(message: ciphertext, identityStore: store, context: TransactionContext(db))

@@ -99,10 +99,10 @@ struct AccountController: Sendable {
 
     /// A 16-byte unidentified access key from base64, or 400.
     private static func accessKey(_ base64: String) throws -> [UInt8] {
-        guard base64.utf8.count <= 64, let key = Data(base64Encoded: base64), key.count == 16 else {
+        guard let key = UnidentifiedAccessKey.decode(base64) else {
             throw ServerError.badRequest("unidentifiedAccessKey must be 16 bytes, base64")
         }
-        return Array(key)
+        return key
     }
 
     @Sendable func listDevices(_ request: Request, context: DeviceRequestContext) async throws -> Response {

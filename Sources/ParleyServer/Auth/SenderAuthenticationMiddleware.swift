@@ -18,8 +18,8 @@ struct SenderAuthenticationMiddleware: RouterMiddleware {
         if request.headers[.authorization] != nil {
             context.authenticatedDevice = try await authenticator.authenticate(request)
         } else if let header = request.headers[Self.accessKeyField] {
-            guard header.utf8.count <= 64, let key = Data(base64Encoded: header), key.count == 16 else { throw ServerError.unauthorized }
-            context.unidentifiedAccessKey = Array(key)
+            guard let key = UnidentifiedAccessKey.decode(header) else { throw ServerError.unauthorized }
+            context.unidentifiedAccessKey = key
         } else {
             throw ServerError.unauthorized
         }

@@ -1,4 +1,5 @@
 import Hummingbird
+import NIOCore
 
 /// The request context of parley-server's HTTP routes: Hummingbird's core context and, on routes behind
 /// ``DeviceAuthenticationMiddleware``, the device the request proved to be.
@@ -9,12 +10,15 @@ public struct ParleyRequestContext: RequestContext {
     var authenticatedDevice: AuthenticatedDevice?
     /// Set by ``SenderAuthenticationMiddleware`` for a send without credentials: the `Unidentified-Access-Key` bytes.
     var unidentifiedAccessKey: [UInt8]?
-    /// The client's IP address (without port), for limits keyed by address; `nil` when the channel has none (tests).
-    let clientAddress: String?
+    /// The peer of the request's connection; `nil` when the channel has none (tests).
+    let remoteAddress: SocketAddress?
+
+    /// The client's IP address (without port), for limits keyed by address: formatted only by the routes that ask.
+    var clientAddress: String? { remoteAddress?.ipAddress }
 
     /// The context of a request arriving on `source`'s channel.
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
-        clientAddress = source.channel.remoteAddress?.ipAddress
+        remoteAddress = source.channel.remoteAddress
     }
 }

@@ -45,9 +45,7 @@ extension SendService {
     ///   is not an ACI; ``ServerError/unauthorized`` for a combined key that does not match.
     func sendMultiRecipient(_ body: [UInt8], timestamp: UInt64, accessKey: [UInt8], clientAddress: String?) async throws
         -> MultiRecipientOutcome {
-        if let clientAddress {
-            try rateLimiter.take("unidentified-send-address", accountId: clientAddress, policy: limits.rateLimits.unidentifiedSendPerAddress)
-        }
+        try takeUnidentifiedSendToken(from: clientAddress)
         guard timestamp <= UInt64(Int64.max) else { throw ServerError.badRequest("ts is out of range") }
         let message: SealedSenderMultiRecipientMessage
         do {
@@ -71,12 +69,12 @@ extension SendService {
         }
         if !unknown.isEmpty { return .unknownRecipients(UnknownRecipientsResponse(uuids404: unknown)) }
 
-        var combined = [UInt8](repeating: 0, count: 16)
+        var combined = [UInt8](repeating: 0, count: UnidentifiedAccessKey.length)
         for (account, _, _) in resolved where !account.unrestrictedUnidentifiedAccess {
-            guard let key = account.unidentifiedAccessKey, key.count == 16 else { throw ServerError.unauthorized }
-            for index in 0..<16 { combined[index] ^= key[index] }
+            guard let key = account.unidentifiedAccessKey, key.count == combined.count else { throw ServerError.unauthorized }
+            for index in combined.indices { combined[index] ^= key[index] }
         }
-        guard Self.accessKeysMatch(combined, accessKey) else { throw ServerError.unauthorized }
+        guard UnidentifiedAccessKey.matches(combined, accessKey) else { throw ServerError.unauthorized }
         for (account, _, _) in resolved {
             try rateLimiter.take("unidentified-send", accountId: account.id, policy: limits.rateLimits.unidentifiedSendPerRecipient)
         }
@@ -85,11 +83,8 @@ extension SendService {
         for (account, devices, recipient) in resolved {
             let requested = recipient.devices.map(\.deviceId)
             guard Set(requested).count == requested.count else { throw ServerError.badRequest("a device of \(account.id) appears twice") }
-            let missing = devices.map(\.deviceId).filter { !requested.contains($0) }
-            let extra = requested.filter { id in !devices.contains { $0.deviceId == id } }
-            if !missing.isEmpty || !extra.isEmpty {
-                mismatched.append(AccountMismatchedDevices(uuid: account.id, devices: MismatchedDevicesResponse(
-                    missingDevices: missing.sorted(), extraDevices: extra.sorted())))
+            if let mismatch = Self.mismatch(requested: requested, devices: devices) {
+                mismatched.append(AccountMismatchedDevices(uuid: account.id, devices: mismatch))
                 continue
             }
             // The message carries 14 bits of each registration id.
@@ -115,9 +110,7 @@ extension SendService {
                     serverTimestamp: now))
             }
         }
-        try await writer.store(envelopes)
-        metrics.messagesAccepted.increment(by: Int64(envelopes.count))
-        hub.publish(envelopes)
+        try await deliver(envelopes)
         return .accepted(MultiRecipientSendResponse(serverTimestamp: now))
     }
 }

@@ -56,9 +56,7 @@ struct SendService: Sendable {
             try rateLimiter.take("send", accountId: device.account.id, policy: limits.rateLimits.send)
             caller = device
         case .unidentifiedAccess(_, let clientAddress):
-            if let clientAddress {
-                try rateLimiter.take("unidentified-send-address", accountId: clientAddress, policy: limits.rateLimits.unidentifiedSendPerAddress)
-            }
+            try takeUnidentifiedSendToken(from: clientAddress)
             caller = nil
         }
         guard request.timestamp <= UInt64(Int64.max) else { throw ServerError.badRequest("timestamp is out of range") }
@@ -76,11 +74,7 @@ struct SendService: Sendable {
         if let caller, recipient.id == caller.account.id { devices.removeAll { $0.deviceId == caller.device.deviceId } }
         let requested = request.messages.map(\.destinationDeviceId)
         guard Set(requested).count == requested.count else { throw ServerError.badRequest("a device appears twice") }
-        let missing = devices.map(\.deviceId).filter { !requested.contains($0) }
-        let extra = requested.filter { id in !devices.contains { $0.deviceId == id } }
-        if !missing.isEmpty || !extra.isEmpty {
-            return .mismatched(MismatchedDevicesResponse(missingDevices: missing.sorted(), extraDevices: extra.sorted()))
-        }
+        if let mismatch = Self.mismatch(requested: requested, devices: devices) { return .mismatched(mismatch) }
         let stale = request.messages.filter { message in
             devices.first { $0.deviceId == message.destinationDeviceId }?.registrationId != message.destinationRegistrationId
         }.map(\.destinationDeviceId)
@@ -102,10 +96,29 @@ struct SendService: Sendable {
                 sourceAccountId: source?.account.id, sourceDeviceId: source?.device.deviceId, type: type.rawValue,
                 content: content, timestamp: request.timestamp, serverTimestamp: now)
         }
+        try await deliver(envelopes)
+        return .accepted(SendMessagesResponse(serverTimestamp: now))
+    }
+
+    /// Stores `envelopes` in one (shared) transaction, counts them and hands them to connected sockets.
+    func deliver(_ envelopes: [StoredEnvelope]) async throws {
         try await writer.store(envelopes)
         metrics.messagesAccepted.increment(by: Int64(envelopes.count))
         hub.publish(envelopes)
-        return .accepted(SendMessagesResponse(serverTimestamp: now))
+    }
+
+    /// The 409 answer when `requested` is not exactly the ids of `devices` (missing and extra ids, sorted), else `nil`.
+    static func mismatch(requested: [UInt32], devices: [StoredDevice]) -> MismatchedDevicesResponse? {
+        let missing = devices.map(\.deviceId).filter { !requested.contains($0) }
+        let extra = requested.filter { id in !devices.contains { $0.deviceId == id } }
+        guard !missing.isEmpty || !extra.isEmpty else { return nil }
+        return MismatchedDevicesResponse(missingDevices: missing.sorted(), extraDevices: extra.sorted())
+    }
+
+    /// One token of the per-address bucket for sends without credentials (none to take when the address is unknown).
+    func takeUnidentifiedSendToken(from clientAddress: String?) throws {
+        guard let clientAddress else { return }
+        try rateLimiter.take("unidentified-send-address", accountId: clientAddress, policy: limits.rateLimits.unidentifiedSendPerAddress)
     }
 
     /// Whether `key` opens `recipient`'s mailbox to a sealed-sender send: its unrestricted flag, or its access key,
@@ -113,14 +126,6 @@ struct SendService: Sendable {
     static func allowsUnidentifiedAccess(_ recipient: StoredAccount, key: [UInt8]) -> Bool {
         if recipient.unrestrictedUnidentifiedAccess { return true }
         guard let expected = recipient.unidentifiedAccessKey else { return false }
-        return accessKeysMatch(expected, key)
-    }
-
-    /// Whether two access keys are the same 16 bytes, compared in constant time.
-    static func accessKeysMatch(_ expected: [UInt8], _ presented: [UInt8]) -> Bool {
-        guard expected.count == 16, presented.count == 16 else { return false }
-        var difference: UInt8 = 0
-        for (a, b) in zip(expected, presented) { difference |= a ^ b }
-        return difference == 0
+        return UnidentifiedAccessKey.matches(expected, key)
     }
 }
