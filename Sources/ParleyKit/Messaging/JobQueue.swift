@@ -12,9 +12,11 @@ enum JobQueue {
         let attempts: Int
     }
 
+    /// Queues a job, due at once. `now` is recorded as its creation time; it is often the message's timestamp, which a
+    /// monotonic clock may have pushed a few milliseconds past the wall clock, so it must not delay the first attempt.
     static func enqueue(kind: String, payload: some Encodable, _ db: Database, now: UInt64) throws {
-        try db.execute(sql: "INSERT INTO jobs (kind, payload, not_before, created) VALUES (?, ?, ?, ?)",
-                       arguments: [kind, try JSONEncoder().encode(payload), Int64(now), Int64(now)])
+        try db.execute(sql: "INSERT INTO jobs (kind, payload, not_before, created) VALUES (?, ?, 0, ?)",
+                       arguments: [kind, try JSONEncoder().encode(payload), Int64(now)])
     }
 
     static func due(_ db: Database, now: UInt64, limit: Int = 50) throws -> [Job] {
