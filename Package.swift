@@ -169,7 +169,7 @@ let package = Package(
         .testTarget(
             name: "ParleyKitTests",
             dependencies: [
-                "ParleyKit", "ParleyProtocol", "ParleyAPI", "ParleyServer", "CParleyDatabase",
+                "ParleyKit", "ParleyProtocol", "ParleyAPI", "ParleyServer", "ParleyTestSupport", "CParleyDatabase",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

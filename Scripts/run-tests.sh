@@ -26,7 +26,7 @@ export PARLEY_BIN_DIR="$("$swift" build --show-bin-path)"
 export PARLEY_TEST_DATABASE_URL="$database_url"
 echo "== every suite (server backend: SQLite) =="
 "$swift" test --skip-build
-echo "== server suite again on PostgreSQL =="
-PARLEY_SERVER_BACKEND=postgres "$swift" test --skip-build --filter ParleyServerTests
+echo "== server suite, and the client suites that read what the server stored, again on PostgreSQL =="
+PARLEY_SERVER_BACKEND=postgres "$swift" test --skip-build --filter "ParleyServerTests|SealedSenderDeliveryTests|RetryReceiptDeliveryTests"
 echo "== every fuzz target, 10 s each (libFuzzer; make fuzz runs longer) =="
 Scripts/fuzz.sh --quick

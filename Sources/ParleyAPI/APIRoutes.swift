@@ -40,6 +40,8 @@ public enum APIRoutes {
     /// `PUT` a sealed sender v2 message (`application/vnd.signal-messenger.mrm`, `?ts=` the sender's timestamp) to every
     /// device it names, without credentials: ``unidentifiedAccessKeyHeader`` holds the XOR of the recipients' keys.
     public static func multiRecipientMessages(timestamp: UInt64) -> String { "\(multiRecipientMessagesPath)?ts=\(timestamp)" }
+    /// The media type of a sealed sender v2 body (``multiRecipientMessages(timestamp:)``), as Signal's clients send it.
+    public static let multiRecipientContentType = "application/vnd.signal-messenger.mrm"
     /// The path of ``multiRecipientMessages(timestamp:)``, without its query.
     public static let multiRecipientMessagesPath = "/v1/messages/multi_recipient"
     /// `GET`: the authenticated device's pending envelopes.

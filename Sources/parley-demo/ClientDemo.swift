@@ -76,11 +76,16 @@ struct ClientDemo {
         let hello = try bobPhone.history(threadId: phoneThread).messages.first!
         try bobPhone.sender.enqueue(body: "Hi Alice, got it on both devices.", to: aliceId, replyTo: hello.id)
         _ = try await bobPhone.runJobs()
+        let sealedRows = try await store.pendingEnvelopes(accountId: aliceId, deviceId: 1, notBefore: 0, limit: 10).filter { $0.type == 6 }
         _ = try await alice.receiveOnce()
         _ = try await bobLaptop.receiveOnce()
         let aliceThread = try alice.threadId(with: bobId)!
         let aliceView = try alice.history(threadId: aliceThread).messages
         print("4. Bob's phone replies; Alice sees: \(aliceView.first?.body ?? "?")  (a reply to message #\(aliceView.first?.replyToId ?? 0))")
+        print("   Bob's phone learned Alice's profile key from her message, so the reply went sealed (no credentials, her access key):")
+        print("   the server's mailbox row says type \(sealedRows.first?.type ?? 0), sender \(sealedRows.first.map { $0.sourceAccountId ?? "(none)" } ?? "?");"
+              + " Alice's device believed it was Bob")
+        print("   only from the sender certificate inside, checked against the trust root (sealed: \(aliceView.first?.sealed ?? false))")
         print("   her first message is now '\(aliceView.last?.status.rawValue ?? "?")' (Bob's phone sent a delivery receipt)")
         print("   Bob's laptop got a sync copy: \(try lastText(bobLaptop, with: aliceId)) (outgoing)\n")
 
@@ -92,11 +97,26 @@ struct ClientDemo {
             let outcome = try await bobPhone.receiver.process(envelope)
             try await bobPhone.api.acknowledge(envelope.guid, as: try bobPhone.credentials())
             if case .stored(let id) = outcome, let message = try bobPhone.database.read({ try MessageLookup.message(id, $0) }) {
-                print("   decrypted \"\(message.body ?? "")\" (\(Data(base64Encoded: envelope.content)!.count) bytes, type \(envelope.type): Double Ratchet)")
+                let kind = envelope.type == 6 ? "sealed sender around a Double Ratchet message" : "Double Ratchet"
+                print("   decrypted \"\(message.body ?? "")\" (\(Data(base64Encoded: envelope.content)!.count) bytes, type \(envelope.type): \(kind))")
             }
         }
         let replay = try await bobPhone.receiver.process(batch[0])
-        print("   the same ciphertext again is recognised: \(replay)\n")
+        print("   the same ciphertext again is recognised: \(replay)")
+
+        // A broken session: Bob's phone loses its session with Alice (as after restoring an old backup).
+        try await bobPhone.database.awaitableWrite { db in try db.execute(sql: "DELETE FROM sessions WHERE address = ?", arguments: [aliceId]) }
+        try alice.sender.enqueue(body: "Did this survive?", to: bobId)
+        _ = try await alice.runJobs()
+        let broken = try await bobPhone.receiveOnce().filter { if case .undecryptable = $0 { true } else { false } }.count
+        _ = try await bobPhone.runJobs()  // the retry receipt
+        _ = try await alice.receiveOnce()
+        _ = try await alice.runJobs()  // the resend, on a fresh session
+        _ = try await bobPhone.receiveOnce()
+        let survivors = try bobPhone.history(threadId: phoneThread).messages.filter { $0.body == "Did this survive?" }.count
+        print("   A broken session loses no message: Bob's phone lost its session with Alice and could not decrypt \(broken) message(s);")
+        print("   it sent Alice a retry receipt, she archived the session, fetched a fresh bundle and resent from her send log:")
+        print("   Bob's phone shows \(try lastText(bobPhone, with: aliceId)) \(survivors == 1 ? "once" : "\(survivors) times")\n")
 
         let photo = root.appendingPathComponent("holiday.jpg")
         let photoBytes = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) })
@@ -167,7 +187,7 @@ struct ClientDemo {
         print("   Alice and Bob compute the same number: \(aliceNumber == bobNumber)\n")
 
         print("10. What the server stored — and what it did not:")
-        let texts = ["Hi Bob", "got it on both devices", "message two", "A photo", "Cabin or tent?", "Carol is out"]
+        let texts = ["Hi Bob", "got it on both devices", "message two", "Did this survive?", "A photo", "Cabin or tent?", "Carol is out"]
         let serverFiles = try FileManager.default.subpathsOfDirectory(atPath: serverDirectory.path)
             .map { serverDirectory.appendingPathComponent($0).path }
             .filter { (try? FileManager.default.attributesOfItem(atPath: $0)[.type] as? FileAttributeType) == .typeRegular }

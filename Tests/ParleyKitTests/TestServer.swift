@@ -4,8 +4,11 @@ import Hummingbird
 import Logging
 import ParleyKit
 import ParleyServer
+import ParleyTestSupport
 
-/// A real parley-server (HTTP + WebSocket, SQLite) in this process on a loopback port, and clients for it.
+/// A real parley-server (HTTP + WebSocket) in this process on a loopback port, and clients for it. The backend is
+/// SQLite unless `PARLEY_SERVER_BACKEND=postgres`, which gives the server a fresh database on the PostgreSQL at
+/// `PARLEY_TEST_DATABASE_URL` (`make test` runs the suites that ask for it both ways).
 final class TestServer: @unchecked Sendable {
     let directory: URL
     /// Idle connections close quickly, so that ``pause()`` (a graceful shutdown) does not wait for them.
@@ -15,6 +18,8 @@ final class TestServer: @unchecked Sendable {
     private(set) var baseURL = ""
     private var dependencies: ServerDependencies!
     private var port = 0
+    /// The PostgreSQL database and its connection pool, when that is the backend.
+    private var postgres: (database: TestDatabase, pool: Task<Void, Error>)?
     /// The operator credential of test servers.
     static let operatorToken = "operator-token-for-tests"
 
@@ -22,7 +27,17 @@ final class TestServer: @unchecked Sendable {
     init(backup: BackupSettings? = nil) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-kit-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let store = try SQLiteStore(path: directory.appendingPathComponent("server.sqlite").path)
+        let store: any ServerStore
+        if ProcessInfo.processInfo.environment["PARLEY_SERVER_BACKEND"] == "postgres" {
+            let database = try TestDatabase()
+            try await database.create()
+            let postgresStore = try PostgresStore(url: database.url, logger: Logger(label: "test-postgres"))
+            postgres = (database, Task { try await postgresStore.run() })
+            try await postgresStore.migrate()
+            store = postgresStore
+        } else {
+            store = try SQLiteStore(path: directory.appendingPathComponent("server.sqlite").path)
+        }
         var limits = ServerLimits()
         limits.rateLimits = limits.rateLimits.scaled(by: 100)
         dependencies = ServerDependencies(
@@ -82,13 +97,24 @@ final class TestServer: @unchecked Sendable {
                             attachmentDirectory: folder.appendingPathComponent("attachments"), now: now)
     }
 
-    /// The server's SQLite file, for checking what the server stored.
+    /// The server's SQLite file, for checking what the server stored (there is none when ``usesPostgres``).
     var serverDatabasePath: String { directory.appendingPathComponent("server.sqlite").path }
+    /// Whether the backend is PostgreSQL.
+    var usesPostgres: Bool { postgres != nil }
+
+    /// The envelopes the server's store holds for one device (read from the backend, not through the API).
+    func storedEnvelopes(accountId: String, deviceId: UInt32) async throws -> [StoredEnvelope] {
+        try await dependencies.store.pendingEnvelopes(accountId: accountId, deviceId: deviceId, notBefore: 0, limit: 1000)
+    }
 
     func shutdown() async {
         task?.cancel()
         _ = await task?.result
         try? await http.shutdown()
+        if let postgres {
+            postgres.pool.cancel()
+            try? await postgres.database.drop()
+        }
         try? FileManager.default.removeItem(at: directory)
     }
 }

@@ -140,4 +140,35 @@ import Testing
             #expect(conflict == .conflict)
         }
     }
+
+    @Test func unidentifiedSendsAreLimitedPerRecipientAndPerAddress() async throws {
+        var limits = ServerLimits()
+        limits.rateLimits.unidentifiedSendPerRecipient = TokenBucketPolicy(capacity: 3, refillPerSecond: 0.001)
+        limits.rateLimits.unidentifiedSendPerAddress = TokenBucketPolicy(capacity: 5, refillPerSecond: 0.001)
+        // Live: the per-address bucket needs a client address, which only a real connection has.
+        try await ServerHarness(limits: limits).runLive { client in
+            var recipients: [(member: Member, send: SendMessagesRequest)] = []
+            for name in ["erin", "frank"] {
+                let member = try await client.register(name)
+                #expect(try await client.call(.put, APIRoutes.accountAttributes, headers: member.headers, json: AccountAttributesRequest(
+                    unidentifiedAccessKey: nil, unrestrictedUnidentifiedAccess: true)).0 == .noContent)
+                recipients.append((member, SendMessagesRequest(messages: [OutgoingMessage(
+                    destinationDeviceId: 1, destinationRegistrationId: try member.store.localRegistrationId(context: NullContext()),
+                    type: OutgoingMessage.unidentifiedSenderType, content: Data([7]).base64EncodedString())], timestamp: 9)))
+            }
+            let anyKey = [UInt8](repeating: 1, count: 16)
+            func send(to index: Int) async throws -> HTTPResponse.Status {
+                try await client.call(.put, APIRoutes.messages(to: recipients[index].member.accountId), headers: Self.headers(accessKey: anyKey),
+                                      json: recipients[index].send).0
+            }
+            // Erin's bucket holds three: the fourth sealed send to her is refused and stores nothing.
+            for _ in 0..<3 { #expect(try await send(to: 0) == .ok) }
+            #expect(try await send(to: 0) == .tooManyRequests)
+            #expect(try await Self.envelopes(of: recipients[0].member, client).count == 3)
+            // This address's bucket holds five (four taken above, the refused one included): one more to Frank, then none.
+            #expect(try await send(to: 1) == .ok)
+            #expect(try await send(to: 1) == .tooManyRequests)
+            #expect(try await Self.envelopes(of: recipients[1].member, client).count == 1)
+        }
+    }
 }

@@ -33,16 +33,18 @@ public struct AccountManager: Sendable {
         let identity = IdentityKeyPair.generate()
         let registrationId = UInt32.random(in: 1...16380)
         let password = DeviceCredentials.makePassword()
+        let profileKey = ProfileKey.generate()
         try await database.awaitableWrite { [baseURL = api.baseURL] db in
             try db.execute(sql: "DELETE FROM local_account")
             try db.execute(sql: """
-                INSERT INTO local_account (id, server_url, username, password, identity_key_pair, registration_id)
-                VALUES (1, ?, ?, ?, ?, ?)
-                """, arguments: [baseURL, username, password, identity.serialize(), Int64(registrationId)])
+                INSERT INTO local_account (id, server_url, username, password, identity_key_pair, registration_id, profile_key)
+                VALUES (1, ?, ?, ?, ?, ?, ?)
+                """, arguments: [baseURL, username, password, identity.serialize(), Int64(registrationId), profileKey.bytes])
         }
         let response = try await api.register(RegisterAccountRequest(
             username: username, identityKey: identity.publicKey.serialize().base64EncodedString(),
-            registrationId: registrationId, password: password, deviceName: deviceName, inviteToken: inviteToken))
+            registrationId: registrationId, password: password, deviceName: deviceName, inviteToken: inviteToken,
+            unidentifiedAccessKey: profileKey.accessKey.base64EncodedString()))
         try await database.awaitableWrite { db in
             try db.execute(sql: "UPDATE local_account SET account_id = ?, device_id = ? WHERE id = 1",
                            arguments: [response.accountId, Int64(response.deviceId)])
@@ -56,16 +58,17 @@ public struct AccountManager: Sendable {
     /// On the primary device: approves a new device's link code. Issues a one-time server link code, encrypts it with
     /// the account identity to the invitation's key (``ProvisioningCipher``) and leaves it at the invitation's address.
     public func approveLink(_ invitation: LinkInvitation) async throws {
-        let (primary, identity, username) = try database.read { db -> (DeviceCredentials, Data, String) in
-            guard let row = try Row.fetchOne(db, sql: "SELECT identity_key_pair, username FROM local_account WHERE id = 1") else {
+        let (primary, identity, username, profileKey) = try database.read { db -> (DeviceCredentials, Data, String, Data?) in
+            guard let row = try Row.fetchOne(db, sql: "SELECT identity_key_pair, username, profile_key FROM local_account WHERE id = 1") else {
                 throw ParleyError.notRegistered
             }
-            return (try LocalAccount.credentials(db), row["identity_key_pair"], row["username"])
+            return (try LocalAccount.credentials(db), row["identity_key_pair"], row["username"], row["profile_key"])
         }
         guard primary.deviceId == 1 else { throw ParleyError.invalidArgument("only the primary device (1) can link devices") }
         let code = try await api.issueLinkCode(as: primary)
         let message = DeviceProvisioning(accountId: primary.accountId, username: username,
-                                         identityKeyPair: identity.base64EncodedString(), linkCode: code.code)
+                                         identityKeyPair: identity.base64EncodedString(), linkCode: code.code,
+                                         profileKey: profileKey?.base64EncodedString())
         let envelope = try ProvisioningCipher.encrypt(Array(try JSONEncoder().encode(message)), to: invitation.publicKey)
         try await api.putProvisioningMessage(envelope, at: invitation.address, as: primary)
     }
@@ -105,8 +108,13 @@ public struct AccountManager: Sendable {
         try await database.awaitableWrite { [baseURL = api.baseURL] db in
             try db.execute(sql: "DELETE FROM local_account")
             try db.execute(
-                sql: "INSERT INTO local_account (id, server_url, username, account_id, device_id, password, identity_key_pair, registration_id) VALUES (1, ?, ?, ?, ?, ?, ?, ?)",
-                arguments: [baseURL, message.username, linked.accountId, Int64(linked.deviceId), password, identity, Int64(registrationId)])
+                sql: """
+                    INSERT INTO local_account (id, server_url, username, account_id, device_id, password, identity_key_pair, registration_id,
+                                               profile_key)
+                    VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [baseURL, message.username, linked.accountId, Int64(linked.deviceId), password, identity, Int64(registrationId),
+                            try message.profileKey.flatMap { Data(base64Encoded: $0) }.map { try ProfileKey(bytes: $0).bytes }])
             try Self.keepTrustRoot(linked.sealedSenderTrustRoot, db)
         }
         try await upload(oneTime: true, signed: true, lastResort: true)

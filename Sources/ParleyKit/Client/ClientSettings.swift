@@ -6,6 +6,9 @@ public struct ClientSettings: Sendable, Equatable, Codable {
     public var readReceipts: Bool
     /// Send typing indicators. On by default.
     public var typingIndicators: Bool
+    /// Send sealed (sealed sender: the server is not told who sends) to contacts whose profile key is known. On by
+    /// default; off sends every message with this device's credentials.
+    public var unidentifiedDelivery: Bool
 
     init(_ db: Database) throws {
         let values = Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT key, value FROM settings").map {
@@ -13,10 +16,12 @@ public struct ClientSettings: Sendable, Equatable, Codable {
         })
         readReceipts = values["read_receipts"].map { $0 == "on" } ?? true
         typingIndicators = values["typing_indicators"].map { $0 == "on" } ?? true
+        unidentifiedDelivery = values["unidentified_delivery"].map { $0 == "on" } ?? true
     }
 
     func save(_ db: Database) throws {
-        for (key, value) in [("read_receipts", readReceipts), ("typing_indicators", typingIndicators)] {
+        for (key, value) in [("read_receipts", readReceipts), ("typing_indicators", typingIndicators),
+                             ("unidentified_delivery", unidentifiedDelivery)] {
             try db.execute(sql: "INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", arguments: [key, value ? "on" : "off"])
         }
     }

@@ -42,6 +42,6 @@ extension StoredMessage {
             replyToId: row["reply_to_id"], attachmentCount: row["attachment_count"],
             kind: MessageKind(rawValue: row["kind"]) ?? .message, editedAt: (row["edited_at"] as Int64?).map(UInt64.init),
             deleted: row["deleted"], expireTimer: (row["expire_timer"] as Int64).clampedUInt32,
-            expiresAt: (row["expire_at"] as Int64?).map(UInt64.init), reactions: [])
+            expiresAt: (row["expire_at"] as Int64?).map(UInt64.init), sealed: row["sealed"], reactions: [])
     }
 }

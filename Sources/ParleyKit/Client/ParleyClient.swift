@@ -29,6 +29,7 @@ public final class ParleyClient: Sendable {
     let now: @Sendable () -> UInt64
     let sweeper: ExpirationSweeper
     let delivery: MessageDelivery
+    let retryReceipts: RetryReceipts
     let attachmentDirectory: URL
     let logger: Logger
     /// The HTTP client ``open(accountDirectory:server:passphrase:contentDetection:logger:)`` made, closed by ``shutdown()``.
@@ -52,7 +53,9 @@ public final class ParleyClient: Sendable {
         let store = DatabaseProtocolStore()
         let clock = MonotonicTimestamp()
         let sessions = DeviceSessions(database: database, api: api, store: store)
-        let delivery = MessageDelivery(database: database, api: api, store: store, sessions: sessions)
+        let accounts = AccountManager(database: database, api: api, store: store)
+        let unidentified = UnidentifiedDelivery(database: database, accounts: accounts, store: store, now: now)
+        let delivery = MessageDelivery(database: database, api: api, store: store, sessions: sessions, unidentified: unidentified, now: now)
         self.database = database
         self.api = api
         self.store = store
@@ -62,12 +65,14 @@ public final class ParleyClient: Sendable {
         self.now = now
         typingIndicators = TypingIndicators(now: now)
         sweeper = ExpirationSweeper(database: database)
-        accounts = AccountManager(database: database, api: api, store: store)
+        self.accounts = accounts
         let signatures = GlobalSignatureService(api: contentDetectionServer ?? api, configuration: contentDetection) {
             try database.read(LocalAccount.credentials)
         }
         self.contentDetection = signatures
-        let groupDelivery = GroupDelivery(database: database, api: api, store: store, sessions: sessions, delivery: delivery, clock: clock)
+        let groupDelivery = GroupDelivery(database: database, api: api, store: store, sessions: sessions, delivery: delivery,
+                                          unidentified: unidentified, clock: clock)
+        retryReceipts = RetryReceipts(database: database, delivery: delivery, groupDelivery: groupDelivery, clock: clock)
         sender = MessageSender(database: database, api: api, delivery: delivery, groupDelivery: groupDelivery, clock: clock,
                                attachmentDirectory: attachmentDirectory,
                                signatures: signatures, now: now)
@@ -114,10 +119,14 @@ public final class ParleyClient: Sendable {
                 case "receipt":
                     let receipt = try JSONDecoder().decode(MessageReceiver.ReceiptJob.self, from: job.payload)
                     try await delivery.deliver(MessageContent(receipt: Receipt(kind: receipt.kind, timestamps: receipt.timestamps)),
-                                               to: receipt.accountId, timestamp: UInt64(Date().timeIntervalSince1970 * 1000),
+                                               to: receipt.accountId, timestamp: sender.clock.next(),
                                                as: try credentials())
                 case "content":
                     try await sender.run(try JSONDecoder().decode(MessageSender.ContentJob.self, from: job.payload))
+                case RetryReceipts.requestJobKind:
+                    try await retryReceipts.send(try JSONDecoder().decode(RetryReceipts.RequestJob.self, from: job.payload), as: try credentials())
+                case RetryReceipts.resendJobKind:
+                    try await retryReceipts.resend(try JSONDecoder().decode(RetryReceipts.ResendJob.self, from: job.payload), as: try credentials())
                 default:
                     logger.warning("dropping a job of unknown kind", metadata: ["kind": "\(job.kind)"])
                 }
@@ -154,13 +163,15 @@ public final class ParleyClient: Sendable {
 
     // MARK: Keys
 
-    /// Uploads more one-time keys when the server runs low and rotates the signed prekey when it is due; returns
-    /// whether it uploaded anything. `listen` runs it after every drain, `parley receive` once per run.
+    /// Uploads more one-time keys when the server runs low, rotates the signed prekey when it is due, and gives an
+    /// account registered before profile keys one (``AccountManager/makeProfileKeyIfMissing()``); returns whether it
+    /// uploaded anything. `listen` runs it after every drain, `parley receive` once per run.
     @discardableResult
     public func maintainKeys() async throws -> Bool {
         let refilled = try await accounts.refillPreKeysIfNeeded()
         let rotated = try await accounts.rotateSignedPreKeyIfDue()
-        return refilled || rotated
+        let madeProfileKey = try await accounts.makeProfileKeyIfMissing()
+        return refilled || rotated || madeProfileKey
     }
 
     // MARK: Receiving

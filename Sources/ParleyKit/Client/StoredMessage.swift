@@ -28,6 +28,8 @@ public struct StoredMessage: Sendable, Equatable, Codable {
     public let expireTimer: UInt32
     /// When it disappears (milliseconds since 1970), once its timer runs.
     public let expiresAt: UInt64?
+    /// It arrived sealed: the server was not told who sent it (sealed sender).
+    public let sealed: Bool
     /// Reactions, one per person.
     public var reactions: [StoredReaction]
 }

@@ -24,6 +24,9 @@ public struct DataMessage: Codable, Sendable, Equatable {
     public var isTimerUpdate: Bool
     /// The group it belongs to; `nil` for the 1:1 conversation.
     public var group: GroupContext?
+    /// The sender's profile key (32 bytes), which lets the receiver send to the sender sealed (``ProfileKey``).
+    /// ParleyKit's send pipeline fills it in; a received one of another length is dropped.
+    public var profileKey: Data?
 
     /// A message.
     public init(body: String?, attachments: [AttachmentPointer] = [], quote: Quote? = nil, reaction: Reaction? = nil,
@@ -55,6 +58,7 @@ public struct DataMessage: Codable, Sendable, Equatable {
                   expireTimer: wire.expireTimer,
                   isTimerUpdate: wire.flags & UInt32(Parley_Content_DataMessage.Flags.expirationTimerUpdate.rawValue) != 0,
                   group: wire.hasGroup ? try GroupContext(wire.group) : nil)
+        profileKey = wire.profileKey.count == ProfileKey.length ? wire.profileKey : nil
         let acts = [reaction != nil, deleteTarget != nil, editTarget != nil, isTimerUpdate, group?.state != nil].filter { $0 }.count
         guard acts <= 1 else { throw ParleyError.malformedContent("a message is at most one of reaction, delete, edit, timer update, group change") }
         if reaction != nil || deleteTarget != nil || isTimerUpdate || group?.state != nil, body != nil || !attachments.isEmpty {
@@ -80,6 +84,7 @@ public struct DataMessage: Codable, Sendable, Equatable {
         wire.expireTimer = expireTimer
         if isTimerUpdate { wire.flags = UInt32(Parley_Content_DataMessage.Flags.expirationTimerUpdate.rawValue) }
         if let group { wire.group = group.wire() }
+        if let profileKey { wire.profileKey = profileKey }
         return wire
     }
 }

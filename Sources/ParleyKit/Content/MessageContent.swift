@@ -34,6 +34,16 @@ public struct MessageContent: Codable, Sendable, Equatable {
     }
 
     /// The padded plaintext.
+    /// This content with `profileKey` in its data message or sent transcript (contacts and this account's other
+    /// devices learn the key from it); unchanged when there is no key or no message to carry it.
+    func sharing(_ profileKey: ProfileKey?) -> MessageContent {
+        guard let profileKey else { return self }
+        var content = self
+        content.dataMessage?.profileKey = profileKey.bytes
+        content.sentTranscript?.message.profileKey = profileKey.bytes
+        return content
+    }
+
     func encode() throws -> [UInt8] {
         var bytes: [UInt8] = try wire().serializedBytes()
         bytes.append(0x80)

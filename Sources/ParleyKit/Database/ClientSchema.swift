@@ -163,6 +163,29 @@ enum ClientSchema {
                 ) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("v6: profile keys, sealed sender, the message send log") { db in
+            try db.execute(sql: """
+                -- This account's profile key (32 bytes; its access key is on the server) and each contact's.
+                ALTER TABLE local_account ADD COLUMN profile_key BLOB;
+                ALTER TABLE recipients ADD COLUMN profile_key BLOB;
+                -- The server refused the access key derived from the contact's profile key (401): send authenticated
+                -- until a new profile key arrives.
+                ALTER TABLE recipients ADD COLUMN sealed_refused BOOLEAN NOT NULL DEFAULT 0;
+                -- The message arrived sealed: the server did not know who sent it.
+                ALTER TABLE messages ADD COLUMN sealed BOOLEAN NOT NULL DEFAULT 0;
+                -- Recent content sent to each device, kept for one resend when that device answers with a retry
+                -- receipt (bounded in age and count: MessageSendLog).
+                CREATE TABLE message_send_log (
+                    account_id TEXT NOT NULL, device_id INTEGER NOT NULL, timestamp INTEGER NOT NULL,
+                    content BLOB NOT NULL,
+                    group_thread_id INTEGER,
+                    sent_at INTEGER NOT NULL,
+                    resent BOOLEAN NOT NULL DEFAULT 0,
+                    PRIMARY KEY (account_id, device_id, timestamp)
+                ) WITHOUT ROWID;
+                CREATE INDEX message_send_log_by_age ON message_send_log (sent_at);
+                """)
+        }
         return migrator
     }
 }

@@ -29,69 +29,70 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
   typealias Version = _2
 }
 
-nonisolated struct Parley_Content_Content: @unchecked Sendable {
+nonisolated struct Parley_Content_Content: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// Format version; 1 is the first. A reader refuses versions above the ones it knows.
-  var version: UInt32 {
-    get {_storage._version}
-    set {_uniqueStorage()._version = newValue}
-  }
+  var version: UInt32 = 0
 
   var dataMessage: Parley_Content_DataMessage {
-    get {_storage._dataMessage ?? Parley_Content_DataMessage()}
-    set {_uniqueStorage()._dataMessage = newValue}
+    get {_dataMessage ?? Parley_Content_DataMessage()}
+    set {_dataMessage = newValue}
   }
   /// Returns true if `dataMessage` has been explicitly set.
-  var hasDataMessage: Bool {_storage._dataMessage != nil}
+  var hasDataMessage: Bool {self._dataMessage != nil}
   /// Clears the value of `dataMessage`. Subsequent reads from it will return its default value.
-  mutating func clearDataMessage() {_uniqueStorage()._dataMessage = nil}
+  mutating func clearDataMessage() {self._dataMessage = nil}
 
   var syncMessage: Parley_Content_SyncMessage {
-    get {_storage._syncMessage ?? Parley_Content_SyncMessage()}
-    set {_uniqueStorage()._syncMessage = newValue}
+    get {_syncMessage ?? Parley_Content_SyncMessage()}
+    set {_syncMessage = newValue}
   }
   /// Returns true if `syncMessage` has been explicitly set.
-  var hasSyncMessage: Bool {_storage._syncMessage != nil}
+  var hasSyncMessage: Bool {self._syncMessage != nil}
   /// Clears the value of `syncMessage`. Subsequent reads from it will return its default value.
-  mutating func clearSyncMessage() {_uniqueStorage()._syncMessage = nil}
+  mutating func clearSyncMessage() {self._syncMessage = nil}
 
   var receiptMessage: Parley_Content_ReceiptMessage {
-    get {_storage._receiptMessage ?? Parley_Content_ReceiptMessage()}
-    set {_uniqueStorage()._receiptMessage = newValue}
+    get {_receiptMessage ?? Parley_Content_ReceiptMessage()}
+    set {_receiptMessage = newValue}
   }
   /// Returns true if `receiptMessage` has been explicitly set.
-  var hasReceiptMessage: Bool {_storage._receiptMessage != nil}
+  var hasReceiptMessage: Bool {self._receiptMessage != nil}
   /// Clears the value of `receiptMessage`. Subsequent reads from it will return its default value.
-  mutating func clearReceiptMessage() {_uniqueStorage()._receiptMessage = nil}
+  mutating func clearReceiptMessage() {self._receiptMessage = nil}
 
   /// Ephemeral: relayed by the server to connected devices only, never stored (see docs/CONTENT.md).
   var typingMessage: Parley_Content_TypingMessage {
-    get {_storage._typingMessage ?? Parley_Content_TypingMessage()}
-    set {_uniqueStorage()._typingMessage = newValue}
+    get {_typingMessage ?? Parley_Content_TypingMessage()}
+    set {_typingMessage = newValue}
   }
   /// Returns true if `typingMessage` has been explicitly set.
-  var hasTypingMessage: Bool {_storage._typingMessage != nil}
+  var hasTypingMessage: Bool {self._typingMessage != nil}
   /// Clears the value of `typingMessage`. Subsequent reads from it will return its default value.
-  mutating func clearTypingMessage() {_uniqueStorage()._typingMessage = nil}
+  mutating func clearTypingMessage() {self._typingMessage = nil}
 
   /// This device's sender key for a group, sent 1:1 before its first group message to each member device.
   var senderKeyDistribution: Parley_Content_SenderKeyDistribution {
-    get {_storage._senderKeyDistribution ?? Parley_Content_SenderKeyDistribution()}
-    set {_uniqueStorage()._senderKeyDistribution = newValue}
+    get {_senderKeyDistribution ?? Parley_Content_SenderKeyDistribution()}
+    set {_senderKeyDistribution = newValue}
   }
   /// Returns true if `senderKeyDistribution` has been explicitly set.
-  var hasSenderKeyDistribution: Bool {_storage._senderKeyDistribution != nil}
+  var hasSenderKeyDistribution: Bool {self._senderKeyDistribution != nil}
   /// Clears the value of `senderKeyDistribution`. Subsequent reads from it will return its default value.
-  mutating func clearSenderKeyDistribution() {_uniqueStorage()._senderKeyDistribution = nil}
+  mutating func clearSenderKeyDistribution() {self._senderKeyDistribution = nil}
 
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
   init() {}
 
-  fileprivate var _storage = _StorageClass.defaultInstance
+  fileprivate var _dataMessage: Parley_Content_DataMessage? = nil
+  fileprivate var _syncMessage: Parley_Content_SyncMessage? = nil
+  fileprivate var _receiptMessage: Parley_Content_ReceiptMessage? = nil
+  fileprivate var _typingMessage: Parley_Content_TypingMessage? = nil
+  fileprivate var _senderKeyDistribution: Parley_Content_SenderKeyDistribution? = nil
 }
 
 nonisolated struct Parley_Content_SenderKeyDistribution: Sendable {
@@ -112,75 +113,91 @@ nonisolated struct Parley_Content_SenderKeyDistribution: Sendable {
   init() {}
 }
 
-nonisolated struct Parley_Content_DataMessage: Sendable {
+nonisolated struct Parley_Content_DataMessage: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   var body: String {
-    get {_body ?? String()}
-    set {_body = newValue}
+    get {_storage._body ?? String()}
+    set {_uniqueStorage()._body = newValue}
   }
   /// Returns true if `body` has been explicitly set.
-  var hasBody: Bool {self._body != nil}
+  var hasBody: Bool {_storage._body != nil}
   /// Clears the value of `body`. Subsequent reads from it will return its default value.
-  mutating func clearBody() {self._body = nil}
+  mutating func clearBody() {_uniqueStorage()._body = nil}
 
-  var attachments: [Parley_Content_AttachmentPointer] = []
+  var attachments: [Parley_Content_AttachmentPointer] {
+    get {_storage._attachments}
+    set {_uniqueStorage()._attachments = newValue}
+  }
 
   var quote: Parley_Content_Quote {
-    get {_quote ?? Parley_Content_Quote()}
-    set {_quote = newValue}
+    get {_storage._quote ?? Parley_Content_Quote()}
+    set {_uniqueStorage()._quote = newValue}
   }
   /// Returns true if `quote` has been explicitly set.
-  var hasQuote: Bool {self._quote != nil}
+  var hasQuote: Bool {_storage._quote != nil}
   /// Clears the value of `quote`. Subsequent reads from it will return its default value.
-  mutating func clearQuote() {self._quote = nil}
+  mutating func clearQuote() {_uniqueStorage()._quote = nil}
 
   /// A reaction to an earlier message; a DataMessage carrying one has no body or attachments.
   var reaction: Parley_Content_Reaction {
-    get {_reaction ?? Parley_Content_Reaction()}
-    set {_reaction = newValue}
+    get {_storage._reaction ?? Parley_Content_Reaction()}
+    set {_uniqueStorage()._reaction = newValue}
   }
   /// Returns true if `reaction` has been explicitly set.
-  var hasReaction: Bool {self._reaction != nil}
+  var hasReaction: Bool {_storage._reaction != nil}
   /// Clears the value of `reaction`. Subsequent reads from it will return its default value.
-  mutating func clearReaction() {self._reaction = nil}
+  mutating func clearReaction() {_uniqueStorage()._reaction = nil}
 
   /// Delete for everyone: the author withdraws one of its earlier messages.
   var delete: Parley_Content_Delete {
-    get {_delete ?? Parley_Content_Delete()}
-    set {_delete = newValue}
+    get {_storage._delete ?? Parley_Content_Delete()}
+    set {_uniqueStorage()._delete = newValue}
   }
   /// Returns true if `delete` has been explicitly set.
-  var hasDelete: Bool {self._delete != nil}
+  var hasDelete: Bool {_storage._delete != nil}
   /// Clears the value of `delete`. Subsequent reads from it will return its default value.
-  mutating func clearDelete() {self._delete = nil}
+  mutating func clearDelete() {_uniqueStorage()._delete = nil}
 
   /// The conversation's disappearing-message timer in seconds (0: off), carried by every message.
-  var expireTimer: UInt32 = 0
+  var expireTimer: UInt32 {
+    get {_storage._expireTimer}
+    set {_uniqueStorage()._expireTimer = newValue}
+  }
 
-  var flags: UInt32 = 0
+  var flags: UInt32 {
+    get {_storage._flags}
+    set {_uniqueStorage()._flags = newValue}
+  }
 
   /// This message replaces the body of the author's earlier message with this timestamp.
   var edit: Parley_Content_Edit {
-    get {_edit ?? Parley_Content_Edit()}
-    set {_edit = newValue}
+    get {_storage._edit ?? Parley_Content_Edit()}
+    set {_uniqueStorage()._edit = newValue}
   }
   /// Returns true if `edit` has been explicitly set.
-  var hasEdit: Bool {self._edit != nil}
+  var hasEdit: Bool {_storage._edit != nil}
   /// Clears the value of `edit`. Subsequent reads from it will return its default value.
-  mutating func clearEdit() {self._edit = nil}
+  mutating func clearEdit() {_uniqueStorage()._edit = nil}
 
   /// The group the message belongs to (absent: the 1:1 conversation between sender and receiver).
   var group: Parley_Content_GroupContext {
-    get {_group ?? Parley_Content_GroupContext()}
-    set {_group = newValue}
+    get {_storage._group ?? Parley_Content_GroupContext()}
+    set {_uniqueStorage()._group = newValue}
   }
   /// Returns true if `group` has been explicitly set.
-  var hasGroup: Bool {self._group != nil}
+  var hasGroup: Bool {_storage._group != nil}
   /// Clears the value of `group`. Subsequent reads from it will return its default value.
-  mutating func clearGroup() {self._group = nil}
+  mutating func clearGroup() {_uniqueStorage()._group = nil}
+
+  /// The sender's 32-byte profile key (as Signal's DataMessage.profileKey): the receiver derives the sender's
+  /// unidentified access key from it and may then send to it sealed. Absent from older senders.
+  var profileKey: Data {
+    get {_storage._profileKey}
+    set {_uniqueStorage()._profileKey = newValue}
+  }
 
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -222,12 +239,7 @@ nonisolated struct Parley_Content_DataMessage: Sendable {
 
   init() {}
 
-  fileprivate var _body: String? = nil
-  fileprivate var _quote: Parley_Content_Quote? = nil
-  fileprivate var _reaction: Parley_Content_Reaction? = nil
-  fileprivate var _delete: Parley_Content_Delete? = nil
-  fileprivate var _edit: Parley_Content_Edit? = nil
-  fileprivate var _group: Parley_Content_GroupContext? = nil
+  fileprivate var _storage = _StorageClass.defaultInstance
 }
 
 nonisolated struct Parley_Content_GroupContext: Sendable {
@@ -451,30 +463,27 @@ nonisolated struct Parley_Content_SyncMessage: Sendable {
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
   /// A message this account sent from another device.
-  nonisolated struct Sent: @unchecked Sendable {
+  nonisolated struct Sent: Sendable {
     // SwiftProtobuf.Message conformance is added in an extension below. See the
     // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
     // methods supported on all messages.
 
-    var destinationAccountID: String {
-      get {_storage._destinationAccountID}
-      set {_uniqueStorage()._destinationAccountID = newValue}
-    }
+    var destinationAccountID: String = String()
 
     var message: Parley_Content_DataMessage {
-      get {_storage._message ?? Parley_Content_DataMessage()}
-      set {_uniqueStorage()._message = newValue}
+      get {_message ?? Parley_Content_DataMessage()}
+      set {_message = newValue}
     }
     /// Returns true if `message` has been explicitly set.
-    var hasMessage: Bool {_storage._message != nil}
+    var hasMessage: Bool {self._message != nil}
     /// Clears the value of `message`. Subsequent reads from it will return its default value.
-    mutating func clearMessage() {_uniqueStorage()._message = nil}
+    mutating func clearMessage() {self._message = nil}
 
     var unknownFields = SwiftProtobuf.UnknownStorage()
 
     init() {}
 
-    fileprivate var _storage = _StorageClass.defaultInstance
+    fileprivate var _message: Parley_Content_DataMessage? = nil
   }
 
   init() {}
@@ -538,102 +547,56 @@ nonisolated extension Parley_Content_Content: SwiftProtobuf.Message, SwiftProtob
   static let protoMessageName: String = _protobuf_package + ".Content"
   static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}version\0\u{3}data_message\0\u{3}sync_message\0\u{3}receipt_message\0\u{3}typing_message\0\u{3}sender_key_distribution\0")
 
-  fileprivate class _StorageClass {
-    var _version: UInt32 = 0
-    var _dataMessage: Parley_Content_DataMessage? = nil
-    var _syncMessage: Parley_Content_SyncMessage? = nil
-    var _receiptMessage: Parley_Content_ReceiptMessage? = nil
-    var _typingMessage: Parley_Content_TypingMessage? = nil
-    var _senderKeyDistribution: Parley_Content_SenderKeyDistribution? = nil
-
-      // This property is used as the initial default value for new instances of the type.
-      // The type itself is protecting the reference to its storage via CoW semantics.
-      // This will force a copy to be made of this reference when the first mutation occurs;
-      // hence, it is safe to mark this as `nonisolated(unsafe)`.
-      static nonisolated(unsafe) let defaultInstance = _StorageClass()
-
-    private init() {}
-
-    init(copying source: _StorageClass) {
-      _version = source._version
-      _dataMessage = source._dataMessage
-      _syncMessage = source._syncMessage
-      _receiptMessage = source._receiptMessage
-      _typingMessage = source._typingMessage
-      _senderKeyDistribution = source._senderKeyDistribution
-    }
-  }
-
-  fileprivate mutating func _uniqueStorage() -> _StorageClass {
-    if !isKnownUniquelyReferenced(&_storage) {
-      _storage = _StorageClass(copying: _storage)
-    }
-    return _storage
-  }
-
   mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
-    _ = _uniqueStorage()
-    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
-      while let fieldNumber = try decoder.nextFieldNumber() {
-        // The use of inline closures is to circumvent an issue where the compiler
-        // allocates stack space for every case branch when no optimizations are
-        // enabled. https://github.com/apple/swift-protobuf/issues/1034
-        switch fieldNumber {
-        case 1: try { try decoder.decodeSingularUInt32Field(value: &_storage._version) }()
-        case 2: try { try decoder.decodeSingularMessageField(value: &_storage._dataMessage) }()
-        case 3: try { try decoder.decodeSingularMessageField(value: &_storage._syncMessage) }()
-        case 4: try { try decoder.decodeSingularMessageField(value: &_storage._receiptMessage) }()
-        case 5: try { try decoder.decodeSingularMessageField(value: &_storage._typingMessage) }()
-        case 6: try { try decoder.decodeSingularMessageField(value: &_storage._senderKeyDistribution) }()
-        default: break
-        }
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt32Field(value: &self.version) }()
+      case 2: try { try decoder.decodeSingularMessageField(value: &self._dataMessage) }()
+      case 3: try { try decoder.decodeSingularMessageField(value: &self._syncMessage) }()
+      case 4: try { try decoder.decodeSingularMessageField(value: &self._receiptMessage) }()
+      case 5: try { try decoder.decodeSingularMessageField(value: &self._typingMessage) }()
+      case 6: try { try decoder.decodeSingularMessageField(value: &self._senderKeyDistribution) }()
+      default: break
       }
     }
   }
 
   func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
-      // The use of inline closures is to circumvent an issue where the compiler
-      // allocates stack space for every if/case branch local when no optimizations
-      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
-      // https://github.com/apple/swift-protobuf/issues/1182
-      if _storage._version != 0 {
-        try visitor.visitSingularUInt32Field(value: _storage._version, fieldNumber: 1)
-      }
-      try { if let v = _storage._dataMessage {
-        try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
-      } }()
-      try { if let v = _storage._syncMessage {
-        try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
-      } }()
-      try { if let v = _storage._receiptMessage {
-        try visitor.visitSingularMessageField(value: v, fieldNumber: 4)
-      } }()
-      try { if let v = _storage._typingMessage {
-        try visitor.visitSingularMessageField(value: v, fieldNumber: 5)
-      } }()
-      try { if let v = _storage._senderKeyDistribution {
-        try visitor.visitSingularMessageField(value: v, fieldNumber: 6)
-      } }()
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if self.version != 0 {
+      try visitor.visitSingularUInt32Field(value: self.version, fieldNumber: 1)
     }
+    try { if let v = self._dataMessage {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    } }()
+    try { if let v = self._syncMessage {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
+    } }()
+    try { if let v = self._receiptMessage {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 4)
+    } }()
+    try { if let v = self._typingMessage {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 5)
+    } }()
+    try { if let v = self._senderKeyDistribution {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 6)
+    } }()
     try unknownFields.traverse(visitor: &visitor)
   }
 
   static func ==(lhs: Parley_Content_Content, rhs: Parley_Content_Content) -> Bool {
-    if lhs._storage !== rhs._storage {
-      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
-        let _storage = _args.0
-        let rhs_storage = _args.1
-        if _storage._version != rhs_storage._version {return false}
-        if _storage._dataMessage != rhs_storage._dataMessage {return false}
-        if _storage._syncMessage != rhs_storage._syncMessage {return false}
-        if _storage._receiptMessage != rhs_storage._receiptMessage {return false}
-        if _storage._typingMessage != rhs_storage._typingMessage {return false}
-        if _storage._senderKeyDistribution != rhs_storage._senderKeyDistribution {return false}
-        return true
-      }
-      if !storagesAreEqual {return false}
-    }
+    if lhs.version != rhs.version {return false}
+    if lhs._dataMessage != rhs._dataMessage {return false}
+    if lhs._syncMessage != rhs._syncMessage {return false}
+    if lhs._receiptMessage != rhs._receiptMessage {return false}
+    if lhs._typingMessage != rhs._typingMessage {return false}
+    if lhs._senderKeyDistribution != rhs._senderKeyDistribution {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -681,73 +644,132 @@ nonisolated extension Parley_Content_SenderKeyDistribution: SwiftProtobuf.Messag
 
 nonisolated extension Parley_Content_DataMessage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   static let protoMessageName: String = _protobuf_package + ".DataMessage"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}body\0\u{1}attachments\0\u{1}quote\0\u{1}reaction\0\u{1}delete\0\u{3}expire_timer\0\u{1}flags\0\u{1}edit\0\u{1}group\0")
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}body\0\u{1}attachments\0\u{1}quote\0\u{1}reaction\0\u{1}delete\0\u{3}expire_timer\0\u{1}flags\0\u{1}edit\0\u{1}group\0\u{3}profile_key\0")
+
+  fileprivate class _StorageClass {
+    var _body: String? = nil
+    var _attachments: [Parley_Content_AttachmentPointer] = []
+    var _quote: Parley_Content_Quote? = nil
+    var _reaction: Parley_Content_Reaction? = nil
+    var _delete: Parley_Content_Delete? = nil
+    var _expireTimer: UInt32 = 0
+    var _flags: UInt32 = 0
+    var _edit: Parley_Content_Edit? = nil
+    var _group: Parley_Content_GroupContext? = nil
+    var _profileKey: Data = Data()
+
+      // This property is used as the initial default value for new instances of the type.
+      // The type itself is protecting the reference to its storage via CoW semantics.
+      // This will force a copy to be made of this reference when the first mutation occurs;
+      // hence, it is safe to mark this as `nonisolated(unsafe)`.
+      static nonisolated(unsafe) let defaultInstance = _StorageClass()
+
+    private init() {}
+
+    init(copying source: _StorageClass) {
+      _body = source._body
+      _attachments = source._attachments
+      _quote = source._quote
+      _reaction = source._reaction
+      _delete = source._delete
+      _expireTimer = source._expireTimer
+      _flags = source._flags
+      _edit = source._edit
+      _group = source._group
+      _profileKey = source._profileKey
+    }
+  }
+
+  fileprivate mutating func _uniqueStorage() -> _StorageClass {
+    if !isKnownUniquelyReferenced(&_storage) {
+      _storage = _StorageClass(copying: _storage)
+    }
+    return _storage
+  }
 
   mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
-    while let fieldNumber = try decoder.nextFieldNumber() {
-      // The use of inline closures is to circumvent an issue where the compiler
-      // allocates stack space for every case branch when no optimizations are
-      // enabled. https://github.com/apple/swift-protobuf/issues/1034
-      switch fieldNumber {
-      case 1: try { try decoder.decodeSingularStringField(value: &self._body) }()
-      case 2: try { try decoder.decodeRepeatedMessageField(value: &self.attachments) }()
-      case 3: try { try decoder.decodeSingularMessageField(value: &self._quote) }()
-      case 4: try { try decoder.decodeSingularMessageField(value: &self._reaction) }()
-      case 5: try { try decoder.decodeSingularMessageField(value: &self._delete) }()
-      case 6: try { try decoder.decodeSingularUInt32Field(value: &self.expireTimer) }()
-      case 7: try { try decoder.decodeSingularUInt32Field(value: &self.flags) }()
-      case 8: try { try decoder.decodeSingularMessageField(value: &self._edit) }()
-      case 9: try { try decoder.decodeSingularMessageField(value: &self._group) }()
-      default: break
+    _ = _uniqueStorage()
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      while let fieldNumber = try decoder.nextFieldNumber() {
+        // The use of inline closures is to circumvent an issue where the compiler
+        // allocates stack space for every case branch when no optimizations are
+        // enabled. https://github.com/apple/swift-protobuf/issues/1034
+        switch fieldNumber {
+        case 1: try { try decoder.decodeSingularStringField(value: &_storage._body) }()
+        case 2: try { try decoder.decodeRepeatedMessageField(value: &_storage._attachments) }()
+        case 3: try { try decoder.decodeSingularMessageField(value: &_storage._quote) }()
+        case 4: try { try decoder.decodeSingularMessageField(value: &_storage._reaction) }()
+        case 5: try { try decoder.decodeSingularMessageField(value: &_storage._delete) }()
+        case 6: try { try decoder.decodeSingularUInt32Field(value: &_storage._expireTimer) }()
+        case 7: try { try decoder.decodeSingularUInt32Field(value: &_storage._flags) }()
+        case 8: try { try decoder.decodeSingularMessageField(value: &_storage._edit) }()
+        case 9: try { try decoder.decodeSingularMessageField(value: &_storage._group) }()
+        case 10: try { try decoder.decodeSingularBytesField(value: &_storage._profileKey) }()
+        default: break
+        }
       }
     }
   }
 
   func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    // The use of inline closures is to circumvent an issue where the compiler
-    // allocates stack space for every if/case branch local when no optimizations
-    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
-    // https://github.com/apple/swift-protobuf/issues/1182
-    try { if let v = self._body {
-      try visitor.visitSingularStringField(value: v, fieldNumber: 1)
-    } }()
-    if !self.attachments.isEmpty {
-      try visitor.visitRepeatedMessageField(value: self.attachments, fieldNumber: 2)
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every if/case branch local when no optimizations
+      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+      // https://github.com/apple/swift-protobuf/issues/1182
+      try { if let v = _storage._body {
+        try visitor.visitSingularStringField(value: v, fieldNumber: 1)
+      } }()
+      if !_storage._attachments.isEmpty {
+        try visitor.visitRepeatedMessageField(value: _storage._attachments, fieldNumber: 2)
+      }
+      try { if let v = _storage._quote {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
+      } }()
+      try { if let v = _storage._reaction {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 4)
+      } }()
+      try { if let v = _storage._delete {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 5)
+      } }()
+      if _storage._expireTimer != 0 {
+        try visitor.visitSingularUInt32Field(value: _storage._expireTimer, fieldNumber: 6)
+      }
+      if _storage._flags != 0 {
+        try visitor.visitSingularUInt32Field(value: _storage._flags, fieldNumber: 7)
+      }
+      try { if let v = _storage._edit {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 8)
+      } }()
+      try { if let v = _storage._group {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 9)
+      } }()
+      if !_storage._profileKey.isEmpty {
+        try visitor.visitSingularBytesField(value: _storage._profileKey, fieldNumber: 10)
+      }
     }
-    try { if let v = self._quote {
-      try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
-    } }()
-    try { if let v = self._reaction {
-      try visitor.visitSingularMessageField(value: v, fieldNumber: 4)
-    } }()
-    try { if let v = self._delete {
-      try visitor.visitSingularMessageField(value: v, fieldNumber: 5)
-    } }()
-    if self.expireTimer != 0 {
-      try visitor.visitSingularUInt32Field(value: self.expireTimer, fieldNumber: 6)
-    }
-    if self.flags != 0 {
-      try visitor.visitSingularUInt32Field(value: self.flags, fieldNumber: 7)
-    }
-    try { if let v = self._edit {
-      try visitor.visitSingularMessageField(value: v, fieldNumber: 8)
-    } }()
-    try { if let v = self._group {
-      try visitor.visitSingularMessageField(value: v, fieldNumber: 9)
-    } }()
     try unknownFields.traverse(visitor: &visitor)
   }
 
   static func ==(lhs: Parley_Content_DataMessage, rhs: Parley_Content_DataMessage) -> Bool {
-    if lhs._body != rhs._body {return false}
-    if lhs.attachments != rhs.attachments {return false}
-    if lhs._quote != rhs._quote {return false}
-    if lhs._reaction != rhs._reaction {return false}
-    if lhs._delete != rhs._delete {return false}
-    if lhs.expireTimer != rhs.expireTimer {return false}
-    if lhs.flags != rhs.flags {return false}
-    if lhs._edit != rhs._edit {return false}
-    if lhs._group != rhs._group {return false}
+    if lhs._storage !== rhs._storage {
+      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
+        let _storage = _args.0
+        let rhs_storage = _args.1
+        if _storage._body != rhs_storage._body {return false}
+        if _storage._attachments != rhs_storage._attachments {return false}
+        if _storage._quote != rhs_storage._quote {return false}
+        if _storage._reaction != rhs_storage._reaction {return false}
+        if _storage._delete != rhs_storage._delete {return false}
+        if _storage._expireTimer != rhs_storage._expireTimer {return false}
+        if _storage._flags != rhs_storage._flags {return false}
+        if _storage._edit != rhs_storage._edit {return false}
+        if _storage._group != rhs_storage._group {return false}
+        if _storage._profileKey != rhs_storage._profileKey {return false}
+        return true
+      }
+      if !storagesAreEqual {return false}
+    }
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -1127,74 +1149,36 @@ nonisolated extension Parley_Content_SyncMessage.Sent: SwiftProtobuf.Message, Sw
   static let protoMessageName: String = Parley_Content_SyncMessage.protoMessageName + ".Sent"
   static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}destination_account_id\0\u{1}message\0")
 
-  fileprivate class _StorageClass {
-    var _destinationAccountID: String = String()
-    var _message: Parley_Content_DataMessage? = nil
-
-      // This property is used as the initial default value for new instances of the type.
-      // The type itself is protecting the reference to its storage via CoW semantics.
-      // This will force a copy to be made of this reference when the first mutation occurs;
-      // hence, it is safe to mark this as `nonisolated(unsafe)`.
-      static nonisolated(unsafe) let defaultInstance = _StorageClass()
-
-    private init() {}
-
-    init(copying source: _StorageClass) {
-      _destinationAccountID = source._destinationAccountID
-      _message = source._message
-    }
-  }
-
-  fileprivate mutating func _uniqueStorage() -> _StorageClass {
-    if !isKnownUniquelyReferenced(&_storage) {
-      _storage = _StorageClass(copying: _storage)
-    }
-    return _storage
-  }
-
   mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
-    _ = _uniqueStorage()
-    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
-      while let fieldNumber = try decoder.nextFieldNumber() {
-        // The use of inline closures is to circumvent an issue where the compiler
-        // allocates stack space for every case branch when no optimizations are
-        // enabled. https://github.com/apple/swift-protobuf/issues/1034
-        switch fieldNumber {
-        case 1: try { try decoder.decodeSingularStringField(value: &_storage._destinationAccountID) }()
-        case 2: try { try decoder.decodeSingularMessageField(value: &_storage._message) }()
-        default: break
-        }
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.destinationAccountID) }()
+      case 2: try { try decoder.decodeSingularMessageField(value: &self._message) }()
+      default: break
       }
     }
   }
 
   func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
-      // The use of inline closures is to circumvent an issue where the compiler
-      // allocates stack space for every if/case branch local when no optimizations
-      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
-      // https://github.com/apple/swift-protobuf/issues/1182
-      if !_storage._destinationAccountID.isEmpty {
-        try visitor.visitSingularStringField(value: _storage._destinationAccountID, fieldNumber: 1)
-      }
-      try { if let v = _storage._message {
-        try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
-      } }()
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.destinationAccountID.isEmpty {
+      try visitor.visitSingularStringField(value: self.destinationAccountID, fieldNumber: 1)
     }
+    try { if let v = self._message {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    } }()
     try unknownFields.traverse(visitor: &visitor)
   }
 
   static func ==(lhs: Parley_Content_SyncMessage.Sent, rhs: Parley_Content_SyncMessage.Sent) -> Bool {
-    if lhs._storage !== rhs._storage {
-      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
-        let _storage = _args.0
-        let rhs_storage = _args.1
-        if _storage._destinationAccountID != rhs_storage._destinationAccountID {return false}
-        if _storage._message != rhs_storage._message {return false}
-        return true
-      }
-      if !storagesAreEqual {return false}
-    }
+    if lhs.destinationAccountID != rhs.destinationAccountID {return false}
+    if lhs._message != rhs._message {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -147,6 +147,10 @@ enum ConversationActions {
         try db.execute(sql: "DELETE FROM message_edits WHERE message_id = ?", arguments: [messageId])
         try db.execute(sql: "DELETE FROM reactions WHERE message_id = ?", arguments: [messageId])
         try db.execute(sql: "DELETE FROM receipts WHERE message_id = ?", arguments: [messageId])
+        // The copies kept for a resend hold the content too.
+        if let row = try Row.fetchOne(db, sql: "SELECT timestamp FROM messages WHERE id = ? AND outgoing = 1", arguments: [messageId]) {
+            try MessageSendLog.forget(timestamp: UInt64(row["timestamp"] as Int64), db)
+        }
     }
 
     struct Refusal: Error { let reason: String }

@@ -38,6 +38,19 @@ enum ConversationStore {
         return id
     }
 
+    /// Deletes the undecryptable copy of the message `authorAccountId` sent at `timestamp`, if there is one (its resent
+    /// copy decrypted), and takes it out of its thread's unread count.
+    static func removeUndecryptable(author authorAccountId: String, timestamp: UInt64, _ db: Database) throws {
+        guard let row = try Row.fetchOne(db, sql: """
+            SELECT id, thread_id, read FROM messages WHERE author_account_id = ? AND timestamp = ? AND status = ?
+            """, arguments: [authorAccountId, Int64(timestamp), MessageStatus.undecryptable.rawValue])
+        else { return }
+        try db.execute(sql: "DELETE FROM messages WHERE id = ?", arguments: [row["id"] as Int64])
+        if !(row["read"] as Bool) {
+            try db.execute(sql: "UPDATE threads SET unread_count = MAX(unread_count - 1, 0) WHERE id = ?", arguments: [row["thread_id"] as Int64])
+        }
+    }
+
     /// The local id of the message `authorAccountId` sent at `timestamp`, for quotes and receipts.
     static func messageId(author authorAccountId: String, timestamp: UInt64, _ db: Database) throws -> Int64? {
         try Int64.fetchOne(db, sql: "SELECT id FROM messages WHERE author_account_id = ? AND timestamp = ?",

@@ -46,6 +46,22 @@ struct DeviceSessions: Sendable {
         }
     }
 
+    /// `devices` of `accountId`, after building a session from a fresh bundle for each that has no current one (its
+    /// session was archived after a retry receipt, or lost); their registration ids as the bundles give them.
+    func withCurrentSessions(_ accountId: String, devices: [(deviceId: UInt32, registrationId: UInt32)],
+                             as credentials: DeviceCredentials) async throws -> [(deviceId: UInt32, registrationId: UInt32)] {
+        let lacking = try database.read { [store] db in
+            try devices.filter { device in
+                try !(store.loadSession(for: try ProtocolAddress(name: accountId, deviceId: device.deviceId),
+                                        context: TransactionContext(db))?.hasCurrentState ?? false)
+            }.map(\.deviceId)
+        }
+        guard !lacking.isEmpty else { return devices }
+        try await establish(accountId, deviceIds: lacking, as: credentials)
+        let known = try self.devices(of: accountId)
+        return devices.map { device in known.first { $0.deviceId == device.deviceId } ?? device }
+    }
+
     /// Forgets devices the server says are gone.
     func remove(_ accountId: String, deviceIds: [UInt32]) async throws {
         try await database.awaitableWrite { [store] db in

@@ -5,66 +5,178 @@ import ParleyProtocol
 
 /// Sends one ``MessageContent`` to a group with Sender Keys: encrypted once with this device's sender key, the
 /// same ciphertext to every member device; before that, this device's distribution message goes 1:1 (over the
-/// pairwise session) to every member device that does not have it yet. Device-list changes (409/410) are
-/// repaired per member, and a new or re-installed device gets the distribution message before the group message.
+/// pairwise session) to every member device that does not have it yet.
+///
+/// When every member's access key is known, the group message is one sealed sender v2 request for all member devices
+/// (`PUT /v1/messages/multi_recipient`): the server learns neither the sender nor that the copies are one message from
+/// one account. Otherwise — or when the server refuses the combined key — each member gets its copy in a request of its
+/// own (sealed where that member's key is known). Device-list changes (409/410) are repaired per member, and a new or
+/// re-installed device gets the distribution message before the group message.
 struct GroupDelivery: Sendable {
     let database: ParleyDatabase
     let api: ParleyServerClient
     let store: DatabaseProtocolStore
     let sessions: DeviceSessions
     let delivery: MessageDelivery
+    let unidentified: UnidentifiedDelivery
     let clock: MonotonicTimestamp
+
+    /// A group message on its way: what every member device receives and what the send log keeps.
+    private struct Outgoing: Sendable {
+        let group: GroupStore.Group
+        let handout: SenderKeyDistribution
+        /// The sender-key message.
+        let ciphertext: Data
+        /// The encoded content it encrypts (for the send log).
+        let plaintext: [UInt8]
+        let timestamp: UInt64
+    }
 
     func deliver(_ content: MessageContent, toGroup threadId: Int64, timestamp: UInt64, as credentials: DeviceCredentials) async throws {
         let sender = try ProtocolAddress(name: credentials.accountId, deviceId: credentials.deviceId)
-        let plaintext = try content.encode()
-        let (group, distributionId, distribution, ciphertext) = try await database.awaitableWrite { [store] db in
+        let outgoing = try await database.awaitableWrite { [store] db in
             guard let group = try GroupStore.group(threadId: threadId, db) else { throw ParleyError.invalidArgument("no group \(threadId)") }
             guard !group.left else { throw ParleyError.invalidArgument("this account is no longer a member of “\(group.title)”") }
+            let plaintext = try content.sharing(try AccountManager.storedProfileKey(db)).encode()
             let distributionId = try GroupStore.currentDistribution(threadId: threadId, db)
             let context = TransactionContext(db)
             let distribution = try SenderKeyDistributionMessage(from: sender, distributionId: distributionId, store: store, context: context)
             let ciphertext = try groupEncrypt(plaintext, from: sender, distributionId: distributionId, store: store, context: context)
-            return (group, distributionId, distribution.serialize(), ciphertext.serialize().base64EncodedString())
+            return Outgoing(group: group, handout: SenderKeyDistribution(groupId: group.id, distributionId: distributionId,
+                                                                         message: distribution.serialize()),
+                            ciphertext: ciphertext.serialize(), plaintext: plaintext, timestamp: timestamp)
         }
-        let handout = SenderKeyDistribution(groupId: group.id, distributionId: distributionId, message: distribution)
-        for member in group.members where member != credentials.accountId {
-            try await send(ciphertext, to: member, handout: handout, threadId: threadId, timestamp: timestamp, as: credentials)
+        let members = outgoing.group.members.filter { $0 != credentials.accountId }
+        if try await sendSealed(outgoing, to: members, as: credentials) { return }
+        for member in members {
+            try await send(outgoing, to: member, as: credentials)
         }
     }
 
-    private func send(_ ciphertext: String, to member: String, handout: SenderKeyDistribution, threadId: Int64, timestamp: UInt64,
-                      as credentials: DeviceCredentials) async throws {
-        if try sessions.devices(of: member).isEmpty { try await sessions.establish(member, deviceIds: nil, as: credentials) }
-        let distribution = handout.distributionId.uuidString.lowercased()
-        _ = try await delivery.send(to: member, timestamp: timestamp, as: credentials, onStale: { stale in
-            // A re-installed device has none of the sender keys its predecessor held.
-            try await database.awaitableWrite { db in
-                for device in stale {
-                    try db.execute(sql: "DELETE FROM sender_key_shared WHERE thread_id = ? AND account_id = ? AND device_id = ?",
-                                   arguments: [threadId, member, Int64(device)])
-                }
+    /// Hands this device's sender key for the group `threadId` to every device of `member` again (a device that asked
+    /// for a resend may have lost it).
+    func handOutAgain(toGroup threadId: Int64, member: String, as credentials: DeviceCredentials) async throws {
+        let sender = try ProtocolAddress(name: credentials.accountId, deviceId: credentials.deviceId)
+        let handout = try await database.awaitableWrite { [store] db -> SenderKeyDistribution? in
+            guard let group = try GroupStore.group(threadId: threadId, db), !group.left, group.members.contains(member) else { return nil }
+            let distributionId = try GroupStore.currentDistribution(threadId: threadId, db)
+            try db.execute(sql: "DELETE FROM sender_key_shared WHERE thread_id = ? AND account_id = ?", arguments: [threadId, member])
+            let distribution = try SenderKeyDistributionMessage(from: sender, distributionId: distributionId, store: store,
+                                                                context: TransactionContext(db))
+            return SenderKeyDistribution(groupId: group.id, distributionId: distributionId, message: distribution.serialize())
+        }
+        guard let handout else { return }
+        try await handOut(handout, to: member, threadId: threadId, as: credentials)
+    }
+
+    /// One sealed sender v2 request for every member device. Returns `false`, having sent nothing, when some member's
+    /// access key is unknown, no sender certificate is at hand, or the server refuses the combined key.
+    private func sendSealed(_ outgoing: Outgoing, to members: [String], as credentials: DeviceCredentials) async throws -> Bool {
+        guard !members.isEmpty else { return true }
+        let keys = try database.read { db in try members.map { try UnidentifiedDelivery.accessKey(for: $0, db) } }
+        guard !keys.contains(nil), let certificate = try await unidentified.certificate() else { return false }
+        // The server checks the XOR of the recipients' keys (as Signal's server does).
+        let combined = keys.compactMap { $0 }.reduce(Data(count: ProfileKey.accessKeyLength)) { Data(zip($0, $1).map { $0 ^ $1 }) }
+        let ownDevice = DeviceAddress(accountId: credentials.accountId, deviceId: credentials.deviceId)
+        for _ in 0...MessageDelivery.maximumRepairs {
+            var recipients: [ProtocolAddress] = []
+            for member in members {
+                try await handOut(outgoing.handout, to: member, threadId: outgoing.group.threadId, as: credentials)
+                recipients += try sessions.devices(of: member).map { try ProtocolAddress(name: member, deviceId: $0.deviceId) }
             }
-        }) { devices in
-            let holders = try database.read { db in
-                try Set(Int64.fetchAll(db, sql: "SELECT device_id FROM sender_key_shared WHERE thread_id = ? AND distribution_id = ? AND account_id = ?",
-                                       arguments: [threadId, distribution, member]).map { UInt32(truncatingIfNeeded: $0) })
+            let message = try database.read { [store] db in
+                let content = try UnidentifiedSenderMessageContent(outgoing.ciphertext, type: .senderKey, from: certificate,
+                                                                   contentHint: .resendable, groupId: outgoing.group.id)
+                return try sealedSenderMultiRecipientEncrypt(content, for: recipients, identityStore: store, sessionStore: store,
+                                                             context: TransactionContext(db))
             }
-            var devices = devices
-            if devices.contains(where: { !holders.contains($0.deviceId) }) {
-                try await delivery.deliver(MessageContent(senderKeyDistribution: handout), to: member, timestamp: clock.next(), as: credentials)
-                // That delivery may have repaired the device list: the group message goes to the devices it reached.
-                devices = try sessions.devices(of: member)
-                try await database.awaitableWrite { [devices] db in
-                    for device in devices {
-                        try db.execute(sql: "INSERT OR IGNORE INTO sender_key_shared (thread_id, distribution_id, account_id, device_id) VALUES (?, ?, ?, ?)",
-                                       arguments: [threadId, distribution, member, Int64(device.deviceId)])
+            let outcome: MultiRecipientSendOutcome
+            do {
+                outcome = try await api.sendMultiRecipient(message, timestamp: outgoing.timestamp, combinedAccessKey: combined)
+            } catch let error as ServerAPIError where error.status == 401 {
+                return false
+            }
+            switch outcome {
+            case .sent:
+                try await log(outgoing, to: recipients)
+                return true
+            case .mismatchedDevices(let accounts):
+                for account in accounts {
+                    if !account.devices.extraDevices.isEmpty { try await sessions.remove(account.uuid, deviceIds: account.devices.extraDevices) }
+                    if !account.devices.missingDevices.isEmpty {
+                        try await sessions.establish(account.uuid, deviceIds: account.devices.missingDevices, except: ownDevice, as: credentials)
                     }
                 }
+            case .staleDevices(let accounts):
+                for account in accounts {
+                    try await forgetSenderKeys(of: account.uuid, devices: account.devices.staleDevices, threadId: outgoing.group.threadId)
+                    try await sessions.remove(account.uuid, deviceIds: account.devices.staleDevices)
+                    try await sessions.establish(account.uuid, deviceIds: account.devices.staleDevices, as: credentials)
+                }
+            case .unknownRecipients:
+                // A member's account is gone: the member-by-member path names it in its error.
+                return false
             }
-            return devices.map {
+        }
+        throw ParleyError.invalidArgument("the device lists of the group's members kept changing; try again")
+    }
+
+    /// The group message to one member's devices in a request of its own.
+    private func send(_ outgoing: Outgoing, to member: String, as credentials: DeviceCredentials) async throws {
+        if try sessions.devices(of: member).isEmpty { try await sessions.establish(member, deviceIds: nil, as: credentials) }
+        let threadId = outgoing.group.threadId
+        let ciphertext = outgoing.ciphertext.base64EncodedString()
+        _ = try await delivery.send(
+            to: member, timestamp: outgoing.timestamp, as: credentials,
+            onStale: { stale in try await forgetSenderKeys(of: member, devices: stale, threadId: threadId) },
+            log: (.group(threadId: threadId), outgoing.plaintext), groupId: outgoing.group.id
+        ) { _ in
+            try await handOut(outgoing.handout, to: member, threadId: threadId, as: credentials)
+            // Handing out may have repaired the device list: the group message goes to the devices it reached.
+            return try sessions.devices(of: member).map {
                 OutgoingMessage(destinationDeviceId: $0.deviceId, destinationRegistrationId: $0.registrationId,
                                 type: CiphertextMessage.MessageType.senderKey.rawValue, content: ciphertext)
+            }
+        }
+    }
+
+    /// Sends `handout` 1:1 to `member` when one of its known devices does not hold it yet (after making sessions
+    /// with its devices when there are none), and records that every device now holds it.
+    private func handOut(_ handout: SenderKeyDistribution, to member: String, threadId: Int64, as credentials: DeviceCredentials) async throws {
+        if try sessions.devices(of: member).isEmpty { try await sessions.establish(member, deviceIds: nil, as: credentials) }
+        let distribution = handout.distributionId.uuidString.lowercased()
+        let holders = try database.read { db in
+            try Set(Int64.fetchAll(db, sql: "SELECT device_id FROM sender_key_shared WHERE thread_id = ? AND distribution_id = ? AND account_id = ?",
+                                   arguments: [threadId, distribution, member]).map { UInt32(truncatingIfNeeded: $0) })
+        }
+        guard try sessions.devices(of: member).contains(where: { !holders.contains($0.deviceId) }) else { return }
+        try await delivery.deliver(MessageContent(senderKeyDistribution: handout), to: member, timestamp: clock.next(), as: credentials)
+        let devices = try sessions.devices(of: member)
+        try await database.awaitableWrite { db in
+            for device in devices {
+                try db.execute(sql: "INSERT OR IGNORE INTO sender_key_shared (thread_id, distribution_id, account_id, device_id) VALUES (?, ?, ?, ?)",
+                               arguments: [threadId, distribution, member, Int64(device.deviceId)])
+            }
+        }
+    }
+
+    /// A re-installed device has none of the sender keys its predecessor held.
+    private func forgetSenderKeys(of member: String, devices: [UInt32], threadId: Int64) async throws {
+        try await database.awaitableWrite { db in
+            for device in devices {
+                try db.execute(sql: "DELETE FROM sender_key_shared WHERE thread_id = ? AND account_id = ? AND device_id = ?",
+                               arguments: [threadId, member, Int64(device)])
+            }
+        }
+    }
+
+    /// Keeps the group message in the send log for every device in `recipients`.
+    private func log(_ outgoing: Outgoing, to recipients: [ProtocolAddress]) async throws {
+        let now = delivery.now()
+        try await database.awaitableWrite { db in
+            for (member, addresses) in Dictionary(grouping: recipients, by: \.name) {
+                try MessageSendLog.record(outgoing.plaintext, kind: .group(threadId: outgoing.group.threadId), to: member,
+                                          devices: addresses.map(\.deviceId), timestamp: outgoing.timestamp, now: now, db)
             }
         }
     }

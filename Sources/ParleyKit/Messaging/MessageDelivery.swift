@@ -3,13 +3,18 @@ import GRDB
 import ParleyAPI
 import ParleyProtocol
 
-/// Encrypts one ``MessageContent`` for every device of an account and sends it, repairing the device list on
-/// 409 (missing / extra devices) and 410 (stale devices) until the server accepts it.
+/// Encrypts one ``MessageContent`` for every device of an account and sends it — sealed when the recipient's access
+/// key is known (``UnidentifiedDelivery``), else with this device's credentials — repairing the device list on
+/// 409 (missing / extra devices) and 410 (stale devices) until the server accepts it. Data messages carry this
+/// account's profile key, and what was sent is kept in the ``MessageSendLog`` for one resend on a retry receipt.
 struct MessageDelivery: Sendable {
     let database: ParleyDatabase
     let api: ParleyServerClient
     let store: DatabaseProtocolStore
     let sessions: DeviceSessions
+    let unidentified: UnidentifiedDelivery
+    /// Wall-clock milliseconds (the send log's age).
+    let now: @Sendable () -> UInt64
 
     /// Repairs allowed per delivery before giving up.
     static let maximumRepairs = 5
@@ -18,12 +23,24 @@ struct MessageDelivery: Sendable {
     /// when there is none). Returns the server timestamp, or `nil` when there was no device to send to.
     @discardableResult
     func deliver(_ content: MessageContent, to accountId: String, timestamp: UInt64, as credentials: DeviceCredentials) async throws -> UInt64? {
-        let plaintext = try content.encode()
+        let profileKey = try database.read(AccountManager.storedProfileKey)
+        // Everything but typing (never stored by the server, never asked for again) can be resent on request.
+        return try await deliver(plaintext: try content.sharing(profileKey).encode(), to: accountId, timestamp: timestamp,
+                                 log: content.typing == nil ? .direct : nil, as: credentials)
+    }
+
+    /// Sends the encoded content `plaintext` to every device of `accountId` (see ``deliver(_:to:timestamp:as:)``),
+    /// keeping it in the send log as `log` says (`nil`: not at all).
+    @discardableResult
+    func deliver(plaintext: [UInt8], to accountId: String, timestamp: UInt64, log: MessageSendLog.Kind?,
+                 as credentials: DeviceCredentials) async throws -> UInt64? {
         if accountId != credentials.accountId, try sessions.devices(of: accountId).isEmpty {
             try await sessions.establish(accountId, deviceIds: nil, as: credentials)
         }
-        let (serverTimestamp, sent) = try await send(to: accountId, timestamp: timestamp, as: credentials) { devices in
-            try await encrypt(plaintext, for: accountId, devices: devices, as: credentials)
+        let (serverTimestamp, sent) = try await send(to: accountId, timestamp: timestamp, as: credentials,
+                                                     log: log.map { ($0, plaintext) }) { devices in
+            try await encrypt(plaintext, for: accountId, devices: try await sessions.withCurrentSessions(accountId, devices: devices, as: credentials),
+                              as: credentials)
         }
         return sent == 0 ? nil : serverTimestamp
     }
@@ -33,18 +50,45 @@ struct MessageDelivery: Sendable {
     /// hears of them) until the server accepts it. To one's own account with no other device known, the empty
     /// send asks the server: 409 lists the devices that exist, 200 means there are none.
     ///
+    /// The messages go sealed when ``UnidentifiedDelivery`` allows it; when the server refuses the access key (401)
+    /// that is remembered and the same sealed messages go with this device's credentials instead. `log` is what to
+    /// keep in the send log for every device the messages reached (`groupId` names a group message's group).
+    ///
     /// - Returns: the server timestamp and how many per-device messages went out.
     func send(to accountId: String, timestamp: UInt64, as credentials: DeviceCredentials,
-              onStale: ([UInt32]) async throws -> Void = { _ in },
+              onStale: ([UInt32]) async throws -> Void = { _ in }, log: (MessageSendLog.Kind, [UInt8])? = nil, groupId: Data? = nil,
               messages: ([(deviceId: UInt32, registrationId: UInt32)]) async throws -> [OutgoingMessage])
         async throws -> (serverTimestamp: UInt64, sent: Int) {
         let own = accountId == credentials.accountId
         let self_ = DeviceAddress(accountId: credentials.accountId, deviceId: credentials.deviceId)
+        var access = try await unidentified.access(to: accountId, as: credentials)
         for _ in 0...Self.maximumRepairs {
             let devices = try sessions.devices(of: accountId).filter { !(own && $0.deviceId == credentials.deviceId) }
-            let outgoing = try await messages(devices)
-            switch try await api.send(SendMessagesRequest(messages: outgoing, timestamp: timestamp), to: accountId, as: credentials) {
+            var outgoing = try await messages(devices)
+            let outcome: SendOutcome
+            if let sealedAccess = access {
+                outgoing = try unidentified.seal(outgoing, to: accountId, certificate: sealedAccess.certificate,
+                                                 contentHint: log == nil ? .default : .resendable, groupId: groupId)
+                let request = SendMessagesRequest(messages: outgoing, timestamp: timestamp)
+                do {
+                    outcome = try await api.send(request, to: accountId, accessKey: sealedAccess.key)
+                } catch let error as ServerAPIError where error.status == 401 {
+                    try await unidentified.refuse(accountId)
+                    access = nil
+                    outcome = try await api.send(request, to: accountId, as: credentials)
+                }
+            } else {
+                outcome = try await api.send(SendMessagesRequest(messages: outgoing, timestamp: timestamp), to: accountId, as: credentials)
+            }
+            switch outcome {
             case .sent(let serverTimestamp):
+                if let (kind, plaintext) = log {
+                    let now = now()
+                    try await database.awaitableWrite { [outgoing] db in
+                        try MessageSendLog.record(plaintext, kind: kind, to: accountId, devices: outgoing.map(\.destinationDeviceId),
+                                                  timestamp: timestamp, now: now, db)
+                    }
+                }
                 return (serverTimestamp, outgoing.count)
             case .mismatchedDevices(let mismatch):
                 if !mismatch.extraDevices.isEmpty { try await sessions.remove(accountId, deviceIds: mismatch.extraDevices) }

@@ -4,7 +4,9 @@ import ParleyAPI
 import ParleyProtocol
 
 /// The receive pipeline: decrypt, de-duplicate, store — all in one transaction with the session state the
-/// decryption advanced — and only then acknowledge. Failures are stored as undecryptable messages, never dropped.
+/// decryption advanced — and only then acknowledge. Failures are stored as undecryptable messages, never dropped, and
+/// the sending device is asked to send the message again (``RetryReceipts``); the message it resends takes the
+/// undecryptable one's place.
 public struct MessageReceiver: Sendable {
     let database: ParleyDatabase
     let store: DatabaseProtocolStore
@@ -55,6 +57,15 @@ public struct MessageReceiver: Sendable {
                 return .undecryptable(reason: "sealed sender: \(error)")
             }
             let sender = try ProtocolAddress(name: source.accountId, deviceId: source.deviceId)
+            if source.type == CiphertextMessage.MessageType.plaintext.rawValue {
+                // Plaintext content is only ever a retry receipt: a device asking this one to send a message again.
+                do {
+                    _ = try RetryReceipts.accept(source.ciphertext, from: sender, localDeviceId: credentials.deviceId, store: store, db, now: now)
+                    return .applied
+                } catch {
+                    return .rejected(reason: "plaintext content that is not a retry receipt: \(error)")
+                }
+            }
             let plaintext: [UInt8]
             do {
                 plaintext = try Self.decrypt(source.ciphertext, type: source.type, from: sender,
@@ -62,7 +73,7 @@ public struct MessageReceiver: Sendable {
             } catch SignalError.duplicatedMessage {
                 return .duplicate
             } catch {
-                return try Self.recordFailure(envelope, from: source, reason: "\(error)", db, now: now)
+                return try Self.recordFailure(envelope, from: source, reason: "\(error)", askForResend: true, db, now: now)
             }
             let content: MessageContent
             do {
@@ -70,13 +81,21 @@ public struct MessageReceiver: Sendable {
             } catch {
                 return try Self.recordFailure(envelope, from: source, reason: "\(error)", db, now: now)
             }
+            // A resent message takes the place of the copy that could not be decrypted.
+            try ConversationStore.removeUndecryptable(author: source.accountId, timestamp: envelope.timestamp, db)
             if let message = content.dataMessage {
+                if let profileKey = message.profileKey, source.accountId != credentials.accountId {
+                    try Self.keep(profileKey, of: source.accountId, db)
+                }
                 let origin = ConversationActions.Origin(
                     author: source.accountId, authorDevice: source.deviceId, timestamp: envelope.timestamp,
                     serverTimestamp: envelope.serverTimestamp, peer: source.accountId,
                     outgoing: source.accountId == credentials.accountId, status: .received, now: now,
                     localAccountId: credentials.accountId)
                 let result = try ConversationActions.apply(message, from: origin, db)
+                if case .stored(let id) = result, source.sealed {
+                    try db.execute(sql: "UPDATE messages SET sealed = 1 WHERE id = ?", arguments: [id])
+                }
                 if case .stored = result, source.accountId != credentials.accountId, message.reaction == nil, !message.isTimerUpdate {
                     try JobQueue.enqueue(kind: "receipt", payload: ReceiptJob(
                         accountId: source.accountId, kind: "delivered", timestamps: [envelope.timestamp]), db, now: now)
@@ -88,6 +107,11 @@ public struct MessageReceiver: Sendable {
                 guard source.accountId == credentials.accountId else {
                     return try Self.recordFailure(envelope, from: source, reason: "a sent transcript from another account", db, now: now)
                 }
+                // Another device of this account rotated the profile key.
+                if let bytes = transcript.message.profileKey, let profileKey = try? ProfileKey(bytes: bytes),
+                   try AccountManager.storedProfileKey(db) != profileKey {
+                    try AccountManager.keepProfileKey(profileKey, db)
+                }
                 let origin = ConversationActions.Origin(
                     author: credentials.accountId, authorDevice: source.deviceId, timestamp: envelope.timestamp,
                     serverTimestamp: envelope.serverTimestamp, peer: transcript.destinationAccountId, outgoing: true, status: .sent, now: now,
@@ -96,6 +120,7 @@ public struct MessageReceiver: Sendable {
             }
             if let receipt = content.receipt {
                 let status: MessageStatus = receipt.kind == "read" ? .read : .delivered
+                try MessageSendLog.forget(timestamps: receipt.timestamps, to: source.accountId, deviceId: source.deviceId, db)
                 for timestamp in receipt.timestamps {
                     guard let id = try ConversationStore.messageId(author: credentials.accountId, timestamp: timestamp, db) else { continue }
                     try ConversationStore.setStatus(status, messageId: id, db)
@@ -181,14 +206,31 @@ public struct MessageReceiver: Sendable {
         }
     }
 
-    private static func recordFailure(_ envelope: Envelope, from source: EnvelopeSource, reason: String, _ db: Database,
-                                      now: UInt64) throws -> Outcome {
+    /// Records an undecryptable message from `source`; with `askForResend`, the first failure of a message also queues
+    /// a retry receipt to the device that sent it.
+    private static func recordFailure(_ envelope: Envelope, from source: EnvelopeSource, reason: String, askForResend: Bool = false,
+                                      _ db: Database, now: UInt64) throws -> Outcome {
         let threadId = try ConversationStore.thread(with: source.accountId, db, now: now)
         if let id = try ConversationStore.insert(NewMessage(
             threadId: threadId, outgoing: false, authorAccountId: source.accountId, authorDeviceId: source.deviceId,
             timestamp: envelope.timestamp, serverTimestamp: envelope.serverTimestamp, body: nil, status: .undecryptable, replyToId: nil), db) {
             try db.execute(sql: "UPDATE messages SET failure_reason = ? WHERE id = ?", arguments: [reason, id])
+            if askForResend {
+                try JobQueue.enqueue(kind: RetryReceipts.requestJobKind, payload: RetryReceipts.RequestJob(
+                    accountId: source.accountId, deviceId: source.deviceId, timestamp: envelope.timestamp, type: source.type,
+                    ciphertext: source.ciphertext), db, now: now)
+            }
         }
         return .undecryptable(reason: reason)
+    }
+
+    /// Keeps `bytes` as the profile key of `accountId` (a contact's key, learned from its message); a new key lifts an
+    /// earlier refusal of the access key derived from the old one.
+    static func keep(_ bytes: Data, of accountId: String, _ db: Database) throws {
+        guard bytes.count == ProfileKey.length else { return }
+        try db.execute(sql: "INSERT OR IGNORE INTO recipients (account_id) VALUES (?)", arguments: [accountId])
+        try db.execute(sql: """
+            UPDATE recipients SET profile_key = ?, sealed_refused = 0 WHERE account_id = ? AND (profile_key IS NULL OR profile_key != ?)
+            """, arguments: [bytes, accountId, bytes])
     }
 }

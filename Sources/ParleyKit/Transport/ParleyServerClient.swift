@@ -174,7 +174,7 @@ public struct ParleyServerClient: Sendable {
             throw ServerAPIError.transport("\(error)")
         }
         guard status == 201 else {
-            throw ServerAPIError.rejected(status: status, body: try? JSONDecoder().decode(APIErrorBody.self, from: data))
+            throw ServerAPIError.unexpected(status: status, body: data)
         }
         return try decode(AttachmentUploadResponse.self, data)
     }
@@ -192,7 +192,7 @@ public struct ParleyServerClient: Sendable {
         }
         guard response.status.code == 200 else {
             let data = Data((try? await response.body.collect(upTo: 1024 * 1024))?.readableBytesView ?? .init())
-            throw ServerAPIError.rejected(status: Int(response.status.code), body: try? JSONDecoder().decode(APIErrorBody.self, from: data))
+            throw ServerAPIError.unexpected(status: Int(response.status.code), body: data)
         }
         guard FileManager.default.createFile(atPath: destination.path, contents: nil) else {
             throw ServerAPIError.transport("cannot create \(destination.path)")
@@ -257,7 +257,7 @@ public struct ParleyServerClient: Sendable {
             throw ServerAPIError.transport("\(error)")
         }
         guard expecting.contains(status) else {
-            throw ServerAPIError.rejected(status: status, body: try? JSONDecoder().decode(APIErrorBody.self, from: data))
+            throw ServerAPIError.unexpected(status: status, body: data)
         }
         return (status, data)
     }
@@ -268,10 +268,6 @@ public struct ParleyServerClient: Sendable {
     }
 
     func decode<T: Decodable>(_ type: T.Type, _ data: Data) throws -> T {
-        do {
-            return try JSONDecoder().decode(T.self, from: data)
-        } catch {
-            throw ServerAPIError.malformedResponse("\(T.self): \(error)")
-        }
+        try ServerAPIError.decode(T.self, from: data)
     }
 }

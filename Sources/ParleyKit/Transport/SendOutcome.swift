@@ -15,18 +15,11 @@ extension SendOutcome {
     /// The outcome of a send the server answered with `status` and JSON `body`, however it travelled (HTTP or a socket
     /// response frame): 200, 409 and 410 are outcomes, any other status is ``ServerAPIError/rejected(status:body:)``.
     init(status: Int, body: Data) throws {
-        func decode<T: Decodable>(_ type: T.Type) throws -> T {
-            do {
-                return try JSONDecoder().decode(type, from: body)
-            } catch {
-                throw ServerAPIError.malformedResponse("\(T.self): \(error)")
-            }
-        }
         switch status {
-        case 200: self = .sent(serverTimestamp: try decode(SendMessagesResponse.self).serverTimestamp)
-        case 409: self = .mismatchedDevices(try decode(MismatchedDevicesResponse.self))
-        case 410: self = .staleDevices(try decode(StaleDevicesResponse.self))
-        default: throw ServerAPIError.rejected(status: status, body: try? JSONDecoder().decode(APIErrorBody.self, from: body))
+        case 200: self = .sent(serverTimestamp: try ServerAPIError.decode(SendMessagesResponse.self, from: body).serverTimestamp)
+        case 409: self = .mismatchedDevices(try ServerAPIError.decode(MismatchedDevicesResponse.self, from: body))
+        case 410: self = .staleDevices(try ServerAPIError.decode(StaleDevicesResponse.self, from: body))
+        default: throw ServerAPIError.unexpected(status: status, body: body)
         }
     }
 }

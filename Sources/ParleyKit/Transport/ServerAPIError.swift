@@ -1,3 +1,4 @@
+import Foundation
 import ParleyAPI
 
 /// A failed call to the Parley server.
@@ -19,6 +20,20 @@ public enum ServerAPIError: Error, Sendable, CustomStringConvertible {
     public var code: String? {
         if case .rejected(_, let body) = self { return body?.code }
         return nil
+    }
+
+    /// `data` decoded as the server's JSON answer of type `T`, or ``malformedResponse(_:)``.
+    static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        do {
+            return try JSONDecoder().decode(T.self, from: data)
+        } catch {
+            throw ServerAPIError.malformedResponse("\(T.self): \(error)")
+        }
+    }
+
+    /// The error for an answer with `status` outside the expected ones, with the server's JSON error `body` if any.
+    static func unexpected(status: Int, body: Data) -> ServerAPIError {
+        .rejected(status: status, body: try? JSONDecoder().decode(APIErrorBody.self, from: body))
     }
 
     public var description: String {

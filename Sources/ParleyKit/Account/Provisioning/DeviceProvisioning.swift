@@ -14,6 +14,9 @@ struct DeviceProvisioning: Codable, Sendable {
     let identityKeyPair: String
     /// The server's link code (`POST /v1/devices/link-code`).
     let linkCode: String
+    /// The account's profile key (base64 of 32 bytes), so that the new device shares the key its access key is made
+    /// from; absent from primaries older than profile keys.
+    var profileKey: String? = nil
 
     /// Decodes and checks a decrypted message.
     static func decode(_ plaintext: [UInt8]) throws -> DeviceProvisioning {
@@ -25,6 +28,9 @@ struct DeviceProvisioning: Codable, Sendable {
         }
         guard message.version == 1 else { throw ProvisioningError.malformedMessage("unknown version \(message.version)") }
         guard Data(base64Encoded: message.identityKeyPair) != nil else { throw ProvisioningError.malformedMessage("identity key pair is not base64") }
+        if let profileKey = message.profileKey, Data(base64Encoded: profileKey)?.count != ProfileKey.length {
+            throw ProvisioningError.malformedMessage("the profile key is not 32 bytes of base64")
+        }
         return message
     }
 }

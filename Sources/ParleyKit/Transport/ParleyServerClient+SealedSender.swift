@@ -1,0 +1,31 @@
+import Foundation
+import ParleyAPI
+
+/// The routes sealed sender uses: the account's access key, and sends that carry an access key instead of credentials.
+extension ParleyServerClient {
+    /// Sets the account's unidentified access key (from its profile key, ``ProfileKey/accessKey``) and whether anyone
+    /// may send to it sealed without one.
+    public func setAccountAttributes(_ request: AccountAttributesRequest, as device: DeviceCredentials) async throws {
+        _ = try await send(.PUT, APIRoutes.accountAttributes, body: try JSONEncoder().encode(request), as: device, expecting: [200, 204])
+    }
+
+    /// Sends sealed-sender messages (type 6) to every device of `accountId` without credentials: `accessKey` is the
+    /// recipient's unidentified access key. A wrong key is ``ServerAPIError/rejected(status:body:)`` with status 401.
+    public func send(_ request: SendMessagesRequest, to accountId: String, accessKey: Data) async throws -> SendOutcome {
+        let (status, body) = try await send(
+            .PUT, APIRoutes.messages(to: accountId), body: try JSONEncoder().encode(request), as: nil, expecting: [200, 409, 410],
+            extraHeaders: [(APIRoutes.unidentifiedAccessKeyHeader, accessKey.base64EncodedString())])
+        return try SendOutcome(status: status, body: body)
+    }
+
+    /// Sends a sealed sender v2 message (``ParleyProtocol/sealedSenderMultiRecipientEncrypt``) to every device it
+    /// names, without credentials: `combinedAccessKey` is the XOR of the recipients' access keys. A wrong key is
+    /// ``ServerAPIError/rejected(status:body:)`` with status 401.
+    public func sendMultiRecipient(_ message: Data, timestamp: UInt64, combinedAccessKey: Data) async throws -> MultiRecipientSendOutcome {
+        let (status, body) = try await send(
+            .PUT, APIRoutes.multiRecipientMessages(timestamp: timestamp), body: message, as: nil, expecting: [200, 404, 409, 410],
+            contentType: APIRoutes.multiRecipientContentType,
+            extraHeaders: [(APIRoutes.unidentifiedAccessKeyHeader, combinedAccessKey.base64EncodedString())])
+        return try MultiRecipientSendOutcome(status: status, body: body)
+    }
+}

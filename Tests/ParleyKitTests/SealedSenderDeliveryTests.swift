@@ -1,0 +1,138 @@
+import Foundation
+import GRDB
+@testable import ParleyKit
+import ParleyProtocol
+import ParleyServer
+import Testing
+
+/// Sealed sender end to end through a real server (SQLite, and PostgreSQL when `make test` asks): profile keys travel
+/// in messages, later messages go sealed and the server's store keeps no sender for them, a refused access key falls
+/// back to credentials, and a group message is one sealed sender v2 request.
+@Suite(.serialized) struct SealedSenderDeliveryTests {
+    /// Two accounts that have each sent the other a message, so both know the other's profile key.
+    static func acquainted(_ server: TestServer) async throws -> (alice: ParleyClient, bob: ParleyClient, aliceId: String, bobId: String) {
+        let alice = try server.client("alice"), bob = try server.client("bob")
+        let aliceId = try await alice.accounts.register(username: "alice").accountId
+        let bobId = try await bob.accounts.register(username: "bob").accountId
+        try alice.sender.enqueue(body: "hello bob", to: bobId)
+        _ = try await alice.runJobs()
+        _ = try await bob.receiveOnce()
+        try bob.sender.enqueue(body: "hello alice", to: aliceId)
+        _ = try await bob.runJobs()
+        _ = try await alice.receiveOnce()
+        return (alice, bob, aliceId, bobId)
+    }
+
+    /// What the server's store holds for `accountId`'s first device: the SQLite file itself when that is the backend
+    /// (every mailbox row), else the store's rows.
+    static func storedSources(_ server: TestServer, accountId: String) async throws -> [(source: String?, type: Int, firstByte: UInt8?)] {
+        if !server.usesPostgres {
+            return try await DatabaseQueue(path: server.serverDatabasePath).read { db in
+                try Row.fetchAll(db, sql: "SELECT source_account_id, type, content FROM mailbox WHERE account_id = ? ORDER BY rowid",
+                                 arguments: [accountId]).map { ($0["source_account_id"], $0["type"], ($0["content"] as Data).first) }
+            }
+        }
+        return try await server.storedEnvelopes(accountId: accountId, deviceId: 1).map { ($0.sourceAccountId, Int($0.type), $0.content.first) }
+    }
+
+    /// The messages `client` received from `accountId`, oldest first, and whether each arrived sealed.
+    static func texts(_ client: ParleyClient, with accountId: String) throws -> [(body: String?, sealed: Bool)] {
+        try ConversationFeatureTests.messages(client, with: accountId).filter { !$0.outgoing }.map { ($0.body, $0.sealed) }
+    }
+
+    @Test func profileKeysDeriveSignalsAccessKey() throws {
+        // Signal-Android's vector: a profile key of 32 × 0x02.
+        let key = try ProfileKey(bytes: Data(repeating: 2, count: 32))
+        #expect(key.accessKey.map { String(format: "%02x", $0) }.joined() == "5a723acee52c5ea02b92a3a360c09595")
+        #expect(ProfileKey.generate() != ProfileKey.generate())
+        #expect(throws: ParleyError.self) { try ProfileKey(bytes: Data(count: 31)) }
+    }
+
+    @Test func aSealedMessageLeavesNoSenderInTheServersStore() async throws {
+        try await TestServer.run { server in
+            let (alice, bob, aliceId, bobId) = try await Self.acquainted(server)
+            // Alice's first message went with credentials (she did not know Bob's key); Bob's reply knew hers.
+            #expect(try Self.texts(bob, with: aliceId).map(\.sealed) == [false])
+            #expect(try Self.texts(alice, with: bobId).map(\.sealed) == [true])
+
+            try alice.sender.enqueue(body: "now sealed", to: bobId)
+            _ = try await alice.runJobs()
+            let stored = try await Self.storedSources(server, accountId: bobId)
+            let last = try #require(stored.last)
+            #expect(last.source == nil && last.type == 6 && last.firstByte == 0x11)  // sealed sender v1
+            #expect(!stored.contains { $0.source == aliceId && $0.type == 6 })
+            _ = try await bob.receiveOnce()
+            let texts = try Self.texts(bob, with: aliceId)
+            #expect(texts.map(\.body) == ["hello bob", "now sealed"] && texts.map(\.sealed) == [false, true])
+        }
+    }
+
+    @Test func aRefusedAccessKeyFallsBackToCredentialsAndARotatedKeyIsLearned() async throws {
+        try await TestServer.run { server in
+            let (alice, bob, aliceId, bobId) = try await Self.acquainted(server)
+            // Bob rotates his key: Alice's copy of the old one no longer opens his mailbox.
+            let rotated = try await bob.accounts.rotateProfileKey()
+            try alice.sender.enqueue(body: "still reaches you", to: bobId)
+            #expect(try await alice.runJobs().failed == 0)
+            let refused = try alice.database.read { db in
+                try Bool.fetchOne(db, sql: "SELECT sealed_refused FROM recipients WHERE account_id = ?", arguments: [bobId])
+            }
+            #expect(refused == true)
+            _ = try await bob.receiveOnce()
+            #expect(try Self.texts(bob, with: aliceId).compactMap(\.body).contains("still reaches you"))
+
+            // Bob's next message carries the new key: Alice learns it and sends sealed again.
+            try bob.sender.enqueue(body: "new key", to: aliceId)
+            _ = try await bob.runJobs()
+            _ = try await alice.receiveOnce()
+            let learned = try alice.database.read { db in
+                try Row.fetchOne(db, sql: "SELECT profile_key, sealed_refused FROM recipients WHERE account_id = ?", arguments: [bobId])
+            }
+            #expect((learned?["profile_key"] as Data?) == rotated.bytes && (learned?["sealed_refused"] as Bool?) == false)
+            try alice.sender.enqueue(body: "sealed again", to: bobId)
+            _ = try await alice.runJobs()
+            _ = try await bob.receiveOnce()
+            #expect(try Self.texts(bob, with: aliceId).last.map { $0.body == "sealed again" && $0.sealed } == true)
+        }
+    }
+
+    @Test func unidentifiedDeliveryOffSendsWithCredentials() async throws {
+        try await TestServer.run { server in
+            let (alice, bob, aliceId, bobId) = try await Self.acquainted(server)
+            try alice.updateSettings { $0.unidentifiedDelivery = false }
+            try alice.sender.enqueue(body: "with credentials", to: bobId)
+            _ = try await alice.runJobs()
+            #expect(try await Self.storedSources(server, accountId: bobId).last?.source == aliceId)
+            _ = try await bob.receiveOnce()
+            #expect(try Self.texts(bob, with: aliceId).last.map { $0.body == "with credentials" && !$0.sealed } == true)
+        }
+    }
+
+    @Test func aGroupMessageIsOneSealedSenderV2Request() async throws {
+        try await TestServer.run { server in
+            let p = try await ConversationFeatureTests.people(server)
+            // Alice learns Bob's and Carol's profile keys from their messages.
+            for (client, name) in [(p.bobPhone, "bob"), (p.carol, "carol")] {
+                try client.sender.enqueue(body: "hi from \(name)", to: p.aliceId)
+                _ = try await client.runJobs()
+            }
+            _ = try await p.alice.receiveOnce()
+            let groupId = try p.alice.sender.createGroup(title: "Sealed", members: [p.bobId, p.carolId])
+            _ = try await p.alice.runJobs()
+            for client in [p.bobPhone, p.bobLaptop, p.carol] { _ = try await client.receiveOnce() }
+
+            try p.alice.sender.enqueue(body: "sealed to all", toGroup: groupId)
+            _ = try await p.alice.runJobs()
+            for account in [p.bobId, p.carolId] {
+                let last = try #require(try await Self.storedSources(server, accountId: account).last)
+                #expect(last.source == nil && last.type == 6 && last.firstByte == 0x22)  // a share of a sealed sender v2 message
+            }
+            for client in [p.bobPhone, p.bobLaptop, p.carol] {
+                _ = try await client.receiveOnce()
+                #expect(try GroupConversationTests.groupTexts(client, groupId).last == "sealed to all")
+                let thread = try #require(try client.groups().first { $0.id == groupId }).threadId
+                #expect(try client.history(threadId: thread).messages.first { $0.body == "sealed to all" }?.sealed == true)
+            }
+        }
+    }
+}
