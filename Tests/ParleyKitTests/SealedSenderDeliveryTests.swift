@@ -135,4 +135,48 @@ import Testing
             }
         }
     }
+
+    @Test func aPinnedTrustRootOutranksTheServersWord() async throws {
+        try await TestServer.run { server in
+            let alice = try server.client("alice"), bob = try server.client("bob")
+            // Alice's operator pinned a root this server does not use (as if the server were an impostor).
+            let pinned = PrivateKey.generate().publicKey.serialize().base64EncodedString()
+            try alice.accounts.pinTrustRoot(base64: pinned)
+            #expect(throws: ParleyError.self) { try alice.accounts.pinTrustRoot(base64: "bm90IGEga2V5") }
+            let aliceId = try await alice.accounts.register(username: "alice").accountId
+            let bobId = try await bob.accounts.register(username: "bob").accountId
+            let settings = try alice.settings()
+            #expect(settings.sealedSenderTrustRoot == pinned && settings.trustRootPinned)
+            #expect(try bob.settings().sealedSenderTrustRoot != pinned && !(try bob.settings().trustRootPinned))
+
+            try alice.sender.enqueue(body: "hello bob", to: bobId)
+            _ = try await alice.runJobs()
+            _ = try await bob.receiveOnce()
+            try bob.sender.enqueue(body: "sealed, certified by the server's root", to: aliceId)
+            _ = try await bob.runJobs()
+            // Bob's certificate leads to the server's root, not the pinned one: not believed, shown under no name.
+            let outcomes = try await alice.receiveOnce()
+            #expect(outcomes.contains { if case .undecryptable(let reason) = $0 { reason.contains("sealed sender") } else { false } })
+            #expect(try Self.texts(alice, with: bobId).isEmpty)
+        }
+    }
+
+    @Test func anExpiredSenderCertificateIsNotBelieved() async throws {
+        try await TestServer.run { server in
+            let clock = TestClock()
+            let alice = try server.client("alice", now: clock.source), bob = try server.client("bob")
+            let aliceId = try await alice.accounts.register(username: "alice").accountId
+            let bobId = try await bob.accounts.register(username: "bob").accountId
+            try alice.sender.enqueue(body: "hello bob", to: bobId)
+            _ = try await alice.runJobs()
+            _ = try await bob.receiveOnce()
+            try bob.sender.enqueue(body: "certified for a day", to: aliceId)
+            _ = try await bob.runJobs()
+            // Alice reads it two days later: the certificate inside (valid for a day) has expired.
+            clock.advance(by: 2 * 24 * 3_600_000)
+            let outcomes = try await alice.receiveOnce()
+            #expect(outcomes.contains { if case .undecryptable(let reason) = $0 { reason.contains("sealed sender") } else { false } })
+            #expect(try Self.texts(alice, with: bobId).isEmpty)
+        }
+    }
 }

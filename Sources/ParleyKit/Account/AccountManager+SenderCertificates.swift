@@ -7,14 +7,34 @@ import ParleyProtocol
 extension AccountManager {
     /// The `settings` key the trust root is kept under (base64 of the 33-byte public key).
     static let trustRootSetting = "sealed_sender_trust_root"
+    /// The `settings` key present when the trust root was pinned (``pinTrustRoot(base64:)``), not learned from the server.
+    static let trustRootPinnedSetting = "sealed_sender_trust_root_pinned"
 
-    /// Keeps the trust root a registration or link response named (servers older than sender certificates name none).
+    /// Keeps the trust root a registration or link response named (servers older than sender certificates name none),
+    /// unless one was pinned: then the pinned one stays, and certificates from any other root are refused.
     static func keepTrustRoot(_ base64: String?, _ db: Database) throws {
         guard let base64 else { return }
         guard let bytes = Data(base64Encoded: base64), (try? PublicKey(bytes)) != nil else {
             throw ParleyError.invalidArgument("the server's sealed-sender trust root is not a public key")
         }
+        guard try String.fetchOne(db, sql: "SELECT value FROM settings WHERE key = ?", arguments: [trustRootPinnedSetting]) == nil else { return }
         try db.execute(sql: "INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", arguments: [trustRootSetting, base64])
+    }
+
+    /// Pins the sealed-sender trust root (`base64` of its public key, as `parley-server certificates show` prints it):
+    /// sender certificates — this device's and those inside received messages — must lead to it, whatever the server
+    /// names at registration or link. Works before registration too.
+    /// - Throws: ``ParleyError/invalidArgument(_:)`` when `base64` is not a public key.
+    public func pinTrustRoot(base64: String) throws {
+        guard let bytes = Data(base64Encoded: base64), (try? PublicKey(bytes)) != nil else {
+            throw ParleyError.invalidArgument("a trust root is the base64 of a 33-byte public key")
+        }
+        try database.write { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", arguments: [Self.trustRootSetting, base64])
+            try db.execute(sql: "INSERT OR REPLACE INTO settings (key, value) VALUES (?, 'on')", arguments: [Self.trustRootPinnedSetting])
+            // A certificate kept from before may lead to another root.
+            try db.execute(sql: "DELETE FROM settings WHERE key = ?", arguments: [UnidentifiedDelivery.certificateSetting])
+        }
     }
 
     /// The sealed-sender trust root: `pinned` when the configuration names one, else the one the server named at

@@ -9,6 +9,11 @@ public struct ClientSettings: Sendable, Equatable, Codable {
     /// Send sealed (sealed sender: the server is not told who sends) to contacts whose profile key is known. On by
     /// default; off sends every message with this device's credentials.
     public var unidentifiedDelivery: Bool
+    /// The sealed-sender trust root (base64) sender certificates must lead to; `nil` before registration.
+    /// Set with ``AccountManager/pinTrustRoot(base64:)``.
+    public let sealedSenderTrustRoot: String?
+    /// Whether ``sealedSenderTrustRoot`` was pinned rather than learned from the server.
+    public let trustRootPinned: Bool
 
     init(_ db: Database) throws {
         let values = Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT key, value FROM settings").map {
@@ -17,6 +22,8 @@ public struct ClientSettings: Sendable, Equatable, Codable {
         readReceipts = values["read_receipts"].map { $0 == "on" } ?? true
         typingIndicators = values["typing_indicators"].map { $0 == "on" } ?? true
         unidentifiedDelivery = values["unidentified_delivery"].map { $0 == "on" } ?? true
+        sealedSenderTrustRoot = values[AccountManager.trustRootSetting]
+        trustRootPinned = values[AccountManager.trustRootPinnedSetting] != nil
     }
 
     func save(_ db: Database) throws {

@@ -76,7 +76,7 @@ public final class ParleyClient: Sendable {
         sender = MessageSender(database: database, api: api, delivery: delivery, groupDelivery: groupDelivery, clock: clock,
                                attachmentDirectory: attachmentDirectory,
                                signatures: signatures, now: now)
-        receiver = MessageReceiver(database: database, store: store, clock: clock)
+        receiver = MessageReceiver(database: database, store: store, clock: clock, wallClock: now)
     }
 
     /// This device's credentials, or ``ParleyError/notRegistered``.

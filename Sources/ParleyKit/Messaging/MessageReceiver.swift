@@ -11,6 +11,8 @@ public struct MessageReceiver: Sendable {
     let database: ParleyDatabase
     let store: DatabaseProtocolStore
     let clock: MonotonicTimestamp
+    /// Wall-clock milliseconds: sender certificates must be unexpired by it.
+    let wallClock: @Sendable () -> UInt64
 
     /// What processing one envelope did.
     public enum Outcome: Sendable, Equatable {
@@ -47,11 +49,12 @@ public struct MessageReceiver: Sendable {
     public func process(_ envelope: Envelope) async throws -> Outcome {
         guard let ciphertext = Data(base64Encoded: envelope.content) else { return .undecryptable(reason: "content is not base64") }
         let now = clock.next()
+        let wallTime = wallClock()
         return try await database.awaitableWrite { [store] db in
             let credentials = try LocalAccount.credentials(db)
             let source: EnvelopeSource
             do {
-                source = try EnvelopeSource.open(envelope, ciphertext: ciphertext, store: store, db, now: now)
+                source = try EnvelopeSource.open(envelope, ciphertext: ciphertext, store: store, db, now: wallTime)
             } catch {
                 // No sender can be believed: nothing is shown under any name. The envelope is acknowledged.
                 return .undecryptable(reason: "sealed sender: \(error)")
