@@ -99,6 +99,9 @@ let package = Package(
             dependencies: [
                 "ParleyKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // signal-cli's HTTP transport for `parley daemon --http`.
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(

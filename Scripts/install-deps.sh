@@ -9,6 +9,7 @@ cd "$(dirname "$0")/.."
 packages=(build-essential pkg-config libsodium-dev libssl-dev libsqlite3-dev libsignal-protocol-c-dev libjansson-dev python3 python3-venv)
 [ "${1:-}" = "--test" ] && packages+=(openssl)
 [ "${1:-}" = "--test" ] && packages+=(postgresql)
+[ "${1:-}" = "--test" ] && packages+=(libmagic1)  # python-magic, which pysignalclijsonrpc imports
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
@@ -23,10 +24,10 @@ fi
 
 if [ "${1:-}" = "--test" ]; then
     venv=.build/python
-    if ! "$venv/bin/python3" -c "import kyber_py, xeddsa, grpc, grpc_tools" 2>/dev/null; then
-        echo "install-deps: installing kyber-py, xeddsa, grpcio and grpcio-tools into $venv" >&2
+    if ! "$venv/bin/python3" -c "import kyber_py, xeddsa, grpc, grpc_tools, pysignalclijsonrpc" 2>/dev/null; then
+        echo "install-deps: installing kyber-py, xeddsa, grpcio, grpcio-tools and pysignalclijsonrpc into $venv" >&2
         [ -x "$venv/bin/pip" ] || python3 -m venv "$venv"
         "$venv/bin/pip" install --quiet --disable-pip-version-check kyber-py==1.2.0 xeddsa==1.2.0 \
-            grpcio==1.85.3 grpcio-tools==1.85.1
+            grpcio==1.85.3 grpcio-tools==1.85.1 pysignalclijsonrpc==25.9.0
     fi
 fi

@@ -1,21 +1,28 @@
 import ArgumentParser
 import Foundation
 import ParleyKit
+import Synchronization
 
 struct DaemonCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "daemon",
-        abstract: "Serve JSON-RPC 2.0 (one JSON object per line) on stdin/stdout or on a Unix socket; incoming messages arrive as `receive` notifications.",
+        abstract: "Serve JSON-RPC 2.0 — signal-cli's daemon protocol — on stdin/stdout, a Unix socket or HTTP; incoming messages arrive as `receive` notifications.",
         discussion: """
-            Methods: send {recipient, text, attachments?, replyTo?}, receive, conversations, history {recipient, before?, limit?},
-            safetyNumber {recipient}, trust {recipient}, devices. Example:
-              {"jsonrpc":"2.0","id":1,"method":"send","params":{"recipient":"bob","text":"hi"}}
+            signal-cli's methods (send, sendReaction, sendReceipt, sendTyping, remoteDelete, listGroups, updateGroup, quitGroup,
+            getUserStatus, listContacts, listIdentities, trust, listDevices, removeDevice, version) and Parley's own: send
+            {recipient, text, attachments?, replyTo?}, receive, conversations, history {recipient, before?, limit?},
+            safetyNumber {recipient}, trust {recipient}, devices. A recipient is a username, an account id, u:USERNAME, or
+            +DIGITS for an account whose username is those digits. Example:
+              {"jsonrpc":"2.0","id":1,"method":"send","params":{"recipient":["+15550000002"],"message":"hi"}}
             With --socket PATH, any number of local clients may connect (the socket is 0600); each gets its responses and
-            every `receive` notification.
+            every `receive` notification. With --http HOST:PORT (loopback unless you say otherwise; anyone who can reach it
+            acts as this account): POST /api/v1/rpc, GET /api/v1/events (server-sent events), GET /api/v1/check.
             """)
 
     @OptionGroup var options: GlobalOptions
     @Option(help: "Serve on a Unix domain socket at this path instead of stdin/stdout.") var socket: String?
+    @Option(help: "Serve signal-cli's HTTP transport on HOST:PORT (port 0 picks one; the address is printed on stderr).")
+    var http: String?
 
     func run() async throws {
         let listener = try socket.map(UnixSocketListener.init(path:))
@@ -34,63 +41,76 @@ struct DaemonCommand: AsyncParsableCommand {
             }
         }
         defer { signalSources?.forEach { $0.cancel() } }
+        let endpoint = try http.map(HTTPEndpoint.init(parsing:))
         try await AccountContext.with(options) { client in
             let peers = DaemonPeers()
+            let account = try Self.signalCLIAccount(of: client)
             let receiving = Task {
                 try await client.listen { outcome in
-                    guard case .stored(let id) = outcome,
-                          let message = try? client.message(id: id) else { return }
-                    peers.notifyAll(message)
+                    guard case .stored(let id) = outcome, let message = try? client.message(id: id),
+                          let params = try? SignalCLIEnvelope.params(for: message, account: account, client: client) else { return }
+                    peers.notifyAll(DaemonEvent(message: message, signalCLI: params))
                 }
             }
             defer { receiving.cancel() }
-            if let listener {
+            let staging = FileManager.default.temporaryDirectory.appendingPathComponent("parley-daemon-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            defer { try? FileManager.default.removeItem(at: staging) }
+            let methods = SignalCLIMethods(client: client, staging: staging)
+            if let endpoint {
+                let session = DaemonSession(client: client, signalCLI: methods, transport: .http) { _ in }
+                try await DaemonHTTPServer(endpoint: endpoint, session: session, peers: peers).run()
+            } else if let listener {
                 FileHandle.standardError.write(Data("parley daemon listening on \(listener.path)\n".utf8))
                 await withDiscardingTaskGroup { group in
                     for await connection in listener.connections() {
-                        group.addTask { await Self.serve(connection, client: client, peers: peers) }
+                        group.addTask { await Self.serve(connection, client: client, methods: methods, peers: peers) }
                     }
                 }
             } else {
-                await Self.serve(LineConnection(input: 0, output: 1, ownsDescriptors: false), client: client, peers: peers)
+                await Self.serve(LineConnection(input: 0, output: 1, ownsDescriptors: false), client: client, methods: methods, peers: peers)
             }
         }
     }
 
     /// Answers one peer's requests until its input ends.
-    private static func serve(_ connection: LineConnection, client: ParleyClient, peers: DaemonPeers) async {
-        let session = DaemonSession(client: client) { connection.write($0) }
-        let id = peers.add(session)
+    private static func serve(_ connection: LineConnection, client: ParleyClient, methods: SignalCLIMethods, peers: DaemonPeers) async {
+        let session = DaemonSession(client: client, signalCLI: methods, transport: .lines) { connection.write($0) }
+        let id = peers.add { session.notify($0) }
         for await line in connection.lines() where !line.trimmingCharacters(in: .whitespaces).isEmpty {
             await session.handle(line: line)
         }
         peers.remove(id)
         connection.close()
     }
+
+    /// How signal-cli's notifications name this account: `+digits` for a digits-only username, else the account id.
+    private static func signalCLIAccount(of client: ParleyClient) throws -> String {
+        if let number = SignalCLIAddress.number(forUsername: try client.accounts.account()?.username) { return number }
+        return try client.credentials().accountId
+    }
 }
 
-/// The daemon's connected peers, which all get `receive` notifications.
+/// The daemon's connected clients, which all hear of incoming messages: line sessions and event streams.
 final class DaemonPeers: Sendable {
-    private let state = NSLock()
-    nonisolated(unsafe) private var sessions: [Int: DaemonSession] = [:]
-    nonisolated(unsafe) private var nextId = 0
+    private let listeners = Mutex<(next: Int, all: [Int: @Sendable (DaemonEvent) -> Void])>((0, [:]))
 
-    /// Adds a peer; returns its handle for ``remove(_:)``.
-    func add(_ session: DaemonSession) -> Int {
-        state.withLock {
-            nextId += 1
-            sessions[nextId] = session
-            return nextId
+    /// Adds a listener; returns its handle for ``remove(_:)``.
+    func add(_ listener: @escaping @Sendable (DaemonEvent) -> Void) -> Int {
+        listeners.withLock { state in
+            state.next += 1
+            state.all[state.next] = listener
+            return state.next
         }
     }
 
-    /// Forgets a peer that went away.
+    /// Forgets a listener that went away.
     func remove(_ id: Int) {
-        _ = state.withLock { sessions.removeValue(forKey: id) }
+        _ = listeners.withLock { $0.all.removeValue(forKey: id) }
     }
 
-    /// Tells every peer about an incoming message.
-    func notifyAll(_ message: StoredMessage) {
-        for session in state.withLock({ Array(sessions.values) }) { session.notify(message) }
+    /// Tells every listener about an incoming message.
+    func notifyAll(_ event: DaemonEvent) {
+        for listener in listeners.withLock({ Array($0.all.values) }) { listener(event) }
     }
 }

@@ -1,40 +1,81 @@
 import Foundation
 import ParleyKit
 
-/// Serves `parley`'s operations as JSON-RPC 2.0 over newline-delimited JSON, signal-cli's daemon mode: one request
-/// per line in, one response per line out, and `receive` notifications for incoming messages.
+/// Serves `parley`'s operations as JSON-RPC 2.0, signal-cli's daemon protocol: requests (single or batched) in,
+/// responses out, and `receive` notifications for incoming messages. Two dialects share the door: signal-cli's methods
+/// (``SignalCLIMethods``) and Parley's own seven (`send` with `text`, `receive`, `conversations`, `history`,
+/// `safetyNumber`, `trust` without a safety number, `devices`).
 struct DaemonSession: Sendable {
+    /// How requests arrive.
+    enum Transport: Sendable {
+        /// One JSON object per line (stdin/stdout, a Unix socket): notifications are pushed on the same stream.
+        case lines
+        /// `POST /api/v1/rpc`: notifications travel as server-sent events instead, so subscriptions are not offered.
+        case http
+    }
+
     let client: ParleyClient
+    let signalCLI: SignalCLIMethods
+    let transport: Transport
+    /// Where line-transport responses and notifications go.
     let write: @Sendable (Data) -> Void
 
-    /// Handles one request line; requests with an id get a response, notifications (no id) do not.
+    /// Handles one request line; requests with an id get a response line, notifications (no id) do not.
     func handle(line: String) async {
+        if let response = await respond(to: Data(line.utf8)) { write(response + Data("\n".utf8)) }
+    }
+
+    /// The encoded response to a request body (one request, or a batch array); `nil` when there is nothing to answer
+    /// (notifications only).
+    func respond(to body: Data) async -> Data? {
+        let parsed: JSONValue
+        do {
+            parsed = try JSONDecoder().decode(JSONValue.self, from: body)
+        } catch {
+            return Self.encode(JSONRPCResponse<JSONValue>(id: .null, result: nil, error: .parse("\(error)"), method: nil, params: nil))
+        }
+        guard case .array(let batch) = parsed else {
+            return await answer(parsed).map(Self.encode)
+        }
+        guard !batch.isEmpty else {
+            return Self.encode(JSONRPCResponse<JSONValue>(id: .null, result: nil, error: .invalidRequest("an empty batch"), method: nil, params: nil))
+        }
+        var answers: [JSONRPCResponse<AnyEncodable>] = []
+        for item in batch { if let answer = await answer(item) { answers.append(answer) } }
+        return answers.isEmpty ? nil : Self.encode(answers)
+    }
+
+    /// The response to one request, or `nil` for a notification.
+    private func answer(_ item: JSONValue) async -> JSONRPCResponse<AnyEncodable>? {
         let request: JSONRPCRequest
         do {
-            request = try JSONDecoder().decode(JSONRPCRequest.self, from: Data(line.utf8))
+            request = try JSONDecoder().decode(JSONRPCRequest.self, from: try JSONEncoder().encode(item))
         } catch {
-            respond(JSONRPCResponse<JSONValue>(id: .null, result: nil, error: .parse("\(error)"), method: nil, params: nil))
-            return
+            let id: JSONValue = if case .object(let fields) = item { fields["id"] ?? .null } else { .null }
+            return JSONRPCResponse(id: id, result: nil, error: .invalidRequest("\(error)"), method: nil, params: nil)
         }
         guard request.jsonrpc == "2.0" else {
-            respond(JSONRPCResponse<JSONValue>(id: request.id ?? .null, result: nil, error: .invalidRequest("jsonrpc must be \"2.0\""),
-                                               method: nil, params: nil))
-            return
+            return JSONRPCResponse(id: request.id ?? .null, result: nil, error: .invalidRequest("only jsonrpc version 2.0 is supported"),
+                                   method: nil, params: nil)
         }
         do {
             let result = try await dispatch(request.method, request.params ?? [:])
-            if request.id != nil { respond(JSONRPCResponse.success(request.id, result)) }
-        } catch let error as JSONRPCError {
-            respond(JSONRPCResponse<JSONValue>(id: request.id ?? .null, result: nil, error: error, method: nil, params: nil))
+            return request.id == nil ? nil : JSONRPCResponse.success(request.id, result)
         } catch {
-            respond(JSONRPCResponse<JSONValue>(id: request.id ?? .null, result: nil,
-                                               error: JSONRPCError(code: -32000, message: "\(error)"), method: nil, params: nil))
+            return request.id == nil ? nil
+                : JSONRPCResponse(id: request.id, result: nil, error: JSONRPCError(failure: error), method: nil, params: nil)
         }
     }
 
-    /// Tells the client about an incoming message.
-    func notify(_ message: StoredMessage) {
-        respond(JSONRPCResponse.notification("receive", message))
+    /// Tells a line-transport client about an incoming message: signal-cli's `{"account", "envelope"}` parameters, with
+    /// Parley's own view of the message beside them under `message`.
+    func notify(_ event: DaemonEvent) {
+        var params = event.signalCLI
+        if case .object(var fields) = params, let message = try? JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(event.message)) {
+            fields["message"] = message
+            params = .object(fields)
+        }
+        write(Self.encode(JSONRPCResponse.notification("receive", params)) + Data("\n".utf8))
     }
 
     private func dispatch(_ method: String, _ params: [String: JSONValue]) async throws -> AnyEncodable {
@@ -42,8 +83,9 @@ struct DaemonSession: Sendable {
             guard let name = params["recipient"]?.string else { throw JSONRPCError.invalidParams("recipient is required") }
             return try await client.resolve(name)
         }
+        let verifiesSafetyNumber = ["trustAllKnownKeys", "verifiedSafetyNumber", "verifiedFingerprint"].contains { params[$0] != nil }
         switch method {
-        case "send":
+        case "send" where params["text"] != nil:
             let accountId = try await recipient()
             let id = try client.sender.enqueue(
                 body: params["text"]?.string ?? "", to: accountId,
@@ -63,23 +105,34 @@ struct DaemonSession: Sendable {
             return AnyEncodable(try client.history(threadId: thread, before: params["before"]?.integer, limit: limit))
         case "safetyNumber":
             return AnyEncodable(["safetyNumber": try client.safetyNumber(with: try await recipient())])
-        case "trust":
+        case "trust" where !verifiesSafetyNumber:
             let accountId = try await recipient()
             try client.acceptIdentity(of: accountId)
             return AnyEncodable(["trusted": accountId])
         case "devices":
             return AnyEncodable(try await client.devices())
+        case "subscribeReceive", "unsubscribeReceive":
+            // signal-cli offers subscriptions on streams only; here every client of a stream is always subscribed.
+            guard transport == .lines else { throw JSONRPCError.methodNotFound(method) }
+            return AnyEncodable(method == "subscribeReceive" ? JSONValue.integer(0) : JSONValue.object([:]))
         default:
-            throw JSONRPCError.methodNotFound(method)
+            return AnyEncodable(try await signalCLI.call(method, params))
         }
     }
 
-    private func respond(_ response: some Encodable) {
+    private static func encode(_ value: some Encodable) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(response) else { return }
-        write(data + Data("\n".utf8))
+        return (try? encoder.encode(value)) ?? Data(#"{"jsonrpc":"2.0","error":{"code":-32603,"message":"unencodable response"},"id":null}"#.utf8)
     }
+}
+
+/// An incoming message as the daemon hands it to its clients.
+struct DaemonEvent: Sendable {
+    /// Parley's view of the message.
+    let message: StoredMessage
+    /// signal-cli's `receive` parameters for it (``SignalCLIEnvelope``).
+    let signalCLI: JSONValue
 }
 
 /// Type erasure for results of different types.

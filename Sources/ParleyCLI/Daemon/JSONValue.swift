@@ -2,6 +2,7 @@
 enum JSONValue: Codable, Sendable, Equatable {
     case null
     case bool(Bool)
+    case integer(Int64)
     case number(Double)
     case string(String)
     case array([JSONValue])
@@ -11,6 +12,7 @@ enum JSONValue: Codable, Sendable, Equatable {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() { self = .null }
         else if let value = try? container.decode(Bool.self) { self = .bool(value) }
+        else if let value = try? container.decode(Int64.self) { self = .integer(value) }
         else if let value = try? container.decode(Double.self) { self = .number(value) }
         else if let value = try? container.decode(String.self) { self = .string(value) }
         else if let value = try? container.decode([JSONValue].self) { self = .array(value) }
@@ -22,6 +24,7 @@ enum JSONValue: Codable, Sendable, Equatable {
         switch self {
         case .null: try container.encodeNil()
         case .bool(let value): try container.encode(value)
+        case .integer(let value): try container.encode(value)
         case .number(let value): try container.encode(value)
         case .string(let value): try container.encode(value)
         case .array(let value): try container.encode(value)
@@ -30,6 +33,29 @@ enum JSONValue: Codable, Sendable, Equatable {
     }
 
     var string: String? { if case .string(let value) = self { value } else { nil } }
-    var integer: Int64? { if case .number(let value) = self, value == value.rounded() { Int64(exactly: value) } else { nil } }
+    var integer: Int64? {
+        switch self {
+        case .integer(let value): value
+        case .number(let value): value == value.rounded() ? Int64(exactly: value) : nil
+        case .string(let text): Int64(text)  // signal-cli reads numeric options from strings too
+        default: nil
+        }
+    }
     var strings: [String]? { if case .array(let values) = self { values.compactMap(\.string) } else { nil } }
+    var bool: Bool? { if case .bool(let value) = self { value } else { nil } }
+    /// A scalar or an array of strings (signal-cli's list options accept both).
+    var stringList: [String]? {
+        switch self {
+        case .string(let value): [value]
+        case .array(let values): values.compactMap(\.string)
+        default: nil
+        }
+    }
+    /// A scalar or an array of integers.
+    var integerList: [Int64]? {
+        switch self {
+        case .array(let values): values.compactMap(\.integer)
+        default: integer.map { [$0] }
+        }
+    }
 }

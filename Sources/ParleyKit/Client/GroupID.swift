@@ -23,6 +23,21 @@ public struct GroupID: Hashable, Sendable, CustomStringConvertible {
         data = Data(bytes)
     }
 
+    /// Parses an id in either printed form: 32 hex digits (Parley's) or the base64 of its 16 bytes (signal-cli's).
+    /// - Throws: ``ParleyError/invalidArgument(_:)`` for anything else.
+    public init(text: String) throws {
+        if text.count == 32, let id = try? GroupID(hex: text) {
+            self = id
+        } else if let bytes = Data(base64Encoded: text), bytes.count == 16 {
+            data = bytes
+        } else {
+            throw ParleyError.invalidArgument("a group id is 32 hex digits or the base64 of 16 bytes (see `parley group list`)")
+        }
+    }
+
+    /// The base64 of the id's bytes (signal-cli's form).
+    public var base64: String { data.base64EncodedString() }
+
     /// 32 lowercase hex digits.
     public var hex: String { ContentHashFormat.hex(Array(data)) }
 

@@ -3,7 +3,10 @@ import GRDB
 /// Reads single messages and pages for presentation.
 public enum MessageLookup {
     /// The columns every message read selects.
-    static let columns = "m.*, (SELECT COUNT(*) FROM attachments a WHERE a.message_id = m.id) AS attachment_count"
+    static let columns = """
+        m.*, (SELECT COUNT(*) FROM attachments a WHERE a.message_id = m.id) AS attachment_count,
+        (SELECT r.username FROM recipients r WHERE r.account_id = m.author_account_id) AS author_username
+        """
 
     /// The message with local id `id`.
     public static func message(_ id: Int64, _ db: Database) throws -> StoredMessage? {
@@ -42,6 +45,8 @@ extension StoredMessage {
             replyToId: row["reply_to_id"], attachmentCount: row["attachment_count"],
             kind: MessageKind(rawValue: row["kind"]) ?? .message, editedAt: (row["edited_at"] as Int64?).map(UInt64.init),
             deleted: row["deleted"], expireTimer: (row["expire_timer"] as Int64).clampedUInt32,
-            expiresAt: (row["expire_at"] as Int64?).map(UInt64.init), sealed: row["sealed"], reactions: [])
+            expiresAt: (row["expire_at"] as Int64?).map(UInt64.init), sealed: row["sealed"], threadId: row["thread_id"],
+            authorDeviceId: UInt32(truncatingIfNeeded: row["author_device_id"] as Int64), authorUsername: row["author_username"],
+            serverTimestamp: (row["server_timestamp"] as Int64?).map(UInt64.init), reactions: [])
     }
 }

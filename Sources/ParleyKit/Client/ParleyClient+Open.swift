@@ -56,6 +56,26 @@ extension ParleyClient {
         try database.read { db in try MessageLookup.message(id, db) }
     }
 
+    /// The message `authorAccountId` sent at `timestamp` (the pair names a message on every device), if this device has it.
+    public func message(author authorAccountId: String, timestamp: UInt64) throws -> StoredMessage? {
+        try database.read { db in
+            try ConversationStore.messageId(author: authorAccountId, timestamp: timestamp, db).flatMap { try MessageLookup.message($0, db) }
+        }
+    }
+
+    /// The usernames this device knows for `accountIds` (those it knows).
+    public func usernames(of accountIds: [String]) throws -> [String: String] {
+        try database.read { db in
+            var names: [String: String] = [:]
+            for accountId in accountIds {
+                if let name = try String.fetchOne(db, sql: "SELECT username FROM recipients WHERE account_id = ?", arguments: [accountId]) {
+                    names[accountId] = name
+                }
+            }
+            return names
+        }
+    }
+
     /// Why sending or receiving message `id` failed, as a type: `nil` when it did not (or there is no such message).
     public func failure(ofMessage id: Int64) throws -> MessageFailure? {
         try message(id: id).flatMap { message in

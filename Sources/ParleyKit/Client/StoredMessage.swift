@@ -30,6 +30,14 @@ public struct StoredMessage: Sendable, Equatable, Codable {
     public let expiresAt: UInt64?
     /// It arrived sealed: the server was not told who sent it (sealed sender).
     public let sealed: Bool
+    /// The conversation it belongs to.
+    public let threadId: Int64
+    /// The author's device.
+    public let authorDeviceId: UInt32
+    /// The author's username, when this device knows it.
+    public let authorUsername: String?
+    /// When the server accepted it (milliseconds since 1970), for received messages.
+    public let serverTimestamp: UInt64?
     /// Reactions, one per person.
     public var reactions: [StoredReaction]
 }

@@ -106,12 +106,13 @@ public struct MessageSender: Sendable {
     }
 
     /// Reacts to message `messageId` with `emoji` (replacing this account's earlier reaction), or withdraws the
-    /// reaction when `remove` is set.
-    public func react(_ emoji: String, to messageId: Int64, remove: Bool = false) throws {
+    /// reaction when `remove` is set. Returns the reaction's timestamp.
+    @discardableResult
+    public func react(_ emoji: String, to messageId: Int64, remove: Bool = false) throws -> UInt64 {
         guard remove || (emoji.count == 1 && emoji.utf8.count <= Reaction.maximumEmojiBytes) else {
             throw ParleyError.invalidArgument("a reaction is one emoji")
         }
-        try act(on: messageId) { target in
+        return try act(on: messageId) { target in
             DataMessage(body: nil, reaction: Reaction(emoji: emoji, remove: remove, targetAuthorAccountId: target.author,
                                                       targetTimestamp: target.timestamp))
         }
@@ -119,16 +120,18 @@ public struct MessageSender: Sendable {
 
     /// Replaces the text of this account's message `messageId` (within 24 hours of sending); the earlier text is
     /// kept as history and the message shows as edited.
-    public func edit(_ messageId: Int64, body: String) throws {
+    @discardableResult
+    public func edit(_ messageId: Int64, body: String) throws -> UInt64 {
         guard !body.isEmpty, body.utf8.count <= Self.inlineTextLimit else {
             throw ParleyError.invalidArgument("an edit is 1…\(Self.inlineTextLimit) bytes of text")
         }
-        try act(on: messageId) { target in DataMessage(body: body, editTarget: target.timestamp) }
+        return try act(on: messageId) { target in DataMessage(body: body, editTarget: target.timestamp) }
     }
 
     /// Deletes this account's message `messageId` for everyone (within 24 hours of sending): every copy becomes
-    /// a tombstone and its content is erased.
-    public func deleteForEveryone(_ messageId: Int64) throws {
+    /// a tombstone and its content is erased. Returns the deletion's timestamp.
+    @discardableResult
+    public func deleteForEveryone(_ messageId: Int64) throws -> UInt64 {
         try act(on: messageId) { target in DataMessage(body: nil, deleteTarget: target.timestamp) }
     }
 
@@ -142,7 +145,7 @@ public struct MessageSender: Sendable {
         }
     }
 
-    private func act(on messageId: Int64, _ make: (_ target: (author: String, timestamp: UInt64)) -> DataMessage) throws {
+    private func act(on messageId: Int64, _ make: (_ target: (author: String, timestamp: UInt64)) -> DataMessage) throws -> UInt64 {
         let timestamp = clock.next()
         try database.write { db in
             guard let row = try Row.fetchOne(db, sql: """
@@ -162,6 +165,7 @@ public struct MessageSender: Sendable {
                 try send(message, to: .group(threadId: group.threadId), peer: "", timestamp: timestamp, db)
             }
         }
+        return timestamp
     }
 
     /// Applies `message` here (the same rules a receiver applies) and queues it for `audience`; a refusal throws

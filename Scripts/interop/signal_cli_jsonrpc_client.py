@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""A bot built on pysignalclijsonrpc (PyPI), the signal-cli JSON-RPC client library, driving `parley daemon --http`.
+
+Run by Tests/ParleyServerIntegrationTests/SignalCLICompatibilityTests.swift against a real parley-server:
+  signal_cli_jsonrpc_client.py BASE ACCOUNT PEER PEER2
+BASE is the daemon's http://HOST:PORT; ACCOUNT, PEER and PEER2 are +digits numbers of Parley accounts whose usernames are
+those digits. Prints one line per step (the test reads them); "LISTENING" means the event stream is open and the test
+should make PEER send ACCOUNT a message; exits non-zero on the first step that does not behave as signal-cli's would.
+"""
+import json
+import sys
+
+import requests
+from pysignalclijsonrpc import SignalCliJSONRPCApi, SignalCliJSONRPCError
+
+
+def check(condition, what):
+    if not condition:
+        print(f"FAILED {what}", flush=True)
+        sys.exit(1)
+
+
+def read_one_event(base, timeout=60):
+    """The first `receive` event on GET /api/v1/events, parsed as a browser's EventSource would."""
+    with requests.get(f"{base}/api/v1/events", stream=True, headers={"Accept": "text/event-stream"}, timeout=(5, timeout)) as res:
+        res.raise_for_status()
+        check(res.headers.get("Content-Type", "").startswith("text/event-stream"), "events content type")
+        print("LISTENING", flush=True)
+        event, data = None, []
+        for raw in res.iter_lines(decode_unicode=True):
+            line = (raw or "").rstrip("\r")
+            if line == "":
+                if data and event in (None, "receive"):
+                    return json.loads("\n".join(data))
+                event, data = None, []
+            elif line.startswith(":"):
+                continue
+            else:
+                field, _, value = line.partition(":")
+                value = value[1:] if value.startswith(" ") else value
+                if field == "event":
+                    event = value
+                elif field == "data":
+                    data.append(value)
+    return None
+
+
+def main():
+    base, account, peer, peer2 = sys.argv[1:5]
+    api = SignalCliJSONRPCApi(endpoint=f"{base}/api/v1/rpc", account=account)
+
+    print(f"version {api.version}", flush=True)
+
+    sent = api.send_message(recipients=[peer], message="hello from pysignalclijsonrpc")
+    check(len(sent["timestamps"]) == 1, f"one timestamp for a 1:1 send: {sent}")
+    timestamp, recipients = next(iter(sent["timestamps"].items()))
+    check(recipients["recipients"] == [peer], f"the send reached {peer}: {sent}")
+    print(f"sent {timestamp}", flush=True)
+
+    reaction = api.send_reaction(recipient=peer, emoji="\N{THUMBS UP SIGN}", target_author=account, target_timestamp=timestamp)
+    check(isinstance(reaction, int) and reaction > 0, f"a reaction timestamp: {reaction}")
+    print("reacted", flush=True)
+
+    group_id = api.update_group(name="Bots", members=[peer, peer2], description="made by pysignalclijsonrpc")
+    check(isinstance(group_id, str) and group_id, f"a group id: {group_id}")
+    group = api.get_group(group_id)[0]
+    members = sorted(member["number"] for member in group.get("members", []))
+    check(group.get("name") == "Bots" and group.get("isMember") is True, f"the group is listed: {group}")
+    check(members == sorted([account, peer, peer2]), f"the group's members: {members}")
+    print(f"group {group_id}", flush=True)
+
+    to_group = api.send_message(recipients=[group_id], message="hello group")
+    group_recipients = next(iter(to_group["timestamps"].values()))["recipients"]
+    check(group_recipients and all(entry == group_id for entry in group_recipients), f"the group send: {to_group}")
+    print("sent to group", flush=True)
+
+    # Recipients this library cannot name (letters) are dropped by it, not refused by the daemon: nothing is sent.
+    check(api.send_message(recipients=["not-a-number"], message="dropped") == {"timestamps": {}}, "a dropped recipient")
+
+    event = read_one_event(base)
+    check(event is not None, "an event arrived")
+    envelope = event["envelope"]
+    check(event["account"] == account and envelope["sourceNumber"] == peer, f"the event names both ends: {event}")
+    print(f"EVENT {envelope['dataMessage']['message']}", flush=True)
+
+    api.quit_group(groupid=group_id)
+    check(api.get_group(group_id)[0].get("isMember") is False, "the group was left")
+    print("left group", flush=True)
+
+    try:
+        api._jsonrpc(method="noSuchMethod")  # the library's own transport, for a method signal-cli would not know either
+        check(False, "an unknown method answered")
+    except SignalCliJSONRPCError as error:
+        check("Method not implemented" in str(error), f"an unknown method's error: {error}")
+    raw = requests.post(f"{base}/api/v1/rpc", json={"jsonrpc": "2.0", "id": 7, "method": "sendReaction", "params": {}}).json()
+    check(raw["id"] == 7 and raw["error"]["code"] == -1, f"a user error in signal-cli's code: {raw}")
+    print("OK", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,27 @@
+/// A `HOST:PORT` the daemon listens on (`[::1]:8080` for IPv6).
+struct HTTPEndpoint: Sendable, Equatable {
+    let host: String
+    let port: Int
+
+    /// Parses `HOST:PORT`.
+    /// - Throws: ``JSONRPCError``-free ``HTTPEndpointError`` naming what is wrong.
+    init(parsing text: String) throws {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (0...65535).contains(port) else {
+            throw HTTPEndpointError(text: text)
+        }
+        var host = String(text[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard !host.isEmpty else { throw HTTPEndpointError(text: text) }
+        self.host = host
+        self.port = port
+    }
+
+    /// Whether the address is reachable from this machine only.
+    var isLoopback: Bool { ["127.0.0.1", "localhost", "::1"].contains(host) }
+}
+
+/// An `--http` value that is not `HOST:PORT`.
+struct HTTPEndpointError: Error, CustomStringConvertible {
+    let text: String
+    var description: String { "--http wants HOST:PORT (for example 127.0.0.1:8080), not \(text)" }
+}

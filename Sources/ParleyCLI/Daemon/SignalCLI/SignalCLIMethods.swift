@@ -1,0 +1,399 @@
+import Foundation
+import ParleyKit
+
+/// signal-cli's JSON-RPC methods, answered by a ``ParleyClient``: the same names, parameters and result shapes as
+/// signal-cli's daemon (`send`, `sendReaction`, `listGroups`, `updateGroup`, …), so tools written for signal-cli
+/// drive Parley. A front door: it parses and presents; every operation is ParleyKit's.
+///
+/// List parameters take a string or an array, under the singular or plural name (`recipient`/`recipients`), as
+/// signal-cli's do. Recipients are named as ``SignalCLIAddress`` says; group ids are base64 (hex accepted too).
+struct SignalCLIMethods: Sendable {
+    let client: ParleyClient
+    /// Where attachments given as `data:` URIs are written until they are sent (0700).
+    let staging: URL
+
+    /// The methods answered here.
+    static let names: Set<String> = [
+        "version", "send", "sendReaction", "sendReceipt", "sendTyping", "remoteDelete", "listGroups", "updateGroup", "quitGroup",
+        "getUserStatus", "listContacts", "listIdentities", "trust", "listDevices", "removeDevice",
+    ]
+
+    /// The result of `method` with `params`.
+    /// - Throws: ``JSONRPCError`` in signal-cli's codes.
+    func call(_ method: String, _ params: [String: JSONValue]) async throws -> JSONValue {
+        let p = Params(values: params)
+        switch method {
+        case "version": return .object(["version": .string(ParleyVersion.current)])
+        case "send": return try await send(p)
+        case "sendReaction": return try await sendReaction(p)
+        case "sendReceipt": return try await sendReceipt(p)
+        case "sendTyping": return try await sendTyping(p)
+        case "remoteDelete": return try await remoteDelete(p)
+        case "listGroups": return try listGroups(p)
+        case "updateGroup": return try await updateGroup(p)
+        case "quitGroup": return try await quitGroup(p)
+        case "getUserStatus": return try await userStatus(p)
+        case "listContacts": return try listContacts()
+        case "listIdentities": return try listIdentities(p)
+        case "trust": return try await trust(p)
+        case "listDevices": return try await listDevices()
+        case "removeDevice": return try await removeDevice(p)
+        default: throw JSONRPCError.methodNotFound(method)
+        }
+    }
+
+    // MARK: Sending
+
+    private func send(_ p: Params) async throws -> JSONValue {
+        let recipients = p.list("recipient", "recipients") + p.list("username", "usernames").map { "u:" + $0 }
+        let groups = try p.list("groupId", "groupIds").map { try group($0) }
+        let text = p.string("message") ?? ""
+        if let target = p.integer("editTimestamp") {
+            let own = try ownMessage(sentAt: target)
+            let timestamp = try client.sender.edit(own.id, body: text)
+            return try await delivered(timestamp: timestamp, recipients: recipients, groups: groups)
+        }
+        guard !recipients.isEmpty || !groups.isEmpty else { throw JSONRPCError.userError("No recipients given") }
+        let files = try p.list("attachment", "attachments").map { try attachment($0) }
+        guard !text.isEmpty || !files.isEmpty else {
+            throw JSONRPCError.userError("Sending empty message is not allowed, no message, attachments or sticker given.")
+        }
+        var replyTo: Int64?
+        if let quoted = p.integer("quoteTimestamp") {
+            guard let author = p.string("quoteAuthor") else { throw JSONRPCError.userError("Quote author parameter is missing") }
+            let authorId = try await SignalCLIAddress.resolve(author, with: client)
+            guard let message = try client.message(author: authorId, timestamp: UInt64(quoted)) else {
+                throw JSONRPCError.userError("Quoted message not found: \(author) at \(quoted)")
+            }
+            replyTo = message.id
+        }
+        var sent: [(id: Int64, recipient: String?, group: GroupInfo?)] = []
+        for recipient in recipients {
+            let accountId = try await SignalCLIAddress.resolve(recipient, with: client)
+            sent.append((try client.sender.enqueue(body: text, to: accountId, attachments: files, replyTo: replyTo), accountId, nil))
+        }
+        for group in groups {
+            sent.append((try client.sender.enqueue(body: text, toGroup: group.id, files: try files.map { try OutgoingAttachment(file: $0) },
+                                                   replyTo: replyTo), nil, group))
+        }
+        _ = try await client.runJobs()
+        for file in files where file.path.hasPrefix(staging.path) { try? FileManager.default.removeItem(at: file) }
+        var results: [JSONValue] = []
+        var timestamp: UInt64 = 0
+        for (id, recipient, group) in sent {
+            let message = try client.message(id: id)
+            timestamp = timestamp == 0 ? message?.timestamp ?? 0 : timestamp
+            let type = Self.resultType(message, failure: try client.failure(ofMessage: id))
+            if let recipient {
+                results.append(try result(for: recipient, type: type, group: nil))
+            } else if let group {
+                for member in group.members where member != (try client.credentials().accountId) {
+                    results.append(try result(for: member, type: type, group: group))
+                }
+            }
+        }
+        return try answer(timestamp: timestamp, results: results)
+    }
+
+    private func sendReaction(_ p: Params) async throws -> JSONValue {
+        guard let emoji = p.string("emoji") else { throw JSONRPCError.userError("Emoji parameter is missing") }
+        guard let target = p.integer("targetTimestamp") else { throw JSONRPCError.userError("Target timestamp parameter is missing") }
+        let recipients = p.list("recipient", "recipients")
+        guard let author = p.string("targetAuthor") ?? (recipients.count == 1 ? recipients[0] : nil) else {
+            throw JSONRPCError.userError("Target author parameter is missing")
+        }
+        let message = try await message(by: author, sentAt: target)
+        let timestamp = try client.sender.react(emoji, to: message.id, remove: p.bool("remove") ?? false)
+        return try await delivered(timestamp: timestamp, recipients: recipients, groups: try p.list("groupId", "groupIds").map { try group($0) })
+    }
+
+    private func remoteDelete(_ p: Params) async throws -> JSONValue {
+        guard let target = p.integer("targetTimestamp") else { throw JSONRPCError.userError("Target timestamp parameter is missing") }
+        let timestamp = try client.sender.deleteForEveryone(try ownMessage(sentAt: target).id)
+        return try await delivered(timestamp: timestamp, recipients: p.list("recipient", "recipients"),
+                                   groups: try p.list("groupId", "groupIds").map { try group($0) })
+    }
+
+    private func sendReceipt(_ p: Params) async throws -> JSONValue {
+        guard let recipient = p.string("recipient") else { throw JSONRPCError.userError("Recipient parameter is missing") }
+        guard (p.string("type") ?? "read") == "read" else { throw JSONRPCError.userError("Parley sends read receipts only, not viewed receipts") }
+        let targets = p.integerList("targetTimestamp", "targetTimestamps")
+        guard !targets.isEmpty else { throw JSONRPCError.userError("Target timestamp parameter is missing") }
+        var threads: Set<Int64> = []
+        for target in targets { threads.insert(try await message(by: recipient, sentAt: target).threadId) }
+        // Marking the conversation read sends read receipts for everything unread in it, these messages included.
+        for thread in threads { try client.markRead(threadId: thread) }
+        _ = try await client.runJobs()
+        return try answer(timestamp: UInt64(Date().timeIntervalSince1970 * 1000),
+                          results: [try result(for: try await SignalCLIAddress.resolve(recipient, with: client), type: "SUCCESS", group: nil)])
+    }
+
+    private func sendTyping(_ p: Params) async throws -> JSONValue {
+        guard p.list("groupId", "groupIds").isEmpty else { throw JSONRPCError.userError("Parley sends typing indicators to 1:1 chats only") }
+        let recipients = p.list("recipient", "recipients")
+        guard !recipients.isEmpty else { throw JSONRPCError.userError("No recipients given") }
+        var results: [JSONValue] = []
+        for recipient in recipients {
+            let accountId = try await SignalCLIAddress.resolve(recipient, with: client)
+            let sent = try await client.sendTyping((p.bool("stop") ?? false) ? .stopped : .started, to: accountId)
+            results.append(try result(for: accountId, type: sent ? "SUCCESS" : "NETWORK_FAILURE", group: nil))
+        }
+        return try answer(timestamp: UInt64(Date().timeIntervalSince1970 * 1000), results: results)
+    }
+
+    // MARK: Groups
+
+    private func listGroups(_ p: Params) throws -> JSONValue {
+        let wanted = try Set(p.list("groupId", "groupIds").map { try GroupID(text: $0) })
+        let groups = try client.groups().filter { wanted.isEmpty || wanted.contains(GroupID($0.id)) }
+        let names = try client.usernames(of: groups.flatMap(\.members))
+        return .array(groups.map { group in
+            let members = group.members.map { member -> JSONValue in
+                let address = SignalCLIAddress.Address(accountId: member, username: names[member])
+                return .object(["number": address.number.map(JSONValue.string) ?? .null, "uuid": .string(member), "isAdmin": .bool(false)])
+            }
+            return .object([
+                "id": .string(GroupID(group.id).base64), "name": .string(group.title), "description": .string(""),
+                "isMember": .bool(!group.left), "isBlocked": .bool(false), "messageExpirationTime": .integer(0),
+                "members": .array(members), "pendingMembers": .array([]), "requestingMembers": .array([]), "admins": .array([]),
+                "banned": .array([]), "permissionAddMember": .string("EVERY_MEMBER"), "permissionEditDetails": .string("EVERY_MEMBER"),
+                "permissionSendMessage": .string("EVERY_MEMBER"), "groupInviteLink": .null,
+            ])
+        })
+    }
+
+    private func updateGroup(_ p: Params) async throws -> JSONValue {
+        if let expiration = p.integer("expiration"), expiration != 0 {
+            throw JSONRPCError.userError("Parley cannot set a group's disappearing-message timer yet")
+        }
+        let added = try await p.list("member", "members").asyncMap { try await SignalCLIAddress.resolve($0, with: client) }
+        let removed = try await p.list("removeMember", "removeMembers").asyncMap { try await SignalCLIAddress.resolve($0, with: client) }
+        guard let text = p.string("groupId") else {
+            let id = try client.sender.createGroup(title: p.string("name") ?? "", members: added)
+            _ = try await client.runJobs()
+            return .object(["groupId": .string(GroupID(id).base64), "timestamp": .integer(Int64(Date().timeIntervalSince1970 * 1000)),
+                            "results": .array([])])
+        }
+        let group = try group(text)
+        if let name = p.string("name"), name != group.title { try client.sender.renameGroup(group.id, to: name) }
+        if !added.isEmpty { try client.sender.addMembers(added, to: group.id) }
+        if !removed.isEmpty { try client.sender.removeMembers(removed, from: group.id) }
+        _ = try await client.runJobs()
+        return .object(["timestamp": .integer(Int64(Date().timeIntervalSince1970 * 1000)), "results": .array([])])
+    }
+
+    private func quitGroup(_ p: Params) async throws -> JSONValue {
+        guard let text = p.string("groupId") else { throw JSONRPCError.userError("Group id parameter is missing") }
+        let group = try group(text)
+        guard !group.left else { return .object([:]) }
+        try client.sender.leaveGroup(group.id)
+        _ = try await client.runJobs()
+        return .object(["timestamp": .integer(Int64(Date().timeIntervalSince1970 * 1000)), "results": .array([])])
+    }
+
+    // MARK: People, identities, devices
+
+    private func userStatus(_ p: Params) async throws -> JSONValue {
+        let recipients = p.list("recipient", "recipients") + p.list("username", "usernames").map { "u:" + $0 }
+        var statuses: [JSONValue] = []
+        for recipient in recipients {
+            var status: [String: JSONValue] = ["recipient": .string(recipient)]
+            let name = try SignalCLIAddress.parse(recipient)
+            if case .username(let username) = name {
+                status["number"] = SignalCLIAddress.number(forUsername: username).map(JSONValue.string) ?? .null
+                status["username"] = .string(username)
+            }
+            do {
+                let accountId = try await SignalCLIAddress.resolve(recipient, with: client)
+                status["uuid"] = .string(accountId)
+                status["isRegistered"] = .bool(true)
+            } catch let error as ServerAPIError where error.status == 404 {
+                status["uuid"] = .null
+                status["isRegistered"] = .bool(false)
+            }
+            statuses.append(.object(status))
+        }
+        return .array(statuses)
+    }
+
+    private func listContacts() throws -> JSONValue {
+        .array(try client.conversations().filter { $0.groupId == nil }.map { contact in
+            let address = SignalCLIAddress.Address(accountId: contact.accountId, username: contact.username)
+            return .object([
+                "number": address.number.map(JSONValue.string) ?? .null, "uuid": .string(contact.accountId),
+                "username": contact.username.map(JSONValue.string) ?? .null, "name": contact.username.map(JSONValue.string) ?? .null,
+                "isBlocked": .bool(false), "isArchived": .bool(false), "isHidden": .bool(false), "profileSharing": .bool(true),
+                "unregistered": .bool(false), "messageExpirationTime": .integer(Int64(contact.expireTimer)), "profile": .null,
+            ])
+        })
+    }
+
+    private func listIdentities(_ p: Params) throws -> JSONValue {
+        let only = p.string("number")
+        return .array(try client.conversations().filter { $0.groupId == nil }.compactMap { contact in
+            let address = SignalCLIAddress.Address(accountId: contact.accountId, username: contact.username)
+            if let only, only != address.number, only != contact.accountId { return nil }
+            guard let number = try? client.safetyNumber(with: contact.accountId) else { return nil }
+            return .object([
+                "number": address.number.map(JSONValue.string) ?? .null, "uuid": .string(contact.accountId),
+                "safetyNumber": .string(Self.digitGroups(number)), "scannableSafetyNumber": .null, "fingerprint": .null,
+                "trustLevel": .string("TRUSTED_UNVERIFIED"), "addedTimestamp": .integer(0),
+            ])
+        })
+    }
+
+    private func trust(_ p: Params) async throws -> JSONValue {
+        guard let recipient = p.string("recipient") else { throw JSONRPCError.userError("Recipient parameter is missing") }
+        let accountId = try await SignalCLIAddress.resolve(recipient, with: client)
+        if let given = p.string("verifiedSafetyNumber") ?? p.string("verifiedFingerprint") {
+            guard given.filter(\.isASCIIDigit) == (try client.safetyNumber(with: accountId)).filter(\.isASCIIDigit) else {
+                throw JSONRPCError.userError("The given safety number does not match the one for \(recipient)")
+            }
+        } else if p.bool("trustAllKnownKeys") != true {
+            throw JSONRPCError.userError("You need to specify a safety number (verifiedSafetyNumber) or trustAllKnownKeys")
+        }
+        try client.acceptIdentity(of: accountId)
+        return .object([:])
+    }
+
+    private func listDevices() async throws -> JSONValue {
+        .array(try await client.devices().map { device in
+            .object(["id": .integer(Int64(device.deviceId)), "name": device.name.map(JSONValue.string) ?? .null,
+                     "createdTimestamp": .integer(Int64(device.created)), "lastSeenTimestamp": .integer(Int64(device.created))])
+        })
+    }
+
+    private func removeDevice(_ p: Params) async throws -> JSONValue {
+        guard let id = p.integer("deviceId"), let deviceId = UInt32(exactly: id) else { throw JSONRPCError.userError("Device id parameter is missing") }
+        try await client.removeDevice(deviceId)
+        return .object([:])
+    }
+
+    // MARK: Helpers
+
+    /// The group `text` names (base64 or hex id).
+    private func group(_ text: String) throws -> GroupInfo {
+        let id: GroupID
+        do { id = try GroupID(text: text) } catch { throw JSONRPCError.userError("Invalid group id: \(text)") }
+        guard let group = try client.groups().first(where: { GroupID($0.id) == id }) else {
+            throw JSONRPCError.userError("Group not found: \(text)")
+        }
+        return group
+    }
+
+    /// The message `author` (a recipient string) sent at `timestamp`.
+    private func message(by author: String, sentAt timestamp: Int64) async throws -> StoredMessage {
+        let authorId = try await SignalCLIAddress.resolve(author, with: client)
+        guard let message = try client.message(author: authorId, timestamp: UInt64(timestamp)) else {
+            throw JSONRPCError.userError("Target message not found: \(author) at \(timestamp)")
+        }
+        return message
+    }
+
+    /// This account's message sent at `timestamp`.
+    private func ownMessage(sentAt timestamp: Int64) throws -> StoredMessage {
+        guard let message = try client.message(author: try client.credentials().accountId, timestamp: UInt64(timestamp)) else {
+            throw JSONRPCError.userError("Target message not found: this account's message at \(timestamp)")
+        }
+        return message
+    }
+
+    /// Runs the queued act and answers with its timestamp and the recipients it was for.
+    private func delivered(timestamp: UInt64, recipients: [String], groups: [GroupInfo]) async throws -> JSONValue {
+        let report = try await client.runJobs()
+        let type = report.failed == 0 && report.deferred == 0 ? "SUCCESS" : "NETWORK_FAILURE"
+        var results: [JSONValue] = []
+        for recipient in recipients { results.append(try result(for: try await SignalCLIAddress.resolve(recipient, with: client), type: type, group: nil)) }
+        for group in groups {
+            for member in group.members where member != (try client.credentials().accountId) {
+                results.append(try result(for: member, type: type, group: group))
+            }
+        }
+        return try answer(timestamp: timestamp, results: results)
+    }
+
+    /// signal-cli's send result; when results exist and none succeeded, its -1 error carrying the result.
+    private func answer(timestamp: UInt64, results: [JSONValue]) throws -> JSONValue {
+        let answer = JSONValue.object(["timestamp": .integer(Int64(timestamp)), "results": .array(results)])
+        let succeeded = results.contains { if case .object(let fields) = $0 { fields["type"] == .string("SUCCESS") } else { false } }
+        guard succeeded || results.isEmpty else {
+            throw JSONRPCError.userError("Failed to send message", data: .object(["response": answer]))
+        }
+        return answer
+    }
+
+    /// One recipient's entry in a send result.
+    private func result(for accountId: String, type: String, group: GroupInfo?) throws -> JSONValue {
+        let address = SignalCLIAddress.Address(accountId: accountId, username: try client.usernames(of: [accountId])[accountId])
+        var fields: [String: JSONValue] = [
+            "recipientAddress": .object(["uuid": .string(accountId), "number": address.number.map(JSONValue.string) ?? .null,
+                                         "username": address.username.map(JSONValue.string) ?? .null]),
+            "type": .string(type),
+        ]
+        if let group { fields["groupId"] = .string(GroupID(group.id).base64) }
+        return .object(fields)
+    }
+
+    /// signal-cli's result type for a queued message after the job pass.
+    static func resultType(_ message: StoredMessage?, failure: MessageFailure?) -> String {
+        switch message?.status {
+        case .sent, .delivered, .read: return "SUCCESS"
+        case .failed:
+            if let failure, failure.reason.contains("safety number") || failure.reason.contains("untrusted") { return "IDENTITY_FAILURE" }
+            return "NETWORK_FAILURE"
+        default: return "NETWORK_FAILURE"  // still queued: it goes out when the server can be reached
+        }
+    }
+
+    /// A safety number as signal-cli prints it: groups of five digits separated by spaces.
+    static func digitGroups(_ number: String) -> String {
+        number.split(whereSeparator: { $0 == "\n" || $0 == " " }).joined(separator: " ")
+    }
+
+    /// A file to attach: a path, or a `data:<type>[;filename=NAME];base64,…` URI written to ``staging``.
+    private func attachment(_ text: String) throws -> URL {
+        guard text.hasPrefix("data:") else { return URL(fileURLWithPath: text) }
+        guard let comma = text.firstIndex(of: ","), text[..<comma].hasSuffix(";base64"),
+              let bytes = Data(base64Encoded: String(text[text.index(after: comma)...])) else {
+            throw JSONRPCError.userError("Invalid attachment: a data URI must be data:<type>;base64,<data>")
+        }
+        let header = text[text.index(text.startIndex, offsetBy: 5)..<comma]
+        let name = header.split(separator: ";").first { $0.hasPrefix("filename=") }.map { String($0.dropFirst(9)) }
+            .map { URL(fileURLWithPath: $0).lastPathComponent } ?? "attachment"
+        let folder = staging.appendingPathComponent(UUID().uuidString)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let file = folder.appendingPathComponent(name.isEmpty ? "attachment" : name)
+        try bytes.write(to: file)
+        return file
+    }
+
+    /// Parameters read as signal-cli reads them.
+    struct Params {
+        let values: [String: JSONValue]
+
+        func string(_ key: String) -> String? { values[key]?.string }
+        func integer(_ key: String) -> Int64? { values[key]?.integer }
+        func bool(_ key: String) -> Bool? { values[key]?.bool }
+
+        /// A list option: the singular key when it is set (a string or an array), else the plural one.
+        func list(_ singular: String, _ plural: String) -> [String] {
+            if let value = values[singular], value != .null { return value.stringList ?? [] }
+            return values[plural]?.stringList ?? []
+        }
+
+        /// A list of integers under the singular or plural key.
+        func integerList(_ singular: String, _ plural: String) -> [Int64] {
+            if let value = values[singular], value != .null { return value.integerList ?? [] }
+            return values[plural]?.integerList ?? []
+        }
+    }
+}
+
+extension Array {
+    /// The elements transformed in order by an async function.
+    func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+        var results: [T] = []
+        for element in self { results.append(try await transform(element)) }
+        return results
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+
+/// signal-cli's tooling against Parley: pysignalclijsonrpc (PyPI) — a signal-cli JSON-RPC client library — drives
+/// `parley daemon --http` for an account on a real `parley-server`: sends 1:1 and to a group it creates, reacts, lists,
+/// reads an incoming message from the server-sent event stream, leaves the group; the other accounts' `parley`
+/// commands then see what it did.
+@Suite struct SignalCLICompatibilityTests {
+    @Test func pysignalclijsonrpcDrivesTheDaemonOverHTTP() async throws {
+        let directory = NSTemporaryDirectory() + "parley-signal-cli-\(UUID())"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let server = try await ServerProcess(arguments: ["--data-directory", directory])
+        defer { server.stop() }
+        let parley = try CommandLineClientTests.Parley()
+        // signal-cli's tools name people by phone number: these accounts' usernames are the digits.
+        var accountIds: [String: String] = [:]
+        for (account, digits) in [("alice", "15550000001"), ("bob", "15550000002"), ("carol", "15550000003")] {
+            let registered = try parley.run("register", digits, "--server", server.baseURL, "--account", account, "--json")
+            let fields = try JSONSerialization.jsonObject(with: Data(registered.stdout.utf8)) as? [String: Any]
+            accountIds[account] = try #require(fields?["accountId"] as? String)
+        }
+
+        let daemon = parley.process(["daemon", "--http", "127.0.0.1:0", "--account", "alice"])
+        let errors = Pipe()
+        daemon.standardError = errors
+        daemon.standardOutput = FileHandle.nullDevice
+        try daemon.run()
+        defer { if daemon.isRunning { daemon.terminate() } }
+        let daemonLines = LineReader(errors.fileHandleForReading)
+        var base: String?
+        while base == nil, let line = daemonLines.next(timeout: 30) {
+            if let range = line.range(of: "listening on ") { base = String(line[range.upperBound...]).trimmingCharacters(in: .whitespaces) }
+        }
+        let endpoint = try #require(base)
+
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: ProcessInfo.processInfo.environment["PARLEY_PYTHON"]
+                                   ?? GRPCInteropTests.packageRoot.appendingPathComponent(".build/python/bin/python3").path)
+        python.arguments = [GRPCInteropTests.packageRoot.appendingPathComponent("Scripts/interop/signal_cli_jsonrpc_client.py").path,
+                            endpoint, "+15550000001", "+15550000002", "+15550000003"]
+        let output = Pipe(), pythonErrors = Pipe()
+        python.standardOutput = output
+        python.standardError = pythonErrors
+        try python.run()
+        defer { if python.isRunning { python.terminate() } }
+        let steps = LineReader(output.fileHandleForReading)
+        var seen: [String] = []
+        while let line = steps.next(timeout: 60) {
+            seen.append(line)
+            if line == "LISTENING" {
+                // The bot's event stream is open: Bob writes to it.
+                #expect(try parley.run("send", "15550000001", "ping from bob", "--account", "bob").status == 0)
+            }
+            if line == "OK" || line.hasPrefix("FAILED") { break }
+        }
+        python.waitUntilExit()
+        let stderr = String(decoding: pythonErrors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(python.terminationStatus == 0, "the bot stopped: \(seen.joined(separator: " | ")) \(stderr)")
+        #expect(seen.contains("EVENT ping from bob") && seen.last == "OK", "\(seen)")
+
+        // What the bot did, as Bob and Carol's own clients see it.
+        #expect(try parley.run("receive", "--account", "bob").status == 0)
+        let bobsView = try parley.run("history", "15550000001", "--account", "bob", "--json").stdout
+        #expect(bobsView.contains("hello from pysignalclijsonrpc") && bobsView.contains("👍"))
+        #expect(try parley.run("receive", "--account", "carol").status == 0)
+        let carolsGroups = try parley.run("group", "list", "--account", "carol", "--json").stdout
+        #expect(carolsGroups.contains("\"title\":\"Bots\""))
+        // Alice left: Carol's group has Bob and Carol.
+        let alice = try #require(accountIds["alice"]), bob = try #require(accountIds["bob"]), carol = try #require(accountIds["carol"])
+        #expect(carolsGroups.contains(bob) && carolsGroups.contains(carol) && !carolsGroups.contains(alice))
+    }
+}
