@@ -20,18 +20,25 @@ def check(condition, what):
         sys.exit(1)
 
 
-def read_one_event(base, timeout=60):
-    """The first `receive` event on GET /api/v1/events, parsed as a browser's EventSource would."""
-    with requests.get(f"{base}/api/v1/events", stream=True, headers={"Accept": "text/event-stream"}, timeout=(5, timeout)) as res:
+def read_events(base, count, last_event_id=None, timeout=60):
+    """The first `count` `receive` events on GET /api/v1/events as (id, parameters), parsed as a browser's EventSource
+    would; `last_event_id` is sent as an EventSource sends it when it reconnects."""
+    headers = {"Accept": "text/event-stream"}
+    if last_event_id is not None:
+        headers["Last-Event-ID"] = last_event_id
+    events = []
+    with requests.get(f"{base}/api/v1/events", stream=True, headers=headers, timeout=(5, timeout)) as res:
         res.raise_for_status()
         check(res.headers.get("Content-Type", "").startswith("text/event-stream"), "events content type")
         print("LISTENING", flush=True)
-        event, data = None, []
+        event_id, event, data = None, None, []
         for raw in res.iter_lines(decode_unicode=True):
             line = (raw or "").rstrip("\r")
             if line == "":
                 if data and event in (None, "receive"):
-                    return json.loads("\n".join(data))
+                    events.append((event_id, json.loads("\n".join(data))))
+                    if len(events) == count:
+                        return events
                 event, data = None, []
             elif line.startswith(":"):
                 continue
@@ -42,7 +49,9 @@ def read_one_event(base, timeout=60):
                     event = value
                 elif field == "data":
                     data.append(value)
-    return None
+                elif field == "id":
+                    event_id = value
+    return events
 
 
 def main():
@@ -77,11 +86,20 @@ def main():
     # Recipients this library cannot name (letters) are dropped by it, not refused by the daemon: nothing is sent.
     check(api.send_message(recipients=["not-a-number"], message="dropped") == {"timestamps": {}}, "a dropped recipient")
 
-    event = read_one_event(base)
-    check(event is not None, "an event arrived")
+    events = read_events(base, 1)
+    check(len(events) == 1, "an event arrived")
+    last_id, event = events[0]
     envelope = event["envelope"]
     check(event["account"] == account and envelope["sourceNumber"] == peer, f"the event names both ends: {event}")
     print(f"EVENT {envelope['dataMessage']['message']}", flush=True)
+
+    # The bot goes away; messages arrive meanwhile; reconnecting with the last id it saw hands over exactly those.
+    print("AWAY", flush=True)
+    check(sys.stdin.readline().strip() == "SENT", "the test's go-ahead")
+    missed = read_events(base, 2, last_event_id=last_id, timeout=20)
+    texts = [payload["envelope"]["dataMessage"]["message"] for _, payload in missed]
+    check(texts == ["while away 1", "while away 2"], f"the messages missed, once each and in order: {texts}")
+    print("CAUGHT UP", flush=True)
 
     api.quit_group(groupid=group_id)
     check(api.get_group(group_id)[0].get("isMember") is False, "the group was left")

@@ -38,7 +38,8 @@ import Testing
                                    ?? GRPCInteropTests.packageRoot.appendingPathComponent(".build/python/bin/python3").path)
         python.arguments = [GRPCInteropTests.packageRoot.appendingPathComponent("Scripts/interop/signal_cli_jsonrpc_client.py").path,
                             endpoint, "+15550000001", "+15550000002", "+15550000003"]
-        let output = Pipe(), pythonErrors = Pipe()
+        let output = Pipe(), pythonErrors = Pipe(), pythonInput = Pipe()
+        python.standardInput = pythonInput
         python.standardOutput = output
         python.standardError = pythonErrors
         try python.run()
@@ -47,16 +48,24 @@ import Testing
         var seen: [String] = []
         while let line = steps.next(timeout: 60) {
             seen.append(line)
-            if line == "LISTENING" {
+            if line == "LISTENING", !seen.contains("AWAY") {
                 // The bot's event stream is open: Bob writes to it.
                 #expect(try parley.run("send", "15550000001", "ping from bob", "--account", "bob").status == 0)
+            }
+            if line == "AWAY" {
+                // The bot is disconnected: two messages arrive and the daemon stores them before it comes back.
+                for text in ["while away 1", "while away 2"] {
+                    #expect(try parley.run("send", "15550000001", text, "--account", "bob").status == 0)
+                }
+                try await Task.sleep(for: .seconds(2))
+                pythonInput.fileHandleForWriting.write(Data("SENT\n".utf8))
             }
             if line == "OK" || line.hasPrefix("FAILED") { break }
         }
         python.waitUntilExit()
         let stderr = String(decoding: pythonErrors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(python.terminationStatus == 0, "the bot stopped: \(seen.joined(separator: " | ")) \(stderr)")
-        #expect(seen.contains("EVENT ping from bob") && seen.last == "OK", "\(seen)")
+        #expect(seen.contains("EVENT ping from bob") && seen.contains("CAUGHT UP") && seen.last == "OK", "\(seen)")
 
         // What the bot did, as Bob and Carol's own clients see it.
         #expect(try parley.run("receive", "--account", "bob").status == 0)

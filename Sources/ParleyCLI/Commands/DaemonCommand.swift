@@ -56,7 +56,7 @@ struct DaemonCommand: AsyncParsableCommand {
             let staging = FileManager.default.temporaryDirectory.appendingPathComponent("parley-daemon-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             defer { try? FileManager.default.removeItem(at: staging) }
-            let methods = SignalCLIMethods(client: client, staging: staging)
+            let methods = SignalCLIMethods(client: client, account: account, staging: staging)
             if let endpoint {
                 let session = DaemonSession(client: client, signalCLI: methods, transport: .http) { _ in }
                 try await DaemonHTTPServer(endpoint: endpoint, session: session, peers: peers).run()

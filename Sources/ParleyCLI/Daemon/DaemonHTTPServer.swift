@@ -1,12 +1,14 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
 
 /// signal-cli's HTTP transport for the daemon: `POST /api/v1/rpc` (JSON-RPC, single or batched; errors are JSON-RPC
 /// errors with status 200, a request with nothing to answer is 201), `GET /api/v1/events` (server-sent events: one
-/// `event:receive` with the `{"account", "envelope"}` parameters per incoming message, a `:` comment every 15 seconds),
-/// and `GET /api/v1/check`. As signal-cli, a request whose `Host` is not the bound address or loopback is refused with
+/// `event:receive` with the `{"account", "envelope"}` parameters per incoming message, its local message id as the
+/// event's `id:`, a `:` comment every 15 seconds; a client that sends `Last-Event-ID` — as an EventSource reconnecting
+/// does — or `?since=ID` first gets every message it missed, read from the database), and `GET /api/v1/check`. As signal-cli, a request whose `Host` is not the bound address or loopback is refused with
 /// 421 (a guard against DNS rebinding from a browser); there is no other authentication.
 struct DaemonHTTPServer {
     let endpoint: HTTPEndpoint
@@ -31,7 +33,8 @@ struct DaemonHTTPServer {
         }
         router.get("/api/v1/events") { request, _ -> Response in
             if let refusal = refusal(of: request) { return refusal }
-            return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"], body: events())
+            let cursor = request.headers[HTTPField.Name("Last-Event-ID")!].flatMap { Int64($0) } ?? request.uri.queryParameters["since"].flatMap { Int64($0) }
+            return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"], body: events(after: cursor))
         }
         router.get("/api/v1/check") { _, _ in Response(status: .ok) }
         var logger = Logger(label: "parley-daemon")
@@ -45,18 +48,17 @@ struct DaemonHTTPServer {
         try await app.runService()
     }
 
-    /// The event stream of one client: every incoming message until it disconnects.
-    private func events() -> ResponseBody {
-        ResponseBody { [peers] writer in
-            let (chunks, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
-            let id = peers.add { event in
-                guard let data = try? JSONEncoder().encode(event.signalCLI) else { return }
-                continuation.yield("event:receive\ndata:\(String(decoding: data, as: UTF8.self))\n\n")
-            }
+    /// The event stream of one client: the messages stored after `cursor` (when it names one), then every incoming
+    /// message until it disconnects; each once, in local id order.
+    private func events(after cursor: Int64?) -> ResponseBody {
+        ResponseBody { [peers, session] writer in
+            let (chunks, continuation) = AsyncStream<(id: Int64, text: String)>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
+            // Live events are buffered from before the catch-up read, so nothing falls between the two.
+            let id = peers.add { event in continuation.yield((event.message.id, Self.frame(event))) }
             let keepAlive = Task {
                 while !Task.isCancelled {
                     try await Task.sleep(for: Self.keepAliveInterval)
-                    continuation.yield(":\n")
+                    continuation.yield((0, ":\n"))
                 }
             }
             defer {
@@ -64,9 +66,32 @@ struct DaemonHTTPServer {
                 keepAlive.cancel()
                 continuation.finish()
             }
-            for await chunk in chunks { try await writer.write(ByteBuffer(string: chunk)) }
+            var sent = cursor ?? 0
+            if let cursor {
+                var after = cursor
+                while true {
+                    let missed = try session.client.receivedMessages(after: after)
+                    for message in missed {
+                        let params = try SignalCLIEnvelope.params(for: message, account: session.signalCLI.account, client: session.client)
+                        try await writer.write(ByteBuffer(string: Self.frame(DaemonEvent(message: message, signalCLI: params))))
+                        sent = message.id
+                    }
+                    guard missed.count == 500, let last = missed.last else { break }
+                    after = last.id
+                }
+            }
+            for await chunk in chunks where chunk.id == 0 || chunk.id > sent {
+                try await writer.write(ByteBuffer(string: chunk.text))
+                if chunk.id > 0 { sent = chunk.id }
+            }
             try await writer.finish(nil)
         }
+    }
+
+    /// One server-sent event for `event`: `id:` the local message id, `event:receive`, `data:` signal-cli's parameters.
+    static func frame(_ event: DaemonEvent) -> String {
+        let data = (try? JSONEncoder().encode(event.signalCLI)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        return "id:\(event.message.id)\nevent:receive\ndata:\(data)\n\n"
     }
 
     /// signal-cli's 421 for a `Host` that is neither the bound address nor loopback (when bound to one address).

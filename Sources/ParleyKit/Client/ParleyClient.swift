@@ -376,6 +376,18 @@ public final class ParleyClient: Sendable {
         }
     }
 
+    /// Messages received from others with a local id above `cursor`, oldest first, at most `limit` (1…1000): what a
+    /// client that last saw message `cursor` missed, read from the database (everything `listen` stored meanwhile,
+    /// whoever was listening). Undecryptable copies are left out; the id of the last one returned is the next cursor.
+    public func receivedMessages(after cursor: Int64, limit: Int = 500) throws -> [StoredMessage] {
+        guard (1...1000).contains(limit) else { throw ParleyError.invalidArgument("limit must be 1…1000") }
+        return try database.read { db in
+            try MessageLookup.withReactions(try Row.fetchAll(db, sql: """
+                SELECT \(MessageLookup.columns) FROM messages m WHERE m.id > ? AND m.outgoing = 0 AND m.status != ? ORDER BY m.id LIMIT ?
+                """, arguments: [cursor, MessageStatus.undecryptable.rawValue, limit]).map(StoredMessage.init(row:)), db)
+        }
+    }
+
     /// Every group this account is or was in.
     public func groups() throws -> [GroupInfo] {
         try database.read { db in

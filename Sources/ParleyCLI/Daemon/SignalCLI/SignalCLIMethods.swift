@@ -9,6 +9,8 @@ import ParleyKit
 /// signal-cli's do. Recipients are named as ``SignalCLIAddress`` says; group ids are base64 (hex accepted too).
 struct SignalCLIMethods: Sendable {
     let client: ParleyClient
+    /// How signal-cli's results and notifications name this account: `+digits` for a digits-only username, else its id.
+    let account: String
     /// Where attachments given as `data:` URIs are written until they are sent (0700).
     let staging: URL
 
