@@ -78,4 +78,41 @@ import Testing
         let alice = try #require(accountIds["alice"]), bob = try #require(accountIds["bob"]), carol = try #require(accountIds["carol"])
         #expect(carolsGroups.contains(bob) && carolsGroups.contains(carol) && !carolsGroups.contains(alice))
     }
+
+    @Test func theDaemonServesJSONRPCLinesOverTCP() async throws {
+        let directory = NSTemporaryDirectory() + "parley-signal-cli-tcp-\(UUID())"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let server = try await ServerProcess(arguments: ["--data-directory", directory])
+        defer { server.stop() }
+        let parley = try CommandLineClientTests.Parley()
+        #expect(try parley.run("register", "15550000011", "--server", server.baseURL, "--account", "dana").status == 0)
+        #expect(try parley.run("register", "15550000012", "--server", server.baseURL, "--account", "eli").status == 0)
+        let daemon = parley.process(["daemon", "--tcp", "127.0.0.1:0", "--account", "dana"])
+        let errors = Pipe()
+        daemon.standardError = errors
+        daemon.standardOutput = FileHandle.nullDevice
+        try daemon.run()
+        defer { if daemon.isRunning { daemon.terminate() } }
+        let daemonLines = LineReader(errors.fileHandleForReading)
+        var port: Int?
+        while port == nil, let line = daemonLines.next(timeout: 30) {
+            if let colon = line.lastIndex(of: ":"), line.contains("listening on") { port = Int(line[line.index(after: colon)...]) }
+        }
+        let connection = try RawConnection(port: try #require(port))
+        #expect(connection.send(#"{"jsonrpc":"2.0","id":1,"method":"version"}"# + "\n"
+                                + #"[{"jsonrpc":"2.0","id":2,"method":"getUserStatus","params":{"recipient":"+15550000012"}},{"jsonrpc":"2.0","method":"version"}]"# + "\n"
+                                + #"{"jsonrpc":"2.0","id":3,"method":"send","params":{"recipient":["+15550000012"],"message":"over tcp"}}"# + "\n"))
+        var answers = ""
+        for _ in 0..<40 where answers.components(separatedBy: "\n").count < 4 {
+            answers += connection.read(for: 0.5).text
+        }
+        let lines = answers.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3, "\(answers)")
+        #expect(lines.first?.contains(#""version":"0.1.0""#) == true)
+        // A batch is answered as one array, without the notification in it.
+        #expect(lines.count > 1 && lines[1].hasPrefix("[") && lines[1].contains(#""isRegistered":true"#) && !lines[1].contains("0.1.0"))
+        #expect(lines.count > 2 && lines[2].contains(#""type":"SUCCESS""#))
+        #expect(try parley.run("receive", "--account", "eli").status == 0)
+        #expect(try parley.run("history", "15550000011", "--account", "eli").stdout.contains("over tcp"))
+    }
 }

@@ -21,11 +21,13 @@ struct DaemonCommand: AsyncParsableCommand {
 
     @OptionGroup var options: GlobalOptions
     @Option(help: "Serve on a Unix domain socket at this path instead of stdin/stdout.") var socket: String?
+    @Option(help: "Serve newline-delimited JSON-RPC on TCP at HOST:PORT (signal-cli's --tcp; port 0 picks one, printed on stderr).")
+    var tcp: String?
     @Option(help: "Serve signal-cli's HTTP transport on HOST:PORT (port 0 picks one; the address is printed on stderr).")
     var http: String?
 
     func run() async throws {
-        let listener = try socket.map(UnixSocketListener.init(path:))
+        let listener = try socket.map(SocketListener.init(path:)) ?? tcp.map { try SocketListener(tcp: try HostAndPort(parsing: $0)) }
         defer { listener?.close() }
         // SIGTERM and SIGINT remove the socket file before exiting (defers do not run on a signal).
         let signalSources = listener.map { listener in
@@ -41,7 +43,7 @@ struct DaemonCommand: AsyncParsableCommand {
             }
         }
         defer { signalSources?.forEach { $0.cancel() } }
-        let endpoint = try http.map(HTTPEndpoint.init(parsing:))
+        let endpoint = try http.map(HostAndPort.init(parsing:))
         try await AccountContext.with(options) { client in
             let peers = DaemonPeers()
             let account = try Self.signalCLIAccount(of: client)

@@ -11,7 +11,7 @@ import NIOCore
 /// does — or `?since=ID` first gets every message it missed, read from the database), and `GET /api/v1/check`. As signal-cli, a request whose `Host` is not the bound address or loopback is refused with
 /// 421 (a guard against DNS rebinding from a browser); there is no other authentication.
 struct DaemonHTTPServer {
-    let endpoint: HTTPEndpoint
+    let endpoint: HostAndPort
     let session: DaemonSession
     let peers: DaemonPeers
 

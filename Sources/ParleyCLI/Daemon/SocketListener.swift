@@ -3,14 +3,18 @@ import Foundation
 import Glibc
 #endif
 
-/// A listening Unix domain stream socket at a path, readable and writable by this user only (0600).
-final class UnixSocketListener: Sendable {
+/// A listening stream socket for the daemon's line transports: a Unix domain socket at a path, readable and writable by
+/// this user only (0600), or a TCP socket (signal-cli's `--tcp`).
+final class SocketListener: Sendable {
     /// Why the socket could not be set up.
     struct SetupError: Error, CustomStringConvertible {
         let description: String
     }
 
+    /// Where it listens, for people: the socket's path, or `HOST:PORT` with the port actually bound.
     let path: String
+    /// The socket file to remove on close (`nil` for TCP).
+    private let socketFile: String?
     private let descriptor: Int32
 
     /// Binds and listens at `path`. A stale socket left there by a daemon that died is replaced; any other file is not.
@@ -49,6 +53,37 @@ final class UnixSocketListener: Sendable {
             throw SetupError(description: "cannot listen on \(path): \(reason)")
         }
         self.path = path
+        socketFile = path
+        self.descriptor = descriptor
+    }
+
+    /// Binds and listens on TCP at `endpoint` (port 0 picks a free one, which ``path`` then names).
+    init(tcp endpoint: HostAndPort) throws {
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_flags = AI_PASSIVE
+        var found: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(endpoint.host, String(endpoint.port), &hints, &found) == 0, let info = found else {
+            throw SetupError(description: "cannot resolve \(endpoint.host)")
+        }
+        defer { freeaddrinfo(found) }
+        let descriptor = socket(info.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw SetupError(description: "socket(): \(String(cString: strerror(errno)))") }
+        var reuse: Int32 = 1
+        _ = setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
+        guard bind(descriptor, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0, listen(descriptor, 16) == 0 else {
+            let reason = String(cString: strerror(errno))
+            Glibc.close(descriptor)
+            throw SetupError(description: "cannot listen on \(endpoint.host):\(endpoint.port): \(reason)")
+        }
+        var bound = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        _ = withUnsafeMutablePointer(to: &bound) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) } }
+        let port = withUnsafePointer(to: &bound) { pointer -> UInt16 in
+            pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin_port) }  // same offset in sockaddr_in6
+        }
+        path = "\(endpoint.host):\(port)"
+        socketFile = nil
         self.descriptor = descriptor
     }
 
@@ -77,6 +112,6 @@ final class UnixSocketListener: Sendable {
     func close() {
         Glibc.shutdown(descriptor, Int32(SHUT_RDWR))
         Glibc.close(descriptor)
-        unlink(path)
+        if let socketFile { unlink(socketFile) }
     }
 }

@@ -1,17 +1,17 @@
-/// A `HOST:PORT` the daemon listens on (`[::1]:8080` for IPv6).
-struct HTTPEndpoint: Sendable, Equatable {
+/// A `HOST:PORT` the daemon listens on, over HTTP or TCP (`[::1]:8080` for IPv6).
+struct HostAndPort: Sendable, Equatable {
     let host: String
     let port: Int
 
     /// Parses `HOST:PORT`.
-    /// - Throws: ``JSONRPCError``-free ``HTTPEndpointError`` naming what is wrong.
+    /// - Throws: ``HostAndPortError`` naming what is wrong.
     init(parsing text: String) throws {
         guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (0...65535).contains(port) else {
-            throw HTTPEndpointError(text: text)
+            throw HostAndPortError(text: text)
         }
         var host = String(text[..<colon])
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        guard !host.isEmpty else { throw HTTPEndpointError(text: text) }
+        guard !host.isEmpty else { throw HostAndPortError(text: text) }
         self.host = host
         self.port = port
     }
@@ -20,8 +20,8 @@ struct HTTPEndpoint: Sendable, Equatable {
     var isLoopback: Bool { ["127.0.0.1", "localhost", "::1"].contains(host) }
 }
 
-/// An `--http` value that is not `HOST:PORT`.
-struct HTTPEndpointError: Error, CustomStringConvertible {
+/// An `--http` or `--tcp` value that is not `HOST:PORT`.
+struct HostAndPortError: Error, CustomStringConvertible {
     let text: String
-    var description: String { "--http wants HOST:PORT (for example 127.0.0.1:8080), not \(text)" }
+    var description: String { "the daemon listens on HOST:PORT (for example 127.0.0.1:8080), not \(text)" }
 }
