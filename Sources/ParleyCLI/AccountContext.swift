@@ -36,6 +36,35 @@ enum AccountContext {
         }
     }
 
+    /// Runs `body` with the selected account open — or, with `every`, every registered account under the home
+    /// directory (each with its local name) — shutting them down afterwards and mapping errors to exit codes.
+    static func with<T>(_ options: GlobalOptions, every: Bool,
+                        _ body: ([(name: String, client: ParleyClient)]) async throws -> T) async throws -> T {
+        guard every else { return try await with(options) { client in try await body([(options.account, client)]) } }
+        var opened: [(name: String, client: ParleyClient)] = []
+        do {
+            let root = URL(fileURLWithPath: options.home).appendingPathComponent("accounts")
+            for name in try FileManager.default.contentsOfDirectory(atPath: root.path).sorted() {
+                var account = options
+                account.account = name
+                let client = try open(account)
+                guard (try? client.credentials()) != nil else {
+                    await client.shutdown()
+                    continue
+                }
+                try client.sweepExpiredMessages()
+                opened.append((name, client))
+            }
+            guard !opened.isEmpty else { throw ParleyError.notRegistered }
+            let result = try await body(opened)
+            for (_, client) in opened { await client.shutdown() }
+            return result
+        } catch {
+            for (_, client) in opened { await client.shutdown() }
+            throw report(error)
+        }
+    }
+
     /// Duplicate content detection from the environment: `PARLEY_DCD` = `prefix` (default), `full` or `off`;
     /// `PARLEY_DCD_STORE=off` keeps sent attachments' hashes out of the `seen` bank; `PARLEY_OPERATOR_TOKEN` for
     /// deleting hashes.

@@ -79,7 +79,8 @@ import Testing
         #expect(carolsGroups.contains(bob) && carolsGroups.contains(carol) && !carolsGroups.contains(alice))
     }
 
-    @Test func theDaemonServesJSONRPCLinesOverTCP() async throws {
+    /// One daemon for two accounts (signal-cli's multi-account mode) over TCP: requests pick the account with `account`.
+    @Test func oneDaemonServesSeveralAccountsOverTCP() async throws {
         let directory = NSTemporaryDirectory() + "parley-signal-cli-tcp-\(UUID())"
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let server = try await ServerProcess(arguments: ["--data-directory", directory])
@@ -87,7 +88,7 @@ import Testing
         let parley = try CommandLineClientTests.Parley()
         #expect(try parley.run("register", "15550000011", "--server", server.baseURL, "--account", "dana").status == 0)
         #expect(try parley.run("register", "15550000012", "--server", server.baseURL, "--account", "eli").status == 0)
-        let daemon = parley.process(["daemon", "--tcp", "127.0.0.1:0", "--account", "dana"])
+        let daemon = parley.process(["daemon", "--tcp", "127.0.0.1:0", "--all-accounts"])
         let errors = Pipe()
         daemon.standardError = errors
         daemon.standardOutput = FileHandle.nullDevice
@@ -100,18 +101,24 @@ import Testing
         }
         let connection = try RawConnection(port: try #require(port))
         #expect(connection.send(#"{"jsonrpc":"2.0","id":1,"method":"version"}"# + "\n"
-                                + #"[{"jsonrpc":"2.0","id":2,"method":"getUserStatus","params":{"recipient":"+15550000012"}},{"jsonrpc":"2.0","method":"version"}]"# + "\n"
-                                + #"{"jsonrpc":"2.0","id":3,"method":"send","params":{"recipient":["+15550000012"],"message":"over tcp"}}"# + "\n"))
+                                + #"[{"jsonrpc":"2.0","id":2,"method":"getUserStatus","params":{"account":"+15550000011","recipient":"+15550000012"}},{"jsonrpc":"2.0","method":"version"}]"# + "\n"
+                                + #"{"jsonrpc":"2.0","id":3,"method":"send","params":{"recipient":["+15550000012"],"message":"which account?"}}"# + "\n"
+                                + #"{"jsonrpc":"2.0","id":4,"method":"listGroups","params":{"account":"+15550000099"}}"# + "\n"
+                                + #"{"jsonrpc":"2.0","id":5,"method":"send","params":{"account":"+15550000011","recipient":["+15550000012"],"message":"over tcp"}}"# + "\n"))
         var answers = ""
-        for _ in 0..<40 where answers.components(separatedBy: "\n").count < 4 {
+        // Five answers and the notification for Eli's account when the message reaches it (before or after id 5's answer).
+        for _ in 0..<60 where !(answers.contains(#""method":"receive""#) && answers.contains(#""id":5"#)) {
             answers += connection.read(for: 0.5).text
         }
         let lines = answers.split(separator: "\n").map(String.init)
-        #expect(lines.count == 3, "\(answers)")
+        #expect(lines.count == 6, "\(answers)")
         #expect(lines.first?.contains(#""version":"0.1.0""#) == true)
         // A batch is answered as one array, without the notification in it.
         #expect(lines.count > 1 && lines[1].hasPrefix("[") && lines[1].contains(#""isRegistered":true"#) && !lines[1].contains("0.1.0"))
-        #expect(lines.count > 2 && lines[2].contains(#""type":"SUCCESS""#))
+        #expect(lines.count > 2 && lines[2].contains("-32602") && lines[2].contains("Method requires valid account parameter"))
+        #expect(lines.count > 3 && lines[3].contains("-32602") && lines[3].contains("Specified account does not exist"))
+        #expect(lines.contains { $0.contains(#""id":5"#) && $0.contains(#""type":"SUCCESS""#) })
+        #expect(lines.contains { $0.contains(#""method":"receive""#) && $0.contains(#""account":"+15550000012""#) && $0.contains("over tcp") })
         #expect(try parley.run("receive", "--account", "eli").status == 0)
         #expect(try parley.run("history", "15550000011", "--account", "eli").stdout.contains("over tcp"))
     }

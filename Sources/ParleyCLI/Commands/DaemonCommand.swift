@@ -23,6 +23,8 @@ struct DaemonCommand: AsyncParsableCommand {
     @Option(help: "Serve on a Unix domain socket at this path instead of stdin/stdout.") var socket: String?
     @Option(help: "Serve newline-delimited JSON-RPC on TCP at HOST:PORT (signal-cli's --tcp; port 0 picks one, printed on stderr).")
     var tcp: String?
+    @Flag(help: "Serve every registered account under --home (signal-cli's multi-account mode): each request names one with its `account` parameter.")
+    var allAccounts = false
     @Option(help: "Serve signal-cli's HTTP transport on HOST:PORT (port 0 picks one; the address is printed on stderr).")
     var http: String?
 
@@ -44,52 +46,49 @@ struct DaemonCommand: AsyncParsableCommand {
         }
         defer { signalSources?.forEach { $0.cancel() } }
         let endpoint = try http.map(HostAndPort.init(parsing:))
-        try await AccountContext.with(options) { client in
+        let staging = FileManager.default.temporaryDirectory.appendingPathComponent("parley-daemon-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        defer { try? FileManager.default.removeItem(at: staging) }
+        try await AccountContext.with(options, every: allAccounts) { clients in
+            let accounts = DaemonAccounts(all: try clients.map { try DaemonAccount(name: $0.name, client: $0.client, staging: staging) },
+                                          multiAccount: allAccounts)
             let peers = DaemonPeers()
-            let account = try Self.signalCLIAccount(of: client)
-            let receiving = Task {
-                try await client.listen { outcome in
-                    guard case .stored(let id) = outcome, let message = try? client.message(id: id),
-                          let params = try? SignalCLIEnvelope.params(for: message, account: account, client: client) else { return }
-                    peers.notifyAll(DaemonEvent(message: message, signalCLI: params))
+            let receiving = accounts.all.map { account in
+                Task {
+                    try await account.client.listen { outcome in
+                        guard case .stored(let id) = outcome, let message = try? account.client.message(id: id),
+                              let params = try? SignalCLIEnvelope.params(for: message, account: account.signalCLIName, client: account.client)
+                        else { return }
+                        peers.notifyAll(DaemonEvent(account: account.signalCLIName, message: message, signalCLI: params))
+                    }
                 }
             }
-            defer { receiving.cancel() }
-            let staging = FileManager.default.temporaryDirectory.appendingPathComponent("parley-daemon-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            defer { try? FileManager.default.removeItem(at: staging) }
-            let methods = SignalCLIMethods(client: client, account: account, staging: staging)
+            defer { receiving.forEach { $0.cancel() } }
             if let endpoint {
-                let session = DaemonSession(client: client, signalCLI: methods, transport: .http) { _ in }
+                let session = DaemonSession(accounts: accounts, transport: .http) { _ in }
                 try await DaemonHTTPServer(endpoint: endpoint, session: session, peers: peers).run()
             } else if let listener {
                 FileHandle.standardError.write(Data("parley daemon listening on \(listener.path)\n".utf8))
                 await withDiscardingTaskGroup { group in
                     for await connection in listener.connections() {
-                        group.addTask { await Self.serve(connection, client: client, methods: methods, peers: peers) }
+                        group.addTask { await Self.serve(connection, accounts: accounts, peers: peers) }
                     }
                 }
             } else {
-                await Self.serve(LineConnection(input: 0, output: 1, ownsDescriptors: false), client: client, methods: methods, peers: peers)
+                await Self.serve(LineConnection(input: 0, output: 1, ownsDescriptors: false), accounts: accounts, peers: peers)
             }
         }
     }
 
     /// Answers one peer's requests until its input ends.
-    private static func serve(_ connection: LineConnection, client: ParleyClient, methods: SignalCLIMethods, peers: DaemonPeers) async {
-        let session = DaemonSession(client: client, signalCLI: methods, transport: .lines) { connection.write($0) }
+    private static func serve(_ connection: LineConnection, accounts: DaemonAccounts, peers: DaemonPeers) async {
+        let session = DaemonSession(accounts: accounts, transport: .lines) { connection.write($0) }
         let id = peers.add { session.notify($0) }
         for await line in connection.lines() where !line.trimmingCharacters(in: .whitespaces).isEmpty {
             await session.handle(line: line)
         }
         peers.remove(id)
         connection.close()
-    }
-
-    /// How signal-cli's notifications name this account: `+digits` for a digits-only username, else the account id.
-    private static func signalCLIAccount(of client: ParleyClient) throws -> String {
-        if let number = SignalCLIAddress.number(forUsername: try client.accounts.account()?.username) { return number }
-        return try client.credentials().accountId
     }
 }
 

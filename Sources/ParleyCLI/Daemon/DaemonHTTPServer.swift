@@ -34,7 +34,18 @@ struct DaemonHTTPServer {
         router.get("/api/v1/events") { request, _ -> Response in
             if let refusal = refusal(of: request) { return refusal }
             let cursor = request.headers[HTTPField.Name("Last-Event-ID")!].flatMap { Int64($0) } ?? request.uri.queryParameters["since"].flatMap { Int64($0) }
-            return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"], body: events(after: cursor))
+            // signal-cli's `?account=`: one account's events (all accounts' when absent); an unknown one is 400.
+            var account: DaemonAccount?
+            if let name = request.uri.queryParameters["account"].map(String.init), !name.isEmpty, session.accounts.multiAccount {
+                guard let named = session.accounts.all.first(where: { $0.isNamed(name) }) else { return Response(status: .badRequest) }
+                account = named
+            } else if session.accounts.all.count == 1 {
+                account = session.accounts.all[0]
+            }
+            // A catch-up cursor is a local message id, so it needs one account's database.
+            guard cursor == nil || account != nil else { return Response(status: .badRequest) }
+            return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
+                            body: events(of: account, after: cursor))
         }
         router.get("/api/v1/check") { _, _ in Response(status: .ok) }
         var logger = Logger(label: "parley-daemon")
@@ -48,13 +59,16 @@ struct DaemonHTTPServer {
         try await app.runService()
     }
 
-    /// The event stream of one client: the messages stored after `cursor` (when it names one), then every incoming
-    /// message until it disconnects; each once, in local id order.
-    private func events(after cursor: Int64?) -> ResponseBody {
-        ResponseBody { [peers, session] writer in
+    /// The event stream of one client: the messages `account` stored after `cursor` (when it names one), then every
+    /// incoming message (of `account`, or of every account when `nil`) until it disconnects; each once, in order.
+    private func events(of account: DaemonAccount?, after cursor: Int64?) -> ResponseBody {
+        ResponseBody { [peers] writer in
             let (chunks, continuation) = AsyncStream<(id: Int64, text: String)>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
             // Live events are buffered from before the catch-up read, so nothing falls between the two.
-            let id = peers.add { event in continuation.yield((event.message.id, Self.frame(event))) }
+            let id = peers.add { event in
+                guard account == nil || event.account == account?.signalCLIName else { return }
+                continuation.yield((event.message.id, Self.frame(event)))
+            }
             let keepAlive = Task {
                 while !Task.isCancelled {
                     try await Task.sleep(for: Self.keepAliveInterval)
@@ -67,20 +81,22 @@ struct DaemonHTTPServer {
                 continuation.finish()
             }
             var sent = cursor ?? 0
-            if let cursor {
+            if let cursor, let account {
                 var after = cursor
                 while true {
-                    let missed = try session.client.receivedMessages(after: after)
+                    let missed = try account.client.receivedMessages(after: after)
                     for message in missed {
-                        let params = try SignalCLIEnvelope.params(for: message, account: session.signalCLI.account, client: session.client)
-                        try await writer.write(ByteBuffer(string: Self.frame(DaemonEvent(message: message, signalCLI: params))))
+                        let params = try SignalCLIEnvelope.params(for: message, account: account.signalCLIName, client: account.client)
+                        try await writer.write(ByteBuffer(string: Self.frame(DaemonEvent(account: account.signalCLIName, message: message,
+                                                                                         signalCLI: params))))
                         sent = message.id
                     }
                     guard missed.count == 500, let last = missed.last else { break }
                     after = last.id
                 }
             }
-            for await chunk in chunks where chunk.id == 0 || chunk.id > sent {
+            // Ids are per account: only one account's stream can skip what the catch-up already sent.
+            for await chunk in chunks where account == nil || chunk.id == 0 || chunk.id > sent {
                 try await writer.write(ByteBuffer(string: chunk.text))
                 if chunk.id > 0 { sent = chunk.id }
             }

@@ -14,8 +14,8 @@ struct DaemonSession: Sendable {
         case http
     }
 
-    let client: ParleyClient
-    let signalCLI: SignalCLIMethods
+    /// The account or accounts served; a request picks one with signal-cli's `account` parameter.
+    let accounts: DaemonAccounts
     let transport: Transport
     /// Where line-transport responses and notifications go.
     let write: @Sendable (Data) -> Void
@@ -59,7 +59,14 @@ struct DaemonSession: Sendable {
                                    method: nil, params: nil)
         }
         do {
-            let result = try await dispatch(request.method, request.params ?? [:])
+            var params = request.params ?? [:]
+            let result: AnyEncodable
+            if request.method == "version" {
+                result = AnyEncodable(SignalCLIMethods.version)
+            } else {
+                let account = try accounts.select(params.removeValue(forKey: "account"))
+                result = try await dispatch(request.method, params, on: account)
+            }
             return request.id == nil ? nil : JSONRPCResponse.success(request.id, result)
         } catch {
             return request.id == nil ? nil
@@ -78,7 +85,8 @@ struct DaemonSession: Sendable {
         write(Self.encode(JSONRPCResponse.notification("receive", params)) + Data("\n".utf8))
     }
 
-    private func dispatch(_ method: String, _ params: [String: JSONValue]) async throws -> AnyEncodable {
+    private func dispatch(_ method: String, _ params: [String: JSONValue], on account: DaemonAccount) async throws -> AnyEncodable {
+        let client = account.client
         func recipient() async throws -> String {
             guard let name = params["recipient"]?.string else { throw JSONRPCError.invalidParams("recipient is required") }
             return try await client.resolve(name)
@@ -116,7 +124,7 @@ struct DaemonSession: Sendable {
             guard transport == .lines else { throw JSONRPCError.methodNotFound(method) }
             return AnyEncodable(method == "subscribeReceive" ? JSONValue.integer(0) : JSONValue.object([:]))
         default:
-            return AnyEncodable(try await signalCLI.call(method, params))
+            return AnyEncodable(try await account.methods.call(method, params))
         }
     }
 
@@ -129,6 +137,8 @@ struct DaemonSession: Sendable {
 
 /// An incoming message as the daemon hands it to its clients.
 struct DaemonEvent: Sendable {
+    /// The account that received it (signal-cli's name for it).
+    let account: String
     /// Parley's view of the message.
     let message: StoredMessage
     /// signal-cli's `receive` parameters for it (``SignalCLIEnvelope``).

@@ -20,12 +20,15 @@ struct SignalCLIMethods: Sendable {
         "getUserStatus", "listContacts", "listIdentities", "trust", "listDevices", "removeDevice",
     ]
 
+    /// `version`'s result (it needs no account).
+    static let version = JSONValue.object(["version": .string(ParleyVersion.current)])
+
     /// The result of `method` with `params`.
     /// - Throws: ``JSONRPCError`` in signal-cli's codes.
     func call(_ method: String, _ params: [String: JSONValue]) async throws -> JSONValue {
         let p = Params(values: params)
         switch method {
-        case "version": return .object(["version": .string(ParleyVersion.current)])
+        case "version": return Self.version
         case "send": return try await send(p)
         case "sendReaction": return try await sendReaction(p)
         case "sendReceipt": return try await sendReceipt(p)

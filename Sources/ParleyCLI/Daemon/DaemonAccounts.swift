@@ -1,0 +1,57 @@
+import Foundation
+import ParleyKit
+
+/// One account a daemon serves: its client, and how signal-cli's tools name it.
+struct DaemonAccount: Sendable {
+    /// The local account name (`--account`).
+    let name: String
+    let client: ParleyClient
+    /// signal-cli's methods over this account's client.
+    let methods: SignalCLIMethods
+    /// The account id.
+    let accountId: String
+    /// The username it registered.
+    let username: String
+
+    /// Opens the view of `client` (registered) under the local name `name`; `staging` holds its data-URI attachments.
+    init(name: String, client: ParleyClient, staging: URL) throws {
+        guard let account = try client.accounts.account() else { throw ParleyError.notRegistered }
+        self.name = name
+        self.client = client
+        accountId = try client.credentials().accountId
+        username = account.username
+        methods = SignalCLIMethods(client: client, account: SignalCLIAddress.number(forUsername: account.username) ?? accountId,
+                                   staging: staging)
+    }
+
+    /// How signal-cli's results and notifications name it: `+digits` for a digits-only username, else the account id.
+    var signalCLIName: String { methods.account }
+
+    /// Whether signal-cli's `account` parameter `value` names this account: its number, account id, username or local name.
+    func isNamed(_ value: String) -> Bool {
+        [signalCLIName, accountId, username, "u:" + username, name].contains(value) || value.lowercased() == accountId
+    }
+}
+
+/// The accounts a daemon serves and how a request picks one — signal-cli's `account` parameter. With one account
+/// (`--account`, signal-cli's single-account mode) the parameter is ignored; with `--all-accounts` it chooses, and may be
+/// left out only while there is one account.
+struct DaemonAccounts: Sendable {
+    let all: [DaemonAccount]
+    /// Serving every account under the home directory (signal-cli's multi-account mode).
+    let multiAccount: Bool
+
+    /// The account a request's `account` parameter names.
+    /// - Throws: signal-cli's -32602 errors for an unknown account, or none given when there are several.
+    func select(_ value: JSONValue?) throws -> DaemonAccount {
+        guard multiAccount else { return all[0] }
+        if let name = value?.string, !name.isEmpty {
+            guard let account = all.first(where: { $0.isNamed(name) }) else {
+                throw JSONRPCError(code: -32602, message: "Specified account does not exist")
+            }
+            return account
+        }
+        guard all.count == 1 else { throw JSONRPCError(code: -32602, message: "Method requires valid account parameter") }
+        return all[0]
+    }
+}
