@@ -99,8 +99,9 @@ let package = Package(
             dependencies: [
                 "ParleyKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                // signal-cli's HTTP transport for `parley daemon --http`.
+                // signal-cli's HTTP transport (`parley daemon --http`) and signal-cli-rest-api's surface (`parley rest-api`).
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

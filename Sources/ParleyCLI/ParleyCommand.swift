@@ -9,7 +9,8 @@ public struct ParleyCommand: AsyncParsableCommand {
             RegisterCommand.self, LinkCommand.self, SendCommand.self, ReceiveCommand.self, ListenCommand.self,
             ConversationsCommand.self, HistoryCommand.self, DownloadCommand.self, SafetyNumberCommand.self, TrustCommand.self,
             ReactCommand.self, EditCommand.self, DeleteCommand.self, TimerCommand.self, TypingCommand.self, MuteCommand.self,
-            SettingsCommand.self, GroupCommand.self, DevicesCommand.self, DaemonCommand.self, ContentDetectionCommand.self, BackupCommand.self,
+            SettingsCommand.self, GroupCommand.self, DevicesCommand.self, DaemonCommand.self, RestAPICommand.self, ContentDetectionCommand.self,
+            BackupCommand.self,
         ])
 
     public init() {}

@@ -122,4 +122,67 @@ import Testing
         #expect(try parley.run("receive", "--account", "eli").status == 0)
         #expect(try parley.run("history", "15550000011", "--account", "eli").stdout.contains("over tcp"))
     }
+
+    /// PyPI's signalbot — a bot framework for signal-cli-rest-api — against `parley rest-api`: a ping/pong bot answers
+    /// "ping" in a 1:1 chat and in a group, and the person who asked sees both answers.
+    @Test func signalbotAnswersPingsThroughTheRESTAPI() async throws {
+        let directory = NSTemporaryDirectory() + "parley-signalbot-\(UUID())"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let server = try await ServerProcess(arguments: ["--data-directory", directory])
+        defer { server.stop() }
+        let parley = try CommandLineClientTests.Parley()
+        // signalbot checks phone numbers: these are valid ones, as digits-only usernames.
+        var accountIds: [String: String] = [:]
+        for (account, digits) in [("bot", "12025550123"), ("pat", "14155552671"), ("quinn", "16175550100")] {
+            let registered = try parley.run("register", digits, "--server", server.baseURL, "--account", account, "--json")
+            let fields = try JSONSerialization.jsonObject(with: Data(registered.stdout.utf8)) as? [String: Any]
+            accountIds[account] = try #require(fields?["accountId"] as? String)
+        }
+        let created = try parley.run("group", "create", "Pings", "12025550123", "16175550100", "--account", "pat", "--json")
+        let group = try #require((try JSONSerialization.jsonObject(with: Data(created.stdout.utf8)) as? [String: Any])?["groupId"] as? String)
+
+        let restAPI = parley.process(["rest-api", "--listen", "127.0.0.1:0", "--account", "bot"])
+        let errors = Pipe()
+        restAPI.standardError = errors
+        restAPI.standardOutput = FileHandle.nullDevice
+        try restAPI.run()
+        defer { if restAPI.isRunning { restAPI.terminate() } }
+        let restLines = LineReader(errors.fileHandleForReading)
+        var service: String?
+        while service == nil, let line = restLines.next(timeout: 30) {
+            if let range = line.range(of: "listening on http://") { service = String(line[range.upperBound...]).trimmingCharacters(in: .whitespaces) }
+        }
+
+        let bot = Process()
+        bot.executableURL = URL(fileURLWithPath: ProcessInfo.processInfo.environment["PARLEY_PYTHON"]
+                                ?? GRPCInteropTests.packageRoot.appendingPathComponent(".build/python/bin/python3").path)
+        bot.arguments = [GRPCInteropTests.packageRoot.appendingPathComponent("Scripts/interop/signalbot_ping.py").path,
+                         try #require(service), "+12025550123", "2"]
+        let output = Pipe(), botErrors = Pipe()
+        bot.standardOutput = output
+        bot.standardError = botErrors
+        try bot.run()
+        defer { if bot.isRunning { bot.terminate() } }
+        let steps = LineReader(output.fileHandleForReading)
+        var seen: [String] = []
+        while let line = steps.next(timeout: 70) {
+            seen.append(line)
+            if line == "READY" {
+                #expect(try parley.run("send", "12025550123", "ping", "--account", "pat").status == 0)
+                #expect(try parley.run("send", "ping", "--group", group, "--account", "pat").status == 0)
+            }
+            if line.hasPrefix("DONE") || line.hasPrefix("TIMEOUT") { break }
+        }
+        bot.waitUntilExit()
+        let stderr = String(decoding: botErrors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(bot.terminationStatus == 0, "the bot: \(seen.joined(separator: " | ")) \(stderr.suffix(2000))")
+        let pat = try #require(accountIds["pat"])
+        #expect(seen.contains("PONG \(pat)"), "\(seen)")
+        #expect(seen.contains { $0.hasPrefix("PONG group.") }, "\(seen)")
+
+        // Pat's client shows the two answers: one in the 1:1 chat, one in the group.
+        #expect(try parley.run("receive", "--account", "pat").status == 0)
+        #expect(try parley.run("history", "12025550123", "--account", "pat").stdout.contains("pong"))
+        #expect(try parley.run("history", "--group", group, "--account", "pat").stdout.contains("pong"))
+    }
 }

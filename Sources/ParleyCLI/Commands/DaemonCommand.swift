@@ -46,24 +46,7 @@ struct DaemonCommand: AsyncParsableCommand {
         }
         defer { signalSources?.forEach { $0.cancel() } }
         let endpoint = try http.map(HostAndPort.init(parsing:))
-        let staging = FileManager.default.temporaryDirectory.appendingPathComponent("parley-daemon-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        defer { try? FileManager.default.removeItem(at: staging) }
-        try await AccountContext.with(options, every: allAccounts) { clients in
-            let accounts = DaemonAccounts(all: try clients.map { try DaemonAccount(name: $0.name, client: $0.client, staging: staging) },
-                                          multiAccount: allAccounts)
-            let peers = DaemonPeers()
-            let receiving = accounts.all.map { account in
-                Task {
-                    try await account.client.listen { outcome in
-                        guard case .stored(let id) = outcome, let message = try? account.client.message(id: id),
-                              let params = try? SignalCLIEnvelope.params(for: message, account: account.signalCLIName, client: account.client)
-                        else { return }
-                        peers.notifyAll(DaemonEvent(account: account.signalCLIName, message: message, signalCLI: params))
-                    }
-                }
-            }
-            defer { receiving.forEach { $0.cancel() } }
+        try await DaemonAccounts.serve(options, allAccounts: allAccounts) { accounts, peers in
             if let endpoint {
                 let session = DaemonSession(accounts: accounts, transport: .http) { _ in }
                 try await DaemonHTTPServer(endpoint: endpoint, session: session, peers: peers).run()

@@ -55,3 +55,32 @@ struct DaemonAccounts: Sendable {
         return all[0]
     }
 }
+
+extension DaemonAccounts {
+    /// Opens the account of `options` — or, with `allAccounts`, every registered one under its home — keeps each
+    /// listening on its server socket (incoming messages reach `peers` as ``DaemonEvent``s), and runs `body`; everything
+    /// is closed when it returns. Attachments given as `data:` URIs are staged in a private (0700) folder removed at the end.
+    static func serve(_ options: GlobalOptions, allAccounts: Bool,
+                      _ body: (DaemonAccounts, DaemonPeers) async throws -> Void) async throws {
+        let staging = FileManager.default.temporaryDirectory.appendingPathComponent("parley-daemon-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        defer { try? FileManager.default.removeItem(at: staging) }
+        try await AccountContext.with(options, every: allAccounts) { clients in
+            let accounts = DaemonAccounts(all: try clients.map { try DaemonAccount(name: $0.name, client: $0.client, staging: staging) },
+                                          multiAccount: allAccounts)
+            let peers = DaemonPeers()
+            let receiving = accounts.all.map { account in
+                Task {
+                    try await account.client.listen { outcome in
+                        guard case .stored(let id) = outcome, let message = try? account.client.message(id: id),
+                              let params = try? SignalCLIEnvelope.params(for: message, account: account.signalCLIName, client: account.client)
+                        else { return }
+                        peers.notifyAll(DaemonEvent(account: account.signalCLIName, message: message, signalCLI: params))
+                    }
+                }
+            }
+            defer { receiving.forEach { $0.cancel() } }
+            try await body(accounts, peers)
+        }
+    }
+}

@@ -41,6 +41,7 @@ enum SignalCLIEnvelope {
                     "contentType": .string(attachment.contentType ?? "application/octet-stream"),
                     "filename": attachment.fileName.map(JSONValue.string) ?? .null, "id": .string(String(attachment.id)),
                     "size": .integer(Int64(attachment.size)), "width": .null, "height": .null, "caption": .null, "uploadTimestamp": .null,
+                    "isVoiceNote": .bool(attachment.voiceNote),
                 ])
             })
         }

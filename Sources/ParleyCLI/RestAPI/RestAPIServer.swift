@@ -1,0 +1,313 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import ParleyKit
+
+/// signal-cli-rest-api's REST surface (its json-rpc mode) over Parley: `POST /v2/send`, the `/v1/receive/{number}`
+/// WebSocket, groups, reactions, receipts, typing, remote delete, identities, devices, attachments, `/v1/about` and
+/// `/v1/health`, with that API's request and response JSON, so bots written for it (PyPI's `signalbot`) run on Parley.
+/// A front door: every route turns into one of ``SignalCLIMethods``' calls — what signal-cli-rest-api itself does in front
+/// of signal-cli — and presents the answer. `{number}` picks the account (its number, account id or username).
+///
+/// Errors are `{"error": "…"}` with status 400 (404 for an unknown group), as in signal-cli-rest-api. There is no
+/// authentication: serve it on loopback (the default) or behind a proxy that authenticates.
+struct RestAPIServer {
+    let endpoint: HostAndPort
+    let accounts: DaemonAccounts
+    let peers: DaemonPeers
+
+    /// The largest request body accepted (attachments travel base64-encoded inside it).
+    static let maximumBodyBytes = 128 * 1024 * 1024
+
+    func run() async throws {
+        let router = Router()
+        router.get("/v1/health") { _, _ in Response(status: .noContent) }
+        router.get("/v1/about") { _, _ in
+            try Self.json(.object([
+                "versions": .array([.string("v1"), .string("v2")]), "build": .integer(2), "mode": .string("json-rpc"),
+                "version": .string("unset"), "capabilities": .object(["v2/send": .array([.string("quotes"), .string("mentions")])]),
+            ]))
+        }
+        router.post("/v2/send") { request, _ in try await handle { try await send(try await Self.body(request)) } }
+        router.get("/v1/groups/:number") { _, context in
+            try await handle { try Self.json(try await groups(of: try account(context))) }
+        }
+        router.get("/v1/groups/:number/:group") { _, context in
+            try await handle {
+                let wanted = try context.parameters.require("group")
+                let all = try await groups(of: try account(context))
+                guard case .array(let entries) = all,
+                      let entry = entries.first(where: { if case .object(let fields) = $0 { fields["id"] == .string(wanted) } else { false } })
+                else { return try Self.error("No group with that id found", status: .notFound) }
+                return try Self.json(entry)
+            }
+        }
+        router.post("/v1/groups/:number") { request, context in
+            try await handle {
+                let body = try await Self.body(request)
+                let result = try await call("updateGroup", on: try account(context), [
+                    "name": body["name"] ?? .null, "member": body["members"] ?? .array([]),
+                ])
+                guard case .object(let fields) = result, let id = fields["groupId"]?.string else { return try Self.error("no group was made") }
+                return try Self.json(.object(["id": .string(RestAPIGroupID.restForm(of: id))]), status: .created)
+            }
+        }
+        router.put("/v1/groups/:number/:group") { request, context in
+            try await handle {
+                let body = try await Self.body(request)
+                _ = try await call("updateGroup", on: try account(context), [
+                    "groupId": .string(try Self.signalCLIGroupID(try context.parameters.require("group"))), "name": body["name"] ?? .null,
+                ])
+                return Response(status: .noContent)
+            }
+        }
+        for method in [HTTPRequest.Method.post, .delete] {
+            router.on("/v1/reactions/:number", method: method) { request, context in
+                try await handle {
+                    let body = try await Self.body(request)
+                    var params = try Self.recipient(body)
+                    params["emoji"] = body["reaction"] ?? .string("👍")
+                    params["targetAuthor"] = body["target_author"] ?? .null
+                    params["targetTimestamp"] = body["timestamp"] ?? .null
+                    params["remove"] = .bool(method == .delete)
+                    _ = try await call("sendReaction", on: try account(context), params)
+                    return Response(status: .noContent)
+                }
+            }
+        }
+        router.post("/v1/receipts/:number") { request, context in
+            try await handle {
+                let body = try await Self.body(request)
+                _ = try await call("sendReceipt", on: try account(context), [
+                    "recipient": body["recipient"] ?? .null, "type": body["receipt_type"] ?? .string("read"),
+                    "targetTimestamp": body["timestamp"] ?? .null,
+                ])
+                return Response(status: .noContent)
+            }
+        }
+        for method in [HTTPRequest.Method.put, .delete] {
+            router.on("/v1/typing-indicator/:number", method: method) { request, context in
+                try await handle {
+                    var params = try Self.recipient(try await Self.body(request))
+                    params["stop"] = .bool(method == .delete)
+                    _ = try await call("sendTyping", on: try account(context), params)
+                    return Response(status: .noContent)
+                }
+            }
+        }
+        router.delete("/v1/remote-delete/:number") { request, context in
+            try await handle {
+                let body = try await Self.body(request)
+                var params = try Self.recipient(body)
+                params["targetTimestamp"] = body["timestamp"] ?? .null
+                let result = try await call("remoteDelete", on: try account(context), params)
+                return try Self.json(.object(["timestamp": .string(Self.timestamp(of: result))]), status: .created)
+            }
+        }
+        router.get("/v1/identities/:number") { _, context in
+            try await handle {
+                let identities = try await call("listIdentities", on: try account(context), [:])
+                guard case .array(let entries) = identities else { return try Self.json(.array([])) }
+                return try Self.json(.array(entries.map { entry in
+                    guard case .object(let fields) = entry else { return entry }
+                    return .object([
+                        "number": fields["number"] ?? .null, "uuid": fields["uuid"] ?? .null, "status": .string("TRUSTED_UNVERIFIED"),
+                        "fingerprint": .string(""), "added": .string("0"), "safety_number": fields["safetyNumber"] ?? .null,
+                    ])
+                }))
+            }
+        }
+        router.get("/v1/devices/:number") { _, context in
+            try await handle {
+                let devices = try await call("listDevices", on: try account(context), [:])
+                guard case .array(let entries) = devices else { return try Self.json(.array([])) }
+                return try Self.json(.array(entries.map { entry in
+                    guard case .object(let fields) = entry else { return entry }
+                    return .object(["id": fields["id"] ?? .null, "name": fields["name"] ?? .null,
+                                    "last_seen_timestamp": fields["lastSeenTimestamp"] ?? .null,
+                                    "creation_timestamp": fields["createdTimestamp"] ?? .null])
+                }))
+            }
+        }
+        router.get("/v1/attachments/:id") { _, context in
+            try await handle {
+                guard let id = Int64(try context.parameters.require("id")) else { return try Self.error("an attachment id is a number") }
+                let file = FileManager.default.temporaryDirectory.appendingPathComponent("parley-rest-\(UUID().uuidString)")
+                defer { try? FileManager.default.removeItem(at: file) }
+                var lastError: Error?
+                for account in accounts.all {
+                    do {
+                        try await account.client.downloadAttachment(id, to: file)
+                        return Response(status: .ok, headers: [.contentType: "application/octet-stream"],
+                                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: try Data(contentsOf: file))))
+                    } catch {
+                        lastError = error
+                    }
+                }
+                throw lastError ?? JSONRPCError.userError("no attachment \(id)")
+            }
+        }
+
+        let sockets = Router(context: BasicWebSocketRequestContext.self)
+        sockets.ws("/v1/receive/:number") { _, context in
+            guard let number = context.parameters.get("number"), accounts.all.contains(where: { $0.isNamed(number) }) else { return .dontUpgrade }
+            return .upgrade([:])
+        } onUpgrade: { inbound, outbound, context in
+            guard let number = context.requestContext.parameters.get("number"),
+                  let account = accounts.all.first(where: { $0.isNamed(number) }) else { return }
+            try await stream(to: account, inbound: inbound, outbound: outbound)
+        }
+
+        var logger = Logger(label: "parley-rest-api")
+        logger.logLevel = .warning  // the listening line below is the start-up message
+        let app = Application(
+            router: router, server: .http1WebSocketUpgrade(webSocketRouter: sockets),
+            configuration: .init(address: .hostname(endpoint.host, port: endpoint.port), serverName: "parley-rest-api"),
+            onServerRunning: { [endpoint] channel in
+                let port = channel.localAddress?.port ?? endpoint.port
+                FileHandle.standardError.write(Data("parley rest-api listening on http://\(endpoint.host):\(port)\n".utf8))
+            }, logger: logger)
+        try await app.runService()
+    }
+
+    // MARK: Routes
+
+    /// `POST /v2/send`: one signal-cli `send` per group and one for every other recipient, answered with one
+    /// `{"timestamp": "…"}` per send in an array (201).
+    private func send(_ body: [String: JSONValue]) async throws -> Response {
+        guard let number = body["number"]?.string else { return try Self.error("number is required") }
+        let account = try account(named: number)
+        let recipients = (body["recipients"]?.stringList ?? []) + (body["recipient"]?.stringList ?? [])
+        guard !recipients.isEmpty else { return try Self.error("Couldn't process request - please provide at least one recipient") }
+        var common: [String: JSONValue] = ["message": body["message"] ?? .string("")]
+        common["attachment"] = .array((body["base64_attachments"]?.stringList ?? []).map { attachment in
+            .string(attachment.hasPrefix("data:") ? attachment : "data:application/octet-stream;base64," + attachment)
+        })
+        for (from, to) in [("quote_timestamp", "quoteTimestamp"), ("quote_author", "quoteAuthor"), ("edit_timestamp", "editTimestamp")] {
+            if let value = body[from], value != .null { common[to] = value }
+        }
+        var sends: [[String: JSONValue]] = []
+        let people = recipients.filter { !$0.hasPrefix("group.") }
+        if !people.isEmpty { sends.append(common.merging(["recipient": .array(people.map(JSONValue.string))]) { $1 }) }
+        for group in recipients.filter({ $0.hasPrefix("group.") }) {
+            sends.append(common.merging(["groupId": .string(try Self.signalCLIGroupID(group))]) { $1 })
+        }
+        var answers: [JSONValue] = []
+        for params in sends {
+            let result = try await call("send", on: account, params)
+            answers.append(.object(["timestamp": .string(Self.timestamp(of: result))]))
+        }
+        return try Self.json(.array(answers), status: .created)
+    }
+
+    /// `GET /v1/groups/{number}`: signal-cli's groups in signal-cli-rest-api's form.
+    private func groups(of account: DaemonAccount) async throws -> JSONValue {
+        guard case .array(let groups) = try await call("listGroups", on: account, [:]) else { return .array([]) }
+        return .array(groups.compactMap { group -> JSONValue? in
+            guard case .object(let fields) = group, let id = fields["id"]?.string else { return nil }
+            var members: [JSONValue] = []
+            if case .array(let list) = fields["members"] {
+                for case .object(let address) in list {
+                    if let number = address["number"], number != .null { members.append(number) } else if let uuid = address["uuid"] { members.append(uuid) }
+                }
+            }
+            let everyone = JSONValue.string("every-member")
+            return .object([
+                "name": fields["name"] ?? .string(""), "description": fields["description"] ?? .string(""),
+                "id": .string(RestAPIGroupID.restForm(of: id)), "internal_id": .string(id), "members": .array(members),
+                "blocked": fields["isBlocked"] ?? .bool(false), "member": fields["isMember"] ?? .bool(true),
+                "pending_invites": .array([]), "pending_requests": .array([]), "invite_link": .string(""), "admins": .array([]),
+                "permissions": .object(["add_members": everyone, "edit_group": everyone, "send_messages": everyone]),
+            ])
+        })
+    }
+
+    /// `/v1/receive/{number}`: every incoming message of `account` as a text frame (signal-cli's `{"envelope",
+    /// "account"}`), until the client closes; the socket stays open while it is idle.
+    private func stream(to account: DaemonAccount, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
+        let (frames, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
+        let id = peers.add { event in
+            guard event.account == account.signalCLIName, let data = try? JSONEncoder().encode(event.signalCLI) else { return }
+            continuation.yield(String(decoding: data, as: UTF8.self))
+        }
+        defer {
+            peers.remove(id)
+            continuation.finish()
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            // Reading answers the client's pings and notices its close.
+            group.addTask { for try await _ in inbound {} }
+            group.addTask { for await frame in frames { try await outbound.write(.text(frame)) } }
+            try await group.next()
+            group.cancelAll()
+        }
+    }
+
+    // MARK: Helpers
+
+    /// Runs a route, turning a failure into signal-cli-rest-api's `{"error": …}` answer.
+    private func handle(_ route: () async throws -> Response) async throws -> Response {
+        do {
+            return try await route()
+        } catch {
+            return try Self.error(JSONRPCError(failure: error).message)
+        }
+    }
+
+    /// signal-cli's `method` on `account`, as the JSON-RPC door would call it.
+    private func call(_ method: String, on account: DaemonAccount, _ params: [String: JSONValue]) async throws -> JSONValue {
+        try await account.methods.call(method, params.filter { $0.value != .null })
+    }
+
+    private func account(_ context: BasicRequestContext) throws -> DaemonAccount {
+        try account(named: try context.parameters.require("number"))
+    }
+
+    private func account(named number: String) throws -> DaemonAccount {
+        guard let account = accounts.all.first(where: { $0.isNamed(number) }) else {
+            throw JSONRPCError.userError("Unknown account \(number): this server serves \(accounts.all.map(\.signalCLIName).joined(separator: ", "))")
+        }
+        return account
+    }
+
+    /// A request's JSON body (whatever its content type says: signalbot sends `text/plain`).
+    private static func body(_ request: Request) async throws -> [String: JSONValue] {
+        let buffer = try await request.body.collect(upTo: maximumBodyBytes)
+        guard buffer.readableBytes > 0 else { return [:] }
+        guard case .object(let fields) = try JSONDecoder().decode(JSONValue.self, from: Data(buffer: buffer)) else {
+            throw JSONRPCError.userError("Couldn't process request - invalid request: the body is not a JSON object")
+        }
+        return fields
+    }
+
+    /// signal-cli's recipient parameters for a body's `recipient`: a `group.…` id or a person.
+    private static func recipient(_ body: [String: JSONValue]) throws -> [String: JSONValue] {
+        guard let recipient = body["recipient"]?.string else { throw JSONRPCError.userError("Couldn't process request - recipient missing") }
+        if recipient.hasPrefix("group.") { return ["groupId": .string(try signalCLIGroupID(recipient))] }
+        return ["recipient": .string(recipient)]
+    }
+
+    /// signal-cli's group id inside a REST group id.
+    private static func signalCLIGroupID(_ text: String) throws -> String {
+        guard let id = RestAPIGroupID.signalCLIID(in: text) else { throw JSONRPCError.userError("Invalid group id \(text)") }
+        return id
+    }
+
+    /// The `timestamp` of a signal-cli result, as text.
+    private static func timestamp(of result: JSONValue) -> String {
+        if case .object(let fields) = result, let timestamp = fields["timestamp"]?.integer { return String(timestamp) }
+        return "0"
+    }
+
+    private static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok) throws -> Response {
+        Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
+                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: try JSONEncoder().encode(value))))
+    }
+
+    private static func error(_ message: String, status: HTTPResponse.Status = .badRequest) throws -> Response {
+        try json(.object(["error": .string(message)]), status: status)
+    }
+}
