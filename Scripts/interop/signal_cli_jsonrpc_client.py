@@ -112,6 +112,10 @@ def main():
         check("Method not implemented" in str(error), f"an unknown method's error: {error}")
     raw = requests.post(f"{base}/api/v1/rpc", json={"jsonrpc": "2.0", "id": 7, "method": "sendReaction", "params": {}}).json()
     check(raw["id"] == 7 and raw["error"]["code"] == -1, f"a user error in signal-cli's code: {raw}")
+    # setPin / removePin (not in this library): the PIN that protects the identity backup on the server.
+    for request_id, method, params in [(8, "setPin", {"pin": "424242"}), (9, "removePin", {})]:
+        raw = requests.post(f"{base}/api/v1/rpc", json={"jsonrpc": "2.0", "id": request_id, "method": method, "params": params}).json()
+        check(raw.get("result") == {}, f"{method}: {raw}")
     print("OK", flush=True)
 
 

@@ -376,15 +376,18 @@ public final class ParleyClient: Sendable {
         }
     }
 
-    /// Messages received from others with a local id above `cursor`, oldest first, at most `limit` (1…1000): what a
-    /// client that last saw message `cursor` missed, read from the database (everything `listen` stored meanwhile,
-    /// whoever was listening). Undecryptable copies are left out; the id of the last one returned is the next cursor.
+    /// Messages that arrived with a local id above `cursor` — from others, and the copies of what this account sent
+    /// from its other devices — oldest first, at most `limit` (1…1000): what a client that last saw message `cursor`
+    /// missed, read from the database (everything `listen` stored meanwhile, whoever was listening). Undecryptable copies
+    /// are left out; the id of the last one returned is the next cursor.
     public func receivedMessages(after cursor: Int64, limit: Int = 500) throws -> [StoredMessage] {
         guard (1...1000).contains(limit) else { throw ParleyError.invalidArgument("limit must be 1…1000") }
+        let device = try credentials().deviceId
         return try database.read { db in
             try MessageLookup.withReactions(try Row.fetchAll(db, sql: """
-                SELECT \(MessageLookup.columns) FROM messages m WHERE m.id > ? AND m.outgoing = 0 AND m.status != ? ORDER BY m.id LIMIT ?
-                """, arguments: [cursor, MessageStatus.undecryptable.rawValue, limit]).map(StoredMessage.init(row:)), db)
+                SELECT \(MessageLookup.columns) FROM messages m
+                WHERE m.id > ? AND (m.outgoing = 0 OR m.author_device_id != ?) AND m.status != ? ORDER BY m.id LIMIT ?
+                """, arguments: [cursor, Int64(device), MessageStatus.undecryptable.rawValue, limit]).map(StoredMessage.init(row:)), db)
         }
     }
 

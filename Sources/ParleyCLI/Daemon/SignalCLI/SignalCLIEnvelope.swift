@@ -46,12 +46,22 @@ enum SignalCLIEnvelope {
             })
         }
         let received = Int64(message.serverTimestamp ?? message.timestamp)
-        return .object([
+        var body: [String: JSONValue] = ["dataMessage": .object(data)]
+        if message.outgoing {
+            // Sent from another device of this account: signal-cli's sync message, the data message flattened into it.
+            var sent = data
+            let conversation = try client.conversations().first { $0.threadId == message.threadId && $0.groupId == nil }
+            let destination = conversation.map { SignalCLIAddress.Address(accountId: $0.accountId, username: $0.username) }
+            sent["destination"] = destination.map { .string($0.number ?? $0.uuid) } ?? .null
+            sent["destinationNumber"] = destination?.number.map(JSONValue.string) ?? .null
+            sent["destinationUuid"] = destination.map { .string($0.uuid) } ?? .null
+            body = ["syncMessage": .object(["sentMessage": .object(sent)])]
+        }
+        return .object(body.merging([
             "source": .string(author.number ?? author.uuid), "sourceNumber": author.number.map(JSONValue.string) ?? .null,
             "sourceUuid": .string(author.uuid), "sourceName": author.username.map(JSONValue.string) ?? .null,
             "sourceDevice": .integer(Int64(message.authorDeviceId)), "timestamp": .integer(Int64(message.timestamp)),
             "serverReceivedTimestamp": .integer(received), "serverDeliveredTimestamp": .integer(received),
-            "dataMessage": .object(data),
-        ])
+        ]) { $1 })
     }
 }

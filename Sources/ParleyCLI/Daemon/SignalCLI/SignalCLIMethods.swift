@@ -17,7 +17,7 @@ struct SignalCLIMethods: Sendable {
     /// The methods answered here.
     static let names: Set<String> = [
         "version", "send", "sendReaction", "sendReceipt", "sendTyping", "remoteDelete", "listGroups", "updateGroup", "quitGroup",
-        "getUserStatus", "listContacts", "listIdentities", "trust", "listDevices", "removeDevice",
+        "getUserStatus", "listContacts", "listIdentities", "trust", "listDevices", "removeDevice", "setPin", "removePin",
     ]
 
     /// `version`'s result (it needs no account).
@@ -43,6 +43,14 @@ struct SignalCLIMethods: Sendable {
         case "trust": return try await trust(p)
         case "listDevices": return try await listDevices()
         case "removeDevice": return try await removeDevice(p)
+        case "setPin":
+            // signal-cli's registration-lock PIN; in Parley the PIN protects the identity backup on the server.
+            guard let pin = p.string("pin"), !pin.isEmpty else { throw JSONRPCError.userError("PIN parameter is missing") }
+            try await client.backups.create(pin: pin)
+            return .object([:])
+        case "removePin":
+            try await client.backups.delete()
+            return .object([:])
         default: throw JSONRPCError.methodNotFound(method)
         }
     }
