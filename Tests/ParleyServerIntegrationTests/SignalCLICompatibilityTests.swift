@@ -6,32 +6,54 @@ import Testing
 /// reads an incoming message from the server-sent event stream, leaves the group; the other accounts' `parley`
 /// commands then see what it did.
 @Suite struct SignalCLICompatibilityTests {
-    @Test func pysignalclijsonrpcDrivesTheDaemonOverHTTP() async throws {
+    /// A real `parley-server` in a fresh data directory, and a `parley` command with its own home.
+    static func serverAndClient() async throws -> (ServerProcess, CommandLineClientTests.Parley, String) {
         let directory = NSTemporaryDirectory() + "parley-signal-cli-\(UUID())"
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let server = try await ServerProcess(arguments: ["--data-directory", directory])
-        defer { server.stop() }
-        let parley = try CommandLineClientTests.Parley()
-        // signal-cli's tools name people by phone number: these accounts' usernames are the digits.
-        var accountIds: [String: String] = [:]
-        for (account, digits) in [("alice", "15550000001"), ("bob", "15550000002"), ("carol", "15550000003")] {
+        return (try await ServerProcess(arguments: ["--data-directory", directory]), try CommandLineClientTests.Parley(), directory)
+    }
+
+    /// Registers each (local account, digits-only username); returns the account ids by local account.
+    static func register(_ accounts: [(String, String)], with parley: CommandLineClientTests.Parley,
+                         on server: ServerProcess) throws -> [String: String] {
+        var ids: [String: String] = [:]
+        for (account, digits) in accounts {
             let registered = try parley.run("register", digits, "--server", server.baseURL, "--account", account, "--json")
             let fields = try JSONSerialization.jsonObject(with: Data(registered.stdout.utf8)) as? [String: Any]
-            accountIds[account] = try #require(fields?["accountId"] as? String)
+            ids[account] = try #require(fields?["accountId"] as? String)
         }
+        return ids
+    }
 
-        let daemon = parley.process(["daemon", "--http", "127.0.0.1:0", "--account", "alice"])
+    /// Starts `parley arguments` (a daemon or the REST API) and waits for the address it says it listens on.
+    static func startListening(_ parley: CommandLineClientTests.Parley, _ arguments: [String]) throws -> (Process, String) {
+        let process = parley.process(arguments)
         let errors = Pipe()
-        daemon.standardError = errors
-        daemon.standardOutput = FileHandle.nullDevice
-        try daemon.run()
-        defer { if daemon.isRunning { daemon.terminate() } }
-        let daemonLines = LineReader(errors.fileHandleForReading)
-        var base: String?
-        while base == nil, let line = daemonLines.next(timeout: 30) {
-            if let range = line.range(of: "listening on ") { base = String(line[range.upperBound...]).trimmingCharacters(in: .whitespaces) }
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let lines = LineReader(errors.fileHandleForReading)
+        while let line = lines.next(timeout: 30) {
+            if let range = line.range(of: "listening on ") {
+                let address = line[range.upperBound...].trimmingCharacters(in: .whitespaces)
+                return (process, address.hasPrefix("http://") ? String(address.dropFirst(7)) : address)
+            }
         }
-        let endpoint = try #require(base)
+        process.terminate()
+        throw ServerProcessError.notConfigured
+    }
+
+    @Test func pysignalclijsonrpcDrivesTheDaemonOverHTTP() async throws {
+        let (server, parley, directory) = try await Self.serverAndClient()
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(atPath: directory)
+        }
+        // signal-cli's tools name people by phone number: these accounts' usernames are the digits.
+        let accountIds = try Self.register([("alice", "15550000001"), ("bob", "15550000002"), ("carol", "15550000003")], with: parley, on: server)
+
+        let (daemon, daemonAddress) = try Self.startListening(parley, ["daemon", "--http", "127.0.0.1:0", "--account", "alice"])
+        defer { if daemon.isRunning { daemon.terminate() } }
+        let endpoint = "http://" + daemonAddress
 
         let python = Process()
         python.executableURL = URL(fileURLWithPath: ProcessInfo.processInfo.environment["PARLEY_PYTHON"]
@@ -81,24 +103,15 @@ import Testing
 
     /// One daemon for two accounts (signal-cli's multi-account mode) over TCP: requests pick the account with `account`.
     @Test func oneDaemonServesSeveralAccountsOverTCP() async throws {
-        let directory = NSTemporaryDirectory() + "parley-signal-cli-tcp-\(UUID())"
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let server = try await ServerProcess(arguments: ["--data-directory", directory])
-        defer { server.stop() }
-        let parley = try CommandLineClientTests.Parley()
-        #expect(try parley.run("register", "15550000011", "--server", server.baseURL, "--account", "dana").status == 0)
-        #expect(try parley.run("register", "15550000012", "--server", server.baseURL, "--account", "eli").status == 0)
-        let daemon = parley.process(["daemon", "--tcp", "127.0.0.1:0", "--all-accounts"])
-        let errors = Pipe()
-        daemon.standardError = errors
-        daemon.standardOutput = FileHandle.nullDevice
-        try daemon.run()
-        defer { if daemon.isRunning { daemon.terminate() } }
-        let daemonLines = LineReader(errors.fileHandleForReading)
-        var port: Int?
-        while port == nil, let line = daemonLines.next(timeout: 30) {
-            if let colon = line.lastIndex(of: ":"), line.contains("listening on") { port = Int(line[line.index(after: colon)...]) }
+        let (server, parley, directory) = try await Self.serverAndClient()
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(atPath: directory)
         }
+        _ = try Self.register([("dana", "15550000011"), ("eli", "15550000012")], with: parley, on: server)
+        let (daemon, daemonAddress) = try Self.startListening(parley, ["daemon", "--tcp", "127.0.0.1:0", "--all-accounts"])
+        defer { if daemon.isRunning { daemon.terminate() } }
+        let port = daemonAddress.split(separator: ":").last.flatMap { Int($0) }
         let connection = try RawConnection(port: try #require(port))
         #expect(connection.send(#"{"jsonrpc":"2.0","id":1,"method":"version"}"# + "\n"
                                 + #"[{"jsonrpc":"2.0","id":2,"method":"getUserStatus","params":{"account":"+15550000011","recipient":"+15550000012"}},{"jsonrpc":"2.0","method":"version"}]"# + "\n"
@@ -126,38 +139,24 @@ import Testing
     /// PyPI's signalbot — a bot framework for signal-cli-rest-api — against `parley rest-api`: a ping/pong bot answers
     /// "ping" in a 1:1 chat and in a group, and the person who asked sees both answers.
     @Test func signalbotAnswersPingsThroughTheRESTAPI() async throws {
-        let directory = NSTemporaryDirectory() + "parley-signalbot-\(UUID())"
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let server = try await ServerProcess(arguments: ["--data-directory", directory])
-        defer { server.stop() }
-        let parley = try CommandLineClientTests.Parley()
-        // signalbot checks phone numbers: these are valid ones, as digits-only usernames.
-        var accountIds: [String: String] = [:]
-        for (account, digits) in [("bot", "12025550123"), ("pat", "14155552671"), ("quinn", "16175550100")] {
-            let registered = try parley.run("register", digits, "--server", server.baseURL, "--account", account, "--json")
-            let fields = try JSONSerialization.jsonObject(with: Data(registered.stdout.utf8)) as? [String: Any]
-            accountIds[account] = try #require(fields?["accountId"] as? String)
+        let (server, parley, directory) = try await Self.serverAndClient()
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(atPath: directory)
         }
+        // signalbot checks phone numbers: these are valid ones, as digits-only usernames.
+        let accountIds = try Self.register([("bot", "12025550123"), ("pat", "14155552671"), ("quinn", "16175550100")], with: parley, on: server)
         let created = try parley.run("group", "create", "Pings", "12025550123", "16175550100", "--account", "pat", "--json")
         let group = try #require((try JSONSerialization.jsonObject(with: Data(created.stdout.utf8)) as? [String: Any])?["groupId"] as? String)
 
-        let restAPI = parley.process(["rest-api", "--listen", "127.0.0.1:0", "--account", "bot"])
-        let errors = Pipe()
-        restAPI.standardError = errors
-        restAPI.standardOutput = FileHandle.nullDevice
-        try restAPI.run()
+        let (restAPI, restAPIAddress) = try Self.startListening(parley, ["rest-api", "--listen", "127.0.0.1:0", "--account", "bot"])
         defer { if restAPI.isRunning { restAPI.terminate() } }
-        let restLines = LineReader(errors.fileHandleForReading)
-        var service: String?
-        while service == nil, let line = restLines.next(timeout: 30) {
-            if let range = line.range(of: "listening on http://") { service = String(line[range.upperBound...]).trimmingCharacters(in: .whitespaces) }
-        }
 
         let bot = Process()
         bot.executableURL = URL(fileURLWithPath: ProcessInfo.processInfo.environment["PARLEY_PYTHON"]
                                 ?? GRPCInteropTests.packageRoot.appendingPathComponent(".build/python/bin/python3").path)
         bot.arguments = [GRPCInteropTests.packageRoot.appendingPathComponent("Scripts/interop/signalbot_ping.py").path,
-                         try #require(service), "+12025550123", "2"]
+                         restAPIAddress, "+12025550123", "2"]
         let output = Pipe(), botErrors = Pipe()
         bot.standardOutput = output
         bot.standardError = botErrors
