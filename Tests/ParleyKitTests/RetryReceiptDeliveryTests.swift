@@ -98,4 +98,31 @@ import Testing
             #expect(entry == MessageSendLog.Entry(plaintext: [4], kind: .group(threadId: 7)))
         }
     }
+
+    @Test func deletingAMessageErasesItsAndItsEditsCopiesFromTheSendLog() async throws {
+        try await TestServer.run { server in
+            let (alice, _, _, bobId) = try await SealedSenderDeliveryTests.acquainted(server)
+            let id = try alice.sender.enqueue(body: "first words", to: bobId)
+            _ = try await alice.runJobs()
+            let editTimestamp = try alice.sender.edit(id, body: "second thoughts")
+            _ = try await alice.runJobs()
+            func logged(_ timestamp: UInt64) throws -> Int {
+                try alice.database.read { db in
+                    try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM message_send_log WHERE timestamp = ?", arguments: [Int64(timestamp)]) ?? 0
+                }
+            }
+            let original = try #require(try alice.message(id: id)).timestamp
+            #expect(try logged(original) > 0 && logged(editTimestamp) > 0)  // Bob has not confirmed them yet
+            try alice.sender.deleteForEveryone(id)
+            #expect(try logged(original) == 0 && logged(editTimestamp) == 0)
+        }
+    }
+
+    @Test func onlyThePrimaryDeviceRotatesTheProfileKey() async throws {
+        try await TestServer.run { server in
+            let p = try await ConversationFeatureTests.people(server)
+            await #expect(throws: ParleyError.self) { try await p.bobLaptop.accounts.rotateProfileKey() }
+            #expect(try p.bobLaptop.accounts.profileKey() == (try p.bobPhone.accounts.profileKey()))
+        }
+    }
 }

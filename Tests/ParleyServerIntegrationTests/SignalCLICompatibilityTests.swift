@@ -117,20 +117,24 @@ import Testing
                                 + #"[{"jsonrpc":"2.0","id":2,"method":"getUserStatus","params":{"account":"+15550000011","recipient":"+15550000012"}},{"jsonrpc":"2.0","method":"version"}]"# + "\n"
                                 + #"{"jsonrpc":"2.0","id":3,"method":"send","params":{"recipient":["+15550000012"],"message":"which account?"}}"# + "\n"
                                 + #"{"jsonrpc":"2.0","id":4,"method":"listGroups","params":{"account":"+15550000099"}}"# + "\n"
-                                + #"{"jsonrpc":"2.0","id":5,"method":"send","params":{"account":"+15550000011","recipient":["+15550000012"],"message":"over tcp"}}"# + "\n"))
+                                + #"{"jsonrpc":"2.0","id":5,"method":"send","params":{"account":"+15550000011","recipient":["+15550000012"],"message":"over tcp"}}"# + "\n"
+                                + #"{"jsonrpc":"2.0","id":6,"method":"sendReaction","params":{"account":"+15550000011","recipient":"+15550000012","emoji":"👍","targetAuthor":"+15550000012","targetTimestamp":-5}}"# + "\n"))
         var answers = ""
         // Five answers and the notification for Eli's account when the message reaches it (before or after id 5's answer).
-        for _ in 0..<60 where !(answers.contains(#""method":"receive""#) && answers.contains(#""id":5"#)) {
+        for _ in 0..<60 where !(answers.contains(#""method":"receive""#) && answers.contains(#""id":6"#)) {
             answers += connection.read(for: 0.5).text
         }
         let lines = answers.split(separator: "\n").map(String.init)
-        #expect(lines.count == 6, "\(answers)")
+        #expect(lines.count == 7, "\(answers)")
         #expect(lines.first?.contains(#""version":"0.1.0""#) == true)
         // A batch is answered as one array, without the notification in it.
         #expect(lines.count > 1 && lines[1].hasPrefix("[") && lines[1].contains(#""isRegistered":true"#) && !lines[1].contains("0.1.0"))
         #expect(lines.count > 2 && lines[2].contains("-32602") && lines[2].contains("Method requires valid account parameter"))
         #expect(lines.count > 3 && lines[3].contains("-32602") && lines[3].contains("Specified account does not exist"))
         #expect(lines.contains { $0.contains(#""id":5"#) && $0.contains(#""type":"SUCCESS""#) })
+        // A negative timestamp is a user error, not a crash: the daemon answers and goes on.
+        #expect(lines.contains { $0.contains(#""id":6"#) && $0.contains(#""code":-1"#) && $0.contains("Invalid timestamp") })
+        #expect(daemon.isRunning)
         #expect(lines.contains { $0.contains(#""method":"receive""#) && $0.contains(#""account":"+15550000012""#) && $0.contains("over tcp") })
         #expect(try parley.run("receive", "--account", "eli").status == 0)
         #expect(try parley.run("history", "15550000011", "--account", "eli").stdout.contains("over tcp"))
@@ -178,6 +182,22 @@ import Testing
         let pat = try #require(accountIds["pat"])
         #expect(seen.contains("PONG \(pat)"), "\(seen)")
         #expect(seen.contains { $0.hasPrefix("PONG group.") }, "\(seen)")
+
+        // Web pages cannot use it: a cross-site request or WebSocket handshake (with an Origin) is 403, a foreign Host 421.
+        let port = try #require(restAPIAddress.split(separator: ":").last.flatMap { Int($0) })
+        for (headers, status) in [("Host: 127.0.0.1:\(port)\r\nOrigin: http://evil.example", "403"), ("Host: evil.example", "421"),
+                                  ("Host: 127.0.0.1:\(port)\r\nOrigin: http://evil.example\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                                   + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13", "")] {
+            let connection = try RawConnection(port: port)
+            let path = status.isEmpty ? "/v1/receive/12025550123" : "/v1/health"
+            connection.send("GET \(path) HTTP/1.1\r\n\(headers)\r\n\r\n")
+            let answer = connection.read(for: 2).text
+            if status.isEmpty {
+                #expect(!answer.contains(" 101 "), "a cross-site WebSocket was accepted: \(answer)")
+            } else {
+                #expect(answer.hasPrefix("HTTP/1.1 \(status)"), "\(headers): \(answer)")
+            }
+        }
 
         // Pat's client shows the two answers: one in the 1:1 chat, one in the group.
         #expect(try parley.run("receive", "--account", "pat").status == 0)

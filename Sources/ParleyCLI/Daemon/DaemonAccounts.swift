@@ -14,7 +14,7 @@ struct DaemonAccount: Sendable {
     let username: String
 
     /// Opens the view of `client` (registered) under the local name `name`; `staging` holds its data-URI attachments.
-    init(name: String, client: ParleyClient, staging: URL) throws {
+    init(name: String, client: ParleyClient, staging: StagedAttachments) throws {
         guard let account = try client.accounts.account() else { throw ParleyError.notRegistered }
         self.name = name
         self.client = client
@@ -66,7 +66,8 @@ extension DaemonAccounts {
         try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         defer { try? FileManager.default.removeItem(at: staging) }
         try await AccountContext.with(options, every: allAccounts) { clients in
-            let accounts = DaemonAccounts(all: try clients.map { try DaemonAccount(name: $0.name, client: $0.client, staging: staging) },
+            let staged = StagedAttachments(folder: staging)
+            let accounts = DaemonAccounts(all: try clients.map { try DaemonAccount(name: $0.name, client: $0.client, staging: staged) },
                                           multiAccount: allAccounts)
             let peers = DaemonPeers()
             let receiving = accounts.all.map { account in

@@ -8,8 +8,8 @@ import NIOCore
 /// errors with status 200, a request with nothing to answer is 201), `GET /api/v1/events` (server-sent events: one
 /// `event:receive` with the `{"account", "envelope"}` parameters per incoming message, its local message id as the
 /// event's `id:`, a `:` comment every 15 seconds; a client that sends `Last-Event-ID` — as an EventSource reconnecting
-/// does — or `?since=ID` first gets every message it missed, read from the database), and `GET /api/v1/check`. As signal-cli, a request whose `Host` is not the bound address or loopback is refused with
-/// 421 (a guard against DNS rebinding from a browser); there is no other authentication.
+/// does — or `?since=ID` first gets every message it missed, read from the database), and `GET /api/v1/check`.
+/// ``LoopbackGuard`` keeps web pages out; there is no other authentication.
 struct DaemonHTTPServer {
     let endpoint: HostAndPort
     let session: DaemonSession
@@ -23,7 +23,7 @@ struct DaemonHTTPServer {
     func run() async throws {
         let router = Router()
         router.post("/api/v1/rpc") { request, _ -> Response in
-            if let refusal = refusal(of: request) { return refusal }
+            if let refusal = LoopbackGuard(endpoint: endpoint).refusal(of: request) { return refusal }
             guard request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true else {
                 return Response(status: .unsupportedMediaType)
             }
@@ -32,7 +32,7 @@ struct DaemonHTTPServer {
             return Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer)))
         }
         router.get("/api/v1/events") { request, _ -> Response in
-            if let refusal = refusal(of: request) { return refusal }
+            if let refusal = LoopbackGuard(endpoint: endpoint).refusal(of: request) { return refusal }
             let cursor = request.headers[HTTPField.Name("Last-Event-ID")!].flatMap { Int64($0) } ?? request.uri.queryParameters["since"].flatMap { Int64($0) }
             // signal-cli's `?account=`: one account's events (all accounts' when absent); an unknown one is 400.
             var account: DaemonAccount?
@@ -67,7 +67,7 @@ struct DaemonHTTPServer {
             // Live events are buffered from before the catch-up read, so nothing falls between the two.
             let id = peers.add { event in
                 guard account == nil || event.account == account?.signalCLIName else { return }
-                continuation.yield((event.message.id, Self.frame(event)))
+                continuation.yield((event.message.id, Self.frame(event, withId: account != nil)))
             }
             let keepAlive = Task {
                 while !Task.isCancelled {
@@ -104,22 +104,10 @@ struct DaemonHTTPServer {
         }
     }
 
-    /// One server-sent event for `event`: `id:` the local message id, `event:receive`, `data:` signal-cli's parameters.
-    static func frame(_ event: DaemonEvent) -> String {
+    /// One server-sent event for `event`: `id:` the local message id (`withId`: only on one account's stream, since ids
+    /// are per account), `event:receive`, `data:` signal-cli's parameters.
+    static func frame(_ event: DaemonEvent, withId: Bool = true) -> String {
         let data = (try? JSONEncoder().encode(event.signalCLI)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-        return "id:\(event.message.id)\nevent:receive\ndata:\(data)\n\n"
-    }
-
-    /// signal-cli's 421 for a `Host` that is neither the bound address nor loopback (when bound to one address).
-    private func refusal(of request: Request) -> Response? {
-        guard !["0.0.0.0", "::"].contains(endpoint.host), let host = request.head.authority else { return nil }
-        var name = host, port: Int?
-        if let colon = host.lastIndex(of: ":"), !host.hasSuffix("]"), let number = Int(host[host.index(after: colon)...]) {
-            name = String(host[..<colon])
-            port = number
-        }
-        name = name.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        let allowed = [endpoint.host, "localhost", "127.0.0.1", "::1"].contains(name)
-        return allowed && (port == nil || port == endpoint.port || endpoint.port == 0) ? nil : Response(status: .misdirectedRequest)
+        return (withId ? "id:\(event.message.id)\n" : "") + "event:receive\ndata:\(data)\n\n"
     }
 }

@@ -12,8 +12,9 @@ import ParleyKit
 /// A front door: every route turns into one of ``SignalCLIMethods``' calls — what signal-cli-rest-api itself does in front
 /// of signal-cli — and presents the answer. `{number}` picks the account (its number, account id or username).
 ///
-/// Errors are `{"error": "…"}` with status 400 (404 for an unknown group), as in signal-cli-rest-api. There is no
-/// authentication: serve it on loopback (the default) or behind a proxy that authenticates.
+/// Errors are `{"error": "…"}` with status 400 (404 for an unknown group), as in signal-cli-rest-api. ``LoopbackGuard``
+/// keeps web pages out; there is no other authentication: serve it on loopback (the default) or behind a proxy that
+/// authenticates.
 struct RestAPIServer {
     let endpoint: HostAndPort
     let accounts: DaemonAccounts
@@ -24,6 +25,7 @@ struct RestAPIServer {
 
     func run() async throws {
         let router = Router()
+        router.add(middleware: LoopbackGuardMiddleware(guard: LoopbackGuard(endpoint: endpoint)))
         router.get("/v1/health") { _, _ in Response(status: .noContent) }
         router.get("/v1/about") { _, _ in
             try Self.json(.object([
@@ -134,26 +136,21 @@ struct RestAPIServer {
         }
         router.get("/v1/attachments/:id") { _, context in
             try await handle {
-                guard let id = Int64(try context.parameters.require("id")) else { return try Self.error("an attachment id is a number") }
+                guard let (accountId, id) = SignalCLIEnvelope.parseAttachmentID(try context.parameters.require("id")),
+                      let account = accounts.all.first(where: { $0.accountId == accountId })
+                else { return try Self.error("no such attachment", status: .notFound) }
                 let file = FileManager.default.temporaryDirectory.appendingPathComponent("parley-rest-\(UUID().uuidString)")
                 defer { try? FileManager.default.removeItem(at: file) }
-                var lastError: Error?
-                for account in accounts.all {
-                    do {
-                        try await account.client.downloadAttachment(id, to: file)
-                        return Response(status: .ok, headers: [.contentType: "application/octet-stream"],
-                                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: try Data(contentsOf: file))))
-                    } catch {
-                        lastError = error
-                    }
-                }
-                throw lastError ?? JSONRPCError.userError("no attachment \(id)")
+                try await account.client.downloadAttachment(id, to: file)
+                return Response(status: .ok, headers: [.contentType: "application/octet-stream"],
+                                body: ResponseBody(byteBuffer: ByteBuffer(bytes: try Data(contentsOf: file))))
             }
         }
 
         let sockets = Router(context: BasicWebSocketRequestContext.self)
-        sockets.ws("/v1/receive/:number") { _, context in
-            guard let number = context.parameters.get("number"), accounts.all.contains(where: { $0.isNamed(number) }) else { return .dontUpgrade }
+        sockets.ws("/v1/receive/:number") { [endpoint] request, context in
+            guard LoopbackGuard(endpoint: endpoint).refusal(of: request) == nil,
+                  let number = context.parameters.get("number"), accounts.all.contains(where: { $0.isNamed(number) }) else { return .dontUpgrade }
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
             guard let number = context.requestContext.parameters.get("number"),

@@ -13,10 +13,13 @@ extension AccountManager {
     /// Replaces the profile key with a new one and gives the server its access key. Contacts learn the new key with
     /// the next message this account sends them; anyone who only knew the old one (someone blocked, or removed from a
     /// group) can no longer send to this account sealed and must show the server their credentials. This account's
-    /// other devices adopt the new key from the copies of its next sent message. Returns the new key.
+    /// other devices adopt the new key from the copies of its next sent message. Only the primary device rotates.
+    /// Returns the new key.
+    /// - Throws: ``ParleyError/invalidArgument(_:)`` on a linked device.
     @discardableResult
     public func rotateProfileKey() async throws -> ProfileKey {
         let credentials = try database.read(LocalAccount.credentials)
+        guard credentials.deviceId == 1 else { throw ParleyError.invalidArgument("only the primary device (1) rotates the profile key") }
         let key = ProfileKey.generate()
         try await api.setAccountAttributes(AccountAttributesRequest(unidentifiedAccessKey: key.accessKey.base64EncodedString()), as: credentials)
         try await database.awaitableWrite { db in try Self.keepProfileKey(key, db) }

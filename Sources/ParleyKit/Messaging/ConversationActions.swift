@@ -140,6 +140,13 @@ enum ConversationActions {
     /// Removes everything a message carries besides its row: earlier versions, reactions, receipts, attachments
     /// (files Parley downloaded included; a sender's original files are the user's and stay).
     static func erase(_ messageId: Int64, _ db: Database) throws {
+        // The copies kept for a resend hold the content too: the message's, and each of its edits' (logged under the
+        // edit's own timestamp: the later entries of message_edits, and edited_at for the last).
+        if let row = try Row.fetchOne(db, sql: "SELECT timestamp, edited_at FROM messages WHERE id = ? AND outgoing = 1", arguments: [messageId]) {
+            var timestamps = [row["timestamp"] as Int64] + [row["edited_at"] as Int64?].compactMap { $0 }
+            timestamps += try Int64.fetchAll(db, sql: "SELECT timestamp FROM message_edits WHERE message_id = ?", arguments: [messageId])
+            for timestamp in Set(timestamps) { try MessageSendLog.forget(timestamp: UInt64(timestamp), db) }
+        }
         let downloaded = try String.fetchAll(db, sql: "SELECT local_path FROM attachments WHERE message_id = ? AND state = 'downloaded' AND local_path IS NOT NULL",
                                              arguments: [messageId])
         for path in downloaded { try? FileManager.default.removeItem(atPath: path) }
@@ -147,10 +154,6 @@ enum ConversationActions {
         try db.execute(sql: "DELETE FROM message_edits WHERE message_id = ?", arguments: [messageId])
         try db.execute(sql: "DELETE FROM reactions WHERE message_id = ?", arguments: [messageId])
         try db.execute(sql: "DELETE FROM receipts WHERE message_id = ?", arguments: [messageId])
-        // The copies kept for a resend hold the content too.
-        if let row = try Row.fetchOne(db, sql: "SELECT timestamp FROM messages WHERE id = ? AND outgoing = 1", arguments: [messageId]) {
-            try MessageSendLog.forget(timestamp: UInt64(row["timestamp"] as Int64), db)
-        }
     }
 
     struct Refusal: Error { let reason: String }

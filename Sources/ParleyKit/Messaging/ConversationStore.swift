@@ -38,12 +38,12 @@ enum ConversationStore {
         return id
     }
 
-    /// Deletes the undecryptable copy of the message `authorAccountId` sent at `timestamp`, if there is one (its resent
+    /// Deletes the undecryptable copy of the message `authorAccountId`'s `device` sent at `timestamp`, if there is one (its resent
     /// copy decrypted), and takes it out of its thread's unread count.
-    static func removeUndecryptable(author authorAccountId: String, timestamp: UInt64, _ db: Database) throws {
+    static func removeUndecryptable(author authorAccountId: String, device: UInt32, timestamp: UInt64, _ db: Database) throws {
         guard let row = try Row.fetchOne(db, sql: """
-            SELECT id, thread_id, read FROM messages WHERE author_account_id = ? AND timestamp = ? AND status = ?
-            """, arguments: [authorAccountId, Int64(timestamp), MessageStatus.undecryptable.rawValue])
+            SELECT id, thread_id, read FROM messages WHERE author_account_id = ? AND author_device_id = ? AND timestamp = ? AND status = ?
+            """, arguments: [authorAccountId, Int64(device), Int64(timestamp), MessageStatus.undecryptable.rawValue])
         else { return }
         try db.execute(sql: "DELETE FROM messages WHERE id = ?", arguments: [row["id"] as Int64])
         if !(row["read"] as Bool) {

@@ -82,13 +82,21 @@ struct GroupDelivery: Sendable {
             var recipients: [ProtocolAddress] = []
             for member in members {
                 try await handOut(outgoing.handout, to: member, threadId: outgoing.group.threadId, as: credentials)
-                recipients += try sessions.devices(of: member).map { try ProtocolAddress(name: member, deviceId: $0.deviceId) }
+                // Every device needs a current session (its registration id goes into the message): one archived after a
+                // retry receipt is rebuilt from a fresh bundle first.
+                let devices = try await sessions.withCurrentSessions(member, devices: try sessions.devices(of: member), as: credentials)
+                recipients += try devices.map { try ProtocolAddress(name: member, deviceId: $0.deviceId) }
             }
-            let message = try database.read { [store] db in
-                let content = try UnidentifiedSenderMessageContent(outgoing.ciphertext, type: .senderKey, from: certificate,
-                                                                   contentHint: .resendable, groupId: outgoing.group.id)
-                return try sealedSenderMultiRecipientEncrypt(content, for: recipients, identityStore: store, sessionStore: store,
-                                                             context: TransactionContext(db))
+            let message: Data
+            do {
+                message = try database.read { [store] db in
+                    let content = try UnidentifiedSenderMessageContent(outgoing.ciphertext, type: .senderKey, from: certificate,
+                                                                       contentHint: .resendable, groupId: outgoing.group.id)
+                    return try sealedSenderMultiRecipientEncrypt(content, for: recipients, identityStore: store, sessionStore: store,
+                                                                 context: TransactionContext(db))
+                }
+            } catch SignalError.sessionNotFound {
+                return false  // member by member instead, each repairing its own sessions
             }
             let outcome: MultiRecipientSendOutcome
             do {

@@ -85,7 +85,7 @@ public struct MessageReceiver: Sendable {
                 return try Self.recordFailure(envelope, from: source, reason: "\(error)", db, now: now)
             }
             // A resent message takes the place of the copy that could not be decrypted.
-            try ConversationStore.removeUndecryptable(author: source.accountId, timestamp: envelope.timestamp, db)
+            try ConversationStore.removeUndecryptable(author: source.accountId, device: source.deviceId, timestamp: envelope.timestamp, db)
             if let message = content.dataMessage {
                 if let profileKey = message.profileKey, source.accountId != credentials.accountId {
                     try Self.keep(profileKey, of: source.accountId, db)
@@ -110,9 +110,10 @@ public struct MessageReceiver: Sendable {
                 guard source.accountId == credentials.accountId else {
                     return try Self.recordFailure(envelope, from: source, reason: "a sent transcript from another account", db, now: now)
                 }
-                // Another device of this account rotated the profile key.
-                if let bytes = transcript.message.profileKey, let profileKey = try? ProfileKey(bytes: bytes),
-                   try AccountManager.storedProfileKey(db) != profileKey {
+                // The primary device rotated the profile key (it alone rotates: a linked device that has not heard of
+                // a rotation yet cannot bring the old key back).
+                if source.deviceId == 1, credentials.deviceId != 1, let bytes = transcript.message.profileKey,
+                   let profileKey = try? ProfileKey(bytes: bytes), try AccountManager.storedProfileKey(db) != profileKey {
                     try AccountManager.keepProfileKey(profileKey, db)
                 }
                 let origin = ConversationActions.Origin(

@@ -11,6 +11,15 @@ enum SignalCLIEnvelope {
         .object(["account": .string(account), "envelope": try envelope(for: message, client: client)])
     }
 
+    /// How an attachment is named outside: `ACCOUNTID_LOCALID`, since local ids are per account database.
+    static func attachmentID(_ localId: Int64, account accountId: String) -> String { "\(accountId)_\(localId)" }
+
+    /// The account id and local id an ``attachmentID(_:account:)`` names.
+    static func parseAttachmentID(_ text: String) -> (accountId: String, localId: Int64)? {
+        guard let separator = text.lastIndex(of: "_"), let localId = Int64(text[text.index(after: separator)...]) else { return nil }
+        return (String(text[..<separator]), localId)
+    }
+
     static func envelope(for message: StoredMessage, client: ParleyClient) throws -> JSONValue {
         let author = SignalCLIAddress.Address(accountId: message.authorAccountId, username: message.authorUsername)
         var data: [String: JSONValue] = [
@@ -35,11 +44,13 @@ enum SignalCLIEnvelope {
             ])
         }
         let attachments = try client.attachments(ofMessage: message.id)
+        let accountId = try client.credentials().accountId
         if !attachments.isEmpty {
             data["attachments"] = .array(attachments.map { attachment in
                 .object([
                     "contentType": .string(attachment.contentType ?? "application/octet-stream"),
-                    "filename": attachment.fileName.map(JSONValue.string) ?? .null, "id": .string(String(attachment.id)),
+                    "filename": attachment.fileName.map(JSONValue.string) ?? .null,
+                    "id": .string(attachmentID(attachment.id, account: accountId)),
                     "size": .integer(Int64(attachment.size)), "width": .null, "height": .null, "caption": .null, "uploadTimestamp": .null,
                     "isVoiceNote": .bool(attachment.voiceNote),
                 ])

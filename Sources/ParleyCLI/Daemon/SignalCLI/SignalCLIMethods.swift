@@ -11,8 +11,8 @@ struct SignalCLIMethods: Sendable {
     let client: ParleyClient
     /// How signal-cli's results and notifications name this account: `+digits` for a digits-only username, else its id.
     let account: String
-    /// Where attachments given as `data:` URIs are written until they are sent (0700).
-    let staging: URL
+    /// Attachments given as `data:` URIs, kept until they are sent.
+    let staging: StagedAttachments
 
     /// The methods answered here.
     static let names: Set<String> = [
@@ -67,7 +67,7 @@ struct SignalCLIMethods: Sendable {
             return try await delivered(timestamp: timestamp, recipients: recipients, groups: groups)
         }
         guard !recipients.isEmpty || !groups.isEmpty else { throw JSONRPCError.userError("No recipients given") }
-        let files = try p.list("attachment", "attachments").map { try attachment($0) }
+        let files = try p.list("attachment", "attachments").map { try staging.file(for: $0) }
         guard !text.isEmpty || !files.isEmpty else {
             throw JSONRPCError.userError("Sending empty message is not allowed, no message, attachments or sticker given.")
         }
@@ -75,7 +75,7 @@ struct SignalCLIMethods: Sendable {
         if let quoted = p.integer("quoteTimestamp") {
             guard let author = p.string("quoteAuthor") else { throw JSONRPCError.userError("Quote author parameter is missing") }
             let authorId = try await SignalCLIAddress.resolve(author, with: client)
-            guard let message = try client.message(author: authorId, timestamp: UInt64(quoted)) else {
+            guard let message = try client.message(author: authorId, timestamp: try Self.timestamp(quoted)) else {
                 throw JSONRPCError.userError("Quoted message not found: \(author) at \(quoted)")
             }
             replyTo = message.id
@@ -89,8 +89,9 @@ struct SignalCLIMethods: Sendable {
             sent.append((try client.sender.enqueue(body: text, toGroup: group.id, files: try files.map { try OutgoingAttachment(file: $0) },
                                                    replyTo: replyTo), nil, group))
         }
+        staging.track(files, carriedBy: sent.map(\.id))
         _ = try await client.runJobs()
-        for file in files where file.path.hasPrefix(staging.path) { try? FileManager.default.removeItem(at: file) }
+        try staging.removeFinished(client)
         var results: [JSONValue] = []
         var timestamp: UInt64 = 0
         for (id, recipient, group) in sent {
@@ -297,7 +298,7 @@ struct SignalCLIMethods: Sendable {
     /// The message `author` (a recipient string) sent at `timestamp`.
     private func message(by author: String, sentAt timestamp: Int64) async throws -> StoredMessage {
         let authorId = try await SignalCLIAddress.resolve(author, with: client)
-        guard let message = try client.message(author: authorId, timestamp: UInt64(timestamp)) else {
+        guard let message = try client.message(author: authorId, timestamp: try Self.timestamp(timestamp)) else {
             throw JSONRPCError.userError("Target message not found: \(author) at \(timestamp)")
         }
         return message
@@ -305,7 +306,7 @@ struct SignalCLIMethods: Sendable {
 
     /// This account's message sent at `timestamp`.
     private func ownMessage(sentAt timestamp: Int64) throws -> StoredMessage {
-        guard let message = try client.message(author: try client.credentials().accountId, timestamp: UInt64(timestamp)) else {
+        guard let message = try client.message(author: try client.credentials().accountId, timestamp: try Self.timestamp(timestamp)) else {
             throw JSONRPCError.userError("Target message not found: this account's message at \(timestamp)")
         }
         return message
@@ -347,6 +348,13 @@ struct SignalCLIMethods: Sendable {
         return .object(fields)
     }
 
+    /// A timestamp parameter (milliseconds since 1970).
+    /// - Throws: signal-cli's user error for a negative one.
+    static func timestamp(_ value: Int64) throws -> UInt64 {
+        guard let timestamp = UInt64(exactly: value) else { throw JSONRPCError.userError("Invalid timestamp \(value)") }
+        return timestamp
+    }
+
     /// signal-cli's result type for a queued message after the job pass.
     static func resultType(_ message: StoredMessage?, failure: MessageFailure?) -> String {
         switch message?.status {
@@ -361,23 +369,6 @@ struct SignalCLIMethods: Sendable {
     /// A safety number as signal-cli prints it: groups of five digits separated by spaces.
     static func digitGroups(_ number: String) -> String {
         number.split(whereSeparator: { $0 == "\n" || $0 == " " }).joined(separator: " ")
-    }
-
-    /// A file to attach: a path, or a `data:<type>[;filename=NAME];base64,…` URI written to ``staging``.
-    private func attachment(_ text: String) throws -> URL {
-        guard text.hasPrefix("data:") else { return URL(fileURLWithPath: text) }
-        guard let comma = text.firstIndex(of: ","), text[..<comma].hasSuffix(";base64"),
-              let bytes = Data(base64Encoded: String(text[text.index(after: comma)...])) else {
-            throw JSONRPCError.userError("Invalid attachment: a data URI must be data:<type>;base64,<data>")
-        }
-        let header = text[text.index(text.startIndex, offsetBy: 5)..<comma]
-        let name = header.split(separator: ";").first { $0.hasPrefix("filename=") }.map { String($0.dropFirst(9)) }
-            .map { URL(fileURLWithPath: $0).lastPathComponent } ?? "attachment"
-        let folder = staging.appendingPathComponent(UUID().uuidString)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let file = folder.appendingPathComponent(name.isEmpty ? "attachment" : name)
-        try bytes.write(to: file)
-        return file
     }
 
     /// Parameters read as signal-cli reads them.

@@ -1,0 +1,34 @@
+import HTTPTypes
+import Hummingbird
+
+/// Keeps web pages away from the local HTTP doors (`parley daemon --http`, `parley rest-api`), which have no
+/// authentication: a request whose `Host` is neither the bound address nor loopback is refused with 421 (as signal-cli
+/// does: a DNS-rebinding page names its own host), and any request carrying an `Origin` — which browsers add to
+/// cross-site requests and WebSocket handshakes, and tools do not — with 403.
+struct LoopbackGuard: Sendable {
+    let endpoint: HostAndPort
+
+    /// The answer refusing `request`, or `nil` when it may proceed.
+    func refusal(of request: Request) -> Response? {
+        if request.headers[HTTPField.Name("Origin")!] != nil { return Response(status: .forbidden) }
+        guard !["0.0.0.0", "::"].contains(endpoint.host), let host = request.head.authority else { return nil }
+        var name = host, port: Int?
+        if let colon = host.lastIndex(of: ":"), !host.hasSuffix("]"), let number = Int(host[host.index(after: colon)...]) {
+            name = String(host[..<colon])
+            port = number
+        }
+        name = name.trimmingCharacters(in: ["[", "]"])
+        let allowed = [endpoint.host, "localhost", "127.0.0.1", "::1"].contains(name)
+        return allowed && (port == nil || port == endpoint.port || endpoint.port == 0) ? nil : Response(status: .misdirectedRequest)
+    }
+}
+
+/// ``LoopbackGuard`` in front of every route of a router.
+struct LoopbackGuardMiddleware<Context: RequestContext>: RouterMiddleware {
+    let `guard`: LoopbackGuard
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if let refusal = `guard`.refusal(of: request) { return refusal }
+        return try await next(request, context)
+    }
+}
