@@ -135,6 +135,20 @@ import Testing
         // A negative timestamp is a user error, not a crash: the daemon answers and goes on.
         #expect(lines.contains { $0.contains(#""id":6"#) && $0.contains(#""code":-1"#) && $0.contains("Invalid timestamp") })
         #expect(daemon.isRunning)
+
+        // Eli reacts to Dana's message: Dana's account hears of the reaction and of Eli's delivery receipt.
+        let sent = try #require(lines.first { $0.contains(#""id":5"#) })
+        let timestamp = try #require(sent.range(of: #""timestamp":[0-9]+"#, options: .regularExpression).map { sent[$0].dropFirst(12) })
+        #expect(connection.send(#"{"jsonrpc":"2.0","id":7,"method":"sendReaction","params":{"account":"+15550000012","recipient":"+15550000011","emoji":"🎉","targetAuthor":"+15550000011","targetTimestamp":"# + timestamp + "}}\n"))
+        var more = ""
+        for _ in 0..<60 where !(more.contains(#""reaction""#) && more.contains(#""receiptMessage""#) && more.contains(#""id":7"#)) {
+            more += connection.read(for: 0.5).text
+        }
+        let events = more.split(separator: "\n").map(String.init)
+        #expect(events.contains { $0.contains(#""id":7"#) && $0.contains(#""type":"SUCCESS""#) }, "\(more)")
+        #expect(events.contains { $0.contains(#""account":"+15550000011""#) && $0.contains(#""emoji":"🎉""#)
+            && $0.contains(#""targetSentTimestamp":\#(timestamp)"#) && $0.contains(#""isRemove":false"#) }, "\(more)")
+        #expect(events.contains { $0.contains(#""account":"+15550000011""#) && $0.contains(#""isDelivery":true"#) }, "\(more)")
         #expect(lines.contains { $0.contains(#""method":"receive""#) && $0.contains(#""account":"+15550000012""#) && $0.contains("over tcp") })
         #expect(try parley.run("receive", "--account", "eli").status == 0)
         #expect(try parley.run("history", "15550000011", "--account", "eli").stdout.contains("over tcp"))

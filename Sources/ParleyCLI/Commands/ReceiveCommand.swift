@@ -16,7 +16,12 @@ struct ReceiveCommand: AsyncParsableCommand {
         }
         let stored = outcomes.filter { if case .stored = $0 { return true } else { return false } }.count
         let failed = outcomes.filter { if case .undecryptable = $0 { return true } else { return false } }.count
-        let applied = outcomes.filter { if case .applied = $0 { return true } else { return false } }.count
+        let applied = outcomes.filter {
+            switch $0 {
+            case .applied, .acted: return true
+            default: return false
+            }
+        }.count
         let rejected = outcomes.filter { if case .rejected = $0 { return true } else { return false } }.count
         struct Received: Encodable { let received: Int; let stored: Int; let applied: Int; let rejected: Int; let undecryptable: Int }
         Output(json: options.json).emit(

@@ -73,10 +73,19 @@ extension DaemonAccounts {
             let receiving = accounts.all.map { account in
                 Task {
                     try await account.client.listen { outcome in
-                        guard case .stored(let id) = outcome, let message = try? account.client.message(id: id),
-                              let params = try? SignalCLIEnvelope.params(for: message, account: account.signalCLIName, client: account.client)
-                        else { return }
-                        peers.notifyAll(DaemonEvent(account: account.signalCLIName, message: message, signalCLI: params))
+                        switch outcome {
+                        case .stored(let id):
+                            guard let message = try? account.client.message(id: id),
+                                  let params = try? SignalCLIEnvelope.params(for: message, account: account.signalCLIName, client: account.client)
+                            else { return }
+                            peers.notifyAll(DaemonEvent(account: account.signalCLIName, message: message, signalCLI: params))
+                        case .acted(let act):
+                            guard let params = try? SignalCLIEnvelope.params(for: act, account: account.signalCLIName, client: account.client)
+                            else { return }
+                            peers.notifyAll(DaemonEvent(account: account.signalCLIName, message: nil, signalCLI: params))
+                        default:
+                            break
+                        }
                     }
                 }
             }

@@ -67,7 +67,7 @@ struct DaemonHTTPServer {
             // Live events are buffered from before the catch-up read, so nothing falls between the two.
             let id = peers.add { event in
                 guard account == nil || event.account == account?.signalCLIName else { return }
-                continuation.yield((event.message.id, Self.frame(event, withId: account != nil)))
+                continuation.yield((event.message?.id ?? 0, Self.frame(event, withId: account != nil)))
             }
             let keepAlive = Task {
                 while !Task.isCancelled {
@@ -108,6 +108,7 @@ struct DaemonHTTPServer {
     /// are per account), `event:receive`, `data:` signal-cli's parameters.
     static func frame(_ event: DaemonEvent, withId: Bool = true) -> String {
         let data = (try? JSONEncoder().encode(event.signalCLI)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-        return (withId ? "id:\(event.message.id)\n" : "") + "event:receive\ndata:\(data)\n\n"
+        let id = withId ? event.message.map { "id:\($0.id)\n" } ?? "" : ""
+        return id + "event:receive\ndata:\(data)\n\n"
     }
 }

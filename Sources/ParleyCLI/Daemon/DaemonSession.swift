@@ -78,7 +78,8 @@ struct DaemonSession: Sendable {
     /// Parley's own view of the message beside them under `message`.
     func notify(_ event: DaemonEvent) {
         var params = event.signalCLI
-        if case .object(var fields) = params, let message = try? JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(event.message)) {
+        if case .object(var fields) = params, let stored = event.message,
+           let message = try? JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(stored)) {
             fields["message"] = message
             params = .object(fields)
         }
@@ -139,8 +140,8 @@ struct DaemonSession: Sendable {
 struct DaemonEvent: Sendable {
     /// The account that received it (signal-cli's name for it).
     let account: String
-    /// Parley's view of the message.
-    let message: StoredMessage
+    /// Parley's view of the message; `nil` for an act on earlier messages (a reaction, a delete, a receipt).
+    let message: StoredMessage?
     /// signal-cli's `receive` parameters for it (``SignalCLIEnvelope``).
     let signalCLI: JSONValue
 }

@@ -28,6 +28,8 @@ public struct MessageReceiver: Sendable {
         case rejected(reason: String)
         /// The sender started or stopped typing.
         case typing(accountId: String, action: TypingAction)
+        /// A reaction, a delete for everyone or a receipt was applied.
+        case acted(AppliedAct)
 
         init(_ result: ConversationActions.Result) {
             switch result {
@@ -103,6 +105,10 @@ public struct MessageReceiver: Sendable {
                     try JobQueue.enqueue(kind: "receipt", payload: ReceiptJob(
                         accountId: source.accountId, kind: "delivered", timestamps: [envelope.timestamp]), db, now: now)
                 }
+                if case .applied = result, let kind = Self.act(message) {
+                    return .acted(AppliedAct(authorAccountId: source.accountId, authorDeviceId: source.deviceId, timestamp: envelope.timestamp,
+                                             groupId: message.group?.id, kind: kind))
+                }
                 return Outcome(result)
             }
             if let transcript = content.sentTranscript {
@@ -131,7 +137,8 @@ public struct MessageReceiver: Sendable {
                     try db.execute(sql: "INSERT OR REPLACE INTO receipts (message_id, account_id, device_id, kind, timestamp) VALUES (?, ?, ?, ?, ?)",
                                    arguments: [id, source.accountId, Int64(source.deviceId), receipt.kind, Int64(now)])
                 }
-                return .applied
+                return .acted(AppliedAct(authorAccountId: source.accountId, authorDeviceId: source.deviceId, timestamp: envelope.timestamp,
+                                         groupId: nil, kind: .receipt(kind: receipt.kind, timestamps: receipt.timestamps)))
             }
             if let typing = content.typing { return .typing(accountId: source.accountId, action: typing) }
             if let distribution = content.senderKeyDistribution {
@@ -166,6 +173,15 @@ public struct MessageReceiver: Sendable {
                 return .rejected(reason: "\(error)")
             }
         }
+    }
+
+    /// What a data message that acts on another one did, for ``Outcome/acted(_:)``; `nil` for any other message.
+    static func act(_ message: DataMessage) -> AppliedAct.Kind? {
+        if let reaction = message.reaction {
+            return .reaction(emoji: reaction.emoji, remove: reaction.remove, targetAuthorAccountId: reaction.targetAuthorAccountId,
+                             targetTimestamp: reaction.targetTimestamp)
+        }
+        return message.deleteTarget.map { .deleteForEveryone(targetTimestamp: $0) }
     }
 
     /// Stores a member's sender key for a group it is in, and which group and distribution its chain belongs to.

@@ -22,18 +22,10 @@ enum SignalCLIEnvelope {
 
     static func envelope(for message: StoredMessage, client: ParleyClient) throws -> JSONValue {
         let author = SignalCLIAddress.Address(accountId: message.authorAccountId, username: message.authorUsername)
-        var data: [String: JSONValue] = [
-            "timestamp": .integer(Int64(message.timestamp)),
-            "message": message.body.map(JSONValue.string) ?? .null,
-            "expiresInSeconds": .integer(Int64(message.expireTimer)),
-            "isExpirationUpdate": .bool(message.kind == .timerChange),
-            "viewOnce": .bool(false),
-        ]
+        var data = dataMessage(timestamp: message.timestamp, text: message.body, expiresInSeconds: message.expireTimer,
+                               isExpirationUpdate: message.kind == .timerChange)
         if let group = try client.groups().first(where: { $0.threadId == message.threadId }) {
-            data["groupInfo"] = .object([
-                "groupId": .string(GroupID(group.id).base64), "groupName": .string(group.title),
-                "revision": .integer(Int64(group.revision)), "type": .string(message.kind == .groupChange ? "UPDATE" : "DELIVER"),
-            ])
+            data["groupInfo"] = groupInfo(group, update: message.kind == .groupChange)
         }
         if let quotedId = message.replyToId, let quoted = try client.message(id: quotedId) {
             let quotedAuthor = SignalCLIAddress.Address(accountId: quoted.authorAccountId, username: quoted.authorUsername)
@@ -68,11 +60,64 @@ enum SignalCLIEnvelope {
             sent["destinationUuid"] = destination.map { .string($0.uuid) } ?? .null
             body = ["syncMessage": .object(["sentMessage": .object(sent)])]
         }
-        return .object(body.merging([
+        return .object(body.merging(header(author, device: message.authorDeviceId, timestamp: message.timestamp, received: received)) { $1 })
+    }
+
+    /// The notification parameters for an act another device's message applied here (a reaction, a delete for
+    /// everyone, a receipt), received by the account `account`.
+    static func params(for act: AppliedAct, account: String, client: ParleyClient) throws -> JSONValue {
+        var body: [String: JSONValue]
+        switch act.kind {
+        case .reaction(let emoji, let remove, let targetAuthorId, let targetTimestamp):
+            let target = SignalCLIAddress.Address(accountId: targetAuthorId, username: try client.usernames(of: [targetAuthorId])[targetAuthorId])
+            var data = dataMessage(timestamp: act.timestamp, text: nil, expiresInSeconds: 0, isExpirationUpdate: false)
+            data["reaction"] = .object([
+                "emoji": .string(emoji), "targetAuthor": .string(target.number ?? target.uuid),
+                "targetAuthorNumber": target.number.map(JSONValue.string) ?? .null, "targetAuthorUuid": .string(target.uuid),
+                "targetSentTimestamp": .integer(Int64(targetTimestamp)), "isRemove": .bool(remove),
+            ])
+            body = ["dataMessage": .object(try withGroup(data, act.groupId, client: client))]
+        case .deleteForEveryone(let targetTimestamp):
+            var data = dataMessage(timestamp: act.timestamp, text: nil, expiresInSeconds: 0, isExpirationUpdate: false)
+            data["remoteDelete"] = .object(["timestamp": .integer(Int64(targetTimestamp))])
+            body = ["dataMessage": .object(try withGroup(data, act.groupId, client: client))]
+        case .receipt(let kind, let timestamps):
+            body = ["receiptMessage": .object([
+                "when": .integer(Int64(act.timestamp)), "isDelivery": .bool(kind != "read"), "isRead": .bool(kind == "read"),
+                "isViewed": .bool(false), "timestamps": .array(timestamps.map { .integer(Int64($0)) }),
+            ])]
+        }
+        let author = SignalCLIAddress.Address(accountId: act.authorAccountId, username: try client.usernames(of: [act.authorAccountId])[act.authorAccountId])
+        let envelope = JSONValue.object(body.merging(header(author, device: act.authorDeviceId, timestamp: act.timestamp,
+                                                            received: Int64(act.timestamp))) { $1 })
+        return .object(["account": .string(account), "envelope": envelope])
+    }
+
+    /// The fields every envelope has: who sent it, from which device, and when.
+    private static func header(_ author: SignalCLIAddress.Address, device: UInt32, timestamp: UInt64, received: Int64) -> [String: JSONValue] {
+        [
             "source": .string(author.number ?? author.uuid), "sourceNumber": author.number.map(JSONValue.string) ?? .null,
             "sourceUuid": .string(author.uuid), "sourceName": author.username.map(JSONValue.string) ?? .null,
-            "sourceDevice": .integer(Int64(message.authorDeviceId)), "timestamp": .integer(Int64(message.timestamp)),
+            "sourceDevice": .integer(Int64(device)), "timestamp": .integer(Int64(timestamp)),
             "serverReceivedTimestamp": .integer(received), "serverDeliveredTimestamp": .integer(received),
-        ]) { $1 })
+        ]
+    }
+
+    /// The fields every `dataMessage` has.
+    private static func dataMessage(timestamp: UInt64, text: String?, expiresInSeconds: UInt32, isExpirationUpdate: Bool) -> [String: JSONValue] {
+        ["timestamp": .integer(Int64(timestamp)), "message": text.map(JSONValue.string) ?? .null,
+         "expiresInSeconds": .integer(Int64(expiresInSeconds)), "isExpirationUpdate": .bool(isExpirationUpdate), "viewOnce": .bool(false)]
+    }
+
+    /// signal-cli's `groupInfo` for `group`.
+    private static func groupInfo(_ group: GroupInfo, update: Bool) -> JSONValue {
+        .object(["groupId": .string(GroupID(group.id).base64), "groupName": .string(group.title),
+                 "revision": .integer(Int64(group.revision)), "type": .string(update ? "UPDATE" : "DELIVER")])
+    }
+
+    /// `data` with the `groupInfo` of the group `groupId` names, when it names one this account knows.
+    private static func withGroup(_ data: [String: JSONValue], _ groupId: Data?, client: ParleyClient) throws -> [String: JSONValue] {
+        guard let groupId, let group = try client.groups().first(where: { $0.id == groupId }) else { return data }
+        return data.merging(["groupInfo": groupInfo(group, update: false)]) { $1 }
     }
 }
