@@ -149,6 +149,13 @@ import Testing
         #expect(events.contains { $0.contains(#""account":"+15550000011""#) && $0.contains(#""emoji":"🎉""#)
             && $0.contains(#""targetSentTimestamp":\#(timestamp)"#) && $0.contains(#""isRemove":false"#) }, "\(more)")
         #expect(events.contains { $0.contains(#""account":"+15550000011""#) && $0.contains(#""isDelivery":true"#) }, "\(more)")
+
+        // Dana starts typing to Eli: Eli's account hears it (an ephemeral event, relayed over the sockets only).
+        #expect(connection.send(#"{"jsonrpc":"2.0","id":8,"method":"sendTyping","params":{"account":"+15550000011","recipient":"+15550000012"}}"# + "\n"))
+        var typing = ""
+        for _ in 0..<40 where !typing.contains(#""typingMessage""#) { typing += connection.read(for: 0.5).text }
+        #expect(typing.split(separator: "\n").contains { $0.contains(#""account":"+15550000012""#) && $0.contains(#""action":"STARTED""#) },
+                "\(typing)")
         #expect(lines.contains { $0.contains(#""method":"receive""#) && $0.contains(#""account":"+15550000012""#) && $0.contains("over tcp") })
         #expect(try parley.run("receive", "--account", "eli").status == 0)
         #expect(try parley.run("history", "15550000011", "--account", "eli").stdout.contains("over tcp"))

@@ -15,7 +15,7 @@ struct ListenCommand: AsyncParsableCommand {
                 case .stored(let id):
                     guard let message = try? client.message(id: id) else { return }
                     output.emit(message, text: "[\(message.authorAccountId.prefix(8))] \(HistoryCommand.line(message))")
-                case .typing(let accountId, let action):
+                case .typing(let accountId, _, let action):
                     struct Typing: Encodable { let typing: String; let accountId: String }
                     output.emit(Typing(typing: action.rawValue, accountId: accountId),
                                 text: "[\(accountId.prefix(8))] \(action == .started ? "is typing…" : "stopped typing")")

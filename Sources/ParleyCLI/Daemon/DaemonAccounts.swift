@@ -83,6 +83,11 @@ extension DaemonAccounts {
                             guard let params = try? SignalCLIEnvelope.params(for: act, account: account.signalCLIName, client: account.client)
                             else { return }
                             peers.notifyAll(DaemonEvent(account: account.signalCLIName, message: nil, signalCLI: params))
+                        case .typing(let accountId, let deviceId, let action):
+                            guard let params = try? SignalCLIEnvelope.params(typing: action, from: accountId, device: deviceId,
+                                                                             account: account.signalCLIName, client: account.client)
+                            else { return }
+                            peers.notifyAll(DaemonEvent(account: account.signalCLIName, message: nil, signalCLI: params))
                         default:
                             break
                         }

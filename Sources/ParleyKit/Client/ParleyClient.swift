@@ -262,7 +262,7 @@ public final class ParleyClient: Sendable {
     }
 
     private func note(_ outcome: MessageReceiver.Outcome) {
-        if case .typing(let accountId, let action) = outcome { typingIndicators.record(action, from: accountId) }
+        if case .typing(let accountId, _, let action) = outcome { typingIndicators.record(action, from: accountId) }
     }
 
     // MARK: Typing

@@ -26,8 +26,8 @@ public struct MessageReceiver: Sendable {
         case undecryptable(reason: String)
         /// An edit, delete or reaction that breaks a rule (not the author, too late, unknown message): ignored.
         case rejected(reason: String)
-        /// The sender started or stopped typing.
-        case typing(accountId: String, action: TypingAction)
+        /// The sender (its account and device) started or stopped typing.
+        case typing(accountId: String, deviceId: UInt32, action: TypingAction)
         /// A reaction, a delete for everyone or a receipt was applied.
         case acted(AppliedAct)
 
@@ -140,7 +140,7 @@ public struct MessageReceiver: Sendable {
                 return .acted(AppliedAct(authorAccountId: source.accountId, authorDeviceId: source.deviceId, timestamp: envelope.timestamp,
                                          groupId: nil, kind: .receipt(kind: receipt.kind, timestamps: receipt.timestamps)))
             }
-            if let typing = content.typing { return .typing(accountId: source.accountId, action: typing) }
+            if let typing = content.typing { return .typing(accountId: source.accountId, deviceId: source.deviceId, action: typing) }
             if let distribution = content.senderKeyDistribution {
                 return try Self.accept(distribution, from: sender, store: store, db)
             }
@@ -165,7 +165,7 @@ public struct MessageReceiver: Sendable {
                                                  to: try ProtocolAddress(name: credentials.accountId, deviceId: credentials.deviceId),
                                                  store: store, db)
                 guard let action = try MessageContent.decode(plaintext).typing else { return .rejected(reason: "an ephemeral event that is not typing") }
-                return .typing(accountId: source, action: action)
+                return .typing(accountId: source, deviceId: sourceDevice, action: action)
             } catch SignalError.duplicatedMessage {
                 return .duplicate
             } catch {

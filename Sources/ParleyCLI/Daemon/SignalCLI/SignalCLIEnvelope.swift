@@ -93,6 +93,16 @@ enum SignalCLIEnvelope {
         return .object(["account": .string(account), "envelope": envelope])
     }
 
+    /// The notification parameters for a typing indicator from `accountId`'s `device` (1:1: Parley has no group typing).
+    static func params(typing action: TypingAction, from accountId: String, device: UInt32, account: String,
+                       client: ParleyClient) throws -> JSONValue {
+        let now = UInt64(Date().timeIntervalSince1970 * 1000)
+        let author = SignalCLIAddress.Address(accountId: accountId, username: try client.usernames(of: [accountId])[accountId])
+        var fields = header(author, device: device, timestamp: now, received: Int64(now))
+        fields["typingMessage"] = .object(["action": .string(action == .started ? "STARTED" : "STOPPED"), "timestamp": .integer(Int64(now))])
+        return .object(["account": .string(account), "envelope": .object(fields)])
+    }
+
     /// The fields every envelope has: who sent it, from which device, and when.
     private static func header(_ author: SignalCLIAddress.Address, device: UInt32, timestamp: UInt64, received: Int64) -> [String: JSONValue] {
         [
