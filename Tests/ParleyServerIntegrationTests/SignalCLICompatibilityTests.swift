@@ -156,6 +156,17 @@ import Testing
         for _ in 0..<40 where !typing.contains(#""typingMessage""#) { typing += connection.read(for: 0.5).text }
         #expect(typing.split(separator: "\n").contains { $0.contains(#""account":"+15550000012""#) && $0.contains(#""action":"STARTED""#) },
                 "\(typing)")
+
+        // Dana edits her message (signal-cli's send with editTimestamp): Eli's account hears an editMessage. A signal-cli
+        // device link URI is not a Parley link code: a user error.
+        #expect(connection.send(#"{"jsonrpc":"2.0","id":9,"method":"send","params":{"account":"+15550000011","recipient":"+15550000012","message":"over tcp, edited","editTimestamp":"# + timestamp + "}}\n"
+                                + #"{"jsonrpc":"2.0","id":10,"method":"addDevice","params":{"account":"+15550000011","uri":"sgnl://linkdevice?uuid=x&pub_key=y"}}"# + "\n"))
+        var edited = ""
+        for _ in 0..<40 where !(edited.contains(#""editMessage""#) && edited.contains(#""id":10"#)) { edited += connection.read(for: 0.5).text }
+        let editLines = edited.split(separator: "\n").map(String.init)
+        #expect(editLines.contains { $0.contains(#""account":"+15550000012""#) && $0.contains(#""targetSentTimestamp":\#(timestamp)"#)
+            && $0.contains("over tcp, edited") }, "\(edited)")
+        #expect(editLines.contains { $0.contains(#""id":10"#) && $0.contains(#""code":-1"#) && $0.contains("parley://link") }, "\(edited)")
         #expect(lines.contains { $0.contains(#""method":"receive""#) && $0.contains(#""account":"+15550000012""#) && $0.contains("over tcp") })
         #expect(try parley.run("receive", "--account", "eli").status == 0)
         #expect(try parley.run("history", "15550000011", "--account", "eli").stdout.contains("over tcp"))

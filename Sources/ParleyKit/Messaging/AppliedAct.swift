@@ -1,7 +1,7 @@
 import Foundation
 
-/// What another device's message did to earlier ones when it was applied here — a reaction, a delete for everyone, a
-/// receipt — for front doors that tell their clients about it (``MessageReceiver/Outcome/acted(_:)``).
+/// What another device's message did to earlier ones when it was applied here — a reaction, an edit, a delete for
+/// everyone, a receipt — for front doors that tell their clients about it (``MessageReceiver/Outcome/acted(_:)``).
 public struct AppliedAct: Sendable, Equatable {
     /// What was done.
     public enum Kind: Sendable, Equatable {
@@ -9,6 +9,8 @@ public struct AppliedAct: Sendable, Equatable {
         case reaction(emoji: String, remove: Bool, targetAuthorAccountId: String, targetTimestamp: UInt64)
         /// The author withdrew its message sent at `targetTimestamp`.
         case deleteForEveryone(targetTimestamp: UInt64)
+        /// The author replaced the text of its message sent at `targetTimestamp` with `body`.
+        case edit(targetTimestamp: UInt64, body: String)
         /// A receipt (`delivered` or `read`) for this account's messages sent at `timestamps`.
         case receipt(kind: String, timestamps: [UInt64])
     }

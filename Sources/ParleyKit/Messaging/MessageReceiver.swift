@@ -28,7 +28,7 @@ public struct MessageReceiver: Sendable {
         case rejected(reason: String)
         /// The sender (its account and device) started or stopped typing.
         case typing(accountId: String, deviceId: UInt32, action: TypingAction)
-        /// A reaction, a delete for everyone or a receipt was applied.
+        /// A reaction, an edit, a delete for everyone or a receipt was applied.
         case acted(AppliedAct)
 
         init(_ result: ConversationActions.Result) {
@@ -181,6 +181,7 @@ public struct MessageReceiver: Sendable {
             return .reaction(emoji: reaction.emoji, remove: reaction.remove, targetAuthorAccountId: reaction.targetAuthorAccountId,
                              targetTimestamp: reaction.targetTimestamp)
         }
+        if let target = message.editTarget { return .edit(targetTimestamp: target, body: message.body ?? "") }
         return message.deleteTarget.map { .deleteForEveryone(targetTimestamp: $0) }
     }
 

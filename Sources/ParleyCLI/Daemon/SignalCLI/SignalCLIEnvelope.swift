@@ -77,6 +77,10 @@ enum SignalCLIEnvelope {
                 "targetSentTimestamp": .integer(Int64(targetTimestamp)), "isRemove": .bool(remove),
             ])
             body = ["dataMessage": .object(try withGroup(data, act.groupId, client: client))]
+        case .edit(let targetTimestamp, let text):
+            let data = dataMessage(timestamp: act.timestamp, text: text, expiresInSeconds: 0, isExpirationUpdate: false)
+            body = ["editMessage": .object(["targetSentTimestamp": .integer(Int64(targetTimestamp)),
+                                            "dataMessage": .object(try withGroup(data, act.groupId, client: client))])]
         case .deleteForEveryone(let targetTimestamp):
             var data = dataMessage(timestamp: act.timestamp, text: nil, expiresInSeconds: 0, isExpirationUpdate: false)
             data["remoteDelete"] = .object(["timestamp": .integer(Int64(targetTimestamp))])

@@ -17,7 +17,7 @@ struct SignalCLIMethods: Sendable {
     /// The methods answered here.
     static let names: Set<String> = [
         "version", "send", "sendReaction", "sendReceipt", "sendTyping", "remoteDelete", "listGroups", "updateGroup", "quitGroup",
-        "getUserStatus", "listContacts", "listIdentities", "trust", "listDevices", "removeDevice", "setPin", "removePin",
+        "getUserStatus", "listContacts", "listIdentities", "trust", "listDevices", "addDevice", "removeDevice", "setPin", "removePin",
     ]
 
     /// `version`'s result (it needs no account).
@@ -43,6 +43,15 @@ struct SignalCLIMethods: Sendable {
         case "trust": return try await trust(p)
         case "listDevices": return try await listDevices()
         case "removeDevice": return try await removeDevice(p)
+        case "addDevice":
+            // signal-cli takes the new device's sgnl:// URI; Parley's new device shows a parley://link code (`parley link`).
+            guard let uri = p.string("uri") else { throw JSONRPCError.userError("Device link uri parameter is missing") }
+            let invitation: LinkInvitation
+            do { invitation = try LinkInvitation(code: uri) } catch {
+                throw JSONRPCError.userError("Invalid device link uri: Parley links with the parley://link?… code `parley link` shows")
+            }
+            try await client.accounts.approveLink(invitation)
+            return .object([:])
         case "setPin":
             // signal-cli's registration-lock PIN; in Parley the PIN protects the identity backup on the server.
             guard let pin = p.string("pin"), !pin.isEmpty else { throw JSONRPCError.userError("PIN parameter is missing") }
