@@ -18,44 +18,43 @@ enum AccountContext {
 
     /// Runs `body` with the account open, shutting the client down afterwards and mapping errors to exit codes.
     static func with<T>(_ options: GlobalOptions, server: String? = nil, _ body: (ParleyClient) async throws -> T) async throws -> T {
-        let client: ParleyClient
-        do {
-            client = try open(options, server: server)
-        } catch {
-            throw report(error)
-        }
-        do {
-            // Disappearing messages whose time came while no process ran go before anything is shown.
-            try client.sweepExpiredMessages()
-            let result = try await body(client)
-            await client.shutdown()
-            return result
-        } catch {
-            await client.shutdown()
-            throw report(error)
-        }
+        try await opening([options.account], of: options, server: server, onlyRegistered: false) { try await body($0[0].client) }
     }
 
     /// Runs `body` with the selected account open — or, with `every`, every registered account under the home
     /// directory (each with its local name) — shutting them down afterwards and mapping errors to exit codes.
     static func with<T>(_ options: GlobalOptions, every: Bool,
                         _ body: ([(name: String, client: ParleyClient)]) async throws -> T) async throws -> T {
-        guard every else { return try await with(options) { client in try await body([(options.account, client)]) } }
+        guard every else { return try await opening([options.account], of: options, server: nil, onlyRegistered: false, body) }
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(
+                atPath: URL(fileURLWithPath: options.home).appendingPathComponent("accounts").path).sorted()
+        } catch {
+            throw report(error)
+        }
+        return try await opening(names, of: options, server: nil, onlyRegistered: true, body)
+    }
+
+    /// Opens the accounts `names` (leaving out unregistered ones when `onlyRegistered`, and then refusing to run with
+    /// none), runs `body`, and shuts every opened client down whatever happens; errors are reported and mapped.
+    private static func opening<T>(_ names: [String], of options: GlobalOptions, server: String?, onlyRegistered: Bool,
+                                   _ body: ([(name: String, client: ParleyClient)]) async throws -> T) async throws -> T {
         var opened: [(name: String, client: ParleyClient)] = []
         do {
-            let root = URL(fileURLWithPath: options.home).appendingPathComponent("accounts")
-            for name in try FileManager.default.contentsOfDirectory(atPath: root.path).sorted() {
+            for name in names {
                 var account = options
                 account.account = name
-                let client = try open(account)
-                guard (try? client.credentials()) != nil else {
+                let client = try open(account, server: server)
+                if onlyRegistered, (try? client.credentials()) == nil {
                     await client.shutdown()
                     continue
                 }
-                try client.sweepExpiredMessages()
                 opened.append((name, client))
+                // Disappearing messages whose time came while no process ran go before anything is shown.
+                try client.sweepExpiredMessages()
             }
-            guard !opened.isEmpty else { throw ParleyError.notRegistered }
+            if onlyRegistered, opened.isEmpty { throw ParleyError.notRegistered }
             let result = try await body(opened)
             for (_, client) in opened { await client.shutdown() }
             return result

@@ -81,7 +81,7 @@ import Testing
         dashboard.send("{broken")
         #expect(try #require(bot.lines.next(timeout: 20)).contains(#""id":"a""#))
         let sent = try #require(dashboard.lines.next(timeout: 30))
-        #expect(sent.contains(#""id":7"#) && sent.contains(#""sent":1"#))
+        #expect(sent.contains(#""id":7"#) && sent.contains(#""sent":1"#), "\(sent)")
         #expect(try #require(dashboard.lines.next(timeout: 20)).contains("-32700"))
         try await Task.sleep(for: .seconds(1))  // the daemon's WebSocket is connected
         #expect(try parley.run("send", "ivan", "to every socket client", "--account", "heidi").status == 0)

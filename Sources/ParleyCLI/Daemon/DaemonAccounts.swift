@@ -41,12 +41,17 @@ struct DaemonAccounts: Sendable {
     /// Serving every account under the home directory (signal-cli's multi-account mode).
     let multiAccount: Bool
 
+    /// The account `name` names (its number, account id, username or local name), if it is served here.
+    func named(_ name: String) -> DaemonAccount? {
+        all.first { $0.isNamed(name) }
+    }
+
     /// The account a request's `account` parameter names.
     /// - Throws: signal-cli's -32602 errors for an unknown account, or none given when there are several.
     func select(_ value: JSONValue?) throws -> DaemonAccount {
         guard multiAccount else { return all[0] }
         if let name = value?.string, !name.isEmpty {
-            guard let account = all.first(where: { $0.isNamed(name) }) else {
+            guard let account = named(name) else {
                 throw JSONRPCError(code: -32602, message: "Specified account does not exist")
             }
             return account

@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import Logging
 import NIOCore
 
 /// signal-cli's HTTP transport for the daemon: `POST /api/v1/rpc` (JSON-RPC, single or batched; errors are JSON-RPC
@@ -37,7 +36,7 @@ struct DaemonHTTPServer {
             // signal-cli's `?account=`: one account's events (all accounts' when absent); an unknown one is 400.
             var account: DaemonAccount?
             if let name = request.uri.queryParameters["account"].map(String.init), !name.isEmpty, session.accounts.multiAccount {
-                guard let named = session.accounts.all.first(where: { $0.isNamed(name) }) else { return Response(status: .badRequest) }
+                guard let named = session.accounts.named(name) else { return Response(status: .badRequest) }
                 account = named
             } else if session.accounts.all.count == 1 {
                 account = session.accounts.all[0]
@@ -48,15 +47,7 @@ struct DaemonHTTPServer {
                             body: events(of: account, after: cursor))
         }
         router.get("/api/v1/check") { _, _ in Response(status: .ok) }
-        var logger = Logger(label: "parley-daemon")
-        logger.logLevel = .warning  // the listening line below is the start-up message
-        let app = Application(
-            router: router, configuration: .init(address: .hostname(endpoint.host, port: endpoint.port), serverName: "parley-daemon"),
-            onServerRunning: { [endpoint] channel in
-                let port = channel.localAddress?.port ?? endpoint.port
-                FileHandle.standardError.write(Data("parley daemon listening on http://\(endpoint.host):\(port)\n".utf8))
-            }, logger: logger)
-        try await app.runService()
+        try await LocalHTTPService.run("parley-daemon", router: router, endpoint: endpoint)
     }
 
     /// The event stream of one client: the messages `account` stored after `cursor` (when it names one), then every

@@ -32,6 +32,9 @@ enum JSONValue: Codable, Sendable, Equatable {
         }
     }
 
+    /// `text` as a JSON string, or `null` when there is none.
+    static func orNull(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }
+
     var string: String? { if case .string(let value) = self { value } else { nil } }
     var integer: Int64? {
         switch self {

@@ -2,7 +2,6 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdWebSocket
-import Logging
 import NIOCore
 import ParleyKit
 
@@ -150,24 +149,16 @@ struct RestAPIServer {
         let sockets = Router(context: BasicWebSocketRequestContext.self)
         sockets.ws("/v1/receive/:number") { [endpoint] request, context in
             guard LoopbackGuard(endpoint: endpoint).refusal(of: request) == nil,
-                  let number = context.parameters.get("number"), accounts.all.contains(where: { $0.isNamed(number) }) else { return .dontUpgrade }
+                  let number = context.parameters.get("number"), accounts.named(number) != nil else { return .dontUpgrade }
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
             guard let number = context.requestContext.parameters.get("number"),
-                  let account = accounts.all.first(where: { $0.isNamed(number) }) else { return }
+                  let account = accounts.named(number) else { return }
             try await stream(to: account, inbound: inbound, outbound: outbound)
         }
 
-        var logger = Logger(label: "parley-rest-api")
-        logger.logLevel = .warning  // the listening line below is the start-up message
-        let app = Application(
-            router: router, server: .http1WebSocketUpgrade(webSocketRouter: sockets),
-            configuration: .init(address: .hostname(endpoint.host, port: endpoint.port), serverName: "parley-rest-api"),
-            onServerRunning: { [endpoint] channel in
-                let port = channel.localAddress?.port ?? endpoint.port
-                FileHandle.standardError.write(Data("parley rest-api listening on http://\(endpoint.host):\(port)\n".utf8))
-            }, logger: logger)
-        try await app.runService()
+        try await LocalHTTPService.run("parley-rest-api", router: router, server: .http1WebSocketUpgrade(webSocketRouter: sockets),
+                                       endpoint: endpoint)
     }
 
     // MARK: Routes
@@ -264,7 +255,7 @@ struct RestAPIServer {
     }
 
     private func account(named number: String) throws -> DaemonAccount {
-        guard let account = accounts.all.first(where: { $0.isNamed(number) }) else {
+        guard let account = accounts.named(number) else {
             throw JSONRPCError.userError("Unknown account \(number): this server serves \(accounts.all.map(\.signalCLIName).joined(separator: ", "))")
         }
         return account

@@ -17,8 +17,8 @@ extension AccountManager {
         guard let bytes = Data(base64Encoded: base64), (try? PublicKey(bytes)) != nil else {
             throw ParleyError.invalidArgument("the server's sealed-sender trust root is not a public key")
         }
-        guard try String.fetchOne(db, sql: "SELECT value FROM settings WHERE key = ?", arguments: [trustRootPinnedSetting]) == nil else { return }
-        try db.execute(sql: "INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", arguments: [trustRootSetting, base64])
+        guard try SettingsTable.value(trustRootPinnedSetting, db) == nil else { return }
+        try SettingsTable.set(trustRootSetting, to: base64, db)
     }
 
     /// Pins the sealed-sender trust root (`base64` of its public key, as `parley-server certificates show` prints it):
@@ -30,10 +30,10 @@ extension AccountManager {
             throw ParleyError.invalidArgument("a trust root is the base64 of a 33-byte public key")
         }
         try database.write { db in
-            try db.execute(sql: "INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", arguments: [Self.trustRootSetting, base64])
-            try db.execute(sql: "INSERT OR REPLACE INTO settings (key, value) VALUES (?, 'on')", arguments: [Self.trustRootPinnedSetting])
+            try SettingsTable.set(Self.trustRootSetting, to: base64, db)
+            try SettingsTable.set(Self.trustRootPinnedSetting, to: "on", db)
             // A certificate kept from before may lead to another root.
-            try db.execute(sql: "DELETE FROM settings WHERE key = ?", arguments: [UnidentifiedDelivery.certificateSetting])
+            try SettingsTable.remove(UnidentifiedDelivery.certificateSetting, db)
         }
     }
 
@@ -46,7 +46,7 @@ extension AccountManager {
 
     /// The trust root the server named at registration or link, as kept in `db`; `nil` before either.
     static func storedTrustRoot(_ db: Database) throws -> PublicKey? {
-        try String.fetchOne(db, sql: "SELECT value FROM settings WHERE key = ?", arguments: [trustRootSetting])
+        try SettingsTable.value(trustRootSetting, db)
             .flatMap { Data(base64Encoded: $0) }.map { try PublicKey($0) }
     }
 

@@ -23,6 +23,8 @@ public struct KeyBackup: Sendable {
 
     /// The shortest PIN accepted, in characters.
     public static let minimumPINLength = 4
+    /// The `settings` key holding the previous credential while a restore is unfinished (it resumes from there).
+    static let restorePendingSetting = "restore_pending"
 
     /// Backups of the account in `database` on the server `api` talks to; new backups stretch with Argon2id at
     /// `argon2` (lower only in tests).
@@ -90,7 +92,7 @@ public struct KeyBackup: Sendable {
         let pin = Self.normalized(pin)
         try Self.check(pin)
         if let previousPassword = try database.read({ db in
-            try String.fetchOne(db, sql: "SELECT value FROM settings WHERE key = 'restore_pending'")
+            try SettingsTable.value(Self.restorePendingSetting, db)
         }) {
             return try await finishRestore(previousPassword: previousPassword, pin: pin)
         }
@@ -128,7 +130,7 @@ public struct KeyBackup: Sendable {
                     VALUES (1, ?, ?, ?, 1, ?, ?, ?)
                     """,
                 arguments: [baseURL, secrets.username, secrets.accountId, password, secrets.identityKeyPair, Int64(registrationId)])
-            try db.execute(sql: "INSERT OR REPLACE INTO settings (key, value) VALUES ('restore_pending', ?)", arguments: [secrets.password])
+            try SettingsTable.set(Self.restorePendingSetting, to: secrets.password, db)
         }
         return try await finishRestore(previousPassword: secrets.password, pin: pin)
     }
@@ -148,7 +150,7 @@ public struct KeyBackup: Sendable {
         }
         try await AccountManager(database: database, api: api, store: store).upload(oneTime: true, signed: true, lastResort: true)
         try await create(pin: pin)
-        try await database.awaitableWrite { db in try db.execute(sql: "DELETE FROM settings WHERE key = 'restore_pending'") }
+        try await database.awaitableWrite { db in try SettingsTable.remove(Self.restorePendingSetting, db) }
         return credentials
     }
 

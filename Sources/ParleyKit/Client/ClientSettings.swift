@@ -16,9 +16,7 @@ public struct ClientSettings: Sendable, Equatable, Codable {
     public let trustRootPinned: Bool
 
     init(_ db: Database) throws {
-        let values = Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT key, value FROM settings").map {
-            ($0[0] as String, $0[1] as String)
-        })
+        let values = try SettingsTable.all(db)
         readReceipts = values["read_receipts"].map { $0 == "on" } ?? true
         typingIndicators = values["typing_indicators"].map { $0 == "on" } ?? true
         unidentifiedDelivery = values["unidentified_delivery"].map { $0 == "on" } ?? true
@@ -29,7 +27,7 @@ public struct ClientSettings: Sendable, Equatable, Codable {
     func save(_ db: Database) throws {
         for (key, value) in [("read_receipts", readReceipts), ("typing_indicators", typingIndicators),
                              ("unidentified_delivery", unidentifiedDelivery)] {
-            try db.execute(sql: "INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", arguments: [key, value ? "on" : "off"])
+            try SettingsTable.set(key, to: value ? "on" : "off", db)
         }
     }
 }

@@ -73,7 +73,7 @@ struct GroupDelivery: Sendable {
     /// access key is unknown, no sender certificate is at hand, or the server refuses the combined key.
     private func sendSealed(_ outgoing: Outgoing, to members: [String], as credentials: DeviceCredentials) async throws -> Bool {
         guard !members.isEmpty else { return true }
-        let keys = try database.read { db in try members.map { try UnidentifiedDelivery.accessKey(for: $0, db) } }
+        let keys = try database.read { db in try UnidentifiedDelivery.accessKeys(for: members, db) }
         guard !keys.contains(nil), let certificate = try await unidentified.certificate() else { return false }
         // The server checks the XOR of the recipients' keys (as Signal's server does).
         let combined = keys.compactMap { $0 }.reduce(Data(count: ProfileKey.accessKeyLength)) { Data(zip($0, $1).map { $0 ^ $1 }) }
@@ -82,10 +82,7 @@ struct GroupDelivery: Sendable {
             var recipients: [ProtocolAddress] = []
             for member in members {
                 try await handOut(outgoing.handout, to: member, threadId: outgoing.group.threadId, as: credentials)
-                // Every device needs a current session (its registration id goes into the message): one archived after a
-                // retry receipt is rebuilt from a fresh bundle first.
-                let devices = try await sessions.withCurrentSessions(member, devices: try sessions.devices(of: member), as: credentials)
-                recipients += try devices.map { try ProtocolAddress(name: member, deviceId: $0.deviceId) }
+                recipients += try sessions.devices(of: member).map { try ProtocolAddress(name: member, deviceId: $0.deviceId) }
             }
             let message: Data
             do {
@@ -96,7 +93,12 @@ struct GroupDelivery: Sendable {
                                                                  context: TransactionContext(db))
                 }
             } catch SignalError.sessionNotFound {
-                return false  // member by member instead, each repairing its own sessions
+                // Every device needs a current session (its registration id goes into the message): one archived after a
+                // retry receipt, or lost, is rebuilt from a fresh bundle, and the loop seals again.
+                for member in members {
+                    _ = try await sessions.withCurrentSessions(member, devices: try sessions.devices(of: member), as: credentials)
+                }
+                continue
             }
             let outcome: MultiRecipientSendOutcome
             do {

@@ -39,8 +39,13 @@ struct MessageDelivery: Sendable {
         }
         let (serverTimestamp, sent) = try await send(to: accountId, timestamp: timestamp, as: credentials,
                                                      log: log.map { ($0, plaintext) }) { devices in
-            try await encrypt(plaintext, for: accountId, devices: try await sessions.withCurrentSessions(accountId, devices: devices, as: credentials),
-                              as: credentials)
+            do {
+                return try await encrypt(plaintext, for: accountId, devices: devices, as: credentials)
+            } catch SignalError.sessionNotFound {
+                // A session archived after a retry receipt (or lost): rebuilt from a fresh bundle, then encrypted again.
+                let rebuilt = try await sessions.withCurrentSessions(accountId, devices: devices, as: credentials)
+                return try await encrypt(plaintext, for: accountId, devices: rebuilt, as: credentials)
+            }
         }
         return sent == 0 ? nil : serverTimestamp
     }
@@ -65,11 +70,13 @@ struct MessageDelivery: Sendable {
         for _ in 0...Self.maximumRepairs {
             let devices = try sessions.devices(of: accountId).filter { !(own && $0.deviceId == credentials.deviceId) }
             var outgoing = try await messages(devices)
-            let outcome: SendOutcome
             if let sealedAccess = access {
                 outgoing = try unidentified.seal(outgoing, to: accountId, certificate: sealedAccess.certificate,
                                                  contentHint: log == nil ? .default : .resendable, groupId: groupId)
-                let request = SendMessagesRequest(messages: outgoing, timestamp: timestamp)
+            }
+            let request = SendMessagesRequest(messages: outgoing, timestamp: timestamp)
+            let outcome: SendOutcome
+            if let sealedAccess = access {
                 do {
                     outcome = try await api.send(request, to: accountId, accessKey: sealedAccess.key)
                 } catch let error as ServerAPIError where error.status == 401 {
@@ -78,7 +85,7 @@ struct MessageDelivery: Sendable {
                     outcome = try await api.send(request, to: accountId, as: credentials)
                 }
             } else {
-                outcome = try await api.send(SendMessagesRequest(messages: outgoing, timestamp: timestamp), to: accountId, as: credentials)
+                outcome = try await api.send(request, to: accountId, as: credentials)
             }
             switch outcome {
             case .sent(let serverTimestamp):

@@ -32,21 +32,23 @@ struct UnidentifiedDelivery: Sendable {
 
     /// How to send to `accountId` sealed, or `nil` when the message goes with credentials.
     func access(to accountId: String, as credentials: DeviceCredentials) async throws -> Access? {
-        guard accountId != credentials.accountId, let key = try database.read({ db in try Self.accessKey(for: accountId, db) }) else {
+        guard accountId != credentials.accountId, let key = try database.read({ db in try Self.accessKeys(for: [accountId], db)[0] }) else {
             return nil
         }
         return try await certificate().map { Access(key: key, certificate: $0) }
     }
 
-    /// The access key of `accountId` when a message to it may go sealed: the setting is on, its profile key is known and
-    /// the server has not refused the key derived from it.
-    static func accessKey(for accountId: String, _ db: Database) throws -> Data? {
-        guard try ClientSettings(db).unidentifiedDelivery,
-              let row = try Row.fetchOne(db, sql: "SELECT profile_key, sealed_refused FROM recipients WHERE account_id = ?",
-                                         arguments: [accountId]),
-              !(row["sealed_refused"] as Bool), let bytes = row["profile_key"] as Data?
-        else { return nil }
-        return try ProfileKey(bytes: bytes).accessKey
+    /// The access key of each of `accountIds` when a message to it may go sealed: the setting is on, its profile key is
+    /// known and the server has not refused the key derived from it; `nil` for the others.
+    static func accessKeys(for accountIds: [String], _ db: Database) throws -> [Data?] {
+        guard try ClientSettings(db).unidentifiedDelivery else { return accountIds.map { _ in nil } }
+        return try accountIds.map { accountId in
+            guard let row = try Row.fetchOne(db, sql: "SELECT profile_key, sealed_refused FROM recipients WHERE account_id = ?",
+                                             arguments: [accountId]),
+                  !(row["sealed_refused"] as Bool), let bytes = row["profile_key"] as Data?
+            else { return nil }
+            return try ProfileKey(bytes: bytes).accessKey
+        }
     }
 
     /// This device's sender certificate, kept until an hour before it expires; `nil` when the server named no trust root
@@ -55,7 +57,7 @@ struct UnidentifiedDelivery: Sendable {
         let now = now()
         let (trustRoot, kept) = try database.read { db in
             (try AccountManager.storedTrustRoot(db),
-             try String.fetchOne(db, sql: "SELECT value FROM settings WHERE key = ?", arguments: [Self.certificateSetting]))
+             try SettingsTable.value(Self.certificateSetting, db))
         }
         guard trustRoot != nil else { return nil }
         if let kept, let bytes = Data(base64Encoded: kept), let certificate = try? SenderCertificate(bytes),
@@ -64,8 +66,7 @@ struct UnidentifiedDelivery: Sendable {
         }
         let certificate = try await accounts.senderCertificate(now: now)
         try await database.awaitableWrite { db in
-            try db.execute(sql: "INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)",
-                           arguments: [Self.certificateSetting, certificate.serialize().base64EncodedString()])
+            try SettingsTable.set(Self.certificateSetting, to: certificate.serialize().base64EncodedString(), db)
         }
         return certificate
     }

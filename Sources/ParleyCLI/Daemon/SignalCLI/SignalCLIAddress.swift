@@ -42,7 +42,7 @@ enum SignalCLIAddress {
     }
 
     /// signal-cli's `{number, uuid, username}` for an account.
-    struct Address: Encodable, Sendable {
+    struct Address: Sendable {
         let number: String?
         let uuid: String
         let username: String?
@@ -53,14 +53,8 @@ enum SignalCLIAddress {
             self.username = username
         }
 
-        func encode(to encoder: Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(number, forKey: .number)
-            try container.encode(uuid, forKey: .uuid)
-            try container.encode(username, forKey: .username)
-        }
-
-        private enum CodingKeys: String, CodingKey { case number, uuid, username }
+        /// The address as signal-cli writes it (every field present, `null` when there is no value).
+        var json: JSONValue { .object(["number": .orNull(number), "uuid": .string(uuid), "username": .orNull(username)]) }
     }
 }
 

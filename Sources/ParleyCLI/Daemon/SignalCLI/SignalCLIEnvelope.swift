@@ -31,8 +31,8 @@ enum SignalCLIEnvelope {
             let quotedAuthor = SignalCLIAddress.Address(accountId: quoted.authorAccountId, username: quoted.authorUsername)
             data["quote"] = .object([
                 "id": .integer(Int64(quoted.timestamp)), "author": .string(quotedAuthor.number ?? quotedAuthor.uuid),
-                "authorNumber": quotedAuthor.number.map(JSONValue.string) ?? .null, "authorUuid": .string(quotedAuthor.uuid),
-                "text": quoted.body.map(JSONValue.string) ?? .null, "attachments": .array([]),
+                "authorNumber": .orNull(quotedAuthor.number), "authorUuid": .string(quotedAuthor.uuid),
+                "text": .orNull(quoted.body), "attachments": .array([]),
             ])
         }
         let attachments = try client.attachments(ofMessage: message.id)
@@ -41,7 +41,7 @@ enum SignalCLIEnvelope {
             data["attachments"] = .array(attachments.map { attachment in
                 .object([
                     "contentType": .string(attachment.contentType ?? "application/octet-stream"),
-                    "filename": attachment.fileName.map(JSONValue.string) ?? .null,
+                    "filename": .orNull(attachment.fileName),
                     "id": .string(attachmentID(attachment.id, account: accountId)),
                     "size": .integer(Int64(attachment.size)), "width": .null, "height": .null, "caption": .null, "uploadTimestamp": .null,
                     "isVoiceNote": .bool(attachment.voiceNote),
@@ -56,7 +56,7 @@ enum SignalCLIEnvelope {
             let conversation = try client.conversations().first { $0.threadId == message.threadId && $0.groupId == nil }
             let destination = conversation.map { SignalCLIAddress.Address(accountId: $0.accountId, username: $0.username) }
             sent["destination"] = destination.map { .string($0.number ?? $0.uuid) } ?? .null
-            sent["destinationNumber"] = destination?.number.map(JSONValue.string) ?? .null
+            sent["destinationNumber"] = .orNull(destination?.number)
             sent["destinationUuid"] = destination.map { .string($0.uuid) } ?? .null
             body = ["syncMessage": .object(["sentMessage": .object(sent)])]
         }
@@ -73,7 +73,7 @@ enum SignalCLIEnvelope {
             var data = dataMessage(timestamp: act.timestamp, text: nil, expiresInSeconds: 0, isExpirationUpdate: false)
             data["reaction"] = .object([
                 "emoji": .string(emoji), "targetAuthor": .string(target.number ?? target.uuid),
-                "targetAuthorNumber": target.number.map(JSONValue.string) ?? .null, "targetAuthorUuid": .string(target.uuid),
+                "targetAuthorNumber": .orNull(target.number), "targetAuthorUuid": .string(target.uuid),
                 "targetSentTimestamp": .integer(Int64(targetTimestamp)), "isRemove": .bool(remove),
             ])
             body = ["dataMessage": .object(try withGroup(data, act.groupId, client: client))]
@@ -100,7 +100,7 @@ enum SignalCLIEnvelope {
     /// The notification parameters for a typing indicator from `accountId`'s `device` (1:1: Parley has no group typing).
     static func params(typing action: TypingAction, from accountId: String, device: UInt32, account: String,
                        client: ParleyClient) throws -> JSONValue {
-        let now = UInt64(Date().timeIntervalSince1970 * 1000)
+        let now = SignalCLIMethods.now
         let author = SignalCLIAddress.Address(accountId: accountId, username: try client.usernames(of: [accountId])[accountId])
         var fields = header(author, device: device, timestamp: now, received: Int64(now))
         fields["typingMessage"] = .object(["action": .string(action == .started ? "STARTED" : "STOPPED"), "timestamp": .integer(Int64(now))])
@@ -110,8 +110,8 @@ enum SignalCLIEnvelope {
     /// The fields every envelope has: who sent it, from which device, and when.
     private static func header(_ author: SignalCLIAddress.Address, device: UInt32, timestamp: UInt64, received: Int64) -> [String: JSONValue] {
         [
-            "source": .string(author.number ?? author.uuid), "sourceNumber": author.number.map(JSONValue.string) ?? .null,
-            "sourceUuid": .string(author.uuid), "sourceName": author.username.map(JSONValue.string) ?? .null,
+            "source": .string(author.number ?? author.uuid), "sourceNumber": .orNull(author.number),
+            "sourceUuid": .string(author.uuid), "sourceName": .orNull(author.username),
             "sourceDevice": .integer(Int64(device)), "timestamp": .integer(Int64(timestamp)),
             "serverReceivedTimestamp": .integer(received), "serverDeliveredTimestamp": .integer(received),
         ]
@@ -119,7 +119,7 @@ enum SignalCLIEnvelope {
 
     /// The fields every `dataMessage` has.
     private static func dataMessage(timestamp: UInt64, text: String?, expiresInSeconds: UInt32, isExpirationUpdate: Bool) -> [String: JSONValue] {
-        ["timestamp": .integer(Int64(timestamp)), "message": text.map(JSONValue.string) ?? .null,
+        ["timestamp": .integer(Int64(timestamp)), "message": .orNull(text),
          "expiresInSeconds": .integer(Int64(expiresInSeconds)), "isExpirationUpdate": .bool(isExpirationUpdate), "viewOnce": .bool(false)]
     }
 

@@ -110,9 +110,7 @@ struct SignalCLIMethods: Sendable {
             if let recipient {
                 results.append(try result(for: recipient, type: type, group: nil))
             } else if let group {
-                for member in group.members where member != (try client.credentials().accountId) {
-                    results.append(try result(for: member, type: type, group: group))
-                }
+                results += try memberResults(of: group, type: type)
             }
         }
         return try answer(timestamp: timestamp, results: results)
@@ -147,7 +145,7 @@ struct SignalCLIMethods: Sendable {
         // Marking the conversation read sends read receipts for everything unread in it, these messages included.
         for thread in threads { try client.markRead(threadId: thread) }
         _ = try await client.runJobs()
-        return try answer(timestamp: UInt64(Date().timeIntervalSince1970 * 1000),
+        return try answer(timestamp: Self.now,
                           results: [try result(for: try await SignalCLIAddress.resolve(recipient, with: client), type: "SUCCESS", group: nil)])
     }
 
@@ -161,7 +159,7 @@ struct SignalCLIMethods: Sendable {
             let sent = try await client.sendTyping((p.bool("stop") ?? false) ? .stopped : .started, to: accountId)
             results.append(try result(for: accountId, type: sent ? "SUCCESS" : "NETWORK_FAILURE", group: nil))
         }
-        return try answer(timestamp: UInt64(Date().timeIntervalSince1970 * 1000), results: results)
+        return try answer(timestamp: Self.now, results: results)
     }
 
     // MARK: Groups
@@ -173,7 +171,7 @@ struct SignalCLIMethods: Sendable {
         return .array(groups.map { group in
             let members = group.members.map { member -> JSONValue in
                 let address = SignalCLIAddress.Address(accountId: member, username: names[member])
-                return .object(["number": address.number.map(JSONValue.string) ?? .null, "uuid": .string(member), "isAdmin": .bool(false)])
+                return .object(["number": .orNull(address.number), "uuid": .string(member), "isAdmin": .bool(false)])
             }
             return .object([
                 "id": .string(GroupID(group.id).base64), "name": .string(group.title), "description": .string(""),
@@ -194,7 +192,7 @@ struct SignalCLIMethods: Sendable {
         guard let text = p.string("groupId") else {
             let id = try client.sender.createGroup(title: p.string("name") ?? "", members: added)
             _ = try await client.runJobs()
-            return .object(["groupId": .string(GroupID(id).base64), "timestamp": .integer(Int64(Date().timeIntervalSince1970 * 1000)),
+            return .object(["groupId": .string(GroupID(id).base64), "timestamp": .integer(Int64(Self.now)),
                             "results": .array([])])
         }
         let group = try group(text)
@@ -202,7 +200,7 @@ struct SignalCLIMethods: Sendable {
         if !added.isEmpty { try client.sender.addMembers(added, to: group.id) }
         if !removed.isEmpty { try client.sender.removeMembers(removed, from: group.id) }
         _ = try await client.runJobs()
-        return .object(["timestamp": .integer(Int64(Date().timeIntervalSince1970 * 1000)), "results": .array([])])
+        return .object(["timestamp": .integer(Int64(Self.now)), "results": .array([])])
     }
 
     private func quitGroup(_ p: Params) async throws -> JSONValue {
@@ -211,7 +209,7 @@ struct SignalCLIMethods: Sendable {
         guard !group.left else { return .object([:]) }
         try client.sender.leaveGroup(group.id)
         _ = try await client.runJobs()
-        return .object(["timestamp": .integer(Int64(Date().timeIntervalSince1970 * 1000)), "results": .array([])])
+        return .object(["timestamp": .integer(Int64(Self.now)), "results": .array([])])
     }
 
     // MARK: People, identities, devices
@@ -223,7 +221,7 @@ struct SignalCLIMethods: Sendable {
             var status: [String: JSONValue] = ["recipient": .string(recipient)]
             let name = try SignalCLIAddress.parse(recipient)
             if case .username(let username) = name {
-                status["number"] = SignalCLIAddress.number(forUsername: username).map(JSONValue.string) ?? .null
+                status["number"] = .orNull(SignalCLIAddress.number(forUsername: username))
                 status["username"] = .string(username)
             }
             do {
@@ -243,8 +241,8 @@ struct SignalCLIMethods: Sendable {
         .array(try client.conversations().filter { $0.groupId == nil }.map { contact in
             let address = SignalCLIAddress.Address(accountId: contact.accountId, username: contact.username)
             return .object([
-                "number": address.number.map(JSONValue.string) ?? .null, "uuid": .string(contact.accountId),
-                "username": contact.username.map(JSONValue.string) ?? .null, "name": contact.username.map(JSONValue.string) ?? .null,
+                "number": .orNull(address.number), "uuid": .string(contact.accountId),
+                "username": .orNull(contact.username), "name": .orNull(contact.username),
                 "isBlocked": .bool(false), "isArchived": .bool(false), "isHidden": .bool(false), "profileSharing": .bool(true),
                 "unregistered": .bool(false), "messageExpirationTime": .integer(Int64(contact.expireTimer)), "profile": .null,
             ])
@@ -258,7 +256,7 @@ struct SignalCLIMethods: Sendable {
             if let only, only != address.number, only != contact.accountId { return nil }
             guard let number = try? client.safetyNumber(with: contact.accountId) else { return nil }
             return .object([
-                "number": address.number.map(JSONValue.string) ?? .null, "uuid": .string(contact.accountId),
+                "number": .orNull(address.number), "uuid": .string(contact.accountId),
                 "safetyNumber": .string(Self.digitGroups(number)), "scannableSafetyNumber": .null, "fingerprint": .null,
                 "trustLevel": .string("TRUSTED_UNVERIFIED"), "addedTimestamp": .integer(0),
             ])
@@ -281,7 +279,7 @@ struct SignalCLIMethods: Sendable {
 
     private func listDevices() async throws -> JSONValue {
         .array(try await client.devices().map { device in
-            .object(["id": .integer(Int64(device.deviceId)), "name": device.name.map(JSONValue.string) ?? .null,
+            .object(["id": .integer(Int64(device.deviceId)), "name": .orNull(device.name),
                      "createdTimestamp": .integer(Int64(device.created)), "lastSeenTimestamp": .integer(Int64(device.created))])
         })
     }
@@ -327,12 +325,14 @@ struct SignalCLIMethods: Sendable {
         let type = report.failed == 0 && report.deferred == 0 ? "SUCCESS" : "NETWORK_FAILURE"
         var results: [JSONValue] = []
         for recipient in recipients { results.append(try result(for: try await SignalCLIAddress.resolve(recipient, with: client), type: type, group: nil)) }
-        for group in groups {
-            for member in group.members where member != (try client.credentials().accountId) {
-                results.append(try result(for: member, type: type, group: group))
-            }
-        }
+        for group in groups { results += try memberResults(of: group, type: type) }
         return try answer(timestamp: timestamp, results: results)
+    }
+
+    /// One entry per other member of `group` in a send result.
+    private func memberResults(of group: GroupInfo, type: String) throws -> [JSONValue] {
+        let own = try client.credentials().accountId
+        return try group.members.filter { $0 != own }.map { try result(for: $0, type: type, group: group) }
     }
 
     /// signal-cli's send result; when results exist and none succeeded, its -1 error carrying the result.
@@ -349,13 +349,15 @@ struct SignalCLIMethods: Sendable {
     private func result(for accountId: String, type: String, group: GroupInfo?) throws -> JSONValue {
         let address = SignalCLIAddress.Address(accountId: accountId, username: try client.usernames(of: [accountId])[accountId])
         var fields: [String: JSONValue] = [
-            "recipientAddress": .object(["uuid": .string(accountId), "number": address.number.map(JSONValue.string) ?? .null,
-                                         "username": address.username.map(JSONValue.string) ?? .null]),
+            "recipientAddress": address.json,
             "type": .string(type),
         ]
         if let group { fields["groupId"] = .string(GroupID(group.id).base64) }
         return .object(fields)
     }
+
+    /// The wall clock in milliseconds since 1970 (the timestamp of answers that send nothing themselves).
+    static var now: UInt64 { UInt64(Date().timeIntervalSince1970 * 1000) }
 
     /// A timestamp parameter (milliseconds since 1970).
     /// - Throws: signal-cli's user error for a negative one.

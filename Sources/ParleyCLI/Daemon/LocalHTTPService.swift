@@ -1,0 +1,23 @@
+import Foundation
+import Hummingbird
+import HummingbirdCore
+import Logging
+
+/// Runs one of the local HTTP doors (`parley daemon --http`, `parley rest-api`) on `endpoint`: Hummingbird's logs kept
+/// to warnings, and one start-up line on stderr — `NAME listening on http://HOST:PORT`, with the port bound when 0 was
+/// asked for — which scripts and tests wait for.
+enum LocalHTTPService {
+    static func run(_ name: String, router: Router<BasicRequestContext>, server: HTTPServerBuilder = .http1(),
+                    endpoint: HostAndPort) async throws {
+        var logger = Logger(label: name)
+        logger.logLevel = .warning
+        let app = Application(
+            router: router, server: server,
+            configuration: .init(address: .hostname(endpoint.host, port: endpoint.port), serverName: name),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? endpoint.port
+                FileHandle.standardError.write(Data("\(name.replacingOccurrences(of: "-", with: " ")) listening on http://\(endpoint.host):\(port)\n".utf8))
+            }, logger: logger)
+        try await app.runService()
+    }
+}

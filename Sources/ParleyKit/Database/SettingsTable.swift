@@ -1,0 +1,25 @@
+import GRDB
+
+/// The `settings` table: text values under text keys (client settings, the sealed-sender trust root and sender
+/// certificate, a pending backup restore). Its one owner: every read and write of it goes through here.
+enum SettingsTable {
+    /// The value under `key`, if any.
+    static func value(_ key: String, _ db: Database) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT value FROM settings WHERE key = ?", arguments: [key])
+    }
+
+    /// Every key and its value.
+    static func all(_ db: Database) throws -> [String: String] {
+        Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT key, value FROM settings").map { ($0[0] as String, $0[1] as String) })
+    }
+
+    /// Sets `key` to `value`.
+    static func set(_ key: String, to value: String, _ db: Database) throws {
+        try db.execute(sql: "INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", arguments: [key, value])
+    }
+
+    /// Removes `key`.
+    static func remove(_ key: String, _ db: Database) throws {
+        try db.execute(sql: "DELETE FROM settings WHERE key = ?", arguments: [key])
+    }
+}
