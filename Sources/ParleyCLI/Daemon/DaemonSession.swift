@@ -99,8 +99,11 @@ struct DaemonSession: Sendable {
             let id = try client.sender.enqueue(
                 body: params["text"]?.string ?? "", to: accountId,
                 attachments: (params["attachments"]?.strings ?? []).map { URL(fileURLWithPath: $0) }, replyTo: params["replyTo"]?.integer)
-            let report = try await client.runJobs()
-            return AnyEncodable(["messageId": id, "sent": Int64(report.completed), "failed": Int64(report.failed)])
+            _ = try await client.runJobs()
+            // This message's own state: `listen`'s job pass may have sent it before this request's pass began.
+            let status = try client.message(id: id)?.status
+            return AnyEncodable(["messageId": id, "sent": [.sent, .delivered, .read].contains(status) ? 1 : 0,
+                                 "failed": status == .failed ? 1 : 0])
         case "receive":
             let outcomes = try await client.receiveOnce()
             _ = try await client.runJobs()
