@@ -58,6 +58,12 @@ public enum APIRoutes {
     public static let deliveryCertificate = "/v1/certificate/delivery"
     /// `GET`: the sealed-sender trust root (``SealedSenderTrustRootResponse``), without authentication.
     public static let sealedSenderTrustRoot = "/v1/certificate/trust-root"
+    /// `PUT` (``PushTarget``): where to wake the authenticated device when messages wait and it is not connected;
+    /// `GET`: what is registered (``PushTargetStatus``); `DELETE`: stop waking it.
+    public static let pushTarget = "/v1/devices/self/push"
+    /// `GET`: the server's VAPID public key (``VAPIDKeyResponse``), without authentication: the application server key
+    /// a Web Push (UnifiedPush) subscription is made for.
+    public static let vapidKey = "/v1/push/vapid-key"
     /// `GET`: liveness and store reachability.
     public static let health = "/health"
     /// `GET`: Prometheus metrics.

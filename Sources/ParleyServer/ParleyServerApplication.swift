@@ -43,6 +43,7 @@ public enum ParleyServerApplication {
             oprf: BackupOPRFKey(serverKey: d.backup.oprfKey), attempts: d.backupAttempts
         ).addRoutes(to: routes)
         AccountAdministrationController(store: d.store, limits: d.limits, hub: d.hub).addRoutes(to: routes)
+        PushController(directory: d.pushTargets, limits: d.limits).addRoutes(to: routes)
         return router
     }
 
@@ -87,7 +88,7 @@ public enum ParleyServerApplication {
             configuration: .init(address: .hostname(host, port: port), serverName: "parley-server"),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
             logger: logger)
-        app.addServices(services)
+        app.addServices([dependencies.push] + services)
         // Imports a killed server left unfinished continue where their last chunk committed.
         Task { await dependencies.importer.resumeUnfinished() }
         return app

@@ -9,8 +9,12 @@ extension ServerDependencies {
     var keyDirectory: KeyDirectory { KeyDirectory(store: store, limits: limits, rateLimiter: rateLimiter) }
     /// An account's devices, listed and removed.
     var deviceDirectory: DeviceDirectory { DeviceDirectory(store: store, hub: hub) }
+    /// Push target registration.
+    var pushTargets: PushTargetDirectory {
+        PushTargetDirectory(store: store, notifier: push, limits: limits, rateLimiter: rateLimiter)
+    }
     /// The one send path.
     var sendService: SendService {
-        SendService(store: store, writer: envelopeWriter, limits: limits, hub: hub, rateLimiter: rateLimiter, metrics: metrics)
+        SendService(store: store, writer: envelopeWriter, limits: limits, hub: hub, rateLimiter: rateLimiter, metrics: metrics, push: push)
     }
 }

@@ -30,17 +30,20 @@ public struct ServerDependencies: Sendable {
     public let envelopeWriter: EnvelopeGroupCommit
     /// The server key and certificate sender certificates are signed with.
     public let sealedSender: SealedSenderSettings
+    /// Wakes offline devices through their push targets (a service the application runs).
+    public let push: PushNotifier
     /// Restore guesses per account in the current window (shared by every router built from these dependencies).
     let backupAttempts: BackupAttemptWindow
 
     /// Dependencies over `store`, with attachments under `attachments`; `contentDetection` defaults to import files
     /// in a temporary folder, decoys keyed at random and the operator API disabled; `backup` to a random OPRF key
-    /// (backups then do not outlive the process) and the default guess limits; `sealedSender` to keys held in memory.
+    /// (backups then do not outlive the process) and the default guess limits; `sealedSender` to keys held in memory;
+    /// `push` to Web Push with a VAPID key held in memory.
     public init(store: any ServerStore, attachments: AttachmentStore, hasher: CredentialHasher = CredentialHasher(),
                 limits: ServerLimits = ServerLimits(), metrics: ServerMetrics = ServerMetrics(),
                 contentDetection: ContentDetectionSettings? = nil, backup: BackupSettings? = nil,
                 groupCommit: Bool = true, registration: RegistrationMode = .open, sealedSender: SealedSenderSettings = SealedSenderSettings(),
-                logger: Logger = Logger(label: "parley-server")) {
+                push: PushSettings = .ephemeral(), logger: Logger = Logger(label: "parley-server")) {
         self.sealedSender = sealedSender
         let settings = contentDetection ?? ContentDetectionSettings(
             importDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("parley-imports-\(UUID().uuidString)"))
@@ -58,6 +61,8 @@ public struct ServerDependencies: Sendable {
         self.backup = backupSettings
         self.backupAttempts = BackupAttemptWindow(settings: backupSettings)
         let gauge = metrics.socketsOpen
-        self.hub = DeliveryHub(onCountChange: { gauge.set(Double($0)) })
+        let notifier = PushNotifier(store: store, settings: push, metrics: metrics, logger: logger)
+        self.push = notifier
+        self.hub = DeliveryHub(onCountChange: { gauge.set(Double($0)) }, onPresenceChange: { notifier.socketChanged($0, open: $1) })
     }
 }

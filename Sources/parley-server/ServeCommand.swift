@@ -96,6 +96,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     private var resolvedBackupKeyFile: String? { backupKeyFile ?? Self.environment["PARLEY_BACKUP_KEY_FILE"] }
 
+    @OptionGroup(title: "Push notifications")
+    var push: PushOptions
+
     @Option(help: "trace, debug, info, notice, warning, error or critical (environment: PARLEY_LOG_LEVEL).")
     var logLevel = environment["PARLEY_LOG_LEVEL"] ?? "info"
 
@@ -150,11 +153,13 @@ struct ServeCommand: AsyncParsableCommand {
         backup.maximumFailures = backupMaxFailures
 
         let sealedSender = try SealedSenderKeyFiles.load(in: data)
+        let pushSettings = try push.settings(dataDirectory: data)
+        logger.info("push providers: \(pushSettings.providers.joined(separator: ", "))")
         let makeDependencies = { (store: any ServerStore) in
             ServerDependencies(store: store, attachments: attachments, hasher: CredentialHasher(), limits: limits,
                                contentDetection: contentDetection, backup: backup, groupCommit: groupCommit == "on",
                                registration: RegistrationMode(rawValue: registration) ?? .open, sealedSender: sealedSender,
-                               logger: logger)
+                               push: pushSettings, logger: logger)
         }
         guard let databaseURL = databaseURL ?? Self.environment["PARLEY_DATABASE_URL"] else {
             let store = try SQLiteStore(path: (dataDirectory as NSString).appendingPathComponent("server.sqlite"),

@@ -5,7 +5,7 @@ import ParleyAPI
 
 /// Adding devices with short-lived one-time link codes, and removing them.
 struct DeviceController: Sendable {
-    let store: any AccountStore & LinkingStore
+    let store: any AccountStore & LinkingStore & PushStore
     let hasher: CredentialHasher
     let limits: ServerLimits
     let rateLimiter: RateLimiter
@@ -73,6 +73,8 @@ struct DeviceController: Sendable {
             accountId: caller.account.id, deviceId: caller.device.deviceId, registrationId: body.registrationId,
             passwordHash: hasher.hash(password))
         else { throw ServerError.notFound("no device \(caller.device.deviceId)") }
+        // The new installation registers its own push target; the old one's must not be woken.
+        _ = try await store.removePushTarget(accountId: caller.account.id, deviceId: caller.device.deviceId, matching: nil)
         // The old installation's open socket ends with its credential.
         hub.disconnect(DeviceAddress(accountId: caller.account.id, deviceId: caller.device.deviceId))
         return Response(status: .noContent)

@@ -52,7 +52,11 @@ enum JSONCoding {
         case .keyNotFound(let key, _): return "missing field \(key.stringValue)"
         case .typeMismatch(_, let context): return "wrong type at \(path(context))"
         case .valueNotFound(_, let context): return "missing value at \(path(context))"
-        case .dataCorrupted(let context): return context.codingPath.isEmpty ? "body is not valid JSON" : "invalid value at \(path(context))"
+        case .dataCorrupted(let context):
+            guard context.codingPath.isEmpty else { return "invalid value at \(path(context))" }
+            // A type's own rule about the whole body (JSON that parses but is not a valid value) says what is wrong.
+            return context.underlyingError == nil && !context.debugDescription.isEmpty && !context.debugDescription.contains("JSON")
+                ? context.debugDescription : "body is not valid JSON"
         @unknown default: return "body does not decode"
         }
     }

@@ -14,6 +14,8 @@ struct SendService: Sendable {
     let hub: DeliveryHub
     let rateLimiter: RateLimiter
     let metrics: ServerMetrics
+    /// Wakes the recipient devices no socket of this process took the envelopes for.
+    let push: PushNotifier
 
     /// What a send came to (each front door presents it with the HTTP route's status and body).
     enum Outcome: Sendable {
@@ -100,11 +102,12 @@ struct SendService: Sendable {
         return .accepted(SendMessagesResponse(serverTimestamp: now))
     }
 
-    /// Stores `envelopes` in one (shared) transaction, counts them and hands them to connected sockets.
+    /// Stores `envelopes` in one (shared) transaction, counts them, hands them to connected sockets and has the other
+    /// devices woken.
     func deliver(_ envelopes: [StoredEnvelope]) async throws {
         try await writer.store(envelopes)
         metrics.messagesAccepted.increment(by: Int64(envelopes.count))
-        hub.publish(envelopes)
+        push.messagesWaiting(for: hub.publish(envelopes))
     }
 
     /// The 409 answer when `requested` is not exactly the ids of `devices` (missing and extra ids, sorted), else `nil`.

@@ -21,6 +21,8 @@ public struct RateLimits: Sendable {
     public var unidentifiedSendPerRecipient = TokenBucketPolicy(capacity: 500, refillPerSecond: 100)
     /// Sealed-sender sends from one client address, whoever they are for.
     public var unidentifiedSendPerAddress = TokenBucketPolicy(capacity: 1_000, refillPerSecond: 200)
+    /// Push target registrations and removals (each is a write; apps re-register when their token rotates).
+    public var pushTarget = TokenBucketPolicy(capacity: 20, refillPerSecond: 1.0 / 60)
 
     /// The defaults.
     public init() {}
@@ -29,7 +31,7 @@ public struct RateLimits: Sendable {
     public func scaled(by factor: Double) -> RateLimits {
         var copy = self
         for keyPath in [\RateLimits.send, \.bundleFetch, \.attachmentUpload, \.linkCode, \.ephemeral, \.contentHash, \.backup,
-                        \.unidentifiedSendPerRecipient, \.unidentifiedSendPerAddress] {
+                        \.unidentifiedSendPerRecipient, \.unidentifiedSendPerAddress, \.pushTarget] {
             copy[keyPath: keyPath] = TokenBucketPolicy(
                 capacity: self[keyPath: keyPath].capacity * factor, refillPerSecond: self[keyPath: keyPath].refillPerSecond * factor)
         }

@@ -23,6 +23,8 @@ public final class ServerMetrics: Sendable {
     let requestDuration: DurationHistogram
     /// gRPC call latency.
     let grpcDuration: DurationHistogram
+    /// Devices not pushed again because they were pushed within the coalescing window.
+    let pushesCoalesced: Counter
 
     /// A fresh registry with the server's metrics.
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
@@ -47,6 +49,17 @@ public final class ServerMetrics: Sendable {
             descriptor: Self.name("grpc_request_duration", unit: "seconds", help: "gRPC call latency."),
             buckets: [.milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(50), .milliseconds(100),
                       .milliseconds(500), .seconds(1), .seconds(5)])
+        pushesCoalesced = registry.makeCounter(descriptor: Self.name(
+            "push_coalesced", unit: "total", help: "Offline devices not pushed again within the coalescing window."))
+    }
+
+    /// Counts one push attempt by provider (`webpush`, `apns`, `fcm`) and outcome (`delivered`, `retried`,
+    /// `unregistered`, `rejected`, and `failed` when the retries ran out).
+    func countPush(provider: String, outcome: String) {
+        registry.makeCounter(
+            descriptor: Self.name("push", unit: "total", help: "Push attempts, by provider and outcome."),
+            labels: [("provider", provider), ("outcome", outcome)]
+        ).increment()
     }
 
     /// Counts one gRPC call by method and status code, with its duration.

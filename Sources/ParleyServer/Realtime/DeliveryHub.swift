@@ -36,10 +36,15 @@ public final class DeliveryHub: Sendable {
     private let state = Mutex(State())
     /// Called with the number of open sockets whenever it changes (the metrics gauge).
     private let onCountChange: @Sendable (Int) -> Void
+    /// Called when a device's socket opens (`true`) or closes here, in order (the push notifier's presence records).
+    private let onPresenceChange: @Sendable (DeviceAddress, Bool) -> Void
 
-    /// A hub; `onCountChange` receives the number of connected devices after every change.
-    public init(onCountChange: @escaping @Sendable (Int) -> Void = { _ in }) {
+    /// A hub; `onCountChange` receives the number of connected devices after every change, `onPresenceChange` each
+    /// device whose socket opened or closed.
+    public init(onCountChange: @escaping @Sendable (Int) -> Void = { _ in },
+                onPresenceChange: @escaping @Sendable (DeviceAddress, Bool) -> Void = { _, _ in }) {
         self.onCountChange = onCountChange
+        self.onPresenceChange = onPresenceChange
     }
 
     /// Devices connected right now.
@@ -49,9 +54,11 @@ public final class DeliveryHub: Sendable {
     /// Returns the subscription id (for ``unsubscribe(_:id:)``) and the connection's event stream.
     func subscribe(_ address: DeviceAddress) -> (id: UInt64, events: AsyncStream<HubEvent>) {
         let (stream, continuation) = AsyncStream<HubEvent>.makeStream(bufferingPolicy: .bufferingNewest(4096))
+        // Presence is reported under the lock, so opens and closes of one device reach the notifier in order.
         let (id, previous, count) = state.withLock { state -> (UInt64, Subscriber?, Int) in
             state.nextId += 1
             let previous = state.replace(address, with: Subscriber(id: state.nextId, continuation: continuation))
+            onPresenceChange(address, true)
             return (state.nextId, previous, state.count)
         }
         if let previous {
@@ -65,7 +72,11 @@ public final class DeliveryHub: Sendable {
     /// Closes `address`'s connection here, if any (its credential was replaced or the device removed): it gets
     /// ``HubEvent/displaced`` and must sign in again.
     func disconnect(_ address: DeviceAddress) {
-        let (removed, count) = state.withLock { state -> (Subscriber?, Int) in (state.replace(address, with: nil), state.count) }
+        let (removed, count) = state.withLock { state -> (Subscriber?, Int) in
+            let removed = state.replace(address, with: nil)
+            if removed != nil { onPresenceChange(address, false) }
+            return (removed, state.count)
+        }
         guard let removed else { return }
         removed.continuation.yield(.displaced)
         removed.continuation.finish()
@@ -76,20 +87,30 @@ public final class DeliveryHub: Sendable {
     func unsubscribe(_ address: DeviceAddress, id: UInt64) {
         let (removed, count) = state.withLock { state -> (Subscriber?, Int) in
             guard state[address]?.id == id else { return (nil, state.count) }
+            onPresenceChange(address, false)
             return (state.replace(address, with: nil), state.count)
         }
         removed?.continuation.finish()
         if removed != nil { onCountChange(count) }
     }
 
-    /// Hands freshly stored envelopes to their devices' connections, if connected here.
-    public func publish(_ envelopes: [StoredEnvelope]) {
+    /// Hands freshly stored envelopes to their devices' connections, if connected here; returns the devices that are
+    /// not (for the push notifier).
+    @discardableResult
+    public func publish(_ envelopes: [StoredEnvelope]) -> [DeviceAddress] {
+        var offline: [DeviceAddress] = []
         let targets = state.withLock { state in
-            envelopes.compactMap { envelope in
-                state[DeviceAddress(accountId: envelope.accountId, deviceId: envelope.deviceId)].map { ($0, envelope) }
+            envelopes.compactMap { envelope -> (Subscriber, StoredEnvelope)? in
+                let address = DeviceAddress(accountId: envelope.accountId, deviceId: envelope.deviceId)
+                guard let subscriber = state[address] else {
+                    offline.append(address)
+                    return nil
+                }
+                return (subscriber, envelope)
             }
         }
         for (subscriber, envelope) in targets { subscriber.continuation.yield(.envelope(envelope)) }
+        return offline
     }
 
     /// Tells a connected device that its mailbox changed elsewhere (another server process).

@@ -182,5 +182,33 @@ enum PostgresSchema {
             "ALTER TABLE mailbox ALTER COLUMN source_account_id DROP NOT NULL",
             "ALTER TABLE mailbox ALTER COLUMN source_device_id DROP NOT NULL",
         ]),
+        PostgresMigration(version: 9, name: "push targets, open sockets", statements: [
+            """
+            CREATE TABLE push_targets (
+                account_id TEXT NOT NULL,
+                device_id BIGINT NOT NULL,
+                provider TEXT NOT NULL,
+                address TEXT NOT NULL,
+                p256dh TEXT,
+                auth TEXT,
+                topic TEXT,
+                sandbox BOOLEAN NOT NULL DEFAULT FALSE,
+                registered BIGINT NOT NULL,
+                pushed_at BIGINT,
+                PRIMARY KEY (account_id, device_id),
+                FOREIGN KEY (account_id, device_id) REFERENCES devices (account_id, device_id) ON DELETE CASCADE
+            )
+            """,
+            """
+            CREATE TABLE device_sockets (
+                account_id TEXT NOT NULL,
+                device_id BIGINT NOT NULL,
+                instance_id TEXT NOT NULL,
+                seen BIGINT NOT NULL,
+                PRIMARY KEY (account_id, device_id, instance_id)
+            )
+            """,
+            "CREATE INDEX device_sockets_by_instance ON device_sockets (instance_id, seen)",
+        ]),
     ]
 }

@@ -151,6 +151,28 @@ enum SQLiteSchema {
                 CREATE INDEX mailbox_by_age ON mailbox (server_timestamp);
                 """)
         }
+        migrator.registerMigration("v9: push targets, open sockets") { db in
+            try db.execute(sql: """
+                CREATE TABLE push_targets (
+                    account_id TEXT NOT NULL, device_id INTEGER NOT NULL,
+                    -- webpush, apns or fcm; address is the endpoint URL or the token.
+                    provider TEXT NOT NULL, address TEXT NOT NULL,
+                    p256dh TEXT, auth TEXT, topic TEXT, sandbox INTEGER NOT NULL DEFAULT 0,
+                    registered INTEGER NOT NULL,
+                    -- When the device was last pushed (coalescing); cleared when it connects.
+                    pushed_at INTEGER,
+                    PRIMARY KEY (account_id, device_id),
+                    FOREIGN KEY (account_id, device_id) REFERENCES devices(account_id, device_id) ON DELETE CASCADE
+                );
+                CREATE TABLE device_sockets (
+                    account_id TEXT NOT NULL, device_id INTEGER NOT NULL,
+                    instance_id TEXT NOT NULL,
+                    seen INTEGER NOT NULL,
+                    PRIMARY KEY (account_id, device_id, instance_id)
+                ) WITHOUT ROWID;
+                CREATE INDEX device_sockets_by_instance ON device_sockets (instance_id, seen);
+                """)
+        }
         return migrator
     }
 }
