@@ -162,6 +162,7 @@ import Testing
         #expect(try await api.pushStatus(as: gina.credentials).target == nil)
         #expect(try await api.pushStatus(as: erin.credentials).target == nil)
         #expect(try await api.pushStatus(as: frank.credentials).target != nil)
+        #expect(all.filter { $0.provider == "oauth" }.count == 1, "FCM's access token is reused across attempts")
 
         // Once Bob connects and drains, the window starts over: his next message wakes him again.
         let online = try await Self.connect(bob, to: server)
@@ -215,5 +216,38 @@ import Testing
         try? await http.shutdown()
         await providers.stop()
         try? await database.drop()
+    }
+
+    /// The command line: a user registers a UnifiedPush-style Web Push endpoint, is woken by a message and receives it.
+    @Test func theCommandLineRegistersAWebPushEndpointAndIsWoken() async throws {
+        let providers = try PushProviders()
+        let directory = NSTemporaryDirectory() + "parley-push-cli-\(UUID())"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let server = try await ServerProcess(arguments: ["--data-directory", directory] + (try providers.serverArguments))
+        let parley = try CommandLineClientTests.Parley()
+        #expect(try parley.run("register", "alice", "--server", server.baseURL, "--account", "alice").status == 0)
+        #expect(try parley.run("register", "bob", "--server", server.baseURL, "--account", "bob").status == 0)
+
+        // Keys made by the command (the payload is only "wake up"): registered and shown.
+        let generated = try parley.run("push", "register", "--webpush", "https://ntfy.example/upAbC123?up=1", "--account", "bob")
+        #expect(generated.status == 0 && generated.stdout.contains("Web Push to https://ntfy.example/upAbC123?up=1"), "\(generated.stderr)")
+        // A subscription whose keys the receiver holds, as a UnifiedPush distributor hands them over.
+        guard case .webPush(let endpoint, let p256dh, let auth) = try #require(providers.subscriptions["sub5"]) else { return }
+        #expect(try parley.run("push", "register", "--webpush", endpoint, "--p256dh", p256dh, "--auth", auth, "--account", "bob").status == 0)
+        let status = try parley.run("push", "status", "--account", "bob", "--json")
+        #expect(status.stdout.contains(endpoint.replacingOccurrences(of: "/", with: "\\/")) || status.stdout.contains(endpoint), "\(status.stdout)")
+        #expect(status.stdout.contains(#""keysRegistered":true"#), "\(status.stdout)")
+        #expect(try parley.run("push", "register", "--apns", "abc", "--account", "bob").status != 0, "--apns needs --topic")
+
+        #expect(try parley.run("send", "bob", "wake up and read this", "--account", "alice").status == 0)
+        let pushed = try await providers.waitFor { $0.contains { $0.target == "sub5" } }
+        #expect(pushed.filter { $0.target == "sub5" }.map(\.plaintext) == [#"{"parley":"wake"}"#])
+        let received = try parley.run("receive", "--account", "bob", "--json")
+        #expect(received.status == 0 && received.stdout.contains("\"stored\":1"), "\(received.stdout)")
+
+        #expect(try parley.run("push", "remove", "--account", "bob").stdout.contains("removed"))
+        #expect(try parley.run("push", "status", "--account", "bob").stdout.contains("target: none"))
+        server.stop()
+        await providers.stop()
     }
 }

@@ -150,4 +150,58 @@ import Testing
             #expect(try await store.pushTarget(accountId: alice.accountId, deviceId: 1) == nil)
         }
     }
+
+    /// APNs provider tokens: ES256 with the key id and team, reused for 50 minutes, renewed after or on request.
+    @Test func apnsProviderTokensAreReusedWithinTheHour() throws {
+        let key = P256.Signing.PrivateKey()
+        let configuration = try APNsConfiguration(keyPEM: key.pemRepresentation, keyPath: "AuthKey.p8", keyId: "ABC123DEFG", teamId: "DEF123GHIJ")
+        let sender = APNsSender(configuration: configuration, timeToLiveSeconds: 60)
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        let first = try sender.providerToken(now: start)
+        #expect(try sender.providerToken(now: start.addingTimeInterval(49 * 60)) == first)
+        let renewed = try sender.providerToken(now: start.addingTimeInterval(51 * 60))
+        #expect(renewed != first)
+        #expect(try sender.providerToken(now: start.addingTimeInterval(52 * 60), renew: true) != renewed)
+
+        let segments = first.split(separator: ".").map(String.init)
+        let header = try JSONSerialization.jsonObject(with: Data(Self.bytes(segments[0]))) as? [String: String]
+        #expect(header == ["alg": "ES256", "kid": "ABC123DEFG", "typ": "JWT"])
+        let claims = try JSONSerialization.jsonObject(with: Data(Self.bytes(segments[1]))) as? [String: Any]
+        #expect(claims?["iss"] as? String == "DEF123GHIJ" && claims?["iat"] as? Int == 1_800_000_000)
+        let signature = try P256.Signing.ECDSASignature(rawRepresentation: Self.bytes(segments[2]))
+        #expect(key.publicKey.isValidSignature(signature, for: Data((segments[0] + "." + segments[1]).utf8)))
+
+        #expect(throws: PushConfigurationError.invalidAPNsIdentifier("abc")) {
+            try APNsConfiguration(keyPEM: key.pemRepresentation, keyPath: "AuthKey.p8", keyId: "abc", teamId: "DEF123GHIJ")
+        }
+        #expect(throws: PushConfigurationError.invalidAPNsKey(path: "AuthKey.p8")) {
+            try APNsConfiguration(keyPEM: "not a key", keyPath: "AuthKey.p8", keyId: "ABC123DEFG", teamId: "DEF123GHIJ")
+        }
+    }
+
+    @Test func serviceAccountFilesAreCheckedAtStart() throws {
+        #expect(throws: PushConfigurationError.invalidServiceAccount(path: "sa.json", reason: "not a JSON object")) {
+            try FCMServiceAccount(contents: Data("[]".utf8), path: "sa.json")
+        }
+        #expect(throws: PushConfigurationError.invalidServiceAccount(path: "sa.json", reason: "token_uri is missing or not https")) {
+            try FCMServiceAccount(contents: Data(#"{"project_id":"p","client_email":"a@b","token_uri":"http://x/token","private_key":"k"}"#.utf8), path: "sa.json")
+        }
+        #expect(throws: PushConfigurationError.invalidServiceAccount(path: "sa.json", reason: "private_key is not an RSA key of 2048 bits or more")) {
+            try FCMServiceAccount(contents: Data(#"{"project_id":"p","client_email":"a@b","token_uri":"https://x/token","private_key":"k"}"#.utf8), path: "sa.json")
+        }
+    }
+
+    /// A device restored as a new installation must not wake the old one's app.
+    @Test func aRegistrationResetRemovesTheTarget() async throws {
+        try await ServerHarness().run { client in
+            let alice = try await client.register("alice")
+            #expect(try await client.call(.put, APIRoutes.pushTarget, headers: alice.headers, json: Self.subscription()).0 == .noContent)
+            let password = Data((0..<20).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
+            let reset = DeviceRegistrationRequest(registrationId: 99, password: password)
+            #expect(try await client.call(.put, APIRoutes.deviceRegistration, headers: alice.headers, json: reset).0 == .noContent)
+            let restored = Member(accountId: alice.accountId, deviceId: 1, password: password, store: alice.store)
+            let (_, body) = try await client.call(.get, APIRoutes.pushTarget, headers: restored.headers)
+            #expect(try JSONDecoder().decode(PushTargetStatus.self, from: body).target == nil)
+        }
+    }
 }
