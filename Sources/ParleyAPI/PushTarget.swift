@@ -36,8 +36,8 @@ public enum PushTarget: Codable, Sendable, Equatable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         guard container.allKeys.count == 1, let key = container.allKeys.first else {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: decoder.codingPath, debugDescription: "a push target has exactly one of webPush, apns and fcm"))
+            let rule = APIValueError("a push target has exactly one of webPush, apns and fcm")
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: rule.message, underlyingError: rule))
         }
         switch key {
         case .webPush:

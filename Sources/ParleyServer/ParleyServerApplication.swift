@@ -25,7 +25,7 @@ public enum ParleyServerApplication {
         ).addRoutes(to: routes)
         DeviceController(
             store: d.store, hasher: d.hasher, limits: d.limits, rateLimiter: d.rateLimiter, hub: d.hub, directory: d.deviceDirectory,
-            sealedSender: d.sealedSender
+            pushTargets: d.pushTargets, sealedSender: d.sealedSender
         ).addRoutes(to: routes)
         ProvisioningController(store: d.store, limits: d.limits, rateLimiter: d.rateLimiter).addRoutes(to: routes)
         KeyController(directory: d.keyDirectory, limits: d.limits).addRoutes(to: routes)

@@ -34,6 +34,9 @@ struct PushOptions: ParsableArguments {
     @Option(help: "PEM file of the only certificate authorities trusted for push providers; default: the system's (environment: PARLEY_PUSH_CA_FILE).")
     var pushCAFile: String?
 
+    @Flag(help: "Accept Web Push endpoints at loopback, private and link-local addresses (a push service on your own network, tests) (environment: PARLEY_PUSH_ALLOW_PRIVATE_HOSTS=1).")
+    var pushAllowPrivateHosts = environment["PARLEY_PUSH_ALLOW_PRIVATE_HOSTS"] == "1"
+
     @Option(help: "Seconds within which a device is pushed at most once, however many messages arrive (environment: PARLEY_PUSH_WINDOW_SECONDS).")
     var pushWindowSeconds = Int(environment["PARLEY_PUSH_WINDOW_SECONDS"] ?? "") ?? 30
 
@@ -67,6 +70,7 @@ struct PushOptions: ParsableArguments {
         }
         settings.trustRootsFile = value(pushCAFile, "PARLEY_PUSH_CA_FILE")
         settings.coalescingWindow = .seconds(pushWindowSeconds)
+        settings.allowsPrivateWebPushHosts = pushAllowPrivateHosts
         return settings
     }
 

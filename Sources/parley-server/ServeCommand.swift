@@ -155,6 +155,9 @@ struct ServeCommand: AsyncParsableCommand {
         let sealedSender = try SealedSenderKeyFiles.load(in: data)
         let pushSettings = try push.settings(dataDirectory: data)
         logger.info("push providers: \(pushSettings.providers.joined(separator: ", "))")
+        if pushSettings.vapid.subject == VAPIDSigner.defaultSubject {
+            logger.warning("Web Push requests name \(VAPIDSigner.defaultSubject) as their contact; some push services refuse it: set --vapid-subject")
+        }
         let makeDependencies = { (store: any ServerStore) in
             ServerDependencies(store: store, attachments: attachments, hasher: CredentialHasher(), limits: limits,
                                contentDetection: contentDetection, backup: backup, groupCommit: groupCommit == "on",

@@ -65,7 +65,8 @@ final class PushProviders: @unchecked Sendable {
             return ["--apns-key-file", directory.appendingPathComponent("apns-key.p8").path, "--apns-key-id", apns.keyId,
                     "--apns-team-id", apns.teamId, "--apns-url", apns.url,
                     "--fcm-service-account", directory.appendingPathComponent("fcm-service-account.json").path,
-                    "--fcm-url", "https://127.0.0.1:\(port)", "--push-ca-file", directory.appendingPathComponent("ca.pem").path]
+                    "--fcm-url", "https://127.0.0.1:\(port)", "--push-ca-file", directory.appendingPathComponent("ca.pem").path,
+                    "--push-allow-private-hosts"]
         }
     }
 

@@ -54,6 +54,8 @@ import Testing
         #expect(publicKey.isValidSignature(signature, for: Data((segments[0] + "." + segments[1]).utf8)))
         let claims = try JSONSerialization.jsonObject(with: Data(Self.bytes(segments[1]))) as? [String: Any]
         #expect(claims?["aud"] as? String == "https://push.example:8443")
+        #expect(try VAPIDSigner.origin(of: URL(string: "https://Push.Example:443/x")!) == "https://push.example")
+        #expect(try VAPIDSigner.origin(of: URL(string: "https://[2001:db8::1]:8443/x")!) == "https://[2001:db8::1]:8443")
         #expect(claims?["sub"] as? String == "mailto:ops@example.org")
         #expect(claims?["exp"] as? Int == 1_800_000_000 + 12 * 3600)
         #expect(throws: PushConfigurationError.invalidVAPIDSubject("ops@example.org")) { try VAPIDSigner(rawKey: raw, subject: "ops@example.org") }
@@ -105,6 +107,8 @@ import Testing
                 (#"{"apns":{"token":"a/b","topic":"org.example.app"}}"#, "apns.token"),
                 (#"{"apns":{"token":"abcdef","topic":"org.example.app"}}"#, "no apns credentials"),
                 (#"{"fcm":{"token":"has space"}}"#, "fcm.token"),
+                (#"{"webPush":{"endpoint":"https://127.0.0.1:8443/x","p256dh":"\#(p256dh)","auth":"\#(auth)"}}"#, "private address"),
+                (#"{"webPush":{"endpoint":"https://[::1]/x","p256dh":"\#(p256dh)","auth":"\#(auth)"}}"#, "private address"),
                 (#"{"fcm":{"token":"t"},"apns":{"token":"a","topic":"b"}}"#, "exactly one"),
                 (#"{}"#, "exactly one"),
                 (#"{"webPush":"#, "JSON"),
@@ -126,24 +130,29 @@ import Testing
             let alice = try await client.register("alice")
             let target = Self.subscription()
             try await store.setPushTarget(target, accountId: alice.accountId, deviceId: 1, now: 1000)
-            func claim(at now: UInt64, window: UInt64 = 30_000) async throws -> PushTarget? {
-                try await store.claimPush(accountId: alice.accountId, deviceId: 1, now: now, pushedBefore: now - window, liveAfter: now - 90_000)
+            func claim(at now: UInt64, window: UInt64 = 30_000) async throws -> PushClaim {
+                try await store.claimPush(accountId: alice.accountId, deviceId: 1, instanceId: "process-here", now: now,
+                                          pushedBefore: now - window, liveAfter: now - 90_000)
             }
-            #expect(try await claim(at: 100_000) == nil, "no signed prekey: the device could not decrypt")
+            #expect(try await claim(at: 100_000) == .notPushable, "no signed prekey: the device could not decrypt")
             try await client.uploadKeys(for: alice, count: 1)
-            #expect(try await claim(at: 100_000) == target)
-            #expect(try await claim(at: 110_000) == nil, "pushed within the window")
-            #expect(try await claim(at: 131_000) == target, "the window passed")
+            #expect(try await claim(at: 100_000) == .claimed(target))
+            #expect(try await claim(at: 110_000) == .recentlyPushed(pushedAt: 100_000), "pushed within the window")
+            #expect(try await claim(at: 131_000) == .claimed(target), "the window passed")
 
             try await store.recordSocketOpened(accountId: alice.accountId, deviceId: 1, instanceId: "process-a", now: 140_000)
-            #expect(try await claim(at: 150_000) == nil, "connected on some process")
+            #expect(try await claim(at: 150_000) == .online, "connected on another process")
             try await store.recordSocketClosed(accountId: alice.accountId, deviceId: 1, instanceId: "process-a")
-            #expect(try await claim(at: 150_000) == target, "a connection starts a new window")
+            #expect(try await claim(at: 150_000) == .claimed(target), "a connection starts a new window")
 
-            try await store.recordSocketOpened(accountId: alice.accountId, deviceId: 1, instanceId: "process-b", now: 160_000)
-            #expect(try await claim(at: 500_000, window: 1) == target, "a socket no heartbeat refreshed is a dead process's")
+            try await store.recordSocketOpened(accountId: alice.accountId, deviceId: 1, instanceId: "process-here", now: 160_000)
+            #expect(try await claim(at: 170_000, window: 1) == .claimed(target), "this process's own sockets are its hub's business")
+            try await store.recordSocketOpened(accountId: alice.accountId, deviceId: 1, instanceId: "process-b", now: 180_000)
+            #expect(try await claim(at: 500_000, window: 1) == .claimed(target), "a socket no heartbeat refreshed is a dead process's")
             try await store.refreshSockets(instanceId: "process-c", now: 500_000, staleBefore: 410_000)
 
+            try await store.setPushTarget(Self.subscription(endpoint: "https://push.example/up/new"), accountId: alice.accountId, deviceId: 1, now: 1)
+            try await store.setPushTarget(target, accountId: alice.accountId, deviceId: 1, now: 1)
             #expect(try await store.removePushTarget(accountId: alice.accountId, deviceId: 1, matching: Self.subscription(endpoint: "https://push.example/up/old")) == false,
                     "a provider's answer about an older target leaves the new one")
             #expect(try await store.removePushTarget(accountId: alice.accountId, deviceId: 1, matching: target))
@@ -161,7 +170,8 @@ import Testing
         #expect(try sender.providerToken(now: start.addingTimeInterval(49 * 60)) == first)
         let renewed = try sender.providerToken(now: start.addingTimeInterval(51 * 60))
         #expect(renewed != first)
-        #expect(try sender.providerToken(now: start.addingTimeInterval(52 * 60), renew: true) != renewed)
+        #expect(try sender.providerToken(now: start.addingTimeInterval(52 * 60), replacing: renewed) != renewed)
+        #expect(try sender.providerToken(now: start.addingTimeInterval(52 * 60), replacing: first) != first, "a stale token already replaced is not renewed again")
 
         let segments = first.split(separator: ".").map(String.init)
         let header = try JSONSerialization.jsonObject(with: Data(Self.bytes(segments[0]))) as? [String: String]
@@ -202,6 +212,16 @@ import Testing
             let restored = Member(accountId: alice.accountId, deviceId: 1, password: password, store: alice.store)
             let (_, body) = try await client.call(.get, APIRoutes.pushTarget, headers: restored.headers)
             #expect(try JSONDecoder().decode(PushTargetStatus.self, from: body).target == nil)
+        }
+    }
+
+    @Test func privateAddressesAreRecognised() {
+        for host in ["127.0.0.1", "10.1.2.3", "172.20.0.1", "192.168.1.1", "169.254.1.1", "0.0.0.0", "100.64.0.1", "localhost",
+                     "::1", "[::1]", "fe80::1", "fd00::1", "::ffff:127.0.0.1"] {
+            #expect(EndpointHost.isPrivateAddress(host), "\(host)")
+        }
+        for host in ["8.8.8.8", "172.32.0.1", "ntfy.sh", "2001:db8::1", "push.example"] {
+            #expect(!EndpointHost.isPrivateAddress(host), "\(host)")
         }
     }
 }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import ParleyAPI
 import ParleyKit
 
 struct PushCommand: AsyncParsableCommand {

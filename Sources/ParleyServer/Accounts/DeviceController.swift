@@ -5,7 +5,7 @@ import ParleyAPI
 
 /// Adding devices with short-lived one-time link codes, and removing them.
 struct DeviceController: Sendable {
-    let store: any AccountStore & LinkingStore & PushStore
+    let store: any AccountStore & LinkingStore
     let hasher: CredentialHasher
     let limits: ServerLimits
     let rateLimiter: RateLimiter
@@ -13,6 +13,8 @@ struct DeviceController: Sendable {
     let hub: DeliveryHub
     /// Device removal.
     let directory: DeviceDirectory
+    /// Push targets, forgotten when a device starts over.
+    let pushTargets: PushTargetDirectory
     /// The sealed-sender trust root, told to every linked device.
     let sealedSender: SealedSenderSettings
 
@@ -74,7 +76,7 @@ struct DeviceController: Sendable {
             passwordHash: hasher.hash(password))
         else { throw ServerError.notFound("no device \(caller.device.deviceId)") }
         // The new installation registers its own push target; the old one's must not be woken.
-        _ = try await store.removePushTarget(accountId: caller.account.id, deviceId: caller.device.deviceId, matching: nil)
+        try await pushTargets.forget(accountId: caller.account.id, deviceId: caller.device.deviceId)
         // The old installation's open socket ends with its credential.
         hub.disconnect(DeviceAddress(accountId: caller.account.id, deviceId: caller.device.deviceId))
         return Response(status: .noContent)

@@ -1,4 +1,5 @@
 import Foundation
+import ParleyAPI
 import Hummingbird
 
 /// Reads and writes JSON bodies with explicit size limits and ``ServerError``s for bad input.
@@ -53,10 +54,9 @@ enum JSONCoding {
         case .typeMismatch(_, let context): return "wrong type at \(path(context))"
         case .valueNotFound(_, let context): return "missing value at \(path(context))"
         case .dataCorrupted(let context):
-            guard context.codingPath.isEmpty else { return "invalid value at \(path(context))" }
-            // A type's own rule about the whole body (JSON that parses but is not a valid value) says what is wrong.
-            return context.underlyingError == nil && !context.debugDescription.isEmpty && !context.debugDescription.contains("JSON")
-                ? context.debugDescription : "body is not valid JSON"
+            // A type's own rule (JSON that parses but is not a valid value) says what is wrong.
+            if let rule = context.underlyingError as? APIValueError { return rule.message }
+            return context.codingPath.isEmpty ? "body is not valid JSON" : "invalid value at \(path(context))"
         @unknown default: return "body does not decode"
         }
     }

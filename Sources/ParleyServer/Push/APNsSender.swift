@@ -19,17 +19,20 @@ final class APNsSender: Sendable {
         self.timeToLiveSeconds = timeToLiveSeconds
     }
 
-    /// The current provider token, made anew when it is older than ``tokenLifetime`` or `renew` (Apple said expired).
-    func providerToken(now: Date, renew: Bool = false) throws -> String {
-        if !renew, let current = token.withLock({ $0 }), now.timeIntervalSince(current.issued) < Self.tokenLifetime, now >= current.issued {
-            return current.jwt
+    /// The current provider token, made anew when it is older than ``tokenLifetime`` or is `stale` (Apple said it
+    /// expired). Checked and made under one lock, so concurrent pushes renew it once (Apple refuses frequent renewals).
+    func providerToken(now: Date, replacing stale: String? = nil) throws -> String {
+        try token.withLock { current in
+            if let current, current.jwt != stale, now.timeIntervalSince(current.issued) < Self.tokenLifetime, now >= current.issued {
+                return current.jwt
+            }
+            let jwt = try JSONWebToken.es256(
+                header: ["kid": configuration.keyId],
+                claims: ["iss": .string(configuration.teamId), "iat": .integer(Int64(now.timeIntervalSince1970))],
+                key: configuration.key)
+            current = (jwt, now)
+            return jwt
         }
-        let jwt = try JSONWebToken.es256(
-            header: ["kid": configuration.keyId],
-            claims: ["iss": .string(configuration.teamId), "iat": .integer(Int64(now.timeIntervalSince1970))],
-            key: configuration.key)
-        token.withLock { $0 = (jwt, now) }
-        return jwt
     }
 
     /// Pushes a content-free background notification to `deviceToken` of the app `topic`.
@@ -37,11 +40,13 @@ final class APNsSender: Sendable {
         let base = sandbox ? configuration.sandboxURL : configuration.productionURL
         var request = HTTPClientRequest(url: "\(base)/3/device/\(deviceToken)")
         request.method = .POST
+        let jwt: String
         do {
-            request.headers.add(name: "authorization", value: "bearer \(try providerToken(now: now))")
+            jwt = try providerToken(now: now)
         } catch {
             return .rejected(reason: "the provider token could not be signed: \(error)")
         }
+        request.headers.add(name: "authorization", value: "bearer \(jwt)")
         request.headers.add(name: "apns-topic", value: topic)
         // Background pushes wake the app to connect; Apple requires priority 5 for them.
         request.headers.add(name: "apns-push-type", value: "background")
@@ -57,7 +62,7 @@ final class APNsSender: Sendable {
             case (200, _): return .delivered
             case (410, _), (400, "BadDeviceToken"), (400, "DeviceTokenNotForTopic"): return .unregistered(reason: reason)
             case (403, "ExpiredProviderToken"):
-                _ = try? providerToken(now: now, renew: true)
+                _ = try? providerToken(now: now, replacing: jwt)
                 return .retry(after: .zero, reason: reason)
             case (429, _), (500..<600, _): return .retry(after: response.retryAfter, reason: reason)
             default: return .rejected(reason: "APNs answered \(response.status) \(reason)")

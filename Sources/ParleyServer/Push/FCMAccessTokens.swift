@@ -29,9 +29,10 @@ actor FCMAccessTokens {
         self.account = account
     }
 
-    /// A valid access token, exchanged anew when there is none, it expires within a minute, or `renew`.
-    func token(client: HTTPClient, timeout: Duration, renew: Bool = false) async throws -> String {
-        if renew { current = nil }
+    /// A valid access token, exchanged anew when there is none, it expires within a minute, or it is `stale` (FCM
+    /// refused it; a token exchanged since is kept).
+    func token(client: HTTPClient, timeout: Duration, replacing stale: String? = nil) async throws -> String {
+        if let stale, current?.token == stale { current = nil }
         if let current, current.expires.timeIntervalSinceNow > 60 { return current.token }
         if let exchange { return try await exchange.value.token }
         let task = Task { [account] in try await Self.exchange(account: account, client: client, timeout: timeout) }

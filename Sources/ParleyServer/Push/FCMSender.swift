@@ -46,10 +46,11 @@ struct FCMSender: Sendable {
             let code = Self.errorCode(response)
             switch response.status {
             case 200: return .delivered
-            case 404 where code == "UNREGISTERED", 404 where code == nil: return .unregistered(reason: code ?? "NOT_FOUND")
+            // Only FCM's own word removes a target: a bare 404 may be a wrong URL or a proxy's.
+            case 404 where code == "UNREGISTERED": return .unregistered(reason: "UNREGISTERED")
             case 401:
                 // The token was revoked or expired early: the next attempt exchanges a fresh one.
-                _ = try? await tokens.token(client: client, timeout: timeout, renew: true)
+                _ = try? await tokens.token(client: client, timeout: timeout, replacing: accessToken)
                 return .retry(after: .zero, reason: "UNAUTHENTICATED")
             case 429, 500..<600: return .retry(after: response.retryAfter, reason: code ?? "status \(response.status)")
             default: return .rejected(reason: "FCM answered \(response.status) \(code ?? response.summary)")

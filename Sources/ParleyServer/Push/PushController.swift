@@ -31,6 +31,6 @@ struct PushController: Sendable {
     }
 
     @Sendable func vapidKey(_ request: Request, context: ParleyRequestContext) async throws -> Response {
-        try JSONCoding.response(VAPIDKeyResponse(publicKey: directory.notifier.settings.vapid.publicKey))
+        try JSONCoding.response(VAPIDKeyResponse(publicKey: directory.vapidPublicKey))
     }
 }

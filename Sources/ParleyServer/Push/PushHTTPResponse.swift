@@ -13,18 +13,36 @@ struct PushHTTPResponse: Sendable {
     /// The longest `Retry-After` honoured; a provider asking for more is retried after this.
     static let maximumRetryAfter: Duration = .seconds(600)
 
-    /// Executes `request` on `client` within `timeout`.
+    /// The request's whole exchange — connection, request, response head and body — took longer than its limit.
+    struct TimedOut: Error, CustomStringConvertible {
+        let limit: Duration
+        var description: String { "no complete answer within \(limit)" }
+    }
+
+    /// Executes `request` on `client`; the whole exchange, body included, has `timeout` (a provider, or a Web Push
+    /// endpoint a device named, cannot hold a push by answering slowly).
     static func execute(_ request: HTTPClientRequest, on client: HTTPClient, timeout: Duration) async throws -> PushHTTPResponse {
-        let response = try await client.execute(request, timeout: .milliseconds(Int64(timeout.components.seconds * 1000)))
-        var body = ByteBuffer()
-        do {
-            body = try await response.body.collect(upTo: maximumBodyBytes)
-        } catch is NIOTooManyBytesError {
-            body = ByteBuffer()
+        try await withThrowingTaskGroup(of: PushHTTPResponse?.self) { group in
+            group.addTask {
+                let response = try await client.execute(request, timeout: .seconds(Int64(max(1, timeout.components.seconds))))
+                var body = ByteBuffer()
+                do {
+                    body = try await response.body.collect(upTo: maximumBodyBytes)
+                } catch is NIOTooManyBytesError {
+                    body = ByteBuffer()
+                }
+                return PushHTTPResponse(
+                    status: Int(response.status.code), retryAfter: retryAfter(response.headers.first(name: "retry-after")),
+                    body: Array(buffer: body))
+            }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let response = first else { throw TimedOut(limit: timeout) }
+            return response
         }
-        return PushHTTPResponse(
-            status: Int(response.status.code), retryAfter: retryAfter(response.headers.first(name: "retry-after")),
-            body: Array(buffer: body))
     }
 
     /// `Retry-After` as seconds or an HTTP date (RFC 9110 §10.2.3), capped; `nil` when absent or unreadable.
@@ -36,7 +54,8 @@ struct PushHTTPResponse: Sendable {
         formatter.timeZone = TimeZone(identifier: "GMT")
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
         guard let date = formatter.date(from: value) else { return nil }
-        return min(.milliseconds(max(0, Int64(date.timeIntervalSince(now) * 1000))), maximumRetryAfter)
+        let seconds = min(max(0, date.timeIntervalSince(now)), Double(maximumRetryAfter.components.seconds))
+        return .milliseconds(Int64(seconds * 1000))
     }
 
     /// A string field of the JSON body (`reason` for APNs), or `nil`.

@@ -9,17 +9,40 @@ import Synchronization
 /// Wakes devices that have messages waiting and no open socket on any server process, through the push target each
 /// registered (Web Push, APNs or FCM), with nothing about the messages in the push: the device connects and drains.
 ///
-/// The send path reports devices it stored envelopes for and found no socket for here (``messagesWaiting(for:)``); a
-/// device pushed from here is not considered again within the coalescing window (one that could not be claimed, for
-/// a second), and is claimed in the store in one statement that also
-/// checks it has a signed prekey (seed 004: only devices that can decrypt are woken), that no other process has its
-/// socket, and that no other process pushed it within the window. Pushes run concurrently (bounded), retried with
-/// backoff on 429/5xx; a target the provider calls unregistered is removed. Socket opens and closes are recorded in
-/// the store in order, so every process sharing the database knows which devices are online.
+/// The send path reports devices it stored envelopes for and found no socket for here (``messagesWaiting(for:)``).
+/// Each is claimed in the store (``PushStore/claimPush(accountId:deviceId:instanceId:now:pushedBefore:liveAfter:)``):
+/// it must have a target and a signed prekey (seed 004: only devices that can decrypt are woken), no socket on
+/// another process, and no push within the coalescing window. Messages for a device pushed or claimed moments ago
+/// are not claimed again at once: the device is looked at again when its quiet time ends, so a burst makes one push
+/// and no wake-up is lost. A socket that closes with envelopes still waiting (a connection that died) counts as
+/// messages waiting. Pushes run concurrently (bounded); a 429, 5xx or failed connection is retried later (after the
+/// provider's `Retry-After`, else a doubling backoff) without holding a slot; a target the provider calls gone is
+/// removed. Socket opens and closes are recorded in the store in order, so every process sharing the database knows
+/// which devices are online.
 ///
-/// A `Service`: ``run()`` must run (the application adds it) for pushes and presence to happen.
+/// A `Service`: while ``run()`` runs (the application adds it) devices are pushed; without it nothing is queued.
 public final class PushNotifier: Service, Sendable {
-    let store: any PushStore
+    /// One push to make: a device to claim, or (a retry) a target already claimed.
+    private struct Job: Sendable {
+        let address: DeviceAddress
+        let claimed: PushTarget?
+        let attempt: Int
+    }
+
+    private struct State {
+        /// Until when (milliseconds) each device is left alone.
+        var quietUntil: [DeviceAddress: UInt64] = [:]
+        /// Devices with messages that arrived while they were quiet: looked at again when it ends.
+        var deferred: Set<DeviceAddress> = []
+        /// The running service's inputs (`nil` while it is not running).
+        var jobs: AsyncStream<Job>.Continuation?
+        var delayed: AsyncStream<(Job, Duration)>.Continuation?
+        var presence: AsyncStream<(DeviceAddress, Bool)>.Continuation?
+        var running = false
+    }
+
+    let store: any PushStore & MailboxStore
+    /// The providers and the pacing of pushes.
     public let settings: PushSettings
     let metrics: ServerMetrics
     let logger: Logger
@@ -28,20 +51,14 @@ public final class PushNotifier: Service, Sendable {
     private let webPush: WebPushSender
     private let apns: APNsSender?
     private let fcm: FCMSender?
-    private let waiting: (stream: AsyncStream<DeviceAddress>, continuation: AsyncStream<DeviceAddress>.Continuation)
-    private let presence: (stream: AsyncStream<(DeviceAddress, Bool)>, continuation: AsyncStream<(DeviceAddress, Bool)>.Continuation)
-    /// Until when (milliseconds) each device is not considered again: the window after a push from here, a second
-    /// after a claim that found nothing to push (no target or keys, a socket elsewhere, pushed by another process).
-    private let quietUntil = Mutex<[DeviceAddress: UInt64]>([:])
-    /// How long a device that could not be claimed is left alone (bounds the store's claims per offline device).
-    static let unclaimedQuietMilliseconds: UInt64 = 1000
-    /// Whether ``run()`` started (the streams have one reader: a second run returns at once).
-    private let started = Mutex(false)
-    /// Devices remembered for coalescing; beyond this, the expired entries are dropped (the store still coalesces).
+    private let state = Mutex(State())
+    /// Devices remembered; beyond this, those whose quiet time is over are forgotten (the store still coalesces).
     static let maximumRemembered = 100_000
+    /// How long a device that is online elsewhere is left alone before messages for it are looked at again.
+    static let onlineQuietMilliseconds: UInt64 = 1000
 
     /// A notifier pushing through the providers of `settings`.
-    public init(store: any PushStore, settings: PushSettings, metrics: ServerMetrics, logger: Logger,
+    public init(store: any PushStore & MailboxStore, settings: PushSettings, metrics: ServerMetrics, logger: Logger,
                 instanceId: String = UUID().uuidString.lowercased()) {
         self.store = store
         self.settings = settings
@@ -51,8 +68,6 @@ public final class PushNotifier: Service, Sendable {
         webPush = WebPushSender(vapid: settings.vapid, timeToLiveSeconds: settings.timeToLiveSeconds)
         apns = settings.apns.map { APNsSender(configuration: $0, timeToLiveSeconds: settings.timeToLiveSeconds) }
         fcm = settings.fcm.map { FCMSender(configuration: $0, timeToLiveSeconds: settings.timeToLiveSeconds) }
-        waiting = AsyncStream.makeStream()
-        presence = AsyncStream.makeStream()
     }
 
     /// Envelopes were stored for `addresses` and no socket of this process took them.
@@ -60,82 +75,114 @@ public final class PushNotifier: Service, Sendable {
         guard !addresses.isEmpty else { return }
         let now = ServerClock.milliseconds()
         let window = Self.milliseconds(settings.coalescingWindow)
-        var coalesced = 0
-        let fresh = quietUntil.withLock { quietUntil -> [DeviceAddress] in
+        let (fresh, coalesced, jobs) = state.withLock { state -> ([DeviceAddress], Int, AsyncStream<Job>.Continuation?) in
+            guard state.jobs != nil else { return ([], 0, nil) }
             var fresh: [DeviceAddress] = []
+            var coalesced = 0
             for address in Set(addresses) {
-                if let until = quietUntil[address], now < until {
+                if let until = state.quietUntil[address], now < until {
                     coalesced += 1
+                    state.deferred.insert(address)
                     continue
                 }
-                // Until the claim answers; shortened when it finds nothing to push.
-                quietUntil[address] = now &+ window
+                // Until the claim answers, which sets the real quiet time.
+                state.quietUntil[address] = now &+ window
                 fresh.append(address)
             }
-            if quietUntil.count > Self.maximumRemembered {
-                quietUntil = quietUntil.filter { now < $0.value }
-                if quietUntil.count > Self.maximumRemembered { quietUntil.removeAll() }
+            if state.quietUntil.count > Self.maximumRemembered {
+                state.quietUntil = state.quietUntil.filter { now < $0.value || state.deferred.contains($0.key) }
+                if state.quietUntil.count > Self.maximumRemembered {
+                    state.quietUntil.removeAll()
+                    state.deferred.removeAll()
+                }
             }
-            return fresh
+            return (fresh, coalesced, state.jobs)
         }
         if coalesced > 0 { metrics.pushesCoalesced.increment(by: Int64(coalesced)) }
-        for address in fresh { waiting.continuation.yield(address) }
+        for address in fresh { jobs?.yield(Job(address: address, claimed: nil, attempt: 1)) }
     }
 
     /// A socket of `address` opened (`true`) or closed here.
     func socketChanged(_ address: DeviceAddress, open: Bool) {
-        if open { quietUntil.withLock { _ = $0.removeValue(forKey: address) } }
-        presence.continuation.yield((address, open))
+        let presence = state.withLock { state in
+            if open {
+                state.quietUntil[address] = nil
+                state.deferred.remove(address)
+            }
+            return state.presence
+        }
+        presence?.yield((address, open))
     }
 
-    /// The device registered or removed its target: its next message is considered at once.
+    /// The device registered or removed its target: its next message is looked at at once.
     func targetChanged(_ address: DeviceAddress) {
-        quietUntil.withLock { _ = $0.removeValue(forKey: address) }
+        state.withLock { state in
+            state.quietUntil[address] = nil
+            state.deferred.remove(address)
+        }
     }
 
     /// Whether `provider` (`webpush`, `apns`, `fcm`) can send from this server.
     func supports(_ provider: String) -> Bool { settings.providers.contains(provider) }
 
-    /// Pushes, records presence and marks this process's sockets as alive until the server shuts down; then forgets
-    /// this process's sockets.
+    /// Pushes, records presence and marks this process's sockets as alive until the server shuts down gracefully (or
+    /// the task is cancelled); then forgets this process's sockets. A second concurrent run waits for the shutdown.
     public func run() async throws {
-        guard started.withLock({ started in defer { started = true }; return !started }) else { return }
+        guard state.withLock({ state in defer { state.running = true }; return !state.running }) else {
+            try? await gracefulShutdown()
+            return
+        }
+        let (jobs, jobInput) = AsyncStream.makeStream(of: Job.self)
+        let (delayed, delayInput) = AsyncStream.makeStream(of: (Job, Duration).self)
+        let (presence, presenceInput) = AsyncStream.makeStream(of: (DeviceAddress, Bool).self)
+        state.withLock { state in
+            state.jobs = jobInput
+            state.delayed = delayInput
+            state.presence = presenceInput
+        }
         var tls = TLSConfiguration.makeClientConfiguration()
-        if let roots = settings.trustRootsFile { tls.trustRoots = .file(roots) }
+        // Added to the system's roots, never instead of them: public Web Push services keep working.
+        if let roots = settings.trustRootsFile { tls.additionalTrustRoots = [.file(roots)] }
         var configuration = HTTPClient.Configuration(tlsConfiguration: tls, redirectConfiguration: .disallow)
         configuration.httpVersion = .automatic
         configuration.timeout = .init(connect: .seconds(5), read: .seconds(Int64(settings.requestTimeout.components.seconds)))
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        await cancelWhenGracefulShutdown {
+        _ = try? await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in
-                group.addTask { await self.recordPresence() }
+                group.addTask { await self.recordPresence(presence) }
                 group.addTask { await self.markSocketsAlive() }
-                group.addTask { await self.pushWaitingDevices(client: client) }
+                group.addTask { await self.lookAgainAtQuietDevices() }
+                group.addTask { await self.push(jobs, client: client) }
+                group.addTask { await self.delay(delayed) }
             }
         }
+        state.withLock { state in
+            state.jobs = nil
+            state.delayed = nil
+            state.presence = nil
+            state.quietUntil.removeAll()
+            state.deferred.removeAll()
+            state.running = false
+        }
+        jobInput.finish()
+        delayInput.finish()
+        presenceInput.finish()
         try? await store.forgetSockets(instanceId: instanceId)
         try? await client.shutdown()
     }
 
-    /// Runs `body` until it returns or the service group shuts down gracefully (then it is cancelled).
-    private func cancelWhenGracefulShutdown(_ body: @escaping @Sendable () async -> Void) async {
-        let task = Task { await body() }
-        await withGracefulShutdownHandler {
-            await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
-        } onGracefulShutdown: {
-            task.cancel()
-        }
-    }
-
-    /// Socket opens and closes, written in the order they happened.
-    private func recordPresence() async {
-        for await (address, open) in presence.stream {
+    /// Socket opens and closes, written in the order they happened; a close with envelopes left counts as messages
+    /// waiting (the connection died before they were acknowledged).
+    private func recordPresence(_ events: AsyncStream<(DeviceAddress, Bool)>) async {
+        for await (address, open) in events {
             do {
                 if open {
                     try await store.recordSocketOpened(accountId: address.accountId, deviceId: address.deviceId,
                                                        instanceId: instanceId, now: ServerClock.milliseconds())
                 } else {
                     try await store.recordSocketClosed(accountId: address.accountId, deviceId: address.deviceId, instanceId: instanceId)
+                    let left = try await store.pendingEnvelopes(accountId: address.accountId, deviceId: address.deviceId, notBefore: 0, limit: 1)
+                    if !left.isEmpty { messagesWaiting(for: [address]) }
                 }
             } catch {
                 logger.warning("recording a socket failed", metadata: ["device": "\(address)", "error": "\(error)"])
@@ -151,70 +198,118 @@ public final class PushNotifier: Service, Sendable {
             do {
                 try await store.refreshSockets(instanceId: instanceId, now: now, staleBefore: now &- Self.milliseconds(settings.presenceHeartbeat * 3))
             } catch {
-                logger.warning("marking sockets alive failed", metadata: ["error": "\(error)"])
+                logger.warning("marking sockets alive failed", metadata: ["device": "all", "error": "\(error)"])
             }
         }
     }
 
-    private func pushWaitingDevices(client: HTTPClient) async {
+    /// Every 250 ms: devices that got messages while quiet and whose quiet time is over are claimed again.
+    private func lookAgainAtQuietDevices() async {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .milliseconds(250))
+            let now = ServerClock.milliseconds()
+            let window = Self.milliseconds(settings.coalescingWindow)
+            let (due, jobs) = state.withLock { state -> ([DeviceAddress], AsyncStream<Job>.Continuation?) in
+                let due = state.deferred.filter { (state.quietUntil[$0] ?? 0) <= now }
+                for address in due {
+                    state.deferred.remove(address)
+                    state.quietUntil[address] = now &+ window
+                }
+                return (Array(due), state.jobs)
+            }
+            for address in due { jobs?.yield(Job(address: address, claimed: nil, attempt: 1)) }
+        }
+    }
+
+    /// Runs jobs, at most ``PushSettings/concurrentPushes`` at once.
+    private func push(_ jobs: AsyncStream<Job>, client: HTTPClient) async {
         await withTaskGroup(of: Void.self) { group in
             var running = 0
-            for await address in waiting.stream {
+            for await job in jobs {
                 if running >= settings.concurrentPushes {
                     await group.next()
                     running -= 1
                 }
                 running += 1
-                group.addTask { await self.push(address, client: client) }
+                group.addTask { await self.run(job, client: client) }
             }
         }
     }
 
-    /// Claims `address` in the store and pushes its target, retrying as the provider allows.
-    func push(_ address: DeviceAddress, client: HTTPClient) async {
-        let now = ServerClock.milliseconds()
-        let target: PushTarget
-        do {
-            guard let claimed = try await store.claimPush(
-                accountId: address.accountId, deviceId: address.deviceId, now: now,
-                pushedBefore: now &- Self.milliseconds(settings.coalescingWindow),
-                liveAfter: now &- Self.milliseconds(settings.presenceHeartbeat * 3))
-            else {
-                let until = now &+ min(Self.unclaimedQuietMilliseconds, Self.milliseconds(settings.coalescingWindow))
-                quietUntil.withLock { quietUntil in quietUntil[address] = min(quietUntil[address] ?? until, until) }
-                return
-            }
-            target = claimed
-        } catch {
-            logger.warning("claiming a push failed", metadata: ["device": "\(address)", "error": "\(error)"])
-            return
-        }
-        var backoff = settings.initialBackoff
-        for attempt in 1...max(1, settings.maximumAttempts) {
-            let outcome = await send(to: target, client: client)
-            metrics.countPush(provider: target.provider, outcome: outcome.label)
-            switch outcome {
-            case .delivered:
-                return
-            case .unregistered(let reason):
-                _ = try? await store.removePushTarget(accountId: address.accountId, deviceId: address.deviceId, matching: target)
-                logger.info("push target removed", metadata: ["device": "\(address)", "provider": "\(target.provider)", "reason": "\(reason)"])
-                return
-            case .rejected(let reason):
-                logger.warning("push refused", metadata: ["device": "\(address)", "provider": "\(target.provider)", "reason": "\(reason)"])
-                return
-            case .retry(let after, let reason):
-                guard attempt < settings.maximumAttempts else {
-                    metrics.countPush(provider: target.provider, outcome: "failed")
-                    logger.warning("push failed after \(attempt) attempts",
-                                   metadata: ["device": "\(address)", "provider": "\(target.provider)", "reason": "\(reason)"])
-                    return
+    /// Hands each retry back to the jobs after its wait, holding no push slot meanwhile.
+    private func delay(_ delayed: AsyncStream<(Job, Duration)>) async {
+        await withDiscardingTaskGroup { group in
+            for await (job, wait) in delayed {
+                group.addTask {
+                    do { try await Task.sleep(for: wait) } catch { return }
+                    let jobs = self.state.withLock { $0.jobs }
+                    jobs?.yield(job)
                 }
-                let wait = min(max(after ?? backoff, .zero), settings.maximumBackoff)
-                backoff = min(backoff * 2, settings.maximumBackoff)
-                do { try await Task.sleep(for: wait) } catch { return }
             }
         }
+    }
+
+    /// Claims the job's device (unless a retry) and makes one attempt.
+    private func run(_ job: Job, client: HTTPClient) async {
+        let address = job.address
+        let target: PushTarget
+        if let claimed = job.claimed {
+            target = claimed
+        } else {
+            let now = ServerClock.milliseconds()
+            let window = Self.milliseconds(settings.coalescingWindow)
+            let claim: PushClaim
+            do {
+                claim = try await store.claimPush(
+                    accountId: address.accountId, deviceId: address.deviceId, instanceId: instanceId, now: now,
+                    pushedBefore: now &- window, liveAfter: now &- Self.milliseconds(settings.presenceHeartbeat * 3))
+            } catch {
+                logger.warning("claiming a push failed", metadata: ["device": "\(address)", "error": "\(error)"])
+                quiet(address, until: now &+ Self.onlineQuietMilliseconds)
+                return
+            }
+            switch claim {
+            case .claimed(let claimed):
+                target = claimed
+            case .notPushable:
+                return  // quiet for the window: a new target or a connection ends it
+            case .online:
+                quiet(address, until: now &+ min(Self.onlineQuietMilliseconds, window))
+                return
+            case .recentlyPushed(let pushedAt):
+                quiet(address, until: pushedAt &+ window)
+                return
+            }
+        }
+        let outcome = await send(to: target, client: client)
+        switch outcome {
+        case .delivered:
+            metrics.countPush(provider: target.provider, outcome: outcome.label)
+        case .unregistered(let reason):
+            metrics.countPush(provider: target.provider, outcome: outcome.label)
+            _ = try? await store.removePushTarget(accountId: address.accountId, deviceId: address.deviceId, matching: target)
+            logger.info("push target removed", metadata: ["device": "\(address)", "provider": "\(target.provider)", "reason": "\(reason)"])
+        case .rejected(let reason):
+            metrics.countPush(provider: target.provider, outcome: outcome.label)
+            logger.warning("push refused", metadata: ["device": "\(address)", "provider": "\(target.provider)", "reason": "\(reason.prefix(200))"])
+        case .retry(let after, let reason):
+            guard job.attempt < settings.maximumAttempts else {
+                metrics.countPush(provider: target.provider, outcome: "failed")
+                logger.warning("push failed after \(job.attempt) attempts",
+                               metadata: ["device": "\(address)", "provider": "\(target.provider)", "reason": "\(reason.prefix(200))"])
+                return
+            }
+            metrics.countPush(provider: target.provider, outcome: outcome.label)
+            // The provider's Retry-After (capped when read), else the backoff for this attempt.
+            let backoff = min(settings.initialBackoff * (1 << min(job.attempt - 1, 16)), settings.maximumBackoff)
+            let delayed = state.withLock { $0.delayed }
+            delayed?.yield((Job(address: address, claimed: target, attempt: job.attempt + 1), max(after ?? backoff, .zero)))
+        }
+    }
+
+    /// Leaves `address` alone until `until` (replacing the provisional quiet time set when its claim was queued).
+    private func quiet(_ address: DeviceAddress, until: UInt64) {
+        state.withLock { state in state.quietUntil[address] = until }
     }
 
     private func send(to target: PushTarget, client: HTTPClient) async -> PushOutcome {

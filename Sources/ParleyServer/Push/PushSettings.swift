@@ -8,9 +8,12 @@ public struct PushSettings: Sendable {
     public var apns: APNsConfiguration?
     /// FCM credentials, or `nil` when the server does not push to Android devices.
     public var fcm: FCMConfiguration?
-    /// A PEM file of the only certificate authorities trusted for push providers (a private push service, the test
-    /// suite's providers); `nil` trusts the system's.
+    /// A PEM file of certificate authorities trusted for push providers besides the system's (a private push
+    /// service or relay, the test suite's providers).
     public var trustRootsFile: String?
+    /// Whether a Web Push endpoint may name a loopback, private or link-local IP address (a push service on the
+    /// operator's own network, the test suite); off, such endpoints are refused at registration.
+    public var allowsPrivateWebPushHosts = false
     /// A device is pushed at most once in this window, however many messages arrive (a connection starts a new one).
     public var coalescingWindow: Duration = .seconds(30)
     /// Attempts per push (the first and the retries after 429, 5xx or a connection failure).

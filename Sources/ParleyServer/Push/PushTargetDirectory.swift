@@ -21,7 +21,7 @@ struct PushTargetDirectory: Sendable {
     ///   ``ServerError/tooManyRequests(retryAfterSeconds:)``.
     func register(_ target: PushTarget, for device: AuthenticatedDevice) async throws {
         try rateLimiter.take("push-target", accountId: device.account.id, policy: limits.rateLimits.pushTarget)
-        try Self.validate(target)
+        try Self.validate(target, allowingPrivateHosts: notifier.settings.allowsPrivateWebPushHosts)
         guard notifier.supports(target.provider) else {
             throw ServerError.badRequest("this server has no \(target.provider) credentials; it pushes through \(notifier.settings.providers.joined(separator: ", "))")
         }
@@ -36,20 +36,35 @@ struct PushTargetDirectory: Sendable {
         return PushTargetStatus(target: target, keysRegistered: keys, providers: notifier.settings.providers)
     }
 
-    /// Removes the device's target; `false` when it had none.
+    /// Removes the device's target at its request; `false` when it had none.
     func remove(for device: AuthenticatedDevice) async throws -> Bool {
-        let removed = try await store.removePushTarget(accountId: device.account.id, deviceId: device.device.deviceId, matching: nil)
-        notifier.targetChanged(DeviceAddress(accountId: device.account.id, deviceId: device.device.deviceId))
+        try rateLimiter.take("push-target", accountId: device.account.id, policy: limits.rateLimits.pushTarget)
+        return try await forget(accountId: device.account.id, deviceId: device.device.deviceId)
+    }
+
+    /// Removes the device's target (it starts over as a new installation, which registers its own); `false` when it
+    /// had none.
+    @discardableResult
+    func forget(accountId: String, deviceId: UInt32) async throws -> Bool {
+        let removed = try await store.removePushTarget(accountId: accountId, deviceId: deviceId, matching: nil)
+        notifier.targetChanged(DeviceAddress(accountId: accountId, deviceId: deviceId))
         return removed
     }
 
+    /// The key Web Push requests are signed with (URL-safe base64), a subscription's application server key.
+    var vapidPublicKey: String { notifier.settings.vapid.publicKey }
+
     /// Checks every field of `target`; throws ``ServerError/badRequest(_:)`` naming the first that is malformed.
-    static func validate(_ target: PushTarget) throws {
+    /// A Web Push endpoint at a loopback, private or link-local address is refused unless `allowingPrivateHosts`.
+    static func validate(_ target: PushTarget, allowingPrivateHosts: Bool) throws {
         switch target {
         case .webPush(let endpoint, let p256dh, let auth):
             guard endpoint.utf8.count <= maximumEndpointBytes, let url = URL(string: endpoint), url.scheme == "https",
                   let host = url.host, !host.isEmpty, url.user == nil
             else { throw ServerError.badRequest("webPush.endpoint must be an https URL of at most \(maximumEndpointBytes) bytes") }
+            guard allowingPrivateHosts || !EndpointHost.isPrivateAddress(host) else {
+                throw ServerError.badRequest("webPush.endpoint names a loopback or private address; this server pushes only to public push services")
+            }
             guard let key = Base64URL.decode(p256dh, maximumLength: 100), key.count == 65, key.first == 0x04,
                   (try? P256.KeyAgreement.PublicKey(x963Representation: key)) != nil
             else { throw ServerError.badRequest("webPush.p256dh must be an uncompressed P-256 public key (65 bytes, URL-safe base64)") }

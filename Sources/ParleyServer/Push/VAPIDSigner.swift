@@ -30,12 +30,22 @@ public struct VAPIDSigner: Sendable {
     /// The public key, uncompressed and URL-safe base64 (the `k` parameter, a subscription's application server key).
     public var publicKey: String { Base64URL.encode(key.publicKey.x963Representation) }
 
+    /// The endpoint's origin as push services compare it (RFC 6454): scheme and host in lower case, an IPv6 host in
+    /// brackets, the port only when it is not the scheme's default.
+    static func origin(of endpoint: URL) throws -> String {
+        guard let scheme = endpoint.scheme?.lowercased(), var host = endpoint.host?.lowercased(), !host.isEmpty else {
+            throw PushConfigurationError.invalidEndpoint(endpoint.absoluteString)
+        }
+        if host.contains(":"), !host.hasPrefix("[") { host = "[\(host)]" }
+        let defaultPort = scheme == "https" ? 443 : scheme == "http" ? 80 : nil
+        guard let port = endpoint.port, port != defaultPort else { return "\(scheme)://\(host)" }
+        return "\(scheme)://\(host):\(port)"
+    }
+
     /// The `Authorization` header for a request to `endpoint`: `vapid t=<JWT>, k=<public key>` (RFC 8292 §3).
     func authorization(for endpoint: URL, now: Date) throws -> String {
-        guard let scheme = endpoint.scheme, let host = endpoint.host else { throw PushConfigurationError.invalidEndpoint(endpoint.absoluteString) }
-        let origin = "\(scheme)://\(host)" + (endpoint.port.map { ":\($0)" } ?? "")
         let token = try JSONWebToken.es256(header: [:], claims: [
-            "aud": .string(origin), "exp": .integer(Int64(now.timeIntervalSince1970) + lifetimeSeconds), "sub": .string(subject),
+            "aud": .string(try Self.origin(of: endpoint)), "exp": .integer(Int64(now.timeIntervalSince1970) + lifetimeSeconds), "sub": .string(subject),
         ], key: key)
         return "vapid t=\(token), k=\(publicKey)"
     }

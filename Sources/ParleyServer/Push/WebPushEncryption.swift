@@ -9,8 +9,9 @@ import Foundation
 public enum WebPushEncryption {
     /// The record size announced in the header (RFC 8188 §2); the payload fits one record.
     public static let recordSize: UInt32 = 4096
-    /// The largest plaintext that fits one record (record size − the 0x02 delimiter − the 16-byte tag).
-    public static let maximumPlaintextBytes = Int(recordSize) - 17
+    /// The largest plaintext RFC 8291 §4 allows: a push message is at most 4096 bytes, of which the header (86), the
+    /// delimiter (1) and the tag (16) take 103.
+    public static let maximumPlaintextBytes = 3993
 
     /// Errors that make a subscription unusable.
     public enum Failure: Error, Equatable, CustomStringConvertible {

@@ -14,10 +14,12 @@ public protocol PushStore: Sendable {
     /// Removes the device's target (only when it is still `matching`, if given: a provider's "unregistered" must not
     /// remove a target registered since); `false` when there was none to remove.
     func removePushTarget(accountId: String, deviceId: UInt32, matching: PushTarget?) async throws -> Bool
-    /// Claims the right to push the device now, in one statement: it has a target, was not pushed after
-    /// `pushedBefore` (coalescing across processes), has a signed prekey (only devices that can decrypt are woken) and
-    /// no socket seen after `liveAfter` on any process. Returns the target when claimed (its push time is now `now`).
-    func claimPush(accountId: String, deviceId: UInt32, now: UInt64, pushedBefore: UInt64, liveAfter: UInt64) async throws -> PushTarget?
+    /// Claims the right to push the device now, in one transaction (the row locked, so two processes never both
+    /// claim it): it has a target and a signed prekey (only devices that can decrypt are woken), no socket seen after
+    /// `liveAfter` on a process other than `instanceId` (this process's own sockets are its hub's business), and was
+    /// not pushed after `pushedBefore` (coalescing across processes). When claimed, its push time becomes `now`.
+    func claimPush(accountId: String, deviceId: UInt32, instanceId: String, now: UInt64, pushedBefore: UInt64,
+                   liveAfter: UInt64) async throws -> PushClaim
     /// Records that the device has a socket on process `instanceId`, and clears its last push time (the next message
     /// after it goes offline again wakes it).
     func recordSocketOpened(accountId: String, deviceId: UInt32, instanceId: String, now: UInt64) async throws
@@ -28,47 +30,4 @@ public protocol PushStore: Sendable {
     func refreshSockets(instanceId: String, now: UInt64, staleBefore: UInt64) async throws
     /// Forgets every socket of `instanceId` (its graceful shutdown).
     func forgetSockets(instanceId: String) async throws
-}
-
-/// A push target as its columns: `provider` (`webpush`, `apns`, `fcm`), `address` (endpoint or token) and the
-/// provider's extra fields.
-struct PushTargetColumns {
-    let provider: String
-    let address: String
-    let p256dh: String?
-    let auth: String?
-    let topic: String?
-    let sandbox: Bool
-
-    init(_ target: PushTarget) {
-        provider = target.provider
-        switch target {
-        case .webPush(let endpoint, let p256dh, let auth):
-            (address, self.p256dh, self.auth, topic, sandbox) = (endpoint, p256dh, auth, nil, false)
-        case .apns(let token, let topic, let sandbox):
-            (address, p256dh, auth, self.topic, self.sandbox) = (token, nil, nil, topic, sandbox)
-        case .fcm(let token):
-            (address, p256dh, auth, topic, sandbox) = (token, nil, nil, nil, false)
-        }
-    }
-
-    init(provider: String, address: String, p256dh: String?, auth: String?, topic: String?, sandbox: Bool) {
-        (self.provider, self.address, self.p256dh, self.auth, self.topic, self.sandbox) = (provider, address, p256dh, auth, topic, sandbox)
-    }
-
-    /// The target these columns hold, or `nil` for a row no version of the server writes.
-    var target: PushTarget? {
-        switch provider {
-        case "webpush":
-            guard let p256dh, let auth else { return nil }
-            return .webPush(endpoint: address, p256dh: p256dh, auth: auth)
-        case "apns":
-            guard let topic else { return nil }
-            return .apns(token: address, topic: topic, sandbox: sandbox)
-        case "fcm":
-            return .fcm(token: address)
-        default:
-            return nil
-        }
-    }
 }

@@ -53,19 +53,33 @@ extension PostgresStore {
         }
     }
 
-    public func claimPush(accountId: String, deviceId: UInt32, now: UInt64, pushedBefore: UInt64, liveAfter: UInt64) async throws -> PushTarget? {
-        try await withConnection { connection in
-            // One statement, so two processes storing for the same device at once push it once.
-            try await firstPushTarget(connection.query("""
-                UPDATE push_targets SET pushed_at = \(Self.bigint(now))
-                WHERE account_id = \(accountId) AND device_id = \(Int64(deviceId))
-                  AND (pushed_at IS NULL OR pushed_at <= \(Self.bigint(pushedBefore)))
-                  AND EXISTS (SELECT 1 FROM signed_prekeys k WHERE k.account_id = push_targets.account_id AND k.device_id = push_targets.device_id)
-                  AND NOT EXISTS (SELECT 1 FROM device_sockets s
-                                  WHERE s.account_id = push_targets.account_id AND s.device_id = push_targets.device_id
-                                    AND s.seen > \(Self.bigint(liveAfter)))
-                RETURNING provider, address, p256dh, auth, topic, sandbox
-                """, logger: logger))
+    public func claimPush(accountId: String, deviceId: UInt32, instanceId: String, now: UInt64, pushedBefore: UInt64,
+                          liveAfter: UInt64) async throws -> PushClaim {
+        try await transaction { connection in
+            // FOR UPDATE: of two processes storing for the same device at once, the second waits and sees the first's push.
+            let rows = try await connection.query("""
+                SELECT provider, address, p256dh, auth, topic, sandbox, pushed_at,
+                    EXISTS (SELECT 1 FROM signed_prekeys k WHERE k.account_id = t.account_id AND k.device_id = t.device_id),
+                    EXISTS (SELECT 1 FROM device_sockets s WHERE s.account_id = t.account_id AND s.device_id = t.device_id
+                                AND s.instance_id <> \(instanceId) AND s.seen > \(Self.bigint(liveAfter)))
+                FROM push_targets t WHERE t.account_id = \(accountId) AND t.device_id = \(Int64(deviceId))
+                FOR UPDATE OF t
+                """, logger: logger)
+            var found: (PushTarget, Int64?, Bool, Bool)?
+            for try await (provider, address, p256dh, auth, topic, sandbox, pushedAt, hasKeys, online)
+                in rows.decode((String, String, String?, String?, String?, Bool, Int64?, Bool, Bool).self) {
+                if let target = PushTargetColumns(provider: provider, address: address, p256dh: p256dh, auth: auth, topic: topic,
+                                                  sandbox: sandbox).target {
+                    found = (target, pushedAt, hasKeys, online)
+                }
+            }
+            guard let (target, pushedAt, hasKeys, online) = found, hasKeys else { return .notPushable }
+            if online { return .online }
+            if let pushedAt, pushedAt > Self.bigint(pushedBefore) { return .recentlyPushed(pushedAt: UInt64(pushedAt)) }
+            try await perform("""
+                UPDATE push_targets SET pushed_at = \(Self.bigint(now)) WHERE account_id = \(accountId) AND device_id = \(Int64(deviceId))
+                """, on: connection)
+            return .claimed(target)
         }
     }
 

@@ -45,17 +45,25 @@ extension SQLiteStore {
         }
     }
 
-    public func claimPush(accountId: String, deviceId: UInt32, now: UInt64, pushedBefore: UInt64, liveAfter: UInt64) async throws -> PushTarget? {
+    public func claimPush(accountId: String, deviceId: UInt32, instanceId: String, now: UInt64, pushedBefore: UInt64,
+                          liveAfter: UInt64) async throws -> PushClaim {
         try await database.write { db in
-            // Seed 004's rule (a push only to a device with keys) and the presence check in the claim itself.
-            try Row.fetchOne(db, sql: """
-                UPDATE push_targets SET pushed_at = ?
-                WHERE account_id = ? AND device_id = ? AND (pushed_at IS NULL OR pushed_at <= ?)
-                  AND EXISTS (SELECT 1 FROM signed_prekeys k WHERE k.account_id = push_targets.account_id AND k.device_id = push_targets.device_id)
-                  AND NOT EXISTS (SELECT 1 FROM device_sockets s
-                                  WHERE s.account_id = push_targets.account_id AND s.device_id = push_targets.device_id AND s.seen > ?)
-                RETURNING provider, address, p256dh, auth, topic, sandbox
-                """, arguments: [Int64(now), accountId, Int64(deviceId), Int64(pushedBefore), Int64(liveAfter)]).flatMap(Self.pushTarget)
+            // Seed 004's rule (a push only to a device with keys), presence on other processes and the window, read and
+            // decided in the write transaction that records the push.
+            guard let row = try Row.fetchOne(db, sql: """
+                SELECT provider, address, p256dh, auth, topic, sandbox, pushed_at,
+                    EXISTS (SELECT 1 FROM signed_prekeys k WHERE k.account_id = t.account_id AND k.device_id = t.device_id) AS has_keys,
+                    EXISTS (SELECT 1 FROM device_sockets s WHERE s.account_id = t.account_id AND s.device_id = t.device_id
+                                AND s.instance_id <> ? AND s.seen > ?) AS online
+                FROM push_targets t WHERE t.account_id = ? AND t.device_id = ?
+                """, arguments: [instanceId, Int64(clamping: liveAfter), accountId, Int64(deviceId)]),
+                  let target = Self.pushTarget(row), row["has_keys"] as Bool
+            else { return .notPushable }
+            if row["online"] as Bool { return .online }
+            if let pushedAt = row["pushed_at"] as Int64?, pushedAt > Int64(clamping: pushedBefore) { return .recentlyPushed(pushedAt: UInt64(pushedAt)) }
+            try db.execute(sql: "UPDATE push_targets SET pushed_at = ? WHERE account_id = ? AND device_id = ?",
+                           arguments: [Int64(clamping: now), accountId, Int64(deviceId)])
+            return .claimed(target)
         }
     }
 

@@ -21,6 +21,8 @@ public final class SQLiteStore: ServerStore {
         }
         database = try DatabasePool(path: path, configuration: configuration)
         try SQLiteSchema.migrator.migrate(database)
+        // One process owns a SQLite file: sockets recorded by an earlier run (killed before it could forget them) are gone.
+        try database.write { db in try db.execute(sql: "DELETE FROM device_sockets") }
     }
 
     public func ping() async throws {
