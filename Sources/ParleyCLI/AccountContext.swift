@@ -13,6 +13,8 @@ enum AccountContext {
                 contentDetection: try contentDetectionConfiguration())
         } catch ParleyError.invalidArgument where server == nil {
             throw ParleyError.invalidArgument("no server yet for account '\(options.account)': pass --server URL")
+        } catch ParleyError.notRegistered where server == nil {
+            throw AccountMissing(account: options.account, home: options.home)
         }
     }
 
@@ -87,7 +89,7 @@ enum AccountContext {
     private static func report(_ error: Error) -> Error {
         FileHandle.standardError.write(Data("parley: \(error)\n".utf8))
         switch error {
-        case ParleyError.notRegistered: return ParleyExit.notRegistered
+        case ParleyError.notRegistered, is AccountMissing: return ParleyExit.notRegistered
         case ParleyError.untrustedIdentity: return ParleyExit.untrusted
         case ParleyError.duplicateBlocked: return ParleyExit.blocked
         case ParleyError.wrongDatabaseKey, ParleyError.databaseCorrupted, ParleyError.keyFile: return ParleyExit.database

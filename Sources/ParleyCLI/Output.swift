@@ -27,7 +27,8 @@ struct Output {
 
     /// A progress line on stderr (attachment transfers), rewritten in place.
     static func progress(_ label: String, done: Int64, total: Int64) {
-        guard total > 0 else { return }
+        // A bar rewritten with \r means something only on a terminal; a log or a pipe gets nothing.
+        guard total > 0, isatty(STDERR_FILENO) == 1 else { return }
         let width = 30
         let filled = Int(Double(done) / Double(total) * Double(width))
         let bar = String(repeating: "#", count: min(filled, width)) + String(repeating: ".", count: max(0, width - filled))

@@ -11,9 +11,10 @@ import ServiceLifecycle
 public enum ParleyServerApplication {
     /// The HTTP router: metrics and error middleware around every route; each controller registers its own routes in
     /// the group of the credentials they take (``ServerRoutes``).
-    public static func makeRouter(_ dependencies: ServerDependencies) -> Router<ParleyRequestContext> {
+    public static func makeRouter(_ dependencies: ServerDependencies, logger: Logger = Logger(label: "parley-server")) -> Router<ParleyRequestContext> {
         let d = dependencies
         let router = Router(context: ParleyRequestContext.self)
+        router.add(middleware: RequestLogMiddleware(logger: logger))
         router.add(middleware: MetricsMiddleware(metrics: d.metrics))
         router.add(middleware: ErrorMiddleware())
         let routes = ServerRoutes(router: router, devices: d.authenticator, operators: d.operators)
@@ -78,7 +79,7 @@ public enum ParleyServerApplication {
         let channel = HTTP1WebSocketUpgradeChannel.Configuration(
             http1: .init(idleTimeout: TimeAmount(connectionLimits.readTimeout)), ws: webSocket)
         var app = Application(
-            router: makeRouter(dependencies),
+            router: makeRouter(dependencies, logger: logger),
             // Hummingbird's HTTP/1 + WebSocket channel behind the connection limits and stall timeouts.
             server: HTTPServerBuilder { responder in
                 GuardedServerChannel(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import ParleyAPI
 import ParleyServer
 import ServiceLifecycle
 
@@ -165,12 +166,14 @@ struct ServeCommand: AsyncParsableCommand {
                                push: pushSettings, logger: logger)
         }
         guard let databaseURL = databaseURL ?? Self.environment["PARLEY_DATABASE_URL"] else {
+            // One server per SQLite data directory.
+            let lock = try DataDirectoryLock(directory: dataDirectory)
             let store = try SQLiteStore(path: (dataDirectory as NSString).appendingPathComponent("server.sqlite"),
                                         durability: SQLiteDurability(rawValue: sqliteDurability) ?? .processCrash)
             let dependencies = makeDependencies(store)
             let maintenance = MaintenanceService(dependencies: dependencies, logger: logger)
-            logger.info("storage: SQLite", metadata: ["directory": "\(dataDirectory)"])
-            try await serve(dependencies, services: [maintenance], logger: logger)
+            try await serve(dependencies, services: [maintenance], backend: "SQLite", logger: logger)
+            _ = consume lock
             return
         }
         let store = try PostgresStore(url: databaseURL, logger: logger)
@@ -182,8 +185,8 @@ struct ServeCommand: AsyncParsableCommand {
         let maintenance = MaintenanceService(dependencies: dependencies, logger: logger) { now in
             try await store.preparePartitions(now: now)
         }
-        logger.info("storage: PostgreSQL")
-        try await serve(dependencies, services: [maintenance, MailboxChangeListener(store: store, hub: dependencies.hub)], logger: logger)
+        try await serve(dependencies, services: [maintenance, MailboxChangeListener(store: store, hub: dependencies.hub)],
+                        backend: "PostgreSQL", logger: logger)
     }
 
     /// Every socket is a file descriptor: lift the soft limit to the hard one so thousands of clients fit.
@@ -194,7 +197,7 @@ struct ServeCommand: AsyncParsableCommand {
         _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
     }
 
-    private func serve(_ dependencies: ServerDependencies, services: [any Service], logger: Logger) async throws {
+    private func serve(_ dependencies: ServerDependencies, services: [any Service], backend: String, logger: Logger) async throws {
         var services = services
         if let grpcPort = resolvedGRPCPort {
             let tls = grpcTLS
@@ -204,10 +207,14 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let app = ParleyServerApplication.make(
             dependencies, host: host, port: port, keepAliveInterval: .seconds(keepAliveSeconds), services: services, logger: logger
-        ) { [host] port in
+        ) { [host, dataDirectory] port in
+            logger.notice("parley-server \(ParleyVersion.current) started", metadata: [
+                "address": "\(host):\(port)", "storage": "\(backend)", "data-directory": "\(dataDirectory)",
+                "push": "\(dependencies.push.settings.providers.joined(separator: ","))"])
             // One line on stdout that scripts (and the integration tests) wait for.
             FileHandle.standardOutput.write(Data("parley-server listening on \(host):\(port)\n".utf8))
         }
         try await app.runService()
+        logger.notice("parley-server stopped")
     }
 }

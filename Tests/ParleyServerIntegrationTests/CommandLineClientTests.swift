@@ -44,7 +44,10 @@ import Testing
         #expect(history.stdout.contains("hello from the command line"))
         let unknown = try parley.run("send", "nobody", "x", "--account", "alice")
         #expect(unknown.status == 4 && unknown.stderr.contains("no account nobody"))
-        #expect(try parley.run("history", "alice", "--account", "carol").status == 1)  // never registered, no server
+        let missing = try parley.run("history", "alice", "--account", "carol")  // never registered: nothing is made
+        #expect(missing.status == 3 && missing.stderr.contains("no account 'carol'"), "\(missing.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: parley.home + "/accounts/carol"))
+
 
         // The daemon: a request on stdin, its response on stdout, and a notification when a message arrives.
         let daemon = parley.process(["daemon", "--account", "bob"])
@@ -68,6 +71,25 @@ import Testing
         #expect(notification.contains("\"method\":\"receive\"") && notification.contains("pushed to the daemon"))
         try input.fileHandleForWriting.close()
         daemon.waitUntilExit()
+
+        // Text from standard input with `-`; mistakes said in words, with nothing stored.
+        let piped = parley.process(["send", "bob", "-", "--account", "alice"])
+        let stdin = Pipe()
+        piped.standardInput = stdin
+        piped.standardOutput = FileHandle.nullDevice
+        try piped.run()
+        stdin.fileHandleForWriting.write(Data("a line from standard input\n".utf8))
+        try stdin.fileHandleForWriting.close()
+        piped.waitUntilExit()
+        #expect(piped.terminationStatus == 0)
+        let missingMessage = try parley.run("download", "99999", "--account", "bob")
+        #expect(missingMessage.status == 1 && missingMessage.stderr.contains("there is no message 99999"), "\(missingMessage.stderr)")
+        let folder = try parley.run("send", "bob", "--attach", NSTemporaryDirectory(), "--account", "alice")
+        #expect(folder.status == 1 && folder.stderr.contains("is a directory"), "\(folder.stderr)")
+        #expect(try parley.run("receive", "--account", "bob").status == 0)
+        let bobsHistory = try parley.run("history", "alice", "--account", "bob", "--json").stdout
+        #expect(bobsHistory.contains("\"body\":\"a line from standard input\""), "\(bobsHistory)")
+        #expect(!(try parley.run("history", "bob", "--account", "alice").stdout.contains("failed")), "a refused attachment leaves no message")
     }
 }
 

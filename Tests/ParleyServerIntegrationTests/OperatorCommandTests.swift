@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import Testing
 
@@ -52,6 +53,58 @@ import Testing
         #expect(try Self.operatorCommand(["accounts", "delete", aliceId], server: server).0 == 0)
         #expect(try Self.operatorCommand(["accounts", "delete", aliceId], server: server).0 != 0, "already gone")
         #expect(try Self.operatorCommand(["accounts", "list"], server: server).1.isEmpty)
+    }
+
+    /// A second server on the same SQLite data directory is refused with the first one's pid; both tools say their
+    /// version; the server logs a start-up line naming its storage and address, and requests at debug level by route.
+    @Test func oneServerPerDataDirectoryAndVersionsAndLogs() async throws {
+        guard let bin = ProcessInfo.processInfo.environment["PARLEY_BIN_DIR"] else { throw ServerProcessError.notConfigured }
+        let directory = NSTemporaryDirectory() + "parley-lock-\(UUID())"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let server = try await ServerProcess(arguments: ["--data-directory", directory])
+        defer { server.stop() }
+
+        let second = Process()
+        second.executableURL = URL(fileURLWithPath: bin).appendingPathComponent("parley-server")
+        second.arguments = ["--data-directory", directory, "--port", "0"]
+        let refused = try ProcessRun.run(second)
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("another parley-server (pid \(server.process.processIdentifier)) is using"), "\(refused.stderr)")
+
+        for tool in ["parley", "parley-server"] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: bin).appendingPathComponent(tool)
+            process.arguments = ["--version"]
+            let run = try ProcessRun.run(process)
+            #expect(run.status == 0 && run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0.1.0", "\(tool): \(run.stdout)")
+        }
+
+        // At debug level: the start-up line and one line per request, by route, without the path's ids.
+        let logged = NSTemporaryDirectory() + "parley-log-\(UUID())"
+        defer { try? FileManager.default.removeItem(atPath: logged) }
+        let verbose = Process()
+        verbose.executableURL = URL(fileURLWithPath: bin).appendingPathComponent("parley-server")
+        verbose.arguments = ["--data-directory", logged, "--port", "0", "--log-level", "debug"]
+        let output = Pipe(), errors = Pipe()
+        verbose.standardOutput = output
+        verbose.standardError = errors
+        try verbose.run()
+        let stdout = LineReader(output.fileHandleForReading)
+        let line = try #require(stdout.next(timeout: 30))
+        let port = try #require(line.split(separator: ":").last.flatMap { Int($0) })
+        let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        for path in ["/v1/accounts/username/someone", "/health"] {
+            _ = try? await http.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)"), timeout: .seconds(10))
+        }
+        try await http.shutdown()
+        verbose.terminate()
+        verbose.waitUntilExit()
+        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(log.contains("parley-server 0.1.0 started") && log.contains("storage=SQLite"), "\(log)")
+        #expect(log.contains("GET /v1/accounts/username/{username} 401"), "\(log)")
+        #expect(log.contains("GET /health 200"))
+        #expect(!log.contains("someone"), "paths' names stay out of the log")
+        #expect(log.contains("parley-server stopped"))
     }
 }
 

@@ -53,6 +53,7 @@ import Testing
         let server = try await ServerProcess(arguments: ["--data-directory", NSTemporaryDirectory() + "parley-push-\(UUID())"]
                                              + (try providers.serverArguments))
         let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        defer { Task { try? await http.shutdown() } }
         defer { server.stop() }
         let api = ParleyServerClient(baseURL: server.baseURL, http: http)
 
@@ -113,7 +114,6 @@ import Testing
             }
         }
         server.stop()
-        try? await http.shutdown()
         await providers.stop()
     }
 
@@ -122,6 +122,7 @@ import Testing
         let server = try await ServerProcess(arguments: ["--data-directory", NSTemporaryDirectory() + "parley-push-\(UUID())"]
                                              + (try providers.serverArguments))
         let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        defer { Task { try? await http.shutdown() } }
         defer { server.stop() }
         let api = ParleyServerClient(baseURL: server.baseURL, http: http)
 
@@ -179,7 +180,6 @@ import Testing
         #expect(text.contains(#"parley_push_total{provider="webpush",outcome="unregistered"} 1"#))
         #expect(text.contains("parley_push_coalesced_total 99"))
         server.stop()
-        try? await http.shutdown()
         await providers.stop()
     }
 
@@ -193,6 +193,7 @@ import Testing
         let first = try await ServerProcess(arguments: arguments + ["--data-directory", NSTemporaryDirectory() + "parley-push-a-\(UUID())"])
         let second = try await ServerProcess(arguments: arguments + ["--data-directory", NSTemporaryDirectory() + "parley-push-b-\(UUID())"])
         let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        defer { Task { try? await http.shutdown() } }
         let viaSecond = ParleyServerClient(baseURL: second.baseURL, http: http)
         let alice = try await Self.registerWithKeys(viaSecond, "alice")
         let bob = try await Self.registerWithKeys(viaSecond, "bob")
@@ -213,7 +214,6 @@ import Testing
 
         first.stop()
         second.stop()
-        try? await http.shutdown()
         await providers.stop()
         try? await database.drop()
     }

@@ -98,8 +98,13 @@ final class PushProviders: @unchecked Sendable {
         while process.isRunning, Date() < deadline { try? await Task.sleep(for: .milliseconds(50)) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         while process.isRunning { try? await Task.sleep(for: .milliseconds(20)) }
-        try? await http.shutdown()
         try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// The HTTP client's connections close after the last use (a test that failed early never called ``stop()``).
+    deinit {
+        if process.isRunning { process.terminate() }
+        http.shutdown { _ in }
     }
 }
 

@@ -21,8 +21,13 @@ struct DownloadCommand: AsyncParsableCommand {
     func run() async throws {
         let output = Output(json: options.json)
         try await AccountContext.with(options) { client in
+            guard try client.message(id: messageId) != nil else {
+                throw ParleyError.invalidArgument("there is no message \(messageId) (see `parley history` for ids)")
+            }
+            let attachments = try client.attachments(ofMessage: messageId)
+            guard !attachments.isEmpty else { throw ParleyError.invalidArgument("message \(messageId) has no attachments") }
             try FileManager.default.createDirectory(atPath: to, withIntermediateDirectories: true)
-            for attachment in try client.attachments(ofMessage: messageId) {
+            for attachment in attachments {
                 let name = Self.safeFileName(attachment.fileName) ?? "attachment-\(attachment.id)"
                 let destination = URL(fileURLWithPath: to).appendingPathComponent(name)
                 let total = Int64(attachment.size)

@@ -10,13 +10,12 @@ struct GroupCommand: AsyncParsableCommand {
     /// A group id as the commands print it (32 hex digits).
     static func hex(_ id: Data) -> String { GroupID(id).hex }
 
-    /// Parses a printed group id.
+    /// Parses a group id as the commands print it (hex) or as JSON output and signal-cli give it (base64).
     static func id(_ text: String) throws -> Data {
-        do {
-            return try GroupID(hex: text).data
-        } catch {
-            throw ValidationError("a group id is 32 hex digits (see `parley group list`)")
+        guard let id = try? GroupID(text: text) else {
+            throw ValidationError("a group id is 32 hex digits or its base64 (see `parley group list`)")
         }
+        return id.data
     }
 
     /// Account ids for usernames or account ids.

@@ -7,7 +7,7 @@ struct SendCommand: AsyncParsableCommand {
 
     @OptionGroup var options: GlobalOptions
     @Argument(help: "Recipient: a username or an account id (with --group: the text).") var recipient: String
-    @Argument(help: "The text.") var text: String = ""
+    @Argument(help: "The text; - reads it from standard input.") var text: String = ""
     @Option(help: "Send to this group (its id from `parley group list`); the text is then the first argument.") var group: String?
     @Option(name: .customLong("attach"), help: "A file to attach (repeatable).") var attachments: [String] = []
     @Option(help: "Local id of the message this replies to.") var replyTo: Int64?
@@ -39,14 +39,25 @@ struct SendCommand: AsyncParsableCommand {
         }
     }
 
+    /// The message's text: the argument, or standard input for `-`.
+    func body() -> String {
+        let given = group != nil && text.isEmpty ? recipient : text
+        guard given == "-" else { return given }
+        let read = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+        return read.hasSuffix("\n") ? String(read.dropLast()) : read
+    }
+
     func run() async throws {
+        let body = body()
+        if body.utf8.count > MessageSender.inlineTextLimit {
+            FileHandle.standardError.write(Data("parley: the text is over \(MessageSender.inlineTextLimit / 1024) KiB: it travels whole as a text attachment, with its start inline\n".utf8))
+        }
         let (messageId, report, failure) = try await AccountContext.with(options) { client -> (Int64, ParleyClient.JobReport, MessageFailure?) in
             let id: Int64
             if let group {
-                id = try client.sender.enqueue(body: text.isEmpty ? recipient : text, toGroup: try GroupCommand.id(group), files: try files(),
-                                               replyTo: replyTo)
+                id = try client.sender.enqueue(body: body, toGroup: try GroupCommand.id(group), files: try files(), replyTo: replyTo)
             } else {
-                id = try client.sender.enqueue(body: text, to: try await client.resolve(recipient), files: try files(),
+                id = try client.sender.enqueue(body: body, to: try await client.resolve(recipient), files: try files(),
                                                replyTo: replyTo)
             }
             let report = try await client.runJobs { name, done, total in Output.progress("uploading \(name)", done: done, total: total) }

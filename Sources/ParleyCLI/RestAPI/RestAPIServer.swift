@@ -138,7 +138,7 @@ struct RestAPIServer {
                 guard let (accountId, id) = SignalCLIEnvelope.parseAttachmentID(try context.parameters.require("id")),
                       let account = accounts.all.first(where: { $0.accountId == accountId })
                 else { return try Self.error("no such attachment", status: .notFound) }
-                let file = FileManager.default.temporaryDirectory.appendingPathComponent("parley-rest-\(UUID().uuidString)")
+                let file = try account.client.temporaryFile(named: "rest-download")
                 defer { try? FileManager.default.removeItem(at: file) }
                 try await account.client.downloadAttachment(id, to: file)
                 return Response(status: .ok, headers: [.contentType: "application/octet-stream"],

@@ -19,9 +19,10 @@ extension ParleyClient {
         if FileManager.default.fileExists(atPath: destination.path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw ParleyError.invalidArgument("\(destination.path) is a directory")
         }
-        try FileManager.default.createDirectory(at: attachmentDirectory, withIntermediateDirectories: true)
-        let blob = attachmentDirectory.appendingPathComponent("download-\(UUID().uuidString)")
-        let plaintext = attachmentDirectory.appendingPathComponent("plaintext-\(UUID().uuidString)")
+        // Both files in this process's private staging directory: removed here, or by the next client to open the
+        // account if this process is killed.
+        let blob = try staging.file("download")
+        let plaintext = try staging.file("plaintext")
         defer {
             try? FileManager.default.removeItem(at: blob)
             try? FileManager.default.removeItem(at: plaintext)
@@ -62,6 +63,13 @@ extension ParleyClient {
             try? FileManager.default.removeItem(at: destination)
             throw ParleyError.invalidArgument("attachment \(attachmentId) was deleted while it downloaded")
         }
+    }
+
+    /// A fresh path in this process's private staging directory (0700) for a file that must not outlive the process:
+    /// removed by ``shutdown()``, or by the next client to open the account if this process dies first. The caller
+    /// creates the file, and should remove it when done.
+    public func temporaryFile(named purpose: String) throws -> URL {
+        try staging.file(purpose)
     }
 
     /// The attachments of a message, with what shows before downloading (type, name, duration, waveform).

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import GRDB
 import Logging
+import ParleyAPI
 
 extension ParleyClient {
     /// Opens (creating if needed) the account kept in `accountDirectory`: its encrypted database `client.sqlite`, keyed
@@ -15,6 +16,10 @@ extension ParleyClient {
         accountDirectory directory: URL, server: String? = nil, passphrase: String? = nil,
         contentDetection: ContentDetectionConfiguration = ContentDetectionConfiguration(), logger: Logger = Logger(label: "parley")
     ) throws -> ParleyClient {
+        // Only registering or linking (which name a server) makes an account: a mistyped name must not leave one behind.
+        guard server != nil || FileManager.default.fileExists(atPath: directory.appendingPathComponent("client.sqlite").path) else {
+            throw ParleyError.notRegistered
+        }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let key = try passphrase.map { try DatabaseKey.fromPassphrase($0, saltFile: directory.appendingPathComponent("client.salt")) }
             ?? DatabaseKey.fromKeyFile(at: directory.appendingPathComponent("client.key"))
@@ -22,11 +27,17 @@ extension ParleyClient {
         guard let url = try server ?? database.read(LocalAccount.serverURL) else {
             throw ParleyError.invalidArgument("no server is known yet for \(directory.lastPathComponent): pass the server's URL")
         }
-        let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        // A server that is down answers a connection attempt at once; AsyncHTTPClient retries until its connect
+        // timeout: 5 s, not the default 10, before a command reports the server unreachable (sends stay queued).
+        var configuration = HTTPClient.Configuration()
+        configuration.timeout.connect = .seconds(5)
+        let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         let client = ParleyClient(database: database, api: ParleyServerClient(baseURL: url, http: http),
                                   attachmentDirectory: directory.appendingPathComponent("attachments"),
                                   contentDetection: contentDetection, logger: logger)
         client.ownedHTTPClient.withLock { $0 = http }
+        // Files a killed or interrupted process was making (plaintext among them) go before anything else happens.
+        client.staging.sweep()
         return client
     }
 
@@ -34,6 +45,7 @@ extension ParleyClient {
     /// ``open(accountDirectory:server:passphrase:contentDetection:logger:)`` owns.
     public func shutdown() async {
         await contentDetection.waitForBackgroundWork()
+        staging.close()
         let http = ownedHTTPClient.withLock { client -> HTTPClient? in
             defer { client = nil }
             return client
@@ -41,14 +53,31 @@ extension ParleyClient {
         try? await http?.shutdown()
     }
 
-    /// The account id a recipient names: an account id as is, or a username looked up on the server (and remembered as
-    /// the conversation's name).
-    /// - Throws: ``ServerAPIError`` when no account has that username or the server cannot be reached.
+    /// The account id a recipient names: an account id as is, a contact's username from this device's database
+    /// (no network: sending to a contact, reading its history or its safety number work offline), or another username
+    /// looked up on the server (and remembered as the conversation's name).
+    /// - Throws: ``ServerAPIError`` when no account has that username, or when it is not a contact and the server
+    ///   cannot be reached (the message says so).
     public func resolve(_ recipient: String) async throws -> String {
         if UUID(uuidString: recipient) != nil { return recipient.lowercased() }
-        let found = try await api.lookup(username: recipient, as: try credentials())
+        if let known = try knownAccountId(username: recipient) { return known }
+        let found: AccountLookupResponse
+        do {
+            found = try await api.lookup(username: recipient, as: try credentials())
+        } catch let error as ServerAPIError where error.status == nil {
+            throw ServerAPIError.transport("\(recipient) is not a contact on this device yet, and the server cannot be reached to look the name up (\(error))")
+        }
         try remember(username: found.username, for: found.accountId)
         return found.accountId
+    }
+
+    /// The account id this device knows for `username` (someone it has exchanged messages with or looked up), without
+    /// asking the server; usernames compare without regard to case, as the server's do.
+    public func knownAccountId(username: String) throws -> String? {
+        try database.read { db in
+            try String.fetchOne(db, sql: "SELECT account_id FROM recipients WHERE username = ? COLLATE NOCASE ORDER BY account_id LIMIT 1",
+                                arguments: [username])
+        }
     }
 
     /// The message with local id `id`, if there is one.

@@ -31,6 +31,8 @@ public final class ParleyClient: Sendable {
     let delivery: MessageDelivery
     let retryReceipts: RetryReceipts
     let attachmentDirectory: URL
+    /// This process's private directory for files in the making (``AttachmentStaging``), under `attachmentDirectory`.
+    let staging: AttachmentStaging
     let logger: Logger
     /// The HTTP client ``open(accountDirectory:server:passphrase:contentDetection:logger:)`` made, closed by ``shutdown()``.
     let ownedHTTPClient = Mutex<HTTPClient?>(nil)
@@ -61,6 +63,8 @@ public final class ParleyClient: Sendable {
         self.store = store
         self.delivery = delivery
         self.attachmentDirectory = attachmentDirectory
+        let staging = AttachmentStaging(root: attachmentDirectory.appendingPathComponent("staging"))
+        self.staging = staging
         self.logger = logger
         self.now = now
         typingIndicators = TypingIndicators(now: now)
@@ -74,8 +78,7 @@ public final class ParleyClient: Sendable {
                                           unidentified: unidentified, clock: clock)
         retryReceipts = RetryReceipts(database: database, delivery: delivery, groupDelivery: groupDelivery, clock: clock)
         sender = MessageSender(database: database, api: api, delivery: delivery, groupDelivery: groupDelivery, clock: clock,
-                               attachmentDirectory: attachmentDirectory,
-                               signatures: signatures, now: now)
+                               staging: staging, signatures: signatures, now: now)
         receiver = MessageReceiver(database: database, store: store, clock: clock, wallClock: now)
     }
 
@@ -111,7 +114,7 @@ public final class ParleyClient: Sendable {
     private func runDueJobs(uploadProgress: @escaping MessageSender.TransferProgress) async throws -> JobReport {
         var report = JobReport()
         let jobs = try database.read { db in try JobQueue.due(db, now: UInt64(Date().timeIntervalSince1970 * 1000)) }
-        for job in jobs {
+        for (index, job) in jobs.enumerated() {
             do {
                 switch job.kind {
                 case "send":
@@ -138,6 +141,12 @@ public final class ParleyClient: Sendable {
                 try await database.awaitableWrite { db in try JobQueue.retry(job, error: "\(error)", db, now: now) }
                 report.deferred += 1
                 if job.attempts + 1 >= MessageSender.maximumAttempts { try await fail(job, reason: "\(error)"); report.failed += 1 }
+                if error.status == nil {
+                    // The server cannot be reached: the other jobs wait for the next pass untried (and uncounted
+                    // against their attempts) rather than each waiting for its own connection to fail.
+                    report.deferred += jobs.count - index - 1
+                    break
+                }
             } catch {
                 // The kind of failure travels with its text, so that `failure(ofMessage:)` can say it as a type.
                 let blocked = if case ParleyError.duplicateBlocked = error { true } else { false }
@@ -200,6 +209,26 @@ public final class ParleyClient: Sendable {
         }
     }
 
+    /// Runs due jobs whenever `queued` says the job table changed (checked every 100 ms) and when the earliest retry
+    /// comes due, until cancelled: receipts leave within moments of the message they answer.
+    private func runJobsWhenDue(_ queued: JobSignal) async {
+        var nextDue: Int64?
+        while !Task.isCancelled {
+            let now = Int64(Date().timeIntervalSince1970 * 1000)
+            if queued.take() || nextDue.map({ $0 <= now }) == true {
+                let report = try? await runJobs()
+                // Cleared before the read: a job queued after it sets the signal again, one queued before is in the read.
+                _ = queued.take()
+                nextDue = try? database.read { db in try Int64.fetchOne(db, sql: "SELECT MIN(not_before) FROM jobs") }
+                if let report, report.deferred > 0, report.completed == 0 {
+                    // The server cannot be reached: the socket's reconnection finds out when it can; try again in 5 s.
+                    try? await Task.sleep(for: .seconds(5))
+                }
+            }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
     /// Asks the server for the usernames of correspondents known only by account id (conversations they started).
     /// Best effort: a failure leaves them unnamed until the next time.
     public func nameNewCorrespondents() async {
@@ -213,12 +242,17 @@ public final class ParleyClient: Sendable {
     }
 
     /// Receives over the WebSocket until cancelled, reconnecting with backoff; `onOutcome` hears about each envelope
-    /// after it is stored and acknowledged. Due jobs (receipts, retries) run after each drain.
-    /// Disappearing messages are swept while it runs.
+    /// after it is stored and acknowledged. Jobs (receipts, sends, retries) run as soon as they are queued or due, and
+    /// disappearing messages are swept, while it runs.
     public func listen(onOutcome: @escaping @Sendable (MessageReceiver.Outcome) async -> Void = { _ in }) async throws {
         let credentials = try credentials()
         let sweeping = Task { [sweeper, now, logger] in await sweeper.run(now: now, logger: logger) }
+        let queued = JobSignal()
+        let observation = try database.observe(tables: ["jobs"]) { _ in queued.set() }
+        let working = Task { await self.runJobsWhenDue(queued) }
         defer {
+            observation.cancel()
+            working.cancel()
             sweeping.cancel()
             stateLock.withLock { liveSocket = nil }
         }

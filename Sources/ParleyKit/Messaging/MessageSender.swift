@@ -11,7 +11,8 @@ public struct MessageSender: Sendable {
     let delivery: MessageDelivery
     let groupDelivery: GroupDelivery
     let clock: MonotonicTimestamp
-    let attachmentDirectory: URL
+    /// Where encrypted uploads and long texts are written while they are sent (never left behind).
+    let staging: AttachmentStaging
     /// Checks attachments before upload and records them after a successful send.
     let signatures: GlobalSignatureService?
     /// The clock disappearing timers start on (milliseconds since 1970).
@@ -57,8 +58,15 @@ public struct MessageSender: Sendable {
     private func enqueue(body: String, files: [OutgoingAttachment], replyTo: Int64?,
                          thread: (Database, UInt64) throws -> Int64) throws -> Int64 {
         guard !body.isEmpty || !files.isEmpty else { throw ParleyError.invalidArgument("a message needs text or an attachment") }
-        for file in files where !FileManager.default.isReadableFile(atPath: file.file.path) {
-            throw ParleyError.invalidArgument("cannot read \(file.file.path)")
+        for file in files {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: file.file.path, isDirectory: &isDirectory) else {
+                throw ParleyError.invalidArgument("\(file.file.path) does not exist")
+            }
+            guard !isDirectory.boolValue else { throw ParleyError.invalidArgument("\(file.file.path) is a directory: attach files one by one") }
+            guard FileManager.default.isReadableFile(atPath: file.file.path) else {
+                throw ParleyError.invalidArgument("cannot read \(file.file.path): permission denied")
+            }
         }
         let timestamp = clock.next()
         return try database.write { db in
@@ -272,11 +280,11 @@ public struct MessageSender: Sendable {
         }
         var inline = loaded.body
         if loaded.body.utf8.count > Self.inlineTextLimit {
-            let file = attachmentDirectory.appendingPathComponent("long-text-\(job.messageId).txt")
+            let file = try staging.file("long-text")
+            defer { try? FileManager.default.removeItem(at: file) }
             try Data(loaded.body.utf8).write(to: file)
             pointers.append(try await upload(file, rowId: nil, name: nil, contentType: "text/x-signal-plain", as: loaded.credentials,
                                              progress: progress))
-            try? FileManager.default.removeItem(at: file)
             inline = String(decoding: Array(loaded.body.utf8.prefix(Self.inlineTextLimit)), as: UTF8.self)
         }
         let message = DataMessage(body: inline.isEmpty ? nil : inline, attachments: pointers, quote: loaded.quote,
@@ -309,8 +317,7 @@ public struct MessageSender: Sendable {
 
     private func upload(_ file: URL, rowId: Int64?, name: String?, contentType: String, as credentials: DeviceCredentials,
                         progress: @escaping TransferProgress) async throws -> AttachmentPointer {
-        try FileManager.default.createDirectory(at: attachmentDirectory, withIntermediateDirectories: true)
-        let blobFile = attachmentDirectory.appendingPathComponent("upload-\(UUID().uuidString)")
+        let blobFile = try staging.file("upload")
         defer { try? FileManager.default.removeItem(at: blobFile) }
         let encrypted = try AttachmentFileEncryption.encrypt(file, to: blobFile)
         let label = name ?? file.lastPathComponent

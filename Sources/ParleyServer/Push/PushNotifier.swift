@@ -147,7 +147,7 @@ public final class PushNotifier: Service, Sendable {
         configuration.httpVersion = .automatic
         configuration.timeout = .init(connect: .seconds(5), read: .seconds(Int64(settings.requestTimeout.components.seconds)))
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        _ = try? await cancelWhenGracefulShutdown {
+        await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in
                 group.addTask { await self.recordPresence(presence) }
                 group.addTask { await self.markSocketsAlive() }

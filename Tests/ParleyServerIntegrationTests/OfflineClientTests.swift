@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+/// `parley` when the server is away, and the jobs of a client that stays connected: what a person meets.
+@Suite struct OfflineClientTests {
+    typealias Parley = CommandLineClientTests.Parley
+
+    /// A contact is written to with the server down: the message is queued at once (no lookup of the name), history and
+    /// the safety number are read from the local database, and the message is delivered once the server is back.
+    @Test func aContactCanBeWrittenToWhileTheServerIsDown() async throws {
+        let directory = NSTemporaryDirectory() + "parley-offline-\(UUID())"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var server = try await CommandLineScenarioTests.startServer(directory)
+        let port = server.port
+        let parley = try Parley()
+        #expect(try parley.run("register", "alice", "--server", server.baseURL, "--account", "alice").status == 0)
+        #expect(try parley.run("register", "bob", "--server", server.baseURL, "--account", "bob").status == 0)
+        #expect(try parley.run("send", "Bob", "hello", "--account", "alice").status == 0, "names compare without case")
+        server.stop()
+
+        let started = Date()
+        let offline = try parley.run("send", "bob", "written offline", "--account", "alice")
+        #expect(offline.status == 0 && offline.stdout.contains("queued"), "\(offline.stdout) \(offline.stderr)")
+        #expect(Date().timeIntervalSince(started) < 15, "one connection attempt, not one per job")
+        let history = try parley.run("history", "bob", "--account", "alice")
+        #expect(history.status == 0 && history.stdout.contains("written offline"), "\(history.stderr)")
+        #expect(try parley.run("safety-number", "bob", "--account", "alice").status == 0)
+        let stranger = try parley.run("send", "carol", "x", "--account", "alice")
+        #expect(stranger.status == 4 && stranger.stderr.contains("not a contact"), "\(stranger.stderr)")
+
+        server = try await CommandLineScenarioTests.startServer(directory, port: port)
+        defer { server.stop() }
+        #expect(try parley.run("receive", "--account", "alice").status == 0)  // runs the queued send
+        #expect(try parley.run("receive", "--account", "bob").status == 0)
+        let bobsView = try parley.run("history", "alice", "--account", "bob", "--json").stdout
+        #expect(bobsView.components(separatedBy: "written offline").count == 2, "delivered exactly once: \(bobsView)")
+    }
+
+    /// `parley listen` sends the delivery receipt for a message as it arrives, not at the next reconnection.
+    @Test func listenSendsReceiptsAsMessagesArrive() async throws {
+        let directory = NSTemporaryDirectory() + "parley-receipts-\(UUID())"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let server = try await CommandLineScenarioTests.startServer(directory)
+        defer { server.stop() }
+        let parley = try Parley()
+        #expect(try parley.run("register", "alice", "--server", server.baseURL, "--account", "alice").status == 0)
+        #expect(try parley.run("register", "bob", "--server", server.baseURL, "--account", "bob").status == 0)
+        #expect(try parley.run("send", "bob", "first", "--account", "alice").status == 0)
+
+        let listening = parley.process(["listen", "--account", "bob", "--json"])
+        let output = Pipe()
+        listening.standardOutput = output
+        listening.standardError = FileHandle.nullDevice
+        try listening.run()
+        defer { if listening.isRunning { listening.terminate() } }
+        let lines = LineReader(output.fileHandleForReading)
+        #expect(lines.next(timeout: 20)?.contains("first") == true)
+        try await Task.sleep(for: .seconds(1))  // connected and drained: a message now arrives live
+
+        #expect(try parley.run("send", "bob", "second", "--account", "alice").status == 0)
+        #expect(lines.next(timeout: 20)?.contains("second") == true)
+        var status = ""
+        for _ in 0..<10 where !status.contains("delivered") {
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(try parley.run("receive", "--account", "alice").status == 0)
+            let history = try parley.run("history", "bob", "--account", "alice", "--json", "--keep-unread").stdout
+            status = history.components(separatedBy: "\n").first { $0.contains("\"second\"") } ?? history
+        }
+        #expect(status.contains("\"status\":\"delivered\""), "the receipt for a live message came within seconds: \(status)")
+    }
+}
