@@ -19,4 +19,28 @@ public struct GlobalOptions: ParsableArguments {
     var accountDirectory: URL {
         URL(fileURLWithPath: home).appendingPathComponent("accounts").appendingPathComponent(account)
     }
+
+    /// `arguments` (without the program name) with the options every command takes moved from before the subcommand
+    /// to the end, where the subcommand parses them: `parley --account bob send alice hi` works like
+    /// `parley send alice hi --account bob`.
+    public static func movingLeadingOptions(_ arguments: [String]) -> [String] {
+        var leading: [String] = []
+        var rest = arguments[...]
+        while let first = rest.first {
+            if first == "--json" {
+                leading.append(first)
+                rest.removeFirst()
+            } else if first == "--account" || first == "--home", rest.count >= 2 {
+                leading += rest.prefix(2)
+                rest.removeFirst(2)
+            } else if first.hasPrefix("--account=") || first.hasPrefix("--home=") {
+                leading.append(first)
+                rest.removeFirst()
+            } else {
+                break
+            }
+        }
+        guard !leading.isEmpty, !rest.isEmpty else { return arguments }
+        return Array(rest) + leading
+    }
 }

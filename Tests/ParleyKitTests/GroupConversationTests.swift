@@ -12,6 +12,27 @@ import Testing
         return try client.history(threadId: group.threadId).messages.reversed().filter { $0.kind == .message }.compactMap(\.body)
     }
 
+    /// Carol was removed and knows it; Bob has not heard yet and still sends to her: her client shows nothing.
+    @Test func aRemovedMemberStoresNothingFromASenderWhoDidNotKnow() async throws {
+        try await TestServer.run { server in
+            let p = try await ConversationFeatureTests.people(server)
+            let groupId = try p.alice.sender.createGroup(title: "Late news", members: [p.bobId, p.carolId])
+            _ = try await p.alice.runJobs()
+            for client in [p.bobPhone, p.bobLaptop, p.carol] { _ = try await client.receiveOnce() }
+            try p.alice.sender.removeMembers([p.carolId], from: groupId)
+            _ = try await p.alice.runJobs()
+            _ = try await p.carol.receiveOnce()
+            #expect(try p.carol.groups().first?.left == true)
+
+            try p.bobPhone.sender.enqueue(body: "sent before bob knew", toGroup: groupId)
+            _ = try await p.bobPhone.runJobs()
+            _ = try await p.carol.receiveOnce()
+            #expect(try Self.groupTexts(p.carol, groupId).isEmpty, "the removed member's client refuses it")
+            _ = try await p.alice.receiveOnce()
+            #expect(try Self.groupTexts(p.alice, groupId) == ["sent before bob knew"])
+        }
+    }
+
     @Test func aRemovedMemberCannotReadWhatFollows() async throws {
         try await TestServer.run { server in
             let p = try await ConversationFeatureTests.people(server)

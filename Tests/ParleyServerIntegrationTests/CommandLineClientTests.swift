@@ -40,7 +40,7 @@ import Testing
         #expect(try parley.run("send", "bob", "hello from the command line", "--account", "alice").status == 0)
         let received = try parley.run("receive", "--account", "bob", "--json")
         #expect(received.status == 0 && received.stdout.contains("\"stored\":1"))
-        let history = try parley.run("history", "alice", "--account", "bob", "--json")
+        let history = try parley.run("--account", "bob", "--json", "history", "alice")  // options before the command too
         #expect(history.stdout.contains("hello from the command line"))
         let unknown = try parley.run("send", "nobody", "x", "--account", "alice")
         #expect(unknown.status == 4 && unknown.stderr.contains("no account nobody"))

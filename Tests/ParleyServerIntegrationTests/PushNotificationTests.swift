@@ -233,7 +233,9 @@ import Testing
         #expect(generated.status == 0 && generated.stdout.contains("Web Push to https://ntfy.example/upAbC123?up=1"), "\(generated.stderr)")
         // A subscription whose keys the receiver holds, as a UnifiedPush distributor hands them over.
         guard case .webPush(let endpoint, let p256dh, let auth) = try #require(providers.subscriptions["sub5"]) else { return }
-        #expect(try parley.run("push", "register", "--webpush", endpoint, "--p256dh", p256dh, "--auth", auth, "--account", "bob").status == 0)
+        // `--auth=…`: URL-safe base64 may begin with "-", which would read as an option.
+        let registered = try parley.run("push", "register", "--webpush", endpoint, "--p256dh=\(p256dh)", "--auth=\(auth)", "--account", "bob")
+        #expect(registered.status == 0, "\(registered.stderr)")
         let status = try parley.run("push", "status", "--account", "bob", "--json")
         #expect(status.stdout.contains(endpoint.replacingOccurrences(of: "/", with: "\\/")) || status.stdout.contains(endpoint), "\(status.stdout)")
         #expect(status.stdout.contains(#""keysRegistered":true"#), "\(status.stdout)")

@@ -92,12 +92,18 @@ struct GroupCommand: AsyncParsableCommand {
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
-            let groups = try await AccountContext.with(options) { client in try client.groups() }
+            let (groups, names) = try await AccountContext.with(options) { client in
+                let groups = try client.groups()
+                return (groups, try client.usernames(of: groups.flatMap(\.members)))
+            }
             let output = Output(json: options.json)
             for group in groups {
-                struct Listed: Encodable { let groupId: String; let title: String; let members: [String]; let left: Bool }
-                output.emit(Listed(groupId: GroupCommand.hex(group.id), title: group.title, members: group.members, left: group.left),
-                            text: "\(GroupCommand.hex(group.id))  “\(group.title)”  \(group.members.count) members\(group.left ? " (left)" : "")")
+                struct Member: Encodable { let accountId: String; let username: String? }
+                struct Listed: Encodable { let groupId: String; let title: String; let members: [Member]; let left: Bool }
+                let members = group.members.map { Member(accountId: $0, username: names[$0]) }
+                let shown = members.map { $0.username ?? String($0.accountId.prefix(8)) }.joined(separator: ", ")
+                output.emit(Listed(groupId: GroupCommand.hex(group.id), title: group.title, members: members, left: group.left),
+                            text: "\(GroupCommand.hex(group.id))  “\(group.title)”  \(shown)\(group.left ? " (left)" : "")")
             }
         }
     }

@@ -41,7 +41,7 @@ struct HistoryCommand: AsyncParsableCommand {
 
     /// One message as a line of text.
     static func line(_ message: StoredMessage) -> String {
-        let who = message.outgoing ? "me" : String(message.authorAccountId.prefix(8))
+        let who = message.outgoing ? "me" : message.authorUsername ?? String(message.authorAccountId.prefix(8))
         if message.kind == .timerChange { return "#\(message.id) \(who): \(TimerDescription.notice(message.expireTimer))" }
         if message.kind == .groupChange { return "#\(message.id) \(who): \(message.body ?? "changed the group")" }
         var text = message.deleted ? "(deleted)" : message.body ?? message.failureReason ?? ""

@@ -14,11 +14,12 @@ struct ListenCommand: AsyncParsableCommand {
                 switch outcome {
                 case .stored(let id):
                     guard let message = try? client.message(id: id) else { return }
-                    output.emit(message, text: "[\(message.authorAccountId.prefix(8))] \(HistoryCommand.line(message))")
+                    output.emit(message, text: HistoryCommand.line(message))
                 case .typing(let accountId, _, let action):
-                    struct Typing: Encodable { let typing: String; let accountId: String }
-                    output.emit(Typing(typing: action.rawValue, accountId: accountId),
-                                text: "[\(accountId.prefix(8))] \(action == .started ? "is typing…" : "stopped typing")")
+                    struct Typing: Encodable { let kind = "typing"; let typing: String; let accountId: String; let username: String? }
+                    let username = (try? client.usernames(of: [accountId]))?[accountId]
+                    output.emit(Typing(typing: action.rawValue, accountId: accountId, username: username),
+                                text: "\(username ?? String(accountId.prefix(8))) \(action == .started ? "is typing…" : "stopped typing")")
                 default:
                     break
                 }

@@ -15,7 +15,7 @@ struct PushCommand: AsyncParsableCommand {
         @OptionGroup var options: GlobalOptions
         @Option(help: "A Web Push endpoint URL (https), such as a UnifiedPush distributor's.") var webpush: String?
         @Option(help: "The subscription's P-256 public key (URL-safe base64); made here when omitted.") var p256dh: String?
-        @Option(help: "The subscription's 16-byte auth secret (URL-safe base64); made here when omitted.") var auth: String?
+        @Option(help: "The subscription's 16-byte auth secret (URL-safe base64; write --auth=VALUE when it begins with -); made here when omitted.") var auth: String?
         @Option(help: "An APNs device token (hex), with --topic.") var apns: String?
         @Option(help: "The app's bundle id, for --apns.") var topic: String?
         @Flag(help: "The APNs token is from Apple's development environment.") var sandbox = false

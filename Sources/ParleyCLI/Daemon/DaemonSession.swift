@@ -32,7 +32,7 @@ struct DaemonSession: Sendable {
         do {
             parsed = try JSONDecoder().decode(JSONValue.self, from: body)
         } catch {
-            return Self.encode(JSONRPCResponse<JSONValue>(id: .null, result: nil, error: .parse("\(error)"), method: nil, params: nil))
+            return Self.encode(JSONRPCResponse<JSONValue>(id: .null, result: nil, error: .parse(Self.describe(error)), method: nil, params: nil))
         }
         guard case .array(let batch) = parsed else {
             return await answer(parsed).map(Self.encode)
@@ -52,7 +52,7 @@ struct DaemonSession: Sendable {
             request = try JSONDecoder().decode(JSONRPCRequest.self, from: try JSONEncoder().encode(item))
         } catch {
             let id: JSONValue = if case .object(let fields) = item { fields["id"] ?? .null } else { .null }
-            return JSONRPCResponse(id: id, result: nil, error: .invalidRequest("\(error)"), method: nil, params: nil)
+            return JSONRPCResponse(id: id, result: nil, error: .invalidRequest(Self.describe(error)), method: nil, params: nil)
         }
         guard request.jsonrpc == "2.0" else {
             return JSONRPCResponse(id: request.id ?? .null, result: nil, error: .invalidRequest("only jsonrpc version 2.0 is supported"),
@@ -158,4 +158,31 @@ struct AnyEncodable: Encodable, Sendable {
     }
 
     func encode(to encoder: Encoder) throws { try encodeValue(encoder) }
+}
+
+extension DaemonSession {
+    /// A request that did not decode, in words: the field and what was expected, never Swift's own error text.
+    static func describe(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "the request could not be read" }
+        func path(_ context: DecodingError.Context) -> String {
+            let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+            return path.isEmpty ? "the request" : path
+        }
+        switch error {
+        case .keyNotFound(let key, _): return "missing field \(key.stringValue)"
+        case .typeMismatch(let type, let context): return "\(path(context)) is not \(Self.name(of: type))"
+        case .valueNotFound(let type, let context): return "\(path(context)) is null, expected \(Self.name(of: type))"
+        case .dataCorrupted(let context): return context.codingPath.isEmpty ? "not valid JSON" : "\(path(context)) is not a valid value"
+        @unknown default: return "the request could not be read"
+        }
+    }
+
+    private static func name(of type: Any.Type) -> String {
+        switch type {
+        case is String.Type: return "a string"
+        case is Bool.Type: return "a boolean"
+        case is Int.Type, is Int64.Type, is UInt64.Type, is UInt32.Type, is Double.Type: return "a number"
+        default: return "of the expected type"
+        }
+    }
 }

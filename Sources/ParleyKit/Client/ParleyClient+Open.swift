@@ -64,8 +64,8 @@ extension ParleyClient {
         let found: AccountLookupResponse
         do {
             found = try await api.lookup(username: recipient, as: try credentials())
-        } catch let error as ServerAPIError where error.status == nil {
-            throw ServerAPIError.transport("\(recipient) is not a contact on this device yet, and the server cannot be reached to look the name up (\(error))")
+        } catch ServerAPIError.transport(let detail) {
+            throw ServerAPIError.transport("\(detail); \(recipient) is not a contact on this device yet, and only the server can look the name up")
         }
         try remember(username: found.username, for: found.accountId)
         return found.accountId

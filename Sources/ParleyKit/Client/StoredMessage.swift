@@ -42,6 +42,33 @@ public struct StoredMessage: Sendable, Equatable, Codable {
     public var reactions: [StoredReaction]
 }
 
+extension StoredMessage {
+    /// Every field, `body` included when there is none (`null`), so that JSON readers see one shape for every message.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(outgoing, forKey: .outgoing)
+        try container.encode(authorAccountId, forKey: .authorAccountId)
+        try container.encode(timestamp, forKey: .timestamp)
+        try container.encode(body, forKey: .body)
+        try container.encode(status, forKey: .status)
+        try container.encodeIfPresent(failureReason, forKey: .failureReason)
+        try container.encodeIfPresent(replyToId, forKey: .replyToId)
+        try container.encode(attachmentCount, forKey: .attachmentCount)
+        try container.encode(kind, forKey: .kind)
+        try container.encodeIfPresent(editedAt, forKey: .editedAt)
+        try container.encode(deleted, forKey: .deleted)
+        try container.encode(expireTimer, forKey: .expireTimer)
+        try container.encodeIfPresent(expiresAt, forKey: .expiresAt)
+        try container.encode(sealed, forKey: .sealed)
+        try container.encode(threadId, forKey: .threadId)
+        try container.encode(authorDeviceId, forKey: .authorDeviceId)
+        try container.encodeIfPresent(authorUsername, forKey: .authorUsername)
+        try container.encodeIfPresent(serverTimestamp, forKey: .serverTimestamp)
+        try container.encode(reactions, forKey: .reactions)
+    }
+}
+
 /// One person's reaction to a message.
 public struct StoredReaction: Sendable, Equatable, Codable {
     /// Who reacted.

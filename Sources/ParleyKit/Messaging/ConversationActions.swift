@@ -51,6 +51,8 @@ enum ConversationActions {
             guard let known = try GroupStore.group(id: group.id, db), known.members.contains(origin.author) else {
                 return .rejected("\(origin.author) is not a member of that group")
             }
+            // Removed (or gone): what a sender who has not heard of it yet still sends here is not shown.
+            guard !known.left else { return .rejected("this account is no longer a member of that group") }
             groupThread = known.threadId
         }
         if message.reaction != nil || message.deleteTarget != nil || message.editTarget != nil {

@@ -62,8 +62,15 @@ enum GroupStore {
                 try db.execute(sql: "DELETE FROM sender_key_chains WHERE thread_id = ? AND account_id IN (\(removed.map { _ in "?" }.joined(separator: ",")))",
                                arguments: StatementArguments([threadId] + removed.map { $0 as any DatabaseValueConvertible }))
             }
+            // Names as this device knows them when the change arrives (an unknown account by its id's start).
+            func names(_ accounts: Set<String>) throws -> String {
+                try accounts.sorted().map { account in
+                    try String.fetchOne(db, sql: "SELECT username FROM recipients WHERE account_id = ?", arguments: [account])
+                        ?? String(account.prefix(8))
+                }.joined(separator: ", ")
+            }
             description = [existing.title != state.title ? "renamed to “\(state.title)”" : nil,
-                           added.isEmpty ? nil : "added \(added.count)", removed.isEmpty ? nil : "removed \(removed.count)"]
+                           added.isEmpty ? nil : "added \(try names(added))", removed.isEmpty ? nil : "removed \(try names(removed))"]
                 .compactMap { $0 }.joined(separator: ", ")
             if removed == [origin.author], added.isEmpty { description = "left the group" }
         } else {

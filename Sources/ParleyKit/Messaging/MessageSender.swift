@@ -74,7 +74,7 @@ public struct MessageSender: Sendable {
             let threadId = try thread(db, timestamp)
             var message = NewMessage(
                 threadId: threadId, outgoing: true, authorAccountId: credentials.accountId, authorDeviceId: credentials.deviceId,
-                timestamp: timestamp, body: body, status: .sending, replyToId: replyTo)
+                timestamp: timestamp, body: body.isEmpty ? nil : body, status: .sending, replyToId: replyTo)
             message.expireTimer = try ConversationStore.expireTimer(threadId: threadId, db)
             guard let id = try ConversationStore.insert(message, db) else {
                 throw ParleyError.invalidArgument("a message with this timestamp already exists")

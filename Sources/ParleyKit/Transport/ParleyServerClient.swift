@@ -171,7 +171,7 @@ public struct ParleyServerClient: Sendable {
             status = Int(response.status.code)
             data = Data((try await response.body.collect(upTo: 1024 * 1024)).readableBytesView)
         } catch {
-            throw ServerAPIError.transport("\(error)")
+            throw ServerAPIError.transport(TransportFailure.describe(error, server: baseURL))
         }
         guard status == 201 else {
             throw ServerAPIError.unexpected(status: status, body: data)
@@ -188,7 +188,7 @@ public struct ParleyServerClient: Sendable {
         do {
             response = try await http.execute(request, timeout: .minutes(30))
         } catch {
-            throw ServerAPIError.transport("\(error)")
+            throw ServerAPIError.transport(TransportFailure.describe(error, server: baseURL))
         }
         guard response.status.code == 200 else {
             let data = Data((try? await response.body.collect(upTo: 1024 * 1024))?.readableBytesView ?? .init())
@@ -207,7 +207,7 @@ public struct ParleyServerClient: Sendable {
                 progress(received)
             }
         } catch {
-            throw ServerAPIError.transport("\(error)")
+            throw ServerAPIError.transport(TransportFailure.describe(error, server: baseURL))
         }
     }
 
@@ -254,7 +254,7 @@ public struct ParleyServerClient: Sendable {
             status = Int(response.status.code)
             data = Data((try await response.body.collect(upTo: 256 * 1024 * 1024)).readableBytesView)
         } catch {
-            throw ServerAPIError.transport("\(error)")
+            throw ServerAPIError.transport(TransportFailure.describe(error, server: baseURL))
         }
         guard expecting.contains(status) else {
             throw ServerAPIError.unexpected(status: status, body: data)
