@@ -41,7 +41,7 @@ public enum ParleyServerApplication {
         ).addRoutes(to: routes)
         BackupController(
             store: d.store, limits: d.limits, rateLimiter: d.rateLimiter, settings: d.backup,
-            oprf: BackupOPRFKey(serverKey: d.backup.oprfKey), attempts: d.backupAttempts
+            oprf: BackupOPRFKey(serverKey: d.backup.oprfKey), attempts: d.backupAttempts, logger: logger
         ).addRoutes(to: routes)
         AccountAdministrationController(store: d.store, limits: d.limits, hub: d.hub).addRoutes(to: routes)
         PushController(directory: d.pushTargets, limits: d.limits).addRoutes(to: routes)

@@ -30,6 +30,15 @@ import Testing
             #expect(try Self.groupTexts(p.carol, groupId).isEmpty, "the removed member's client refuses it")
             _ = try await p.alice.receiveOnce()
             #expect(try Self.groupTexts(p.alice, groupId) == ["sent before bob knew"])
+            // Alice sees Bob is behind (an older revision) and queues him the group as it is now.
+            let catchUp = try p.alice.database.read { db in
+                try Data.fetchAll(db, sql: "SELECT payload FROM jobs WHERE kind = 'content'")
+            }.compactMap { try? JSONDecoder().decode(MessageSender.ContentJob.self, from: $0) }
+            #expect(catchUp.contains { $0.audience == .accounts([p.bobId]) && $0.message.group?.revision == 2
+                && $0.message.group?.state?.members.contains(p.carolId) == false })
+            _ = try await p.alice.runJobs()
+            _ = try await p.bobPhone.receiveOnce()
+            #expect(try p.bobPhone.groups().first?.members.contains(p.carolId) == false)
         }
     }
 

@@ -90,6 +90,16 @@ import Testing
         let bobsHistory = try parley.run("history", "alice", "--account", "bob", "--json").stdout
         #expect(bobsHistory.contains("\"body\":\"a line from standard input\""), "\(bobsHistory)")
         #expect(!(try parley.run("history", "bob", "--account", "alice").stdout.contains("failed")), "a refused attachment leaves no message")
+
+        // A message named the same way on every device: AUTHOR:TIMESTAMP.
+        let pipedLine = try #require(bobsHistory.split(separator: "\n").first { $0.contains("a line from standard input") })
+        let timestamp = try #require(CommandLineScenarioTests.json(String(pipedLine))["timestamp"] as? Int)
+        #expect(try parley.run("react", "alice:\(timestamp)", "🎉", "--account", "bob").status == 0)
+        #expect(try parley.run("edit", "me:\(timestamp)", "edited by author and timestamp", "--account", "alice").status == 0)
+        let unknownMessage = try parley.run("react", "alice:1", "--account", "bob")
+        #expect(unknownMessage.status == 1 && unknownMessage.stderr.contains("no message from alice sent at 1"), "\(unknownMessage.stderr)")
+        #expect(try parley.run("receive", "--account", "alice").status == 0)
+        #expect(try parley.run("history", "bob", "--account", "alice", "--json").stdout.contains("🎉"))
     }
 }
 

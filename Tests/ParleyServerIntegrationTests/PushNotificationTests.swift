@@ -48,11 +48,17 @@ import Testing
         return socket
     }
 
-    @Test func offlineDevicesWithKeysAreWokenThroughEachProviderAndNothingElseIs() async throws {
+    /// The providers' emulator and a server (SQLite) that pushes through it, with an HTTP client for the test's calls
+    /// (the caller shuts it down).
+    static func start() async throws -> (PushProviders, ServerProcess, HTTPClient) {
         let providers = try PushProviders()
         let server = try await ServerProcess(arguments: ["--data-directory", NSTemporaryDirectory() + "parley-push-\(UUID())"]
                                              + (try providers.serverArguments))
-        let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        return (providers, server, HTTPClient(eventLoopGroupProvider: .singleton))
+    }
+
+    @Test func offlineDevicesWithKeysAreWokenThroughEachProviderAndNothingElseIs() async throws {
+        let (providers, server, http) = try await Self.start()
         defer { Task { try? await http.shutdown() } }
         defer { server.stop() }
         let api = ParleyServerClient(baseURL: server.baseURL, http: http)
@@ -118,10 +124,7 @@ import Testing
     }
 
     @Test func burstsAreCoalescedRetriesFollowTheProviderAndGoneTargetsAreRemoved() async throws {
-        let providers = try PushProviders()
-        let server = try await ServerProcess(arguments: ["--data-directory", NSTemporaryDirectory() + "parley-push-\(UUID())"]
-                                             + (try providers.serverArguments))
-        let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        let (providers, server, http) = try await Self.start()
         defer { Task { try? await http.shutdown() } }
         defer { server.stop() }
         let api = ParleyServerClient(baseURL: server.baseURL, http: http)

@@ -6,12 +6,13 @@ struct DeleteCommand: AsyncParsableCommand {
         commandName: "delete", abstract: "Delete a message you sent for everyone (within 24 hours): its content is erased everywhere.")
 
     @OptionGroup var options: GlobalOptions
-    @Argument(help: "Your message's local id.") var messageId: Int64
+    @Argument(help: "The message: its local id (from `parley history`) or AUTHOR:TIMESTAMP (username or `me`, and the sender's timestamp).") var message: MessageReference
 
     func run() async throws {
-        let report = try await AccountContext.with(options) { client in
+        let (messageId, report) = try await AccountContext.with(options) { client in
+            let messageId = try await message.resolve(in: client)
             try client.sender.deleteForEveryone(messageId)
-            return try await client.runJobs()
+            return (messageId, try await client.runJobs())
         }
         Output(json: options.json).emitJobs(report, text: "deleted message \(messageId) for everyone")
     }

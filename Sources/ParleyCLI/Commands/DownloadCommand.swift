@@ -6,7 +6,7 @@ struct DownloadCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "download", abstract: "Download and decrypt a message's attachments.")
 
     @OptionGroup var options: GlobalOptions
-    @Argument(help: "The message id (from `parley history`).") var messageId: Int64
+    @Argument(help: "The message: its local id (from `parley history`) or AUTHOR:TIMESTAMP (username or `me`, and the sender's timestamp).") var message: MessageReference
     @Option(help: "Directory to save into.") var to = "."
 
     /// The sender chose the name: keep it only when it is one plain file name (no path, not `.` or `..`, no
@@ -21,6 +21,7 @@ struct DownloadCommand: AsyncParsableCommand {
     func run() async throws {
         let output = Output(json: options.json)
         try await AccountContext.with(options) { client in
+            let messageId = try await message.resolve(in: client)
             guard try client.message(id: messageId) != nil else {
                 throw ParleyError.invalidArgument("there is no message \(messageId) (see `parley history` for ids)")
             }

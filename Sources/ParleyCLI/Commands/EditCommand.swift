@@ -6,13 +6,14 @@ struct EditCommand: AsyncParsableCommand {
         commandName: "edit", abstract: "Replace the text of a message you sent (within 24 hours); the earlier text is kept.")
 
     @OptionGroup var options: GlobalOptions
-    @Argument(help: "Your message's local id.") var messageId: Int64
+    @Argument(help: "The message: its local id (from `parley history`) or AUTHOR:TIMESTAMP (username or `me`, and the sender's timestamp).") var message: MessageReference
     @Argument(help: "The new text.") var text: String
 
     func run() async throws {
-        let report = try await AccountContext.with(options) { client in
+        let (messageId, report) = try await AccountContext.with(options) { client in
+            let messageId = try await message.resolve(in: client)
             try client.sender.edit(messageId, body: text)
-            return try await client.runJobs()
+            return (messageId, try await client.runJobs())
         }
         Output(json: options.json).emitJobs(report, text: "edited message \(messageId)")
     }

@@ -10,7 +10,7 @@ struct ReceiveCommand: AsyncParsableCommand {
     func run() async throws {
         let outcomes = try await AccountContext.with(options) { client -> [MessageReceiver.Outcome] in
             let outcomes = try await client.receiveOnce()
-            _ = try await client.runJobs()  // receipts and retries
+            _ = try await client.runJobs(includingWaiting: true)  // receipts, and everything queued (the server may be back)
             _ = try? await client.maintainKeys()  // refill one-time keys, rotate the signed prekey
             return outcomes
         }

@@ -10,7 +10,7 @@ struct SendCommand: AsyncParsableCommand {
     @Argument(help: "The text; - reads it from standard input.") var text: String = ""
     @Option(help: "Send to this group (its id from `parley group list`); the text is then the first argument.") var group: String?
     @Option(name: .customLong("attach"), help: "A file to attach (repeatable).") var attachments: [String] = []
-    @Option(help: "Local id of the message this replies to.") var replyTo: Int64?
+    @Option(help: "The message this replies to: its local id or AUTHOR:TIMESTAMP.") var replyTo: MessageReference?
     @Flag(help: "Send the (single) attachment as a voice note; for WAV files its duration and waveform are measured.")
     var voice = false
     @Option(help: "The attachment's duration in milliseconds (for audio other than WAV).") var durationMs: UInt32?
@@ -55,12 +55,19 @@ struct SendCommand: AsyncParsableCommand {
         let (messageId, report, failure) = try await AccountContext.with(options) { client -> (Int64, ParleyClient.JobReport, MessageFailure?) in
             let id: Int64
             if let group {
-                id = try client.sender.enqueue(body: body, toGroup: try GroupCommand.id(group), files: try files(), replyTo: replyTo)
+                id = try client.sender.enqueue(body: body, toGroup: try GroupCommand.id(group), files: try files(),
+                                               replyTo: try await replyTo?.resolve(in: client))
             } else {
-                id = try client.sender.enqueue(body: body, to: try await client.resolve(recipient), files: try files(),
-                                               replyTo: replyTo)
+                let replyId = try await replyTo?.resolve(in: client)
+                do {
+                    id = try client.sender.enqueue(body: body, to: try await client.resolve(recipient), files: try files(), replyTo: replyId)
+                } catch ServerAPIError.transport where UUID(uuidString: recipient) == nil {
+                    // A name never looked up, and no server to ask: the message waits with the name.
+                    id = try client.sender.enqueue(body: body, toUnresolvedUsername: recipient, files: try files(), replyTo: replyId)
+                }
             }
-            let report = try await client.runJobs { name, done, total in Output.progress("uploading \(name)", done: done, total: total) }
+            // Everything queued goes now, also what waits out a backoff: the server may be back.
+            let report = try await client.runJobs(includingWaiting: true) { name, done, total in Output.progress("uploading \(name)", done: done, total: total) }
             return (id, report, try client.failure(ofMessage: id))
         }
         struct Sent: Encodable { let messageId: Int64; let sent: Int; let failed: Int; let deferred: Int; let failure: String? }

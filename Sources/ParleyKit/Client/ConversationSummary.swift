@@ -23,3 +23,37 @@ public struct ConversationSummary: Sendable, Equatable, Codable {
     /// The disappearing-message timer, seconds (0: off).
     public let expireTimer: UInt32
 }
+
+extension ConversationSummary {
+    private enum CodingKeys: String, CodingKey {
+        case threadId, accountId, username, groupId, title, lastMessagePreview, unreadCount, updated, mutedUntil, expireTimer
+    }
+
+    /// The group id in hex, as every command prints it (``GroupID/hex``); the rest as named.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(threadId, forKey: .threadId)
+        try container.encode(accountId, forKey: .accountId)
+        try container.encodeIfPresent(username, forKey: .username)
+        try container.encodeIfPresent(groupId.map { GroupID($0).hex }, forKey: .groupId)
+        try container.encodeIfPresent(title, forKey: .title)
+        try container.encodeIfPresent(lastMessagePreview, forKey: .lastMessagePreview)
+        try container.encode(unreadCount, forKey: .unreadCount)
+        try container.encode(updated, forKey: .updated)
+        try container.encode(mutedUntil, forKey: .mutedUntil)
+        try container.encode(expireTimer, forKey: .expireTimer)
+    }
+
+    /// Reads what ``encode(to:)`` writes (a group id in hex or base64).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let group = try container.decodeIfPresent(String.self, forKey: .groupId)
+        self.init(
+            threadId: try container.decode(Int64.self, forKey: .threadId), accountId: try container.decode(String.self, forKey: .accountId),
+            username: try container.decodeIfPresent(String.self, forKey: .username), groupId: try group.map { try GroupID(text: $0).data },
+            title: try container.decodeIfPresent(String.self, forKey: .title),
+            lastMessagePreview: try container.decodeIfPresent(String.self, forKey: .lastMessagePreview),
+            unreadCount: try container.decode(Int.self, forKey: .unreadCount), updated: try container.decode(UInt64.self, forKey: .updated),
+            mutedUntil: try container.decode(UInt64.self, forKey: .mutedUntil), expireTimer: try container.decode(UInt32.self, forKey: .expireTimer))
+    }
+}

@@ -75,8 +75,10 @@ extension ParleyClient {
     /// asking the server; usernames compare without regard to case, as the server's do.
     public func knownAccountId(username: String) throws -> String? {
         try database.read { db in
-            try String.fetchOne(db, sql: "SELECT account_id FROM recipients WHERE username = ? COLLATE NOCASE ORDER BY account_id LIMIT 1",
-                                arguments: [username])
+            try String.fetchOne(db, sql: """
+                SELECT account_id FROM recipients WHERE username = ? COLLATE NOCASE AND account_id NOT LIKE 'pending:%'
+                ORDER BY account_id LIMIT 1
+                """, arguments: [username])
         }
     }
 

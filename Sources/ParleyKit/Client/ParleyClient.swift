@@ -104,16 +104,22 @@ public final class ParleyClient: Sendable {
         }
     }
 
-    /// Runs every due job once (sends, receipts). Network failures are retried later with backoff.
-    /// `uploadProgress` hears about attachment uploads (for a progress bar).
+    /// Runs every due job once (sends, receipts); with `includingWaiting`, also those waiting out a retry's backoff (a
+    /// person asked for it now: the server may be back). Failures to reach the server are retried later, with backoff
+    /// and without limit — a message is never failed for being written offline; 429 and 5xx answers count toward
+    /// ``MessageSender/maximumAttempts``. `uploadProgress` hears about attachment uploads (for a progress bar).
     @discardableResult
-    public func runJobs(uploadProgress: @escaping MessageSender.TransferProgress = { _, _, _ in }) async throws -> JobReport {
-        try await jobGate.run { try await runDueJobs(uploadProgress: uploadProgress) }
+    public func runJobs(includingWaiting: Bool = false,
+                        uploadProgress: @escaping MessageSender.TransferProgress = { _, _, _ in }) async throws -> JobReport {
+        try await jobGate.run { try await runDueJobs(includingWaiting: includingWaiting, uploadProgress: uploadProgress) }
     }
 
-    private func runDueJobs(uploadProgress: @escaping MessageSender.TransferProgress) async throws -> JobReport {
+    private func runDueJobs(includingWaiting: Bool, uploadProgress: @escaping MessageSender.TransferProgress) async throws -> JobReport {
         var report = JobReport()
-        let jobs = try database.read { db in try JobQueue.due(db, now: UInt64(Date().timeIntervalSince1970 * 1000)) }
+        let dueBy = includingWaiting ? UInt64(Int64.max) : UInt64(Date().timeIntervalSince1970 * 1000)
+        let jobs = try database.read { db in try JobQueue.due(db, now: dueBy) }
+        // A looked-up name queues the sends that waited for it: they go in a second pass.
+        var queuedSends = false
         for (index, job) in jobs.enumerated() {
             do {
                 switch job.kind {
@@ -128,6 +134,10 @@ public final class ParleyClient: Sendable {
                     try await sender.run(try JSONDecoder().decode(MessageSender.ContentJob.self, from: job.payload))
                 case RetryReceipts.requestJobKind:
                     try await retryReceipts.send(try JSONDecoder().decode(RetryReceipts.RequestJob.self, from: job.payload), as: try credentials())
+                case PendingRecipients.jobKind:
+                    try await PendingRecipients(database: database, api: api).run(
+                        try JSONDecoder().decode(PendingRecipients.Job.self, from: job.payload), as: try credentials(), now: now())
+                    queuedSends = true
                 case RetryReceipts.resendJobKind:
                     try await retryReceipts.resend(try JSONDecoder().decode(RetryReceipts.ResendJob.self, from: job.payload), as: try credentials())
                 default:
@@ -140,7 +150,10 @@ public final class ParleyClient: Sendable {
                 let now = UInt64(Date().timeIntervalSince1970 * 1000)
                 try await database.awaitableWrite { db in try JobQueue.retry(job, error: "\(error)", db, now: now) }
                 report.deferred += 1
-                if job.attempts + 1 >= MessageSender.maximumAttempts { try await fail(job, reason: "\(error)"); report.failed += 1 }
+                if error.status != nil, job.attempts + 1 >= MessageSender.maximumAttempts {
+                    try await fail(job, reason: "\(error)")
+                    report.failed += 1
+                }
                 if error.status == nil {
                     // The server cannot be reached: the other jobs wait for the next pass untried (and uncounted
                     // against their attempts) rather than each waiting for its own connection to fail.
@@ -153,6 +166,12 @@ public final class ParleyClient: Sendable {
                 try await fail(job, reason: (blocked ? MessageFailure.blockedContentPrefix : "") + "\(error)")
                 report.failed += 1
             }
+        }
+        if queuedSends {
+            let more = try await runDueJobs(includingWaiting: false, uploadProgress: uploadProgress)
+            report.completed += more.completed
+            report.failed += more.failed
+            report.deferred += more.deferred
         }
         return report
     }

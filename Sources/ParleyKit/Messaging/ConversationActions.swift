@@ -53,6 +53,13 @@ enum ConversationActions {
             }
             // Removed (or gone): what a sender who has not heard of it yet still sends here is not shown.
             guard !known.left else { return .rejected("this account is no longer a member of that group") }
+            // A sender behind on the group's changes (a removal it has not heard of) is told the current state 1:1,
+            // so that its next message goes only to the members.
+            if !origin.outgoing, group.revision < known.revision, origin.author != origin.localAccountId {
+                let current = GroupContext(id: group.id, revision: known.revision, state: GroupState(title: known.title, members: known.members))
+                try JobQueue.enqueue(kind: "content", payload: MessageSender.ContentJob(
+                    audience: .accounts([origin.author]), timestamp: origin.now, message: DataMessage(body: nil, group: current)), db, now: origin.now)
+            }
             groupThread = known.threadId
         }
         if message.reaction != nil || message.deleteTarget != nil || message.editTarget != nil {

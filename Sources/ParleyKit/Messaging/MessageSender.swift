@@ -37,6 +37,17 @@ public struct MessageSender: Sendable {
         try enqueue(body: body, to: accountId, files: try attachments.map { try OutgoingAttachment(file: $0) }, replyTo: replyTo)
     }
 
+    /// Stores an outgoing message to `username`, a name this device has not looked up and cannot look up now (the
+    /// server is unreachable): it waits in a conversation with the name until the name is looked up
+    /// (``PendingRecipients``), then is sent. Returns the message's local id.
+    @discardableResult
+    public func enqueue(body: String, toUnresolvedUsername username: String, files: [OutgoingAttachment] = [],
+                        replyTo: Int64? = nil) throws -> Int64 {
+        try enqueue(body: body, files: files, replyTo: replyTo, queueSend: false) { db, now in
+            try ConversationStore.thread(with: try PendingRecipients.placeholder(for: username, db, now: now), db, now: now)
+        }
+    }
+
     /// Stores an outgoing message to `accountId` with its send job; returns the message's local id. `files` carry
     /// their metadata (type, voice note, duration, waveform) into the encrypted pointers.
     @discardableResult
@@ -55,7 +66,7 @@ public struct MessageSender: Sendable {
         }
     }
 
-    private func enqueue(body: String, files: [OutgoingAttachment], replyTo: Int64?,
+    private func enqueue(body: String, files: [OutgoingAttachment], replyTo: Int64?, queueSend: Bool = true,
                          thread: (Database, UInt64) throws -> Int64) throws -> Int64 {
         guard !body.isEmpty || !files.isEmpty else { throw ParleyError.invalidArgument("a message needs text or an attachment") }
         for file in files {
@@ -88,7 +99,7 @@ public struct MessageSender: Sendable {
                                      file.durationMilliseconds.map { Int64($0) }, file.waveform.isEmpty ? nil : Waveform.encode(file.waveform),
                                      file.voiceNote])
             }
-            try JobQueue.enqueue(kind: "send", payload: SendJob(messageId: id), db, now: timestamp)
+            if queueSend { try JobQueue.enqueue(kind: "send", payload: SendJob(messageId: id), db, now: timestamp) }
             return id
         }
     }

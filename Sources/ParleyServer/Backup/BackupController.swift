@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Hummingbird
+import Logging
 import ParleyAPI
 
 /// PIN-protected key backups: the primary device stores its encrypted secrets, a new machine restores them with the
@@ -19,6 +20,8 @@ struct BackupController: Sendable {
     let settings: BackupSettings
     let oprf: BackupOPRFKey
     let attempts: BackupAttemptWindow
+    /// Where a backup deleted after too many guesses is recorded (the operator should know).
+    let logger: Logger
 
     func addRoutes(to routes: ServerRoutes) {
         routes.device.post(RouterPath(BackupRoutes.evaluate), use: evaluateOwn)
@@ -87,6 +90,7 @@ struct BackupController: Sendable {
         case .noBackup:
             throw Self.noBackup(username)
         case .wiped:
+            logger.notice("a PIN backup was deleted after \(settings.maximumFailures) wrong guesses", metadata: ["account": "\(account.id)"])
             throw Self.wiped
         case .keyMismatch:
             throw ServerError.unavailable(
