@@ -71,6 +71,14 @@ import Testing
         #expect(refused.status != 0)
         #expect(refused.stderr.contains("another parley-server (pid \(server.process.processIdentifier)) is using"), "\(refused.stderr)")
 
+        // The server's help is how to run it: serve's flags, then the operator's commands.
+        let help = Process()
+        help.executableURL = URL(fileURLWithPath: bin).appendingPathComponent("parley-server")
+        help.arguments = ["--help"]
+        let helpRun = try ProcessRun.run(help)
+        #expect(helpRun.status == 0 && helpRun.stdout.contains("--data-directory") && helpRun.stdout.contains("--vapid-subject")
+                && helpRun.stdout.contains("invites"), "\(helpRun.stdout)")
+
         for tool in ["parley", "parley-server"] {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: bin).appendingPathComponent(tool)
