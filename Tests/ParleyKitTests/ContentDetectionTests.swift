@@ -136,7 +136,8 @@ import Testing
             try await server.resume()
             try await Task.sleep(for: .milliseconds(2100))
             #expect(await service.contains(String(repeating: "d", count: 64)).source == .server)
-            #expect(!service.isCircuitOpen && service.metrics.requests == 5)
+            // One lookup: a request, or two when the first met a connection the restart left behind (its one retry).
+            #expect(!service.isCircuitOpen && (5...6).contains(service.metrics.requests), "\(service.metrics)")
         }
     }
 
