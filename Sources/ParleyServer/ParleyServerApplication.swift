@@ -14,8 +14,7 @@ public enum ParleyServerApplication {
     public static func makeRouter(_ dependencies: ServerDependencies, logger: Logger = Logger(label: "parley-server")) -> Router<ParleyRequestContext> {
         let d = dependencies
         let router = Router(context: ParleyRequestContext.self)
-        router.add(middleware: RequestLogMiddleware(logger: logger))
-        router.add(middleware: MetricsMiddleware(metrics: d.metrics))
+        router.add(middleware: MetricsMiddleware(metrics: d.metrics, logger: logger))
         router.add(middleware: ErrorMiddleware())
         let routes = ServerRoutes(router: router, devices: d.authenticator, operators: d.operators)
 
