@@ -96,15 +96,7 @@ extension ParleyClient {
 
     /// The usernames this device knows for `accountIds` (those it knows).
     public func usernames(of accountIds: [String]) throws -> [String: String] {
-        try database.read { db in
-            var names: [String: String] = [:]
-            for accountId in accountIds {
-                if let name = try String.fetchOne(db, sql: "SELECT username FROM recipients WHERE account_id = ?", arguments: [accountId]) {
-                    names[accountId] = name
-                }
-            }
-            return names
-        }
+        try database.read { db in try ConversationStore.usernames(of: accountIds, db) }
     }
 
     /// Why sending or receiving message `id` failed, as a type: `nil` when it did not (or there is no such message).

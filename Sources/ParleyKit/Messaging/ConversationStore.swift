@@ -8,6 +8,17 @@ enum ConversationStore {
         try Int64.fetchOne(db, sql: "SELECT id FROM threads WHERE recipient_account_id = ?", arguments: [accountId])
     }
 
+    /// The usernames this device knows for `accountIds` (those it knows), read in `db`.
+    static func usernames(of accountIds: some Sequence<String>, _ db: Database) throws -> [String: String] {
+        var names: [String: String] = [:]
+        for accountId in accountIds {
+            if let name = try String.fetchOne(db, sql: "SELECT username FROM recipients WHERE account_id = ?", arguments: [accountId]) {
+                names[accountId] = name
+            }
+        }
+        return names
+    }
+
     /// The thread with `accountId`, created with its recipient when missing.
     static func thread(with accountId: String, username: String? = nil, _ db: Database, now: UInt64) throws -> Int64 {
         try db.execute(sql: "INSERT OR IGNORE INTO recipients (account_id, username) VALUES (?, ?)", arguments: [accountId, username])

@@ -64,10 +64,8 @@ enum GroupStore {
             }
             // Names as this device knows them when the change arrives (an unknown account by its id's start).
             func names(_ accounts: Set<String>) throws -> String {
-                try accounts.sorted().map { account in
-                    try String.fetchOne(db, sql: "SELECT username FROM recipients WHERE account_id = ?", arguments: [account])
-                        ?? String(account.prefix(8))
-                }.joined(separator: ", ")
+                let known = try ConversationStore.usernames(of: accounts, db)
+                return accounts.sorted().map { known[$0] ?? String($0.prefix(8)) }.joined(separator: ", ")
             }
             description = [existing.title != state.title ? "renamed to “\(state.title)”" : nil,
                            added.isEmpty ? nil : "added \(try names(added))", removed.isEmpty ? nil : "removed \(try names(removed))"]

@@ -39,6 +39,12 @@ public final class PushNotifier: Service, Sendable {
         var delayed: AsyncStream<(Job, Duration)>.Continuation?
         var presence: AsyncStream<(DeviceAddress, Bool)>.Continuation?
         var running = false
+
+        /// Ends `address`'s quiet time (it connected, or changed its target): its next message is looked at at once.
+        mutating func wake(_ address: DeviceAddress) {
+            quietUntil[address] = nil
+            deferred.remove(address)
+        }
     }
 
     let store: any PushStore & MailboxStore
@@ -105,10 +111,7 @@ public final class PushNotifier: Service, Sendable {
     /// A socket of `address` opened (`true`) or closed here.
     func socketChanged(_ address: DeviceAddress, open: Bool) {
         let presence = state.withLock { state in
-            if open {
-                state.quietUntil[address] = nil
-                state.deferred.remove(address)
-            }
+            if open { state.wake(address) }
             return state.presence
         }
         presence?.yield((address, open))
@@ -116,10 +119,7 @@ public final class PushNotifier: Service, Sendable {
 
     /// The device registered or removed its target: its next message is looked at at once.
     func targetChanged(_ address: DeviceAddress) {
-        state.withLock { state in
-            state.quietUntil[address] = nil
-            state.deferred.remove(address)
-        }
+        state.withLock { $0.wake(address) }
     }
 
     /// Whether `provider` (`webpush`, `apns`, `fcm`) can send from this server.
