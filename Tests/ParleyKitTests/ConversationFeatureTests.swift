@@ -149,7 +149,7 @@ import Testing
             #expect(try ConversationActions.apply(DataMessage(body: nil, reaction: withdrawn), from: origin("bob", at: 300, peer: "bob"), db) == .applied)
             // The reaction sent before the withdrawal arrives late: it does not come back.
             #expect(try ConversationActions.apply(DataMessage(body: nil, reaction: like), from: origin("bob", at: 200, peer: "bob"), db) == .duplicate)
-            let bobsMessage = try #require(try ConversationStore.messageId(author: "bob", timestamp: 100, db))
+            let bobsMessage = try #require(try MessagesTable.id(author: "bob", timestamp: 100, db))
             #expect(try MessageLookup.message(bobsMessage, db)?.reactions.isEmpty == true)
             // Carol cannot react to (or edit, or delete) a message of her conversation's neighbour.
             guard case .rejected = try ConversationActions.apply(DataMessage(body: nil, reaction: like), from: origin("carol", at: 400, peer: "carol"), db) else {

@@ -59,7 +59,7 @@ import Testing
             let request = RetryReceipts.RequestJob(accountId: aliceId, deviceId: 1, timestamp: sent.timestamp, type: 2,
                                                    ciphertext: Data(base64Encoded: envelope.content) ?? Data())
             try await bob.database.awaitableWrite { db in
-                for _ in 0..<5 { try JobQueue.enqueue(kind: RetryReceipts.requestJobKind, payload: request, db, now: 0) }
+                for _ in 0..<5 { try JobQueue.enqueue(.retryRequest(request), now: 0, db) }
             }
             #expect(try await bob.runJobs().failed == 0)
             let pendingBefore = try await Self.pendingCount(bob)

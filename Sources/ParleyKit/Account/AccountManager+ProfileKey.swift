@@ -38,11 +38,11 @@ extension AccountManager {
 
     /// The profile key kept in `db`, if any.
     static func storedProfileKey(_ db: Database) throws -> ProfileKey? {
-        try Data.fetchOne(db, sql: "SELECT profile_key FROM local_account WHERE id = 1").map { try ProfileKey(bytes: $0) }
+        try LocalAccountTable.profileKey(db).map { try ProfileKey(bytes: $0) }
     }
 
     /// Keeps `key` as this account's profile key (a rotation here, or one another device of the account made).
     static func keepProfileKey(_ key: ProfileKey, _ db: Database) throws {
-        try db.execute(sql: "UPDATE local_account SET profile_key = ? WHERE id = 1", arguments: [key.bytes])
+        try LocalAccountTable.setProfileKey(key.bytes, db)
     }
 }

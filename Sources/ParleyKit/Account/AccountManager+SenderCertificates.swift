@@ -61,8 +61,7 @@ extension AccountManager {
             throw ParleyError.invalidArgument("no sealed-sender trust root is known: pin one in the configuration")
         }
         let (credentials, identity) = try database.read { db in
-            (try LocalAccount.credentials(db), try IdentityKeyPair(bytes: try Data.fetchOne(
-                db, sql: "SELECT identity_key_pair FROM local_account WHERE id = 1") ?? Data()))
+            (try LocalAccount.credentials(db), try IdentityKeyPair(bytes: try LocalAccountTable.identityKeyPair(db) ?? Data()))
         }
         let response = try await api.deliveryCertificate(as: credentials)
         guard let bytes = Data(base64Encoded: response.certificate) else {

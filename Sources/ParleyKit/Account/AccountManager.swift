@@ -8,17 +8,21 @@ public struct AccountManager: Sendable {
     let database: ParleyDatabase
     let api: ParleyServerClient
     let store: DatabaseProtocolStore
+    /// The wall clock prekeys are dated and rotated by (milliseconds since 1970).
+    let now: @Sendable () -> UInt64
 
     /// Refill one-time keys when the server holds fewer than this many of either kind.
     public static let refillThreshold = 10
     /// Rotate the signed prekey after this long (milliseconds; a week, as Signal's clients do).
     public static let signedPreKeyLifetime: UInt64 = 7 * 24 * 60 * 60 * 1000
 
-    /// A manager for the account in `database` on the server `api` talks to.
-    public init(database: ParleyDatabase, api: ParleyServerClient, store: DatabaseProtocolStore) {
+    /// A manager for the account in `database` on the server `api` talks to, dating prekeys by `now` (milliseconds since 1970).
+    public init(database: ParleyDatabase, api: ParleyServerClient, store: DatabaseProtocolStore,
+                now: @escaping @Sendable () -> UInt64 = { UInt64(Date().timeIntervalSince1970 * 1000) }) {
         self.database = database
         self.api = api
         self.store = store
+        self.now = now
     }
 
     /// The account in the database, if any.
@@ -35,19 +39,15 @@ public struct AccountManager: Sendable {
         let password = DeviceCredentials.makePassword()
         let profileKey = ProfileKey.generate()
         try await database.awaitableWrite { [baseURL = api.baseURL] db in
-            try db.execute(sql: "DELETE FROM local_account")
-            try db.execute(sql: """
-                INSERT INTO local_account (id, server_url, username, password, identity_key_pair, registration_id, profile_key)
-                VALUES (1, ?, ?, ?, ?, ?, ?)
-                """, arguments: [baseURL, username, password, identity.serialize(), Int64(registrationId), profileKey.bytes])
+            try LocalAccountTable.replace(serverURL: baseURL, username: username, accountId: nil, deviceId: nil, password: password,
+                                          identityKeyPair: identity.serialize(), registrationId: registrationId, profileKey: profileKey.bytes, db)
         }
         let response = try await api.register(RegisterAccountRequest(
             username: username, identityKey: identity.publicKey.serialize().base64EncodedString(),
             registrationId: registrationId, password: password, deviceName: deviceName, inviteToken: inviteToken,
             unidentifiedAccessKey: profileKey.accessKey.base64EncodedString()))
         try await database.awaitableWrite { db in
-            try db.execute(sql: "UPDATE local_account SET account_id = ?, device_id = ? WHERE id = 1",
-                           arguments: [response.accountId, Int64(response.deviceId)])
+            try LocalAccountTable.setRegistered(accountId: response.accountId, deviceId: response.deviceId, db)
             try Self.keepTrustRoot(response.sealedSenderTrustRoot, db)
         }
         let credentials = DeviceCredentials(accountId: response.accountId, deviceId: response.deviceId, password: password)
@@ -59,10 +59,10 @@ public struct AccountManager: Sendable {
     /// the account identity to the invitation's key (``ProvisioningCipher``) and leaves it at the invitation's address.
     public func approveLink(_ invitation: LinkInvitation) async throws {
         let (primary, identity, username, profileKey) = try database.read { db -> (DeviceCredentials, Data, String, Data?) in
-            guard let row = try Row.fetchOne(db, sql: "SELECT identity_key_pair, username, profile_key FROM local_account WHERE id = 1") else {
+            guard let identity = try LocalAccountTable.identityKeyPair(db), let username = try LocalAccountTable.username(db) else {
                 throw ParleyError.notRegistered
             }
-            return (try LocalAccount.credentials(db), row["identity_key_pair"], row["username"], row["profile_key"])
+            return (try LocalAccount.credentials(db), identity, username, try LocalAccountTable.profileKey(db))
         }
         guard primary.deviceId == 1 else { throw ParleyError.invalidArgument("only the primary device (1) can link devices") }
         let code = try await api.issueLinkCode(as: primary)
@@ -106,15 +106,9 @@ public struct AccountManager: Sendable {
             throw ProvisioningError.malformedMessage("the link code belongs to another account than the message names")
         }
         try await database.awaitableWrite { [baseURL = api.baseURL] db in
-            try db.execute(sql: "DELETE FROM local_account")
-            try db.execute(
-                sql: """
-                    INSERT INTO local_account (id, server_url, username, account_id, device_id, password, identity_key_pair, registration_id,
-                                               profile_key)
-                    VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [baseURL, message.username, linked.accountId, Int64(linked.deviceId), password, identity, Int64(registrationId),
-                            try message.profileKey.flatMap { Data(base64Encoded: $0) }.map { try ProfileKey(bytes: $0).bytes }])
+            try LocalAccountTable.replace(serverURL: baseURL, username: message.username, accountId: linked.accountId, deviceId: linked.deviceId,
+                                          password: password, identityKeyPair: identity, registrationId: registrationId,
+                                          profileKey: try message.profileKey.flatMap { Data(base64Encoded: $0) }.map { try ProfileKey(bytes: $0).bytes }, db)
             try Self.keepTrustRoot(linked.sealedSenderTrustRoot, db)
         }
         try await upload(oneTime: true, signed: true, lastResort: true)
@@ -128,7 +122,7 @@ public struct AccountManager: Sendable {
     public func linkNewDevice(database newDatabase: ParleyDatabase, name: String? = nil) async throws -> DeviceCredentials {
         let invitation = LinkInvitation.create()
         try await approveLink(invitation)
-        return try await AccountManager(database: newDatabase, api: api, store: store)
+        return try await AccountManager(database: newDatabase, api: api, store: store, now: now)
             .completeLink(invitation, deviceName: name, pollInterval: .milliseconds(50), timeout: .seconds(30))
     }
 
@@ -144,17 +138,18 @@ public struct AccountManager: Sendable {
 
     /// Replaces the signed prekey when the newest one is older than ``signedPreKeyLifetime``; returns whether it did.
     @discardableResult
-    public func rotateSignedPreKeyIfDue(now: UInt64 = UInt64(Date().timeIntervalSince1970 * 1000)) async throws -> Bool {
-        let newest = try database.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(created) FROM signed_prekeys") } ?? 0
-        guard now >= UInt64(max(newest, 0)) + Self.signedPreKeyLifetime else { return false }
+    public func rotateSignedPreKeyIfDue(now: UInt64? = nil) async throws -> Bool {
+        let now = now ?? self.now()
+        let newest = try database.read { [store] db in try store.newestSignedPreKeyCreation(in: db) } ?? 0
+        guard now >= newest + Self.signedPreKeyLifetime else { return false }
         try await upload(oneTime: false, signed: true, lastResort: true, now: now)
         return true
     }
 
     /// Generates the keys asked for, stores their private halves and uploads the public ones (also after a backup
     /// restore, ``KeyBackup``).
-    func upload(oneTime: Bool, signed: Bool, lastResort: Bool,
-                now: UInt64 = UInt64(Date().timeIntervalSince1970 * 1000)) async throws {
+    func upload(oneTime: Bool, signed: Bool, lastResort: Bool, now: UInt64? = nil) async throws {
+        let now = now ?? self.now()
         let (credentials, request) = try await database.awaitableWrite { [store] db in
             (try LocalAccount.credentials(db),
              try PreKeyGenerator.generate(db, store: store, oneTime: oneTime, signed: signed, lastResort: lastResort, now: now))

@@ -14,9 +14,7 @@ enum PreKeyGenerator {
         let context = TransactionContext(db)
         let identity = try store.identityKeyPair(context: context).privateKey
         let base64 = { (bytes: Data) in bytes.base64EncodedString() }
-        var counters = try Row.fetchOne(db, sql: """
-            SELECT next_prekey_id, next_signed_prekey_id, next_kyber_prekey_id FROM local_account WHERE id = 1
-            """).map { (UInt32($0[0] as Int64), UInt32($0[1] as Int64), UInt32($0[2] as Int64)) } ?? (1, 1, 1)
+        var counters = try LocalAccountTable.nextPreKeyIds(db)
 
         var signedEntity: SignedPreKeyEntity?
         if signed {
@@ -42,14 +40,12 @@ enum PreKeyGenerator {
         var lastResortEntity: SignedPreKeyEntity?
         if lastResort {
             let kem = KyberPreKeyRecord.generate(id: counters.2, timestamp: now, signedBy: identity)
-            try db.execute(sql: "DELETE FROM kyber_prekeys WHERE last_resort = 1")
+            try store.removeLastResortKyberPreKeys(in: db)
             try store.storeKyberPreKey(kem, id: kem.id, lastResort: true, context: context)
             lastResortEntity = SignedPreKeyEntity(keyId: kem.id, publicKey: base64(try kem.publicKey().serialize()), signature: base64(kem.signature))
             counters.2 = Self.next(counters.2)
         }
-        try db.execute(
-            sql: "UPDATE local_account SET next_prekey_id = ?, next_signed_prekey_id = ?, next_kyber_prekey_id = ? WHERE id = 1",
-            arguments: [Int64(counters.0), Int64(counters.1), Int64(counters.2)])
+        try LocalAccountTable.setNextPreKeyIds(counters, db)
         return UploadKeysRequest(signedPreKey: signedEntity, preKeys: oneTime ? preKeys : nil,
                                  kemPreKeys: oneTime ? kemKeys : nil, lastResortKemPreKey: lastResortEntity)
     }

@@ -45,11 +45,11 @@ public struct KeyBackup: Sendable {
         try Self.check(pin)
         let (credentials, secrets) = try database.read { db -> (DeviceCredentials, BackupSecrets) in
             let credentials = try LocalAccount.credentials(db)
-            guard let row = try Row.fetchOne(db, sql: "SELECT username, identity_key_pair, registration_id FROM local_account WHERE id = 1")
+            guard let account = try LocalAccountTable.account(db), let identity = try LocalAccountTable.identityKeyPair(db)
             else { throw ParleyError.notRegistered }
             return (credentials, BackupSecrets(
-                accountId: credentials.accountId, username: row["username"], password: credentials.password,
-                identityKeyPair: row["identity_key_pair"], registrationId: UInt32(truncatingIfNeeded: row["registration_id"] as Int64)))
+                accountId: credentials.accountId, username: account.username, password: credentials.password,
+                identityKeyPair: identity, registrationId: account.registrationId))
         }
         guard credentials.deviceId == 1 else { throw BackupError.notPrimaryDevice }
         let blinded = try BlindedPIN(pin: pin, username: secrets.username)
@@ -123,13 +123,9 @@ public struct KeyBackup: Sendable {
         var generator = SystemRandomNumberGenerator()
         let password = Data((0..<24).map { _ in UInt8.random(in: 0...255, using: &generator) }).base64EncodedString()
         try await database.awaitableWrite { [baseURL = api.baseURL, registrationId] db in
-            try db.execute(sql: "DELETE FROM local_account")
-            try db.execute(
-                sql: """
-                    INSERT INTO local_account (id, server_url, username, account_id, device_id, password, identity_key_pair, registration_id)
-                    VALUES (1, ?, ?, ?, 1, ?, ?, ?)
-                    """,
-                arguments: [baseURL, secrets.username, secrets.accountId, password, secrets.identityKeyPair, Int64(registrationId)])
+            try LocalAccountTable.replace(serverURL: baseURL, username: secrets.username, accountId: secrets.accountId, deviceId: 1,
+                                          password: password, identityKeyPair: secrets.identityKeyPair, registrationId: registrationId,
+                                          profileKey: nil, db)
             try SettingsTable.set(Self.restorePendingSetting, to: secrets.password, db)
         }
         return try await finishRestore(previousPassword: secrets.password, pin: pin)
@@ -140,7 +136,7 @@ public struct KeyBackup: Sendable {
     private func finishRestore(previousPassword: String, pin: String) async throws -> DeviceCredentials {
         let (credentials, registrationId) = try database.read { db in
             (try LocalAccount.credentials(db),
-             UInt32(truncatingIfNeeded: try Int64.fetchOne(db, sql: "SELECT registration_id FROM local_account WHERE id = 1") ?? 0))
+             try LocalAccountTable.registrationId(db) ?? 0)
         }
         let previous = DeviceCredentials(accountId: credentials.accountId, deviceId: 1, password: previousPassword)
         do {

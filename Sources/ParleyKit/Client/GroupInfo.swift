@@ -15,7 +15,7 @@ public struct GroupInfo: Sendable, Equatable, Codable {
     /// This account left or was removed.
     public let left: Bool
 
-    init(_ group: GroupStore.Group) {
+    init(_ group: StoredGroup) {
         self.init(id: group.id, threadId: group.threadId, title: group.title, members: group.members, revision: group.revision, left: group.left)
     }
 

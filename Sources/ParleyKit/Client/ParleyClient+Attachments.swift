@@ -8,13 +8,10 @@ extension ParleyClient {
     /// Downloads, checks (digest and MAC) and decrypts attachment `attachmentId` into `destination`.
     public func downloadAttachment(_ attachmentId: Int64, to destination: URL,
                                    progress: @escaping @Sendable (Int64) -> Void = { _ in }) async throws {
-        let row = try database.read { db in
-            try Row.fetchOne(db, sql: "SELECT server_id, keys, digest, size, state FROM attachments WHERE id = ?", arguments: [attachmentId])
-        }
-        guard let row, let serverId = row["server_id"] as String?, let keys = row["keys"] as Data?, let digest = row["digest"] as Data? else {
+        guard let download = try database.read({ db in try AttachmentsTable.download(attachmentId, db) }) else {
             throw ParleyError.invalidArgument("no downloadable attachment \(attachmentId)")
         }
-        if row["state"] as String? == "blocked" { throw ParleyError.duplicateBlocked(fileName: destination.lastPathComponent) }
+        if download.blocked { throw ParleyError.duplicateBlocked(fileName: destination.lastPathComponent) }
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: destination.path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw ParleyError.invalidArgument("\(destination.path) is a directory")
@@ -27,16 +24,16 @@ extension ParleyClient {
             try? FileManager.default.removeItem(at: blob)
             try? FileManager.default.removeItem(at: plaintext)
         }
-        try await api.downloadAttachment(serverId, to: blob, as: try credentials(), progress: progress)
+        try await api.downloadAttachment(download.serverId, to: blob, as: try credentials(), progress: progress)
         let plaintextHash = try AttachmentDecryptor.decryptFile(
-            at: blob, to: plaintext, keys: try AttachmentKeys(combined: [UInt8](keys)), digest: [UInt8](digest), plaintextLength: row["size"])
+            at: blob, to: plaintext, keys: try AttachmentKeys(combined: [UInt8](download.keys)), digest: [UInt8](download.digest),
+            plaintextLength: download.size)
         // The download hook: a blocked hash never reaches the user; the reason is recorded.
         let hash = ContentHashFormat.hex(plaintextHash)
         let verdict = await contentDetection.contains(hash)
         if verdict.blocked {
             try await database.awaitableWrite { db in
-                try db.execute(sql: "UPDATE attachments SET state = 'blocked', blocked_reason = ? WHERE id = ?",
-                               arguments: ["content hash \(hash) is in the \(verdict.banks.joined(separator: ", ")) bank", attachmentId])
+                try AttachmentsTable.markBlocked(attachmentId, reason: "content hash \(hash) is in the \(verdict.banks.joined(separator: ", ")) bank", db)
             }
             throw ParleyError.duplicateBlocked(fileName: destination.lastPathComponent)
         }
@@ -54,9 +51,7 @@ extension ParleyClient {
 
     fileprivate func markDownloaded(_ attachmentId: Int64, at destination: URL) async throws {
         let recorded = try await database.awaitableWrite { db in
-            try db.execute(sql: "UPDATE attachments SET local_path = ?, state = 'downloaded' WHERE id = ?",
-                           arguments: [destination.path, attachmentId])
-            return db.changesCount > 0
+            try AttachmentsTable.markDownloaded(attachmentId, to: destination.path, db)
         }
         // The message was deleted for everyone or disappeared during the download: its content goes with it.
         guard recorded else {
@@ -74,14 +69,6 @@ extension ParleyClient {
 
     /// The attachments of a message, with what shows before downloading (type, name, duration, waveform).
     public func attachments(ofMessage messageId: Int64) throws -> [AttachmentInfo] {
-        try database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT id, file_name, size, content_type, duration_ms, waveform, voice_note, state FROM attachments WHERE message_id = ? ORDER BY id
-                """, arguments: [messageId]).map {
-                AttachmentInfo(id: $0["id"], fileName: $0["file_name"], size: $0["size"], contentType: $0["content_type"],
-                               durationMilliseconds: ($0["duration_ms"] as Int64?).map { $0.clampedUInt32 },
-                               waveform: Waveform.decode($0["waveform"]), voiceNote: $0["voice_note"], state: $0["state"])
-            }
-        }
+        try database.read { db in try AttachmentsTable.infos(of: messageId, db) }
     }
 }

@@ -75,10 +75,7 @@ extension ParleyClient {
     /// asking the server; usernames compare without regard to case, as the server's do.
     public func knownAccountId(username: String) throws -> String? {
         try database.read { db in
-            try String.fetchOne(db, sql: """
-                SELECT account_id FROM recipients WHERE username = ? COLLATE NOCASE AND account_id NOT LIKE 'pending:%'
-                ORDER BY account_id LIMIT 1
-                """, arguments: [username])
+            try RecipientsTable.accountId(named: username, placeholderPrefix: PendingRecipients.prefix, db)
         }
     }
 
@@ -90,13 +87,13 @@ extension ParleyClient {
     /// The message `authorAccountId` sent at `timestamp` (the pair names a message on every device), if this device has it.
     public func message(author authorAccountId: String, timestamp: UInt64) throws -> StoredMessage? {
         try database.read { db in
-            try ConversationStore.messageId(author: authorAccountId, timestamp: timestamp, db).flatMap { try MessageLookup.message($0, db) }
+            try MessagesTable.id(author: authorAccountId, timestamp: timestamp, db).flatMap { try MessageLookup.message($0, db) }
         }
     }
 
     /// The usernames this device knows for `accountIds` (those it knows).
     public func usernames(of accountIds: [String]) throws -> [String: String] {
-        try database.read { db in try ConversationStore.usernames(of: accountIds, db) }
+        try database.read { db in try RecipientsTable.usernames(of: accountIds, db) }
     }
 
     /// Why sending or receiving message `id` failed, as a type: `nil` when it did not (or there is no such message).

@@ -36,8 +36,8 @@ public final class ParleyClient: Sendable {
     let logger: Logger
     /// The HTTP client ``open(accountDirectory:server:passphrase:contentDetection:logger:)`` made, closed by ``shutdown()``.
     let ownedHTTPClient = Mutex<HTTPClient?>(nil)
-    /// One pass over the job queue at a time (the daemon's clients and `listen` may ask at once).
-    let jobGate = AsyncSerialGate()
+    /// The durable job queue's runner.
+    let jobs: JobRunner
     private let stateLock = NSLock()
     /// Account ids this process already asked the server to name (a 404 is not asked again).
     nonisolated(unsafe) private var askedForNames: Set<String> = []
@@ -52,10 +52,10 @@ public final class ParleyClient: Sendable {
                 contentDetection: ContentDetectionConfiguration = ContentDetectionConfiguration(),
                 contentDetectionServer: ParleyServerClient? = nil, logger: Logger = Logger(label: "parley"),
                 now: @escaping @Sendable () -> UInt64 = { UInt64(Date().timeIntervalSince1970 * 1000) }) {
-        let store = DatabaseProtocolStore()
-        let clock = MonotonicTimestamp()
+        let store = DatabaseProtocolStore(now: now)
+        let clock = MonotonicTimestamp(wallClock: now)
         let sessions = DeviceSessions(database: database, api: api, store: store)
-        let accounts = AccountManager(database: database, api: api, store: store)
+        let accounts = AccountManager(database: database, api: api, store: store, now: now)
         let unidentified = UnidentifiedDelivery(database: database, accounts: accounts, store: store, now: now)
         let delivery = MessageDelivery(database: database, api: api, store: store, sessions: sessions, unidentified: unidentified, now: now)
         self.database = database
@@ -80,6 +80,8 @@ public final class ParleyClient: Sendable {
         sender = MessageSender(database: database, api: api, delivery: delivery, groupDelivery: groupDelivery, clock: clock,
                                staging: staging, signatures: signatures, now: now)
         receiver = MessageReceiver(database: database, store: store, clock: clock, wallClock: now)
+        jobs = JobRunner(database: database, api: api, sender: sender, delivery: delivery, retryReceipts: retryReceipts, now: now,
+                         logger: logger)
     }
 
     /// This device's credentials, or ``ParleyError/notRegistered``.
@@ -118,17 +120,14 @@ public final class ParleyClient: Sendable {
 
     /// Remembers that `username` is `accountId` (after a lookup by username), so conversations show the name.
     public func remember(username: String, for accountId: String) throws {
-        try database.write { db in
-            try db.execute(sql: "INSERT INTO recipients (account_id, username) VALUES (?, ?) ON CONFLICT (account_id) DO UPDATE SET username = excluded.username",
-                           arguments: [accountId, username])
-        }
+        try database.write { db in try RecipientsTable.setUsername(username, for: accountId, db) }
     }
 
     /// Asks the server for the usernames of correspondents known only by account id (conversations they started).
     /// Best effort: a failure leaves them unnamed until the next time.
     public func nameNewCorrespondents() async {
         guard let credentials = try? credentials(),
-              let unnamed = try? database.read({ db in try String.fetchAll(db, sql: "SELECT account_id FROM recipients WHERE username IS NULL LIMIT 50") })
+              let unnamed = try? database.read({ db in try RecipientsTable.unnamed(limit: 50, db) })
         else { return }
         for accountId in unnamed where stateLock.withLock({ askedForNames.insert(accountId).inserted }) {
             guard let found = try? await api.account(accountId, as: credentials), found.accountId == accountId else { continue }
@@ -144,7 +143,7 @@ public final class ParleyClient: Sendable {
         let sweeping = Task { [sweeper, now, logger] in await sweeper.run(now: now, logger: logger) }
         let queued = JobSignal()
         let observation = try database.observe(tables: ["jobs"]) { _ in queued.set() }
-        let working = Task { await self.runJobsWhenDue(queued) }
+        let working = Task { [jobs] in await jobs.runWhenDue(queued) }
         defer {
             observation.cancel()
             working.cancel()
@@ -263,46 +262,19 @@ public final class ParleyClient: Sendable {
 
     /// Mutes the conversation `threadId` until `until` (milliseconds since 1970; 0 unmutes).
     public func mute(threadId: Int64, until: UInt64) throws {
-        try database.write { db in
-            try db.execute(sql: "UPDATE threads SET muted_until = ? WHERE id = ?", arguments: [Int64(clamping: until), threadId])
-        }
+        try database.write { db in try ThreadsTable.mute(threadId: threadId, until: until, db) }
     }
 
     // MARK: Reading
 
     /// The inbox: one entry per conversation, most recent first.
     public func conversations() throws -> [ConversationSummary] {
-        try database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT t.id, t.recipient_account_id, r.username, substr(m.body, 1, 80) AS body, m.status, t.unread_count, t.updated,
-                       t.muted_until, t.expire_timer, m.deleted, m.kind, m.expire_timer, t.group_id, t.title
-                FROM threads t LEFT JOIN recipients r ON r.account_id = t.recipient_account_id
-                LEFT JOIN messages m ON m.id = t.last_message_id
-                ORDER BY t.updated DESC, t.id DESC
-                """).map { row in
-                // Columns by position: a lookup by name compares lowercased names, the larger part of this query's cost.
-                let body: String? = row[3]
-                let status: String? = row[4]
-                let preview = (row[9] as Bool?) == true ? "(deleted)"
-                    : (row[10] as String?) == MessageKind.timerChange.rawValue ? TimerDescription.notice((row[11] as Int64).clampedUInt32)
-                    : body ?? (status == "undecryptable" ? "(could not decrypt)" : nil)
-                return ConversationSummary(
-                    threadId: row[0], accountId: row[1] ?? "", username: row[2], groupId: row[12], title: row[13], lastMessagePreview: preview,
-                    unreadCount: row[5], updated: UInt64(row[6] as Int64), mutedUntil: UInt64(max(0, row[7] as Int64)),
-                    expireTimer: (row[8] as Int64).clampedUInt32)
-            }
-        }
+        try database.read(ThreadsTable.summaries)
     }
 
     /// A page of a conversation's history, newest first, older than message id `before`.
     public func history(threadId: Int64, before: Int64? = nil, limit: Int = 50) throws -> MessagePage {
-        try database.read { db in
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT \(MessageLookup.columns) FROM messages m WHERE m.thread_id = ? AND m.id < ? ORDER BY m.id DESC LIMIT ?
-                """, arguments: [threadId, before ?? Int64.max, limit + 1])
-            let messages = try MessageLookup.withReactions(rows.prefix(limit).map(StoredMessage.init(row:)), db)
-            return MessagePage(messages: messages, nextCursor: rows.count > limit ? messages.last?.id : nil)
-        }
+        try database.read { db in try MessageLookup.page(threadId: threadId, before: before, limit: limit, db) }
     }
 
     /// Messages that arrived with a local id above `cursor` — from others, and the copies of what this account sent
@@ -312,26 +284,17 @@ public final class ParleyClient: Sendable {
     public func receivedMessages(after cursor: Int64, limit: Int = 500) throws -> [StoredMessage] {
         guard (1...1000).contains(limit) else { throw ParleyError.invalidArgument("limit must be 1…1000") }
         let device = try credentials().deviceId
-        return try database.read { db in
-            try MessageLookup.withReactions(try Row.fetchAll(db, sql: """
-                SELECT \(MessageLookup.columns) FROM messages m
-                WHERE m.id > ? AND (m.outgoing = 0 OR m.author_device_id != ?) AND m.status != ? ORDER BY m.id LIMIT ?
-                """, arguments: [cursor, Int64(device), MessageStatus.undecryptable.rawValue, limit]).map(StoredMessage.init(row:)), db)
-        }
+        return try database.read { db in try MessageLookup.received(after: cursor, exceptFromDevice: device, limit: limit, db) }
     }
 
     /// Every group this account is or was in.
     public func groups() throws -> [GroupInfo] {
-        try database.read { db in
-            try Int64.fetchAll(db, sql: "SELECT id FROM threads WHERE group_id IS NOT NULL ORDER BY title, id").compactMap { threadId in
-                try GroupStore.group(threadId: threadId, db).map(GroupInfo.init)
-            }
-        }
+        try database.read { db in try ThreadsTable.groups(db).map(GroupInfo.init) }
     }
 
     /// The thread with `accountId`, if any.
     public func threadId(with accountId: String) throws -> Int64? {
-        try database.read { db in try ConversationStore.existingThread(with: accountId, db) }
+        try database.read { db in try ThreadsTable.id(with: accountId, db) }
     }
 
     /// Marks a conversation read, starts the disappearing timers of the messages just read, and queues read
@@ -339,19 +302,15 @@ public final class ParleyClient: Sendable {
     public func markRead(threadId: Int64) throws {
         let now = self.now()
         try database.write { db in
-            let unread = try Row.fetchAll(db, sql: "SELECT author_account_id, timestamp FROM messages WHERE thread_id = ? AND read = 0 AND outgoing = 0 AND kind = 'message'",
-                                          arguments: [threadId])
-            try db.execute(sql: """
-                UPDATE messages SET expire_at = ? + expire_timer * 1000
-                WHERE thread_id = ? AND read = 0 AND outgoing = 0 AND expire_timer > 0 AND expire_at IS NULL
-                """, arguments: [Int64(now), threadId])
-            let receipts = try ClientSettings(db).readReceipts
-            for (author, rows) in Dictionary(grouping: unread, by: { $0["author_account_id"] as String }) where receipts {
-                try JobQueue.enqueue(kind: "receipt", payload: MessageReceiver.ReceiptJob(
-                    accountId: author, kind: "read", timestamps: rows.map { UInt64($0["timestamp"] as Int64) }), db, now: now)
+            let unread = try MessagesTable.unreadIncoming(threadId: threadId, db)
+            try MessagesTable.startTimersOfUnread(threadId: threadId, now: now, db)
+            if try ClientSettings(db).readReceipts {
+                for (author, messages) in Dictionary(grouping: unread, by: \.author) {
+                    try JobQueue.enqueue(.receipt(MessageReceiver.ReceiptJob(accountId: author, kind: "read", timestamps: messages.map(\.timestamp))),
+                                         now: now, db)
+                }
             }
-            try db.execute(sql: "UPDATE messages SET read = 1 WHERE thread_id = ?", arguments: [threadId])
-            try db.execute(sql: "UPDATE threads SET unread_count = 0 WHERE id = ?", arguments: [threadId])
+            try MessagesTable.markRead(threadId: threadId, db)
         }
     }
 

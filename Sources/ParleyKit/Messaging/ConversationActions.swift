@@ -44,11 +44,11 @@ enum ConversationActions {
     }
 
     static func apply(_ message: DataMessage, from origin: Origin, _ db: Database) throws -> Result {
-        if let group = message.group, group.state != nil { return try GroupStore.applyChange(group, from: origin, db) }
+        if let group = message.group, group.state != nil { return try GroupChanges.apply(group, from: origin, db) }
         var groupThread: Int64?
         if let group = message.group {
             // Only a member may post or act in a group; a removed member's messages are refused.
-            guard let known = try GroupStore.group(id: group.id, db), known.members.contains(origin.author) else {
+            guard let known = try ThreadsTable.group(id: group.id, db), known.members.contains(origin.author) else {
                 return .rejected("\(origin.author) is not a member of that group")
             }
             // Removed (or gone): what a sender who has not heard of it yet still sends here is not shown.
@@ -57,60 +57,46 @@ enum ConversationActions {
             // so that its next message goes only to the members.
             if !origin.outgoing, group.revision < known.revision, origin.author != origin.localAccountId {
                 let current = GroupContext(id: group.id, revision: known.revision, state: GroupState(title: known.title, members: known.members))
-                try JobQueue.enqueue(kind: "content", payload: MessageSender.ContentJob(
-                    audience: .accounts([origin.author]), timestamp: origin.now, message: DataMessage(body: nil, group: current)), db, now: origin.now)
+                try JobQueue.enqueue(.content(MessageSender.ContentJob(
+                    audience: .accounts([origin.author]), timestamp: origin.now, message: DataMessage(body: nil, group: current))), now: origin.now, db)
             }
             groupThread = known.threadId
         }
         if message.reaction != nil || message.deleteTarget != nil || message.editTarget != nil {
             // An act concerns a message of the conversation it arrives in, never one elsewhere.
-            let conversation = try groupThread ?? ConversationStore.existingThread(with: origin.peer, db)
+            let conversation = try groupThread ?? ThreadsTable.id(with: origin.peer, db)
             guard let conversation else { return .rejected("no conversation with \(origin.peer)") }
             if let reaction = message.reaction { return try react(reaction, from: origin, in: conversation, db) }
             if let target = message.deleteTarget { return try delete(target, from: origin, in: conversation, db) }
             if let target = message.editTarget { return try edit(target, body: message.body, from: origin, in: conversation, db) }
         }
-        let threadId = try groupThread ?? ConversationStore.thread(with: origin.peer, db, now: origin.now)
+        let threadId = try groupThread ?? ThreadsTable.oneToOne(with: origin.peer, now: origin.now, db)
         // Only a timer change changes the conversation's timer (an older message's timer cannot undo a newer change).
         if message.isTimerUpdate {
-            try db.execute(sql: "UPDATE threads SET expire_timer = ? WHERE id = ?", arguments: [Int64(message.expireTimer), threadId])
+            try ThreadsTable.setExpireTimer(message.expireTimer, threadId: threadId, db)
         }
         var row = NewMessage(threadId: threadId, outgoing: origin.outgoing, authorAccountId: origin.author,
                              authorDeviceId: origin.authorDevice, timestamp: origin.timestamp, serverTimestamp: origin.serverTimestamp,
                              body: message.isTimerUpdate ? nil : message.body, status: origin.status, replyToId: nil)
         row.kind = message.isTimerUpdate ? .timerChange : .message
         row.expireTimer = message.expireTimer
+        row.replyToId = try message.quote.flatMap { try MessagesTable.id(author: $0.authorAccountId, timestamp: $0.timestamp, db) }
+        guard let id = try MessagesTable.insert(row, db) else { return .duplicate }
         // A message this account sent (from another device) starts its timer now; one received, when it is read.
-        if origin.outgoing, message.expireTimer > 0, !message.isTimerUpdate {
-            row.expireAt = origin.now + UInt64(message.expireTimer) * 1000
-        }
-        row.replyToId = try message.quote.flatMap { try ConversationStore.messageId(author: $0.authorAccountId, timestamp: $0.timestamp, db) }
-        guard let id = try ConversationStore.insert(row, db) else { return .duplicate }
-        for pointer in message.attachments {
-            try db.execute(sql: """
-                INSERT INTO attachments (message_id, server_id, keys, digest, size, content_type, file_name, state,
-                                         duration_ms, waveform, voice_note)
-                VALUES (?, ?, ?, ?, ?, ?, ?, 'remote', ?, ?, ?)
-                """, arguments: [id, pointer.id, Data(base64Encoded: pointer.key), Data(base64Encoded: pointer.digest),
-                                 pointer.size, pointer.contentType, pointer.fileName, pointer.durationMilliseconds.map { Int64($0) },
-                                 pointer.waveform.isEmpty ? nil : Waveform.encode(pointer.waveform), pointer.voiceNote])
-        }
+        if origin.outgoing, !message.isTimerUpdate { try MessagesTable.startTimer(messageId: id, now: origin.now, db) }
+        for pointer in message.attachments { try AttachmentsTable.insertIncoming(pointer, messageId: id, db) }
         return .stored(id)
     }
 
     /// Sets, replaces or withdraws `origin.author`'s reaction on the target message. An older reaction never
     /// replaces a newer one (deliveries may arrive out of order).
     static func react(_ reaction: Reaction, from origin: Origin, in conversation: Int64, _ db: Database) throws -> Result {
-        guard let target = try ConversationStore.messageId(author: reaction.targetAuthorAccountId, timestamp: reaction.targetTimestamp, db),
-              try Bool.fetchOne(db, sql: "SELECT deleted = 0 AND kind = 'message' AND thread_id = ? FROM messages WHERE id = ?",
-                                arguments: [conversation, target]) == true
+        guard let target = try MessagesTable.id(author: reaction.targetAuthorAccountId, timestamp: reaction.targetTimestamp, db),
+              try MessagesTable.isReactable(target, threadId: conversation, db)
         else { return .rejected("no message to react to in this conversation") }
-        let current = try Int64.fetchOne(db, sql: "SELECT timestamp FROM reactions WHERE message_id = ? AND author_account_id = ?",
-                                         arguments: [target, origin.author])
-        if let current, UInt64(current) >= origin.timestamp { return .duplicate }
+        if let current = try ReactionsTable.timestamp(of: origin.author, on: target, db), current >= origin.timestamp { return .duplicate }
         // A withdrawn reaction stays as an empty row with its time, so an older reaction delivered later cannot return.
-        try db.execute(sql: "INSERT OR REPLACE INTO reactions (message_id, author_account_id, emoji, timestamp) VALUES (?, ?, ?, ?)",
-                       arguments: [target, origin.author, reaction.remove ? "" : reaction.emoji, Int64(origin.timestamp)])
+        try ReactionsTable.set(reaction.remove ? "" : reaction.emoji, by: origin.author, on: target, at: origin.timestamp, db)
         return .applied
     }
 
@@ -122,14 +108,10 @@ enum ConversationActions {
         case .success(let id): target = id
         case .failure(let refusal): return .rejected(refusal.reason)
         }
-        guard let row = try Row.fetchOne(db, sql: "SELECT body, timestamp, edited_at FROM messages WHERE id = ?", arguments: [target]) else {
-            return .rejected("no such message")
-        }
-        let lastChange = UInt64((row["edited_at"] as Int64?) ?? (row["timestamp"] as Int64))
-        guard origin.timestamp > lastChange else { return .duplicate }
-        try db.execute(sql: "INSERT OR IGNORE INTO message_edits (message_id, timestamp, body) VALUES (?, ?, ?)",
-                       arguments: [target, Int64(lastChange), row["body"] as String?])
-        try db.execute(sql: "UPDATE messages SET body = ?, edited_at = ? WHERE id = ?", arguments: [body, Int64(origin.timestamp), target])
+        guard let current = try MessagesTable.currentVersion(target, db) else { return .rejected("no such message") }
+        guard origin.timestamp > current.changedAt else { return .duplicate }
+        try MessageEditsTable.keep(current.body, of: target, until: current.changedAt, db)
+        try MessagesTable.replaceBody(target, with: body, editedAt: origin.timestamp, db)
         return .applied
     }
 
@@ -139,7 +121,7 @@ enum ConversationActions {
         switch try authorsMessage(targetTimestamp, from: origin, in: conversation, db) {
         case .success(let id):
             try erase(id, db)
-            try db.execute(sql: "UPDATE messages SET body = NULL, deleted = 1, edited_at = NULL WHERE id = ?", arguments: [id])
+            try MessagesTable.makeTombstone(id, db)
             return .applied
         case .failure(let refusal):
             return .rejected(refusal.reason)
@@ -151,18 +133,15 @@ enum ConversationActions {
     static func erase(_ messageId: Int64, _ db: Database) throws {
         // The copies kept for a resend hold the content too: the message's, and each of its edits' (logged under the
         // edit's own timestamp: the later entries of message_edits, and edited_at for the last).
-        if let row = try Row.fetchOne(db, sql: "SELECT timestamp, edited_at FROM messages WHERE id = ? AND outgoing = 1", arguments: [messageId]) {
-            var timestamps = [row["timestamp"] as Int64] + [row["edited_at"] as Int64?].compactMap { $0 }
-            timestamps += try Int64.fetchAll(db, sql: "SELECT timestamp FROM message_edits WHERE message_id = ?", arguments: [messageId])
-            for timestamp in Set(timestamps) { try MessageSendLog.forget(timestamp: UInt64(timestamp), db) }
+        let sent = try MessagesTable.sentTimestamps(messageId, db)
+        if !sent.isEmpty {
+            for timestamp in Set(sent + (try MessageEditsTable.timestamps(of: messageId, db))) { try MessageSendLog.forget(timestamp: timestamp, db) }
         }
-        let downloaded = try String.fetchAll(db, sql: "SELECT local_path FROM attachments WHERE message_id = ? AND state = 'downloaded' AND local_path IS NOT NULL",
-                                             arguments: [messageId])
-        for path in downloaded { try? FileManager.default.removeItem(atPath: path) }
-        try db.execute(sql: "DELETE FROM attachments WHERE message_id = ?", arguments: [messageId])
-        try db.execute(sql: "DELETE FROM message_edits WHERE message_id = ?", arguments: [messageId])
-        try db.execute(sql: "DELETE FROM reactions WHERE message_id = ?", arguments: [messageId])
-        try db.execute(sql: "DELETE FROM receipts WHERE message_id = ?", arguments: [messageId])
+        for path in try AttachmentsTable.downloadedFiles(of: messageId, db) { try? FileManager.default.removeItem(atPath: path) }
+        try AttachmentsTable.delete(of: messageId, db)
+        try MessageEditsTable.delete(of: messageId, db)
+        try ReactionsTable.delete(on: messageId, db)
+        try ReceiptsTable.delete(of: messageId, db)
     }
 
     struct Refusal: Error { let reason: String }
@@ -170,20 +149,17 @@ enum ConversationActions {
     /// The local id of `origin.author`'s message sent at `targetTimestamp`, if the author may still change it.
     private static func authorsMessage(_ targetTimestamp: UInt64, from origin: Origin, in conversation: Int64,
                                        _ db: Database) throws -> Swift.Result<Int64, Refusal> {
-        guard let row = try Row.fetchOne(db, sql: """
-            SELECT id, kind, deleted FROM messages WHERE author_account_id = ? AND timestamp = ? AND thread_id = ?
-            """, arguments: [origin.author, Int64(targetTimestamp), conversation])
-        else {
+        guard let message = try MessagesTable.authored(by: origin.author, timestamp: targetTimestamp, threadId: conversation, db) else {
             return .failure(Refusal(reason: "no message of \(origin.author) sent at \(targetTimestamp) in this conversation: only its author may change a message"))
         }
-        guard row["kind"] as String == MessageKind.message.rawValue, !(row["deleted"] as Bool) else {
+        guard message.changeable else {
             return .failure(Refusal(reason: "message \(targetTimestamp) was deleted or is not a text message"))
         }
         let actedAt = origin.serverTimestamp ?? origin.timestamp
         guard actedAt >= targetTimestamp, actedAt - targetTimestamp <= authorWindowMilliseconds else {
             return .failure(Refusal(reason: "messages can be changed only within 24 hours of sending"))
         }
-        return .success(row["id"])
+        return .success(message.id)
     }
 }
 

@@ -12,11 +12,7 @@ struct DeviceSessions: Sendable {
 
     /// The known devices of `accountId` with their registration ids.
     func devices(of accountId: String) throws -> [(deviceId: UInt32, registrationId: UInt32)] {
-        try database.read { db in
-            try Row.fetchAll(db, sql: "SELECT device_id, registration_id FROM recipient_devices WHERE account_id = ? ORDER BY device_id",
-                             arguments: [accountId])
-                .map { (UInt32(truncatingIfNeeded: $0[0] as Int64), UInt32(truncatingIfNeeded: $0[1] as Int64)) }
-        }
+        try database.read { db in try RecipientDevicesTable.devices(of: accountId, db) }
     }
 
     /// Fetches bundles for `deviceIds` of `accountId` (all devices when `nil`) and builds sessions with them.
@@ -29,7 +25,7 @@ struct DeviceSessions: Sendable {
             bundles.append(try await api.bundle(accountId: accountId, deviceId: nil, as: credentials))
         }
         try await database.awaitableWrite { [store, bundles] db in
-            try db.execute(sql: "INSERT OR IGNORE INTO recipients (account_id) VALUES (?)", arguments: [accountId])
+            try RecipientsTable.ensure(accountId, db)
             for response in bundles {
                 for device in response.devices where !(ownDevice?.accountId == accountId && ownDevice?.deviceId == device.deviceId) {
                     let bundle = try Self.bundle(response, device: device)
@@ -39,8 +35,7 @@ struct DeviceSessions: Sendable {
                     } catch SignalError.untrustedIdentity {
                         throw ParleyError.untrustedIdentity(address: accountId)
                     }
-                    try db.execute(sql: "INSERT OR REPLACE INTO recipient_devices (account_id, device_id, registration_id) VALUES (?, ?, ?)",
-                                   arguments: [accountId, Int64(device.deviceId), Int64(device.registrationId)])
+                    try RecipientDevicesTable.record(device.deviceId, of: accountId, registrationId: device.registrationId, db)
                 }
             }
         }
@@ -66,9 +61,7 @@ struct DeviceSessions: Sendable {
     func remove(_ accountId: String, deviceIds: [UInt32]) async throws {
         try await database.awaitableWrite { [store] db in
             try store.deleteSessions(for: accountId, deviceIds: deviceIds, in: db)
-            for deviceId in deviceIds {
-                try db.execute(sql: "DELETE FROM recipient_devices WHERE account_id = ? AND device_id = ?", arguments: [accountId, Int64(deviceId)])
-            }
+            for deviceId in deviceIds { try RecipientDevicesTable.remove(deviceId, of: accountId, db) }
         }
     }
 

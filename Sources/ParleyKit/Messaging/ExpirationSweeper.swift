@@ -14,20 +14,13 @@ struct ExpirationSweeper: Sendable {
     @discardableResult
     func sweep(now: UInt64) throws -> Int {
         let deleted = try database.write { db -> Int in
-            let expired = try Row.fetchAll(db, sql: "SELECT id, thread_id FROM messages WHERE expire_at IS NOT NULL AND expire_at <= ?",
-                                           arguments: [Int64(now)])
+            let expired = try MessagesTable.expired(now: now, db)
             guard !expired.isEmpty else { return 0 }
-            for row in expired {
-                try ConversationActions.erase(row["id"], db)
-                try db.execute(sql: "DELETE FROM messages WHERE id = ?", arguments: [row["id"] as Int64])
+            for message in expired {
+                try ConversationActions.erase(message.id, db)
+                try MessagesTable.delete(message.id, db)
             }
-            for threadId in Set(expired.map { $0["thread_id"] as Int64 }) {
-                try db.execute(sql: """
-                    UPDATE threads SET last_message_id = (SELECT max(id) FROM messages WHERE thread_id = ?),
-                        unread_count = (SELECT count(*) FROM messages WHERE thread_id = ? AND read = 0 AND outgoing = 0)
-                    WHERE id = ?
-                    """, arguments: [threadId, threadId, threadId])
-            }
+            for threadId in Set(expired.map(\.threadId)) { try ThreadsTable.recount(threadId: threadId, db) }
             return expired.count
         }
         if deleted > 0 { _ = try? database.pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) } }
@@ -36,9 +29,7 @@ struct ExpirationSweeper: Sendable {
 
     /// When the next message expires (milliseconds since 1970), if any has a running timer.
     func nextExpiry() throws -> UInt64? {
-        try database.read { db in
-            try Int64.fetchOne(db, sql: "SELECT min(expire_at) FROM messages WHERE expire_at IS NOT NULL").map(UInt64.init)
-        }
+        try database.read(MessagesTable.nextExpiry)
     }
 
     /// Sweeps now and whenever the next message is due (at least every `idle`), until cancelled. A sweep that fails

@@ -23,7 +23,7 @@ struct GroupDelivery: Sendable {
 
     /// A group message on its way: what every member device receives and what the send log keeps.
     private struct Outgoing: Sendable {
-        let group: GroupStore.Group
+        let group: StoredGroup
         let handout: SenderKeyDistribution
         /// The sender-key message.
         let ciphertext: Data
@@ -35,10 +35,10 @@ struct GroupDelivery: Sendable {
     func deliver(_ content: MessageContent, toGroup threadId: Int64, timestamp: UInt64, as credentials: DeviceCredentials) async throws {
         let sender = try ProtocolAddress(name: credentials.accountId, deviceId: credentials.deviceId)
         let outgoing = try await database.awaitableWrite { [store] db in
-            guard let group = try GroupStore.group(threadId: threadId, db) else { throw ParleyError.invalidArgument("no group \(threadId)") }
+            guard let group = try ThreadsTable.group(threadId: threadId, db) else { throw ParleyError.invalidArgument("no group \(threadId)") }
             guard !group.left else { throw ParleyError.invalidArgument("this account is no longer a member of “\(group.title)”") }
             let plaintext = try content.sharing(try AccountManager.storedProfileKey(db)).encode()
-            let distributionId = try GroupStore.currentDistribution(threadId: threadId, db)
+            let distributionId = try ThreadsTable.currentDistribution(threadId: threadId, db)
             let context = TransactionContext(db)
             let distribution = try SenderKeyDistributionMessage(from: sender, distributionId: distributionId, store: store, context: context)
             let ciphertext = try groupEncrypt(plaintext, from: sender, distributionId: distributionId, store: store, context: context)
@@ -58,9 +58,9 @@ struct GroupDelivery: Sendable {
     func handOutAgain(toGroup threadId: Int64, member: String, as credentials: DeviceCredentials) async throws {
         let sender = try ProtocolAddress(name: credentials.accountId, deviceId: credentials.deviceId)
         let handout = try await database.awaitableWrite { [store] db -> SenderKeyDistribution? in
-            guard let group = try GroupStore.group(threadId: threadId, db), !group.left, group.members.contains(member) else { return nil }
-            let distributionId = try GroupStore.currentDistribution(threadId: threadId, db)
-            try db.execute(sql: "DELETE FROM sender_key_shared WHERE thread_id = ? AND account_id = ?", arguments: [threadId, member])
+            guard let group = try ThreadsTable.group(threadId: threadId, db), !group.left, group.members.contains(member) else { return nil }
+            let distributionId = try ThreadsTable.currentDistribution(threadId: threadId, db)
+            try SenderKeySharesTable.forget(threadId: threadId, member: member, db)
             let distribution = try SenderKeyDistributionMessage(from: sender, distributionId: distributionId, store: store,
                                                                 context: TransactionContext(db))
             return SenderKeyDistribution(groupId: group.id, distributionId: distributionId, message: distribution.serialize())
@@ -156,28 +156,19 @@ struct GroupDelivery: Sendable {
         if try sessions.devices(of: member).isEmpty { try await sessions.establish(member, deviceIds: nil, as: credentials) }
         let distribution = handout.distributionId.uuidString.lowercased()
         let holders = try database.read { db in
-            try Set(Int64.fetchAll(db, sql: "SELECT device_id FROM sender_key_shared WHERE thread_id = ? AND distribution_id = ? AND account_id = ?",
-                                   arguments: [threadId, distribution, member]).map { UInt32(truncatingIfNeeded: $0) })
+            try SenderKeySharesTable.holders(threadId: threadId, distributionId: distribution, member: member, db)
         }
         guard try sessions.devices(of: member).contains(where: { !holders.contains($0.deviceId) }) else { return }
         try await delivery.deliver(MessageContent(senderKeyDistribution: handout), to: member, timestamp: clock.next(), as: credentials)
         let devices = try sessions.devices(of: member)
         try await database.awaitableWrite { db in
-            for device in devices {
-                try db.execute(sql: "INSERT OR IGNORE INTO sender_key_shared (thread_id, distribution_id, account_id, device_id) VALUES (?, ?, ?, ?)",
-                               arguments: [threadId, distribution, member, Int64(device.deviceId)])
-            }
+            try SenderKeySharesTable.record(threadId: threadId, distributionId: distribution, member: member, deviceIds: devices.map(\.deviceId), db)
         }
     }
 
     /// A re-installed device has none of the sender keys its predecessor held.
     private func forgetSenderKeys(of member: String, devices: [UInt32], threadId: Int64) async throws {
-        try await database.awaitableWrite { db in
-            for device in devices {
-                try db.execute(sql: "DELETE FROM sender_key_shared WHERE thread_id = ? AND account_id = ? AND device_id = ?",
-                               arguments: [threadId, member, Int64(device)])
-            }
-        }
+        try await database.awaitableWrite { db in try SenderKeySharesTable.forget(threadId: threadId, member: member, deviceIds: devices, db) }
     }
 
     /// Keeps the group message in the send log for every device in `recipients`.

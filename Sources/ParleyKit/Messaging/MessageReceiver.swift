@@ -41,7 +41,7 @@ public struct MessageReceiver: Sendable {
         }
     }
 
-    struct ReceiptJob: Codable {
+    struct ReceiptJob: Codable, Sendable {
         let accountId: String
         let kind: String
         let timestamps: [UInt64]
@@ -87,7 +87,7 @@ public struct MessageReceiver: Sendable {
                 return try Self.recordFailure(envelope, from: source, reason: "\(error)", db, now: now)
             }
             // A resent message takes the place of the copy that could not be decrypted.
-            try ConversationStore.removeUndecryptable(author: source.accountId, device: source.deviceId, timestamp: envelope.timestamp, db)
+            try MessagesTable.removeUndecryptable(author: source.accountId, device: source.deviceId, timestamp: envelope.timestamp, db)
             if let message = content.dataMessage {
                 if let profileKey = message.profileKey, source.accountId != credentials.accountId {
                     try Self.keep(profileKey, of: source.accountId, db)
@@ -99,11 +99,11 @@ public struct MessageReceiver: Sendable {
                     localAccountId: credentials.accountId)
                 let result = try ConversationActions.apply(message, from: origin, db)
                 if case .stored(let id) = result, source.sealed {
-                    try db.execute(sql: "UPDATE messages SET sealed = 1 WHERE id = ?", arguments: [id])
+                    try MessagesTable.markSealed(id, db)
                 }
                 if case .stored = result, source.accountId != credentials.accountId, message.reaction == nil, !message.isTimerUpdate {
-                    try JobQueue.enqueue(kind: "receipt", payload: ReceiptJob(
-                        accountId: source.accountId, kind: "delivered", timestamps: [envelope.timestamp]), db, now: now)
+                    try JobQueue.enqueue(.receipt(ReceiptJob(accountId: source.accountId, kind: "delivered", timestamps: [envelope.timestamp])),
+                                         now: now, db)
                 }
                 if case .applied = result, let kind = Self.act(message) {
                     return .acted(AppliedAct(authorAccountId: source.accountId, authorDeviceId: source.deviceId, timestamp: envelope.timestamp,
@@ -132,10 +132,9 @@ public struct MessageReceiver: Sendable {
                 let status: MessageStatus = receipt.kind == "read" ? .read : .delivered
                 try MessageSendLog.forget(timestamps: receipt.timestamps, to: source.accountId, deviceId: source.deviceId, db)
                 for timestamp in receipt.timestamps {
-                    guard let id = try ConversationStore.messageId(author: credentials.accountId, timestamp: timestamp, db) else { continue }
-                    try ConversationStore.setStatus(status, messageId: id, db)
-                    try db.execute(sql: "INSERT OR REPLACE INTO receipts (message_id, account_id, device_id, kind, timestamp) VALUES (?, ?, ?, ?, ?)",
-                                   arguments: [id, source.accountId, Int64(source.deviceId), receipt.kind, Int64(now)])
+                    guard let id = try MessagesTable.id(author: credentials.accountId, timestamp: timestamp, db) else { continue }
+                    try MessagesTable.setStatus(status, messageId: id, db)
+                    try ReceiptsTable.record(receipt.kind, for: id, from: source.accountId, deviceId: source.deviceId, now: now, db)
                 }
                 return .acted(AppliedAct(authorAccountId: source.accountId, authorDeviceId: source.deviceId, timestamp: envelope.timestamp,
                                          groupId: nil, kind: .receipt(kind: receipt.kind, timestamps: receipt.timestamps)))
@@ -188,16 +187,14 @@ public struct MessageReceiver: Sendable {
     /// Stores a member's sender key for a group it is in, and which group and distribution its chain belongs to.
     static func accept(_ distribution: SenderKeyDistribution, from sender: ProtocolAddress, store: DatabaseProtocolStore,
                        _ db: Database) throws -> Outcome {
-        guard let group = try GroupStore.group(id: distribution.groupId, db), group.members.contains(sender.name) else {
+        guard let group = try ThreadsTable.group(id: distribution.groupId, db), group.members.contains(sender.name) else {
             return .rejected(reason: "a sender key for a group the sender is not in")
         }
         let message = try SenderKeyDistributionMessage(bytes: distribution.message)
         try processSenderKeyDistributionMessage(message, from: sender, distributionId: distribution.distributionId, store: store,
                                                 context: TransactionContext(db))
-        try db.execute(sql: """
-            INSERT OR REPLACE INTO sender_key_chains (account_id, device_id, chain_id, thread_id, distribution_id) VALUES (?, ?, ?, ?, ?)
-            """, arguments: [sender.name, Int64(sender.deviceId), Int64(message.chainId), group.threadId,
-                             distribution.distributionId.uuidString.lowercased()])
+        try SenderKeyChainsTable.record(accountId: sender.name, deviceId: sender.deviceId, chainId: message.chainId, threadId: group.threadId,
+                                        distributionId: distribution.distributionId, db)
         return .applied
     }
 
@@ -207,9 +204,7 @@ public struct MessageReceiver: Sendable {
         switch type {
         case CiphertextMessage.MessageType.senderKey.rawValue:
             let chainId = try SenderKeyMessage(bytes: ciphertext).chainId
-            guard let distribution = try String.fetchOne(db, sql: """
-                SELECT distribution_id FROM sender_key_chains WHERE account_id = ? AND device_id = ? AND chain_id = ?
-                """, arguments: [sender.name, Int64(sender.deviceId), Int64(chainId)]).flatMap(UUID.init(uuidString:))
+            guard let distribution = try SenderKeyChainsTable.distribution(accountId: sender.name, deviceId: sender.deviceId, chainId: chainId, db)
             else {
                 throw SignalError.invalidSenderKeySession(
                     distributionId: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)), message: "no sender key from \(sender) for chain \(chainId)")
@@ -231,15 +226,15 @@ public struct MessageReceiver: Sendable {
     /// a retry receipt to the device that sent it.
     private static func recordFailure(_ envelope: Envelope, from source: EnvelopeSource, reason: String, askForResend: Bool = false,
                                       _ db: Database, now: UInt64) throws -> Outcome {
-        let threadId = try ConversationStore.thread(with: source.accountId, db, now: now)
-        if let id = try ConversationStore.insert(NewMessage(
+        let threadId = try ThreadsTable.oneToOne(with: source.accountId, now: now, db)
+        if let id = try MessagesTable.insert(NewMessage(
             threadId: threadId, outgoing: false, authorAccountId: source.accountId, authorDeviceId: source.deviceId,
             timestamp: envelope.timestamp, serverTimestamp: envelope.serverTimestamp, body: nil, status: .undecryptable, replyToId: nil), db) {
-            try db.execute(sql: "UPDATE messages SET failure_reason = ? WHERE id = ?", arguments: [reason, id])
+            try MessagesTable.setFailureReason(reason, messageId: id, db)
             if askForResend {
-                try JobQueue.enqueue(kind: RetryReceipts.requestJobKind, payload: RetryReceipts.RequestJob(
+                try JobQueue.enqueue(.retryRequest(RetryReceipts.RequestJob(
                     accountId: source.accountId, deviceId: source.deviceId, timestamp: envelope.timestamp, type: source.type,
-                    ciphertext: source.ciphertext), db, now: now)
+                    ciphertext: source.ciphertext)), now: now, db)
             }
         }
         return .undecryptable(reason: reason)
@@ -249,9 +244,6 @@ public struct MessageReceiver: Sendable {
     /// earlier refusal of the access key derived from the old one.
     static func keep(_ bytes: Data, of accountId: String, _ db: Database) throws {
         guard bytes.count == ProfileKey.length else { return }
-        try db.execute(sql: "INSERT OR IGNORE INTO recipients (account_id) VALUES (?)", arguments: [accountId])
-        try db.execute(sql: """
-            UPDATE recipients SET profile_key = ?, sealed_refused = 0 WHERE account_id = ? AND (profile_key IS NULL OR profile_key != ?)
-            """, arguments: [bytes, accountId, bytes])
+        try RecipientsTable.keep(profileKey: bytes, of: accountId, db)
     }
 }

@@ -26,7 +26,7 @@ public struct MessageSender: Sendable {
     /// Hears how far an attachment transfer is: the file's name, bytes done, bytes in all.
     public typealias TransferProgress = @Sendable (_ fileName: String, _ done: Int64, _ total: Int64) -> Void
 
-    struct SendJob: Codable {
+    struct SendJob: Codable, Sendable {
         let messageId: Int64
     }
 
@@ -44,7 +44,7 @@ public struct MessageSender: Sendable {
     public func enqueue(body: String, toUnresolvedUsername username: String, files: [OutgoingAttachment] = [],
                         replyTo: Int64? = nil) throws -> Int64 {
         try enqueue(body: body, files: files, replyTo: replyTo, queueSend: false) { db, now in
-            try ConversationStore.thread(with: try PendingRecipients.placeholder(for: username, db, now: now), db, now: now)
+            try ThreadsTable.oneToOne(with: try PendingRecipients.placeholder(for: username, db, now: now), now: now, db)
         }
     }
 
@@ -52,7 +52,7 @@ public struct MessageSender: Sendable {
     /// their metadata (type, voice note, duration, waveform) into the encrypted pointers.
     @discardableResult
     public func enqueue(body: String, to accountId: String, files: [OutgoingAttachment], replyTo: Int64? = nil) throws -> Int64 {
-        try enqueue(body: body, files: files, replyTo: replyTo) { db, now in try ConversationStore.thread(with: accountId, db, now: now) }
+        try enqueue(body: body, files: files, replyTo: replyTo) { db, now in try ThreadsTable.oneToOne(with: accountId, now: now, db) }
     }
 
     /// Stores an outgoing message to the group `groupId` with its send job (sent with Sender Keys); returns the
@@ -60,7 +60,7 @@ public struct MessageSender: Sendable {
     @discardableResult
     public func enqueue(body: String, toGroup groupId: Data, files: [OutgoingAttachment] = [], replyTo: Int64? = nil) throws -> Int64 {
         try enqueue(body: body, files: files, replyTo: replyTo) { db, _ in
-            guard let group = try GroupStore.group(id: groupId, db) else { throw ParleyError.invalidArgument("no such group") }
+            guard let group = try ThreadsTable.group(id: groupId, db) else { throw ParleyError.invalidArgument("no such group") }
             guard !group.left else { throw ParleyError.invalidArgument("this account is no longer a member of “\(group.title)”") }
             return group.threadId
         }
@@ -86,20 +86,15 @@ public struct MessageSender: Sendable {
             var message = NewMessage(
                 threadId: threadId, outgoing: true, authorAccountId: credentials.accountId, authorDeviceId: credentials.deviceId,
                 timestamp: timestamp, body: body.isEmpty ? nil : body, status: .sending, replyToId: replyTo)
-            message.expireTimer = try ConversationStore.expireTimer(threadId: threadId, db)
-            guard let id = try ConversationStore.insert(message, db) else {
+            message.expireTimer = try ThreadsTable.expireTimer(threadId: threadId, db)
+            guard let id = try MessagesTable.insert(message, db) else {
                 throw ParleyError.invalidArgument("a message with this timestamp already exists")
             }
             for file in files {
                 let size = (try? FileManager.default.attributesOfItem(atPath: file.file.path)[.size] as? NSNumber)?.intValue ?? 0
-                try db.execute(sql: """
-                    INSERT INTO attachments (message_id, size, content_type, file_name, local_path, state, duration_ms, waveform, voice_note)
-                    VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?)
-                    """, arguments: [id, size, file.contentType, file.file.lastPathComponent, file.file.path,
-                                     file.durationMilliseconds.map { Int64($0) }, file.waveform.isEmpty ? nil : Waveform.encode(file.waveform),
-                                     file.voiceNote])
+                try AttachmentsTable.insertOutgoing(file, size: size, messageId: id, db)
             }
-            if queueSend { try JobQueue.enqueue(kind: "send", payload: SendJob(messageId: id), db, now: timestamp) }
+            if queueSend { try JobQueue.enqueue(.send(SendJob(messageId: id)), now: timestamp, db) }
             return id
         }
     }
@@ -118,7 +113,7 @@ public struct MessageSender: Sendable {
 
     /// A message that acts on earlier ones or on the conversation (reaction, edit, delete, timer, group change),
     /// queued for its audience and this account's other devices.
-    struct ContentJob: Codable {
+    struct ContentJob: Codable, Sendable {
         let audience: Audience
         let timestamp: UInt64
         let message: DataMessage
@@ -167,19 +162,15 @@ public struct MessageSender: Sendable {
     private func act(on messageId: Int64, _ make: (_ target: (author: String, timestamp: UInt64)) -> DataMessage) throws -> UInt64 {
         let timestamp = clock.next()
         try database.write { db in
-            guard let row = try Row.fetchOne(db, sql: """
-                SELECT m.author_account_id, m.timestamp, m.thread_id, m.status, t.recipient_account_id
-                FROM messages m JOIN threads t ON t.id = m.thread_id WHERE m.id = ?
-                """, arguments: [messageId])
-            else { throw ParleyError.invalidArgument("no message \(messageId)") }
+            guard let target = try MessagesTable.actTarget(messageId, db) else { throw ParleyError.invalidArgument("no message \(messageId)") }
             // Its send job would still deliver the original: act once it is out.
-            guard row["status"] as String != MessageStatus.sending.rawValue else {
+            guard target.status != .sending else {
                 throw ParleyError.invalidArgument("message \(messageId) is still being sent; try again once it is sent")
             }
-            var message = make((row["author_account_id"], UInt64(row["timestamp"] as Int64)))
-            if let peer = row["recipient_account_id"] as String? {
+            var message = make((target.author, target.timestamp))
+            if let peer = target.peer {
                 try send(message, to: .account(peer), peer: peer, timestamp: timestamp, db)
-            } else if let group = try GroupStore.group(threadId: row["thread_id"], db) {
+            } else if let group = try ThreadsTable.group(threadId: target.threadId, db) {
                 message.group = GroupContext(id: group.id, revision: group.revision)
                 try send(message, to: .group(threadId: group.threadId), peer: "", timestamp: timestamp, db)
             }
@@ -199,7 +190,7 @@ public struct MessageSender: Sendable {
         if case .rejected(let reason) = try ConversationActions.apply(message, from: origin, db) {
             throw ParleyError.invalidArgument(reason)
         }
-        try JobQueue.enqueue(kind: "content", payload: ContentJob(audience: audience, timestamp: timestamp, message: message), db, now: timestamp)
+        try JobQueue.enqueue(.content(ContentJob(audience: audience, timestamp: timestamp, message: message)), now: timestamp, db)
     }
 
     /// Runs one content job: to its audience, then a transcript to this account's other devices.
@@ -227,43 +218,14 @@ public struct MessageSender: Sendable {
     func run(_ job: SendJob, progress: @escaping TransferProgress = { _, _, _ in }) async throws {
         struct Loaded: Sendable {
             let credentials: DeviceCredentials
-            let recipient: String?
-            let group: GroupStore.Group?
-            let timestamp: UInt64
-            let body: String
-            let expireTimer: UInt32
-            let quote: Quote?
-            let attachments: [(id: Int64, path: String?, pointer: AttachmentPointer?, name: String?, metadata: AttachmentPointer)]
+            let message: MessagesTable.Unsent
+            let group: StoredGroup?
+            let attachments: [AttachmentsTable.Outgoing]
         }
         let loaded = try database.read { db -> Loaded? in
-            guard let row = try Row.fetchOne(db, sql: """
-                SELECT m.timestamp, m.body, m.status, m.expire_timer, m.thread_id, t.recipient_account_id, q.author_account_id AS quote_author, q.timestamp AS quote_timestamp
-                FROM messages m JOIN threads t ON t.id = m.thread_id LEFT JOIN messages q ON q.id = m.reply_to_id WHERE m.id = ?
-                """, arguments: [job.messageId]), row["status"] as String == MessageStatus.sending.rawValue
-            else { return nil }
-            let attachments = try Row.fetchAll(db, sql: """
-                SELECT id, local_path, server_id, keys, digest, size, content_type, file_name, duration_ms, waveform, voice_note
-                FROM attachments WHERE message_id = ?
-                """, arguments: [job.messageId]).map { row in
-                // The pointer's metadata; id, key and digest are filled in once the file is uploaded.
-                let metadata = AttachmentPointer(
-                    id: row["server_id"] ?? "", key: (row["keys"] as Data?)?.base64EncodedString() ?? "",
-                    digest: (row["digest"] as Data?)?.base64EncodedString() ?? "", size: row["size"],
-                    contentType: row["content_type"] ?? "application/octet-stream", fileName: row["file_name"],
-                    durationMilliseconds: (row["duration_ms"] as Int64?).map { $0.clampedUInt32 },
-                    waveform: Waveform.decode(row["waveform"]), voiceNote: row["voice_note"])
-                let uploaded = (row["server_id"] as String?) != nil
-                return (id: row["id"] as Int64, path: row["local_path"] as String?, pointer: uploaded ? metadata : nil,
-                        name: row["file_name"] as String?, metadata: metadata)
-            }
-            let quoteAuthor: String? = row["quote_author"]
-            let quoteTimestamp: Int64? = row["quote_timestamp"]
-            return Loaded(credentials: try LocalAccount.credentials(db), recipient: row["recipient_account_id"],
-                          group: try GroupStore.group(threadId: row["thread_id"], db),
-                          timestamp: UInt64(row["timestamp"] as Int64), body: row["body"] ?? "",
-                          expireTimer: (row["expire_timer"] as Int64).clampedUInt32,
-                          quote: quoteAuthor.flatMap { author in quoteTimestamp.map { Quote(authorAccountId: author, timestamp: UInt64($0)) } },
-                          attachments: attachments)
+            guard let message = try MessagesTable.unsent(job.messageId, db) else { return nil }
+            return Loaded(credentials: try LocalAccount.credentials(db), message: message, group: try ThreadsTable.group(threadId: message.threadId, db),
+                          attachments: try AttachmentsTable.outgoing(of: job.messageId, db))
         }
         guard let loaded else { return }  // already sent or failed
 
@@ -289,38 +251,32 @@ public struct MessageSender: Sendable {
                 pointers.append(pointer)
             }
         }
-        var inline = loaded.body
-        if loaded.body.utf8.count > Self.inlineTextLimit {
+        var inline = loaded.message.body
+        if loaded.message.body.utf8.count > Self.inlineTextLimit {
             let file = try staging.file("long-text")
             defer { try? FileManager.default.removeItem(at: file) }
-            try Data(loaded.body.utf8).write(to: file)
+            try Data(loaded.message.body.utf8).write(to: file)
             pointers.append(try await upload(file, rowId: nil, name: nil, contentType: "text/x-signal-plain", as: loaded.credentials,
                                              progress: progress))
-            inline = String(decoding: Array(loaded.body.utf8.prefix(Self.inlineTextLimit)), as: UTF8.self)
+            inline = String(decoding: Array(loaded.message.body.utf8.prefix(Self.inlineTextLimit)), as: UTF8.self)
         }
-        let message = DataMessage(body: inline.isEmpty ? nil : inline, attachments: pointers, quote: loaded.quote,
-                                  expireTimer: loaded.expireTimer, group: loaded.group.map { GroupContext(id: $0.id, revision: $0.revision) })
+        let message = DataMessage(body: inline.isEmpty ? nil : inline, attachments: pointers, quote: loaded.message.quote,
+                                  expireTimer: loaded.message.expireTimer, group: loaded.group.map { GroupContext(id: $0.id, revision: $0.revision) })
         var accepted: UInt64?
         if let group = loaded.group {
-            try await groupDelivery.deliver(MessageContent(dataMessage: message), toGroup: group.threadId, timestamp: loaded.timestamp,
+            try await groupDelivery.deliver(MessageContent(dataMessage: message), toGroup: group.threadId, timestamp: loaded.message.timestamp,
                                             as: loaded.credentials)
-        } else if let recipient = loaded.recipient {
+        } else if let recipient = loaded.message.recipient {
             accepted = try await delivery.deliver(MessageContent(dataMessage: message), to: recipient,
-                                                  timestamp: loaded.timestamp, as: loaded.credentials)
+                                                  timestamp: loaded.message.timestamp, as: loaded.credentials)
         }
         let serverTimestamp = accepted
         // The copy for this account's other devices ("sender can read own history").
-        try await delivery.deliver(MessageContent(sentTranscript: SentTranscript(destinationAccountId: loaded.recipient ?? "", message: message)),
-                                   to: loaded.credentials.accountId, timestamp: loaded.timestamp, as: loaded.credentials)
+        try await delivery.deliver(MessageContent(sentTranscript: SentTranscript(destinationAccountId: loaded.message.recipient ?? "", message: message)),
+                                   to: loaded.credentials.accountId, timestamp: loaded.message.timestamp, as: loaded.credentials)
         try await database.awaitableWrite { db in
-            try ConversationStore.setStatus(.sent, messageId: job.messageId, db)
-            try db.execute(sql: "UPDATE messages SET server_timestamp = ? WHERE id = ?", arguments: [serverTimestamp.map(Int64.init), job.messageId])
             // A sent message's disappearing timer starts now.
-            if loaded.expireTimer > 0 {
-                let startedAt = self.now()
-                try db.execute(sql: "UPDATE messages SET expire_at = ? WHERE id = ? AND expire_at IS NULL",
-                               arguments: [Int64(startedAt + UInt64(loaded.expireTimer) * 1000), job.messageId])
-            }
+            try MessagesTable.markSent(job.messageId, serverTimestamp: serverTimestamp, now: self.now(), db)
         }
         // The post-send store, only now that the send succeeded, off the send's path.
         signatures?.storeInBackground(checked)
@@ -339,8 +295,7 @@ public struct MessageSender: Sendable {
                                         contentType: contentType, fileName: name)
         if let rowId {
             try await database.awaitableWrite { db in
-                try db.execute(sql: "UPDATE attachments SET server_id = ?, keys = ?, digest = ?, state = 'uploaded' WHERE id = ?",
-                               arguments: [stored.id, Data(encrypted.keys.combined), Data(encrypted.digest), rowId])
+                try AttachmentsTable.markUploaded(rowId, serverId: stored.id, keys: Data(encrypted.keys.combined), digest: Data(encrypted.digest), db)
             }
         }
         return pointer

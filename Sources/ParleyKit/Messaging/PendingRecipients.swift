@@ -10,21 +10,20 @@ struct PendingRecipients: Sendable {
     let database: ParleyDatabase
     let api: ParleyServerClient
 
-    /// The job that looks a name up.
-    static let jobKind = "resolve-recipient"
     /// How a placeholder account id begins (never a real account id, which is a UUID).
     static let prefix = "pending:"
 
-    struct Job: Codable {
+    /// The job that looks a name up.
+    struct Job: Codable, Sendable {
         let username: String
     }
 
     /// The placeholder account id for `username`: its recipient row and lookup job are made on first use, in `db`.
     static func placeholder(for username: String, _ db: Database, now: UInt64) throws -> String {
         let accountId = prefix + username.lowercased()
-        if try String.fetchOne(db, sql: "SELECT account_id FROM recipients WHERE account_id = ?", arguments: [accountId]) == nil {
-            try db.execute(sql: "INSERT INTO recipients (account_id, username) VALUES (?, ?)", arguments: [accountId, username])
-            try JobQueue.enqueue(kind: jobKind, payload: Job(username: username), db, now: now)
+        if try !RecipientsTable.contains(accountId, db) {
+            try RecipientsTable.ensure(accountId, username: username, db)
+            try JobQueue.enqueue(.resolveRecipient(Job(username: username)), now: now, db)
         }
         return accountId
     }
@@ -41,31 +40,22 @@ struct PendingRecipients: Sendable {
             found = try await api.lookup(username: job.username, as: credentials)
         } catch let error as ServerAPIError where error.status == 404 {
             try await database.awaitableWrite { db in
-                try db.execute(sql: """
-                    UPDATE messages SET status = ?, failure_reason = ?
-                    WHERE thread_id = (SELECT id FROM threads WHERE recipient_account_id = ?) AND status = ?
-                    """, arguments: [MessageStatus.failed.rawValue, "no account is named \(job.username)", placeholder, MessageStatus.sending.rawValue])
+                guard let pendingThread = try ThreadsTable.id(with: placeholder, db) else { return }
+                try MessagesTable.failSending(threadId: pendingThread, reason: "no account is named \(job.username)", db)
             }
             return
         }
         try await database.awaitableWrite { db in
-            try db.execute(sql: "INSERT INTO recipients (account_id, username) VALUES (?, ?) ON CONFLICT (account_id) DO UPDATE SET username = excluded.username",
-                           arguments: [found.accountId, found.username])
-            guard let pendingThread = try ConversationStore.existingThread(with: placeholder, db) else { return }
-            let waiting = try Int64.fetchAll(db, sql: "SELECT id FROM messages WHERE thread_id = ? AND status = ? ORDER BY id",
-                                             arguments: [pendingThread, MessageStatus.sending.rawValue])
-            if let thread = try ConversationStore.existingThread(with: found.accountId, db) {
-                try db.execute(sql: "UPDATE messages SET thread_id = ? WHERE thread_id = ?", arguments: [thread, pendingThread])
-                try db.execute(sql: "UPDATE threads SET last_message_id = (SELECT MAX(id) FROM messages WHERE thread_id = ?), updated = ? WHERE id = ?",
-                               arguments: [thread, Int64(now), thread])
-                try db.execute(sql: "DELETE FROM threads WHERE id = ?", arguments: [pendingThread])
+            try RecipientsTable.setUsername(found.username, for: found.accountId, db)
+            guard let pendingThread = try ThreadsTable.id(with: placeholder, db) else { return }
+            let waiting = try MessagesTable.sending(threadId: pendingThread, db)
+            if let thread = try ThreadsTable.id(with: found.accountId, db) {
+                try ThreadsTable.merge(pendingThread, into: thread, now: now, db)
             } else {
-                try db.execute(sql: "UPDATE threads SET recipient_account_id = ? WHERE id = ?", arguments: [found.accountId, pendingThread])
+                try ThreadsTable.reassign(pendingThread, to: found.accountId, db)
             }
-            try db.execute(sql: "DELETE FROM recipients WHERE account_id = ?", arguments: [placeholder])
-            for messageId in waiting {
-                try JobQueue.enqueue(kind: "send", payload: MessageSender.SendJob(messageId: messageId), db, now: now)
-            }
+            try RecipientsTable.delete(placeholder, db)
+            for messageId in waiting { try JobQueue.enqueue(.send(MessageSender.SendJob(messageId: messageId)), now: now, db) }
         }
     }
 }

@@ -17,13 +17,8 @@ struct RetryReceipts: Sendable {
     let groupDelivery: GroupDelivery
     let clock: MonotonicTimestamp
 
-    /// The job kind that asks a sender to resend (queued by the receive pipeline).
-    static let requestJobKind = "retry-receipt"
-    /// The job kind that answers a retry receipt (queued by the receive pipeline).
-    static let resendJobKind = "resend"
-
     /// Ask `accountId`'s device `deviceId` to send its message of `timestamp` again.
-    struct RequestJob: Codable, Equatable {
+    struct RequestJob: Codable, Equatable, Sendable {
         let accountId: String
         let deviceId: UInt32
         let timestamp: UInt64
@@ -34,7 +29,7 @@ struct RetryReceipts: Sendable {
     }
 
     /// Send the message of `timestamp` again to `accountId`'s device `deviceId`, which asked for it.
-    struct ResendJob: Codable, Equatable {
+    struct ResendJob: Codable, Equatable, Sendable {
         let accountId: String
         let deviceId: UInt32
         let timestamp: UInt64
@@ -76,8 +71,7 @@ struct RetryReceipts: Sendable {
             session.archiveCurrentState()
             try store.storeSession(session, for: sender, context: context)
         }
-        try JobQueue.enqueue(kind: resendJobKind, payload: ResendJob(accountId: sender.name, deviceId: sender.deviceId,
-                                                                    timestamp: request.timestamp), db, now: now)
+        try JobQueue.enqueue(.resend(ResendJob(accountId: sender.name, deviceId: sender.deviceId, timestamp: request.timestamp)), now: now, db)
         return true
     }
 

@@ -43,10 +43,7 @@ struct UnidentifiedDelivery: Sendable {
     static func accessKeys(for accountIds: [String], _ db: Database) throws -> [Data?] {
         guard try ClientSettings(db).unidentifiedDelivery else { return accountIds.map { _ in nil } }
         return try accountIds.map { accountId in
-            guard let row = try Row.fetchOne(db, sql: "SELECT profile_key, sealed_refused FROM recipients WHERE account_id = ?",
-                                             arguments: [accountId]),
-                  !(row["sealed_refused"] as Bool), let bytes = row["profile_key"] as Data?
-            else { return nil }
+            guard let bytes = try RecipientsTable.usableProfileKey(of: accountId, db) else { return nil }
             return try ProfileKey(bytes: bytes).accessKey
         }
     }
@@ -74,9 +71,7 @@ struct UnidentifiedDelivery: Sendable {
     /// Remembers that the server refused the access key of `accountId` (401): later messages go with credentials until
     /// the account shares a new profile key.
     func refuse(_ accountId: String) async throws {
-        try await database.awaitableWrite { db in
-            try db.execute(sql: "UPDATE recipients SET sealed_refused = 1 WHERE account_id = ?", arguments: [accountId])
-        }
+        try await database.awaitableWrite { db in try RecipientsTable.refuseAccessKey(of: accountId, db) }
     }
 
     /// Each of `messages` (Signal ciphertexts for devices of `accountId`) wrapped in sealed sender with `certificate`:

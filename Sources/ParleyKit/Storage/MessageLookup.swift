@@ -1,6 +1,7 @@
 import GRDB
 
-/// Reads single messages and pages for presentation.
+/// Reads messages for presentation: single messages, pages of a conversation, what arrived after a cursor, with
+/// their reactions and authors' names.
 public enum MessageLookup {
     /// The columns every message read selects.
     static let columns = """
@@ -16,21 +17,34 @@ public enum MessageLookup {
 
     /// The earlier versions of message `id`'s text, oldest first.
     public static func editHistory(_ id: Int64, _ db: Database) throws -> [String] {
-        try String.fetchAll(db, sql: "SELECT coalesce(body, '') FROM message_edits WHERE message_id = ? ORDER BY timestamp", arguments: [id])
+        try MessageEditsTable.history(of: id, db)
+    }
+
+    /// A page of thread `threadId`'s history, newest first, older than message id `before`.
+    static func page(threadId: Int64, before: Int64?, limit: Int, _ db: Database) throws -> MessagePage {
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT \(columns) FROM messages m WHERE m.thread_id = ? AND m.id < ? ORDER BY m.id DESC LIMIT ?
+            """, arguments: [threadId, before ?? Int64.max, limit + 1])
+        let messages = try withReactions(rows.prefix(limit).map(StoredMessage.init(row:)), db)
+        return MessagePage(messages: messages, nextCursor: rows.count > limit ? messages.last?.id : nil)
+    }
+
+    /// Up to `limit` messages with a local id above `cursor`, oldest first: from others, and this account's own from
+    /// devices other than `device`; undecryptable copies left out.
+    static func received(after cursor: Int64, exceptFromDevice device: UInt32, limit: Int, _ db: Database) throws -> [StoredMessage] {
+        try withReactions(try Row.fetchAll(db, sql: """
+            SELECT \(columns) FROM messages m
+            WHERE m.id > ? AND (m.outgoing = 0 OR m.author_device_id != ?) AND m.status != ? ORDER BY m.id LIMIT ?
+            """, arguments: [cursor, Int64(device), MessageStatus.undecryptable.rawValue, limit]).map(StoredMessage.init(row:)), db)
     }
 
     /// `messages` with their reactions, in one query.
     static func withReactions(_ messages: [StoredMessage], _ db: Database) throws -> [StoredMessage] {
         guard !messages.isEmpty else { return messages }
-        let ids = messages.map(\.id)
-        let rows = try Row.fetchAll(db, sql: """
-            SELECT message_id, author_account_id, emoji FROM reactions
-            WHERE emoji != '' AND message_id IN (\(ids.map { _ in "?" }.joined(separator: ","))) ORDER BY timestamp
-            """, arguments: StatementArguments(ids))
-        let byMessage = Dictionary(grouping: rows, by: { $0[0] as Int64 })
+        let byMessage = try ReactionsTable.standing(on: messages.map(\.id), db)
         return messages.map { message in
             var message = message
-            message.reactions = (byMessage[message.id] ?? []).map { StoredReaction(authorAccountId: $0[1], emoji: $0[2]) }
+            message.reactions = byMessage[message.id] ?? []
             return message
         }
     }

@@ -11,14 +11,20 @@ import ParleyProtocol
 public final class DatabaseProtocolStore: IdentityKeyStore, PreKeyStore, SignedPreKeyStore, KyberPreKeyStore,
     SessionStore, SenderKeyStore, Sendable
 {
-    /// A store; it holds no state of its own.
-    public init() {}
+    /// The clock identities' first sightings are recorded on (milliseconds since 1970).
+    let now: @Sendable () -> UInt64
+
+    /// A store over the database of each call's context, recording times from `now` (milliseconds since 1970); it holds no
+    /// other state of its own.
+    public init(now: @escaping @Sendable () -> UInt64 = { UInt64(Date().timeIntervalSince1970 * 1000) }) {
+        self.now = now
+    }
 
     // MARK: IdentityKeyStore
 
     public func identityKeyPair(context: StoreContext) throws -> IdentityKeyPair {
         let db = try TransactionContext.database(context)
-        guard let bytes = try Data.fetchOne(db, sql: "SELECT identity_key_pair FROM local_account WHERE id = 1") else {
+        guard let bytes = try LocalAccountTable.identityKeyPair(db) else {
             throw ParleyError.notRegistered
         }
         return try IdentityKeyPair(bytes: bytes)
@@ -26,7 +32,7 @@ public final class DatabaseProtocolStore: IdentityKeyStore, PreKeyStore, SignedP
 
     public func localRegistrationId(context: StoreContext) throws -> UInt32 {
         let db = try TransactionContext.database(context)
-        guard let id = try Int64.fetchOne(db, sql: "SELECT registration_id FROM local_account WHERE id = 1") else {
+        guard let id = try LocalAccountTable.registrationId(db) else {
             throw ParleyError.notRegistered
         }
         return UInt32(truncatingIfNeeded: id)
@@ -38,13 +44,13 @@ public final class DatabaseProtocolStore: IdentityKeyStore, PreKeyStore, SignedP
         guard let stored = try Data.fetchOne(db, sql: "SELECT identity_key FROM trusted_identities WHERE address = ?",
                                              arguments: [address.name]) else {
             try db.execute(sql: "INSERT INTO trusted_identities (address, identity_key, first_seen) VALUES (?, ?, ?)",
-                           arguments: [address.name, key, Self.now()])
+                           arguments: [address.name, key, Int64(clamping: now())])
             return .newOrUnchanged
         }
         guard stored != key else { return .newOrUnchanged }
         try db.execute(sql: """
             UPDATE trusted_identities SET identity_key = ?, first_seen = ?, accepted = 0, verified = 0 WHERE address = ?
-            """, arguments: [key, Self.now(), address.name])
+            """, arguments: [key, Int64(clamping: now()), address.name])
         return .replacedExisting
     }
 
@@ -102,6 +108,11 @@ public final class DatabaseProtocolStore: IdentityKeyStore, PreKeyStore, SignedP
             arguments: [Int64(id), record.serialize(), Int64(clamping: record.timestamp)])
     }
 
+    /// When the newest signed prekey was made (milliseconds since 1970), if there is one.
+    func newestSignedPreKeyCreation(in db: Database) throws -> UInt64? {
+        try Int64.fetchOne(db, sql: "SELECT MAX(created) FROM signed_prekeys").map { UInt64(max($0, 0)) }
+    }
+
     // MARK: KyberPreKeyStore
 
     public func loadKyberPreKey(id: UInt32, context: StoreContext) throws -> KyberPreKeyRecord {
@@ -112,7 +123,13 @@ public final class DatabaseProtocolStore: IdentityKeyStore, PreKeyStore, SignedP
         try storeKyberPreKey(record, id: id, lastResort: false, context: context)
     }
 
+    /// Removes the last-resort KEM prekeys (a new one replaces them).
+    func removeLastResortKyberPreKeys(in db: Database) throws {
+        try db.execute(sql: "DELETE FROM kyber_prekeys WHERE last_resort = 1")
+    }
+
     /// Stores a KEM prekey, marking it as the last-resort one when `lastResort`.
+
     public func storeKyberPreKey(_ record: KyberPreKeyRecord, id: UInt32, lastResort: Bool, context: StoreContext) throws {
         try TransactionContext.database(context).execute(
             sql: "INSERT OR REPLACE INTO kyber_prekeys (id, record, last_resort) VALUES (?, ?, ?)",
@@ -194,5 +211,5 @@ public final class DatabaseProtocolStore: IdentityKeyStore, PreKeyStore, SignedP
         return data
     }
 
-    private static func now() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+
 }

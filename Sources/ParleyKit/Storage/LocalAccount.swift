@@ -14,21 +14,10 @@ public struct LocalAccount: Sendable, Equatable {
     public let registrationId: UInt32
 
     /// The account stored in `db`, if any.
-    static func fetch(_ db: Database) throws -> LocalAccount? {
-        try Row.fetchOne(db, sql: "SELECT * FROM local_account WHERE id = 1").map { row in
-            let accountId: String? = row["account_id"]
-            let deviceId: Int64? = row["device_id"]
-            return LocalAccount(
-                serverURL: row["server_url"], username: row["username"],
-                credentials: accountId.flatMap { id in deviceId.map { DeviceCredentials(accountId: id, deviceId: UInt32($0), password: row["password"]) } },
-                registrationId: UInt32(truncatingIfNeeded: row["registration_id"] as Int64))
-        }
-    }
+    static func fetch(_ db: Database) throws -> LocalAccount? { try LocalAccountTable.account(db) }
 
     /// The server this database's account talks to, if it has one yet.
-    static func serverURL(_ db: Database) throws -> String? {
-        try String.fetchOne(db, sql: "SELECT server_url FROM local_account WHERE id = 1")
-    }
+    static func serverURL(_ db: Database) throws -> String? { try LocalAccountTable.serverURL(db) }
 
     /// The registered device's credentials, or ``ParleyError/notRegistered``.
     static func credentials(_ db: Database) throws -> DeviceCredentials {

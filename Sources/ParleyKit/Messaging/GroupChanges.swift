@@ -1,0 +1,51 @@
+import Foundation
+import GRDB
+
+/// Changes to groups: a group is a thread with a `group_id`, its members (``GroupMembersTable``), a revision that
+/// orders changes, and this device's current sender-key distribution (``ThreadsTable``). Changes arrive as messages (any member may change
+/// the group, as in Signal's client-managed groups); removing a member makes every remaining member's device
+/// start a new distribution, so the removed member cannot read what follows.
+enum GroupChanges {
+    /// Applies a change of title or members from `origin.author`: a group this account is added to appears; in a
+    /// known group only a member may change it, and only to a newer revision. Records a notice in the conversation.
+    static func apply(_ context: GroupContext, from origin: ConversationActions.Origin, _ db: Database) throws -> ConversationActions.Result {
+        guard let state = context.state else { return .rejected("not a group change") }
+        let threadId: Int64
+        var description: String
+        if let existing = try ThreadsTable.group(id: context.id, db) {
+            guard existing.members.contains(origin.author) else { return .rejected("only a member may change the group") }
+            guard context.revision > existing.revision else { return .duplicate }
+            threadId = existing.threadId
+            let removed = Set(existing.members).subtracting(state.members), added = Set(state.members).subtracting(existing.members)
+            try ThreadsTable.updateGroup(threadId: threadId, title: state.title, revision: context.revision,
+                                         left: !state.members.contains(origin.localAccountId), db)
+            if !removed.isEmpty {
+                // The removed cannot read on: this device's next group message starts a new sender key.
+                try ThreadsTable.endDistribution(threadId: threadId, db)
+                try SenderKeySharesTable.forgetAll(threadId: threadId, db)
+                try SenderKeyChainsTable.forget(threadId: threadId, members: removed, db)
+            }
+            // Names as this device knows them when the change arrives (an unknown account by its id's start).
+            func names(_ accounts: Set<String>) throws -> String {
+                let known = try RecipientsTable.usernames(of: accounts, db)
+                return accounts.sorted().map { known[$0] ?? String($0.prefix(8)) }.joined(separator: ", ")
+            }
+            description = [existing.title != state.title ? "renamed to “\(state.title)”" : nil,
+                           added.isEmpty ? nil : "added \(try names(added))", removed.isEmpty ? nil : "removed \(try names(removed))"]
+                .compactMap { $0 }.joined(separator: ", ")
+            if removed == [origin.author], added.isEmpty { description = "left the group" }
+        } else {
+            guard state.members.contains(origin.author), state.members.contains(origin.localAccountId) else {
+                return .rejected("a group this account is not in, or whose sender is not a member")
+            }
+            threadId = try ThreadsTable.insertGroup(id: context.id, title: state.title, revision: context.revision, now: origin.now, db)
+            description = "created “\(state.title)” with \(state.members.count) members"
+        }
+        try GroupMembersTable.replace(threadId: threadId, with: state.members, db)
+        var notice = NewMessage(threadId: threadId, outgoing: origin.outgoing, authorAccountId: origin.author, authorDeviceId: origin.authorDevice,
+                                timestamp: origin.timestamp, serverTimestamp: origin.serverTimestamp, body: description, status: origin.status,
+                                replyToId: nil)
+        notice.kind = .groupChange
+        return try MessagesTable.insert(notice, db).map { .stored($0) } ?? .duplicate
+    }
+}

@@ -1,0 +1,231 @@
+import Foundation
+import GRDB
+
+/// The `messages` table: every message and notice of every conversation, with its status, disappearing timer and
+/// edits' current text. Its one owner; the rules about a row's life are written here once — a timer starts
+/// (``startTimer(messageId:now:)``), a status only moves forward (``setStatus(_:messageId:reason:_:)``), a send
+/// ends (``markSent(_:serverTimestamp:now:_:)``, ``markFailed(_:reason:now:_:)``) — and presentation reads go
+/// through ``MessageLookup``.
+enum MessagesTable {
+    /// Inserts a message and makes it its thread's last; `nil` when the same (author, device, timestamp) is already
+    /// stored (a duplicate delivery).
+    static func insert(_ message: NewMessage, _ db: Database) throws -> Int64? {
+        let unread = !message.outgoing && message.kind == .message
+        try db.execute(sql: """
+            INSERT OR IGNORE INTO messages (thread_id, outgoing, author_account_id, author_device_id, timestamp, server_timestamp,
+                                            body, status, reply_to_id, read, kind, expire_timer)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [message.threadId, message.outgoing, message.authorAccountId, Int64(message.authorDeviceId),
+                             Int64(message.timestamp), message.serverTimestamp.map(Int64.init), message.body,
+                             message.status.rawValue, message.replyToId, !unread, message.kind.rawValue, Int64(message.expireTimer)])
+        guard db.changesCount > 0 else { return nil }
+        let id = db.lastInsertedRowID
+        try ThreadsTable.noteMessage(id, at: message.timestamp, unread: unread, threadId: message.threadId, db)
+        return id
+    }
+
+    /// The local id of the message `authorAccountId` sent at `timestamp`, for quotes and receipts.
+    static func id(author authorAccountId: String, timestamp: UInt64, _ db: Database) throws -> Int64? {
+        try Int64.fetchOne(db, sql: "SELECT id FROM messages WHERE author_account_id = ? AND timestamp = ?",
+                           arguments: [authorAccountId, Int64(timestamp)])
+    }
+
+    /// Deletes the undecryptable copy of the message `authorAccountId`'s `device` sent at `timestamp`, if there is one
+    /// (its resent copy decrypted), and takes it out of its thread's unread count.
+    static func removeUndecryptable(author authorAccountId: String, device: UInt32, timestamp: UInt64, _ db: Database) throws {
+        guard let row = try Row.fetchOne(db, sql: """
+            SELECT id, thread_id, read FROM messages WHERE author_account_id = ? AND author_device_id = ? AND timestamp = ? AND status = ?
+            """, arguments: [authorAccountId, Int64(device), Int64(timestamp), MessageStatus.undecryptable.rawValue])
+        else { return }
+        try delete(row["id"], db)
+        if !(row["read"] as Bool) { try ThreadsTable.decrementUnread(threadId: row["thread_id"], db) }
+    }
+
+    /// Deletes the row of message `id` (what it carries is erased first: ``ConversationActions/erase(_:_:)``).
+    static func delete(_ id: Int64, _ db: Database) throws {
+        try db.execute(sql: "DELETE FROM messages WHERE id = ?", arguments: [id])
+    }
+
+    // MARK: Status and timers
+
+    /// Moves an outgoing message to `status` (never backwards: sent → delivered → read; `failed` always applies).
+    static func setStatus(_ status: MessageStatus, messageId: Int64, reason: String? = nil, _ db: Database) throws {
+        try db.execute(sql: """
+            UPDATE messages SET status = ?, failure_reason = ? WHERE id = ? AND (
+                CASE status WHEN 'read' THEN 4 WHEN 'delivered' THEN 3 WHEN 'sent' THEN 2 ELSE 1 END
+                <= CASE ? WHEN 'read' THEN 4 WHEN 'delivered' THEN 3 WHEN 'sent' THEN 2 ELSE 1 END
+                OR ? = 'failed')
+            """, arguments: [status.rawValue, reason, messageId, status.rawValue, status.rawValue])
+    }
+
+    /// Starts message `messageId`'s disappearing timer at `now` (milliseconds), if it has one that is not running yet.
+    static func startTimer(messageId: Int64, now: UInt64, _ db: Database) throws {
+        try startTimers(where: "id = ?", [messageId], now: now, db)
+    }
+
+    /// Starts the timers of thread `threadId`'s unread incoming messages at `now` (they are being read).
+    static func startTimersOfUnread(threadId: Int64, now: UInt64, _ db: Database) throws {
+        try startTimers(where: "thread_id = ? AND read = 0 AND outgoing = 0", [threadId], now: now, db)
+    }
+
+    /// The one place a timer starts: it runs from `now` for the message's own `expire_timer`, once.
+    private static func startTimers(where condition: String, _ arguments: [any DatabaseValueConvertible], now: UInt64,
+                                    _ db: Database) throws {
+        try db.execute(sql: "UPDATE messages SET expire_at = ? + expire_timer * 1000 WHERE \(condition) AND expire_timer > 0 AND expire_at IS NULL",
+                       arguments: StatementArguments([Int64(now)] + arguments))
+    }
+
+    /// A send finished: message `messageId` is sent (accepted by the server at `serverTimestamp`) and its timer starts.
+    static func markSent(_ messageId: Int64, serverTimestamp: UInt64?, now: UInt64, _ db: Database) throws {
+        try setStatus(.sent, messageId: messageId, db)
+        try db.execute(sql: "UPDATE messages SET server_timestamp = ? WHERE id = ?", arguments: [serverTimestamp.map(Int64.init), messageId])
+        try startTimer(messageId: messageId, now: now, db)
+    }
+
+    /// A send gave up: message `messageId` failed for `reason`, and still disappears on its timer.
+    static func markFailed(_ messageId: Int64, reason: String, now: UInt64, _ db: Database) throws {
+        try setStatus(.failed, messageId: messageId, reason: reason, db)
+        try startTimer(messageId: messageId, now: now, db)
+    }
+
+    /// Records why message `id` could not be decrypted.
+    static func setFailureReason(_ reason: String, messageId: Int64, _ db: Database) throws {
+        try db.execute(sql: "UPDATE messages SET failure_reason = ? WHERE id = ?", arguments: [reason, messageId])
+    }
+
+    /// Records that message `id` arrived under sealed sender.
+    static func markSealed(_ messageId: Int64, _ db: Database) throws {
+        try db.execute(sql: "UPDATE messages SET sealed = 1 WHERE id = ?", arguments: [messageId])
+    }
+
+    /// The messages whose timers ran out at or before `now`: their ids and threads.
+    static func expired(now: UInt64, _ db: Database) throws -> [(id: Int64, threadId: Int64)] {
+        try Row.fetchAll(db, sql: "SELECT id, thread_id FROM messages WHERE expire_at IS NOT NULL AND expire_at <= ?", arguments: [Int64(now)])
+            .map { ($0["id"], $0["thread_id"]) }
+    }
+
+    /// When the next timer runs out (milliseconds since 1970), if any is running.
+    static func nextExpiry(_ db: Database) throws -> UInt64? {
+        try Int64.fetchOne(db, sql: "SELECT min(expire_at) FROM messages WHERE expire_at IS NOT NULL").map(UInt64.init)
+    }
+
+    // MARK: Reading
+
+    /// The authors and timestamps of thread `threadId`'s unread incoming messages (not notices).
+    static func unreadIncoming(threadId: Int64, _ db: Database) throws -> [(author: String, timestamp: UInt64)] {
+        try Row.fetchAll(db, sql: "SELECT author_account_id, timestamp FROM messages WHERE thread_id = ? AND read = 0 AND outgoing = 0 AND kind = 'message'",
+                         arguments: [threadId]).map { ($0[0], UInt64($0[1] as Int64)) }
+    }
+
+    /// Marks every message of thread `threadId` read (and the thread's unread count zero).
+    static func markRead(threadId: Int64, _ db: Database) throws {
+        try db.execute(sql: "UPDATE messages SET read = 1 WHERE thread_id = ?", arguments: [threadId])
+        try ThreadsTable.clearUnread(threadId: threadId, db)
+    }
+
+    // MARK: Pending sends
+
+    /// The messages of thread `threadId` still waiting to be sent, oldest first.
+    static func sending(threadId: Int64, _ db: Database) throws -> [Int64] {
+        try Int64.fetchAll(db, sql: "SELECT id FROM messages WHERE thread_id = ? AND status = ? ORDER BY id",
+                           arguments: [threadId, MessageStatus.sending.rawValue])
+    }
+
+    /// Fails every message of thread `threadId` still waiting to be sent, for `reason`.
+    static func failSending(threadId: Int64, reason: String, _ db: Database) throws {
+        try db.execute(sql: "UPDATE messages SET status = ?, failure_reason = ? WHERE thread_id = ? AND status = ?",
+                       arguments: [MessageStatus.failed.rawValue, reason, threadId, MessageStatus.sending.rawValue])
+    }
+
+    /// Moves every message of thread `source` into thread `target`.
+    static func move(from source: Int64, to target: Int64, _ db: Database) throws {
+        try db.execute(sql: "UPDATE messages SET thread_id = ? WHERE thread_id = ?", arguments: [target, source])
+    }
+
+    /// What the send job of message `id` needs from its row, while it is still to be sent.
+    struct Unsent {
+        let timestamp: UInt64
+        let body: String
+        let expireTimer: UInt32
+        let threadId: Int64
+        /// The other account of a 1:1 conversation (`nil` in a group).
+        let recipient: String?
+        let quote: Quote?
+    }
+
+    /// Message `id` with its conversation and quote, if it is still to be sent.
+    static func unsent(_ id: Int64, _ db: Database) throws -> Unsent? {
+        guard let row = try Row.fetchOne(db, sql: """
+            SELECT m.timestamp, m.body, m.status, m.expire_timer, m.thread_id, t.recipient_account_id, q.author_account_id AS quote_author, q.timestamp AS quote_timestamp
+            FROM messages m JOIN threads t ON t.id = m.thread_id LEFT JOIN messages q ON q.id = m.reply_to_id WHERE m.id = ?
+            """, arguments: [id]), row["status"] as String == MessageStatus.sending.rawValue
+        else { return nil }
+        let quoteAuthor: String? = row["quote_author"]
+        let quoteTimestamp: Int64? = row["quote_timestamp"]
+        return Unsent(timestamp: UInt64(row["timestamp"] as Int64), body: row["body"] ?? "",
+                      expireTimer: (row["expire_timer"] as Int64).clampedUInt32, threadId: row["thread_id"],
+                      recipient: row["recipient_account_id"],
+                      quote: quoteAuthor.flatMap { author in quoteTimestamp.map { Quote(authorAccountId: author, timestamp: UInt64($0)) } })
+    }
+
+    /// Who wrote message `id`, when, where and how it stands: what an act on it (reaction, edit, delete) needs.
+    struct ActTarget {
+        let author: String
+        let timestamp: UInt64
+        let threadId: Int64
+        let status: MessageStatus?
+        /// The other account of a 1:1 conversation (`nil` in a group).
+        let peer: String?
+    }
+
+    /// Message `id` as the target of an act, if it exists.
+    static func actTarget(_ id: Int64, _ db: Database) throws -> ActTarget? {
+        try Row.fetchOne(db, sql: """
+            SELECT m.author_account_id, m.timestamp, m.thread_id, m.status, t.recipient_account_id
+            FROM messages m JOIN threads t ON t.id = m.thread_id WHERE m.id = ?
+            """, arguments: [id]).map { row in
+            ActTarget(author: row[0], timestamp: UInt64(row[1] as Int64), threadId: row[2], status: MessageStatus(rawValue: row[3]), peer: row[4])
+        }
+    }
+
+    // MARK: Acts
+
+    /// Whether message `id` is a message (not a notice or tombstone) in thread `threadId`: something to react to.
+    static func isReactable(_ id: Int64, threadId: Int64, _ db: Database) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT deleted = 0 AND kind = 'message' AND thread_id = ? FROM messages WHERE id = ?",
+                          arguments: [threadId, id]) == true
+    }
+
+    /// The message `authorAccountId` sent at `timestamp` in thread `threadId`: its id, and whether it is a live text message.
+    static func authored(by authorAccountId: String, timestamp: UInt64, threadId: Int64,
+                         _ db: Database) throws -> (id: Int64, changeable: Bool)? {
+        try Row.fetchOne(db, sql: "SELECT id, kind, deleted FROM messages WHERE author_account_id = ? AND timestamp = ? AND thread_id = ?",
+                         arguments: [authorAccountId, Int64(timestamp), threadId]).map { row in
+            (row["id"], row["kind"] as String == MessageKind.message.rawValue && !(row["deleted"] as Bool))
+        }
+    }
+
+    /// Message `id`'s text and when it last changed (its edit, else its sending).
+    static func currentVersion(_ id: Int64, _ db: Database) throws -> (body: String?, changedAt: UInt64)? {
+        try Row.fetchOne(db, sql: "SELECT body, timestamp, edited_at FROM messages WHERE id = ?", arguments: [id]).map { row in
+            (row["body"], UInt64((row["edited_at"] as Int64?) ?? (row["timestamp"] as Int64)))
+        }
+    }
+
+    /// Replaces message `id`'s text by an edit made at `editedAt`.
+    static func replaceBody(_ id: Int64, with body: String, editedAt: UInt64, _ db: Database) throws {
+        try db.execute(sql: "UPDATE messages SET body = ?, edited_at = ? WHERE id = ?", arguments: [body, Int64(editedAt), id])
+    }
+
+    /// Makes message `id` a tombstone (deleted for everyone): its text goes.
+    static func makeTombstone(_ id: Int64, _ db: Database) throws {
+        try db.execute(sql: "UPDATE messages SET body = NULL, deleted = 1, edited_at = NULL WHERE id = ?", arguments: [id])
+    }
+
+    /// The timestamps outgoing message `id` went out under (its own and its last edit's); empty for an incoming message.
+    static func sentTimestamps(_ id: Int64, _ db: Database) throws -> [UInt64] {
+        guard let row = try Row.fetchOne(db, sql: "SELECT timestamp, edited_at FROM messages WHERE id = ? AND outgoing = 1", arguments: [id])
+        else { return [] }
+        return ([row["timestamp"] as Int64] + [row["edited_at"] as Int64?].compactMap { $0 }).map { UInt64($0) }
+    }
+}

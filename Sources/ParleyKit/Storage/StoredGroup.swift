@@ -1,0 +1,18 @@
+import Foundation
+
+/// One group as the client database holds it: a thread with a group id, a title, a revision that orders changes, and
+/// its members.
+struct StoredGroup: Sendable {
+    /// The group's thread.
+    let threadId: Int64
+    /// The group's id (shared by every member).
+    let id: Data
+    /// Its title.
+    let title: String
+    /// The revision of its last applied change.
+    let revision: UInt32
+    /// Its members' account ids, sorted.
+    let members: [String]
+    /// Whether this account is no longer a member.
+    let left: Bool
+}
