@@ -3,7 +3,7 @@ import Crypto
 import CryptoExtras
 import Foundation
 import GRDB
-import ParleyKit
+@_spi(Benchmarks) import ParleyKit
 
 /// `parley-client-bench`: the client-side numbers of BENCHMARKS.md, in release mode on this machine.
 /// - attachment encryption and decryption (file to file, streaming) against the machine's limit for the same work
@@ -35,49 +35,23 @@ struct ClientBenchmark {
                                           key: try DatabaseKey(bytes: [UInt8](repeating: 7, count: 32)))
         let client = ParleyClient(database: database, api: ParleyServerClient(baseURL: "http://127.0.0.1:9", http: HTTPClient.shared),
                                   attachmentDirectory: root.appendingPathComponent("attachments"))
-        func add(thread: Int, count: Int, firstTimestamp: Int) throws {
-            var written = 0
-            while written < count {
-                let batch = min(10_000, count - written)
-                try database.write { db in
-                    let account = "account-\(thread)"
-                    if written == 0 {
-                        try db.execute(sql: "INSERT INTO recipients (account_id, username) VALUES (?, ?)", arguments: [account, "user\(thread)"])
-                        try db.execute(sql: "INSERT INTO threads (id, recipient_account_id, updated) VALUES (?, ?, 0)", arguments: [thread, account])
-                    }
-                    let insert = try db.cachedStatement(sql: """
-                        INSERT INTO messages (thread_id, outgoing, author_account_id, author_device_id, timestamp, body, status, read)
-                        VALUES (?, ?, ?, 1, ?, ?, ?, ?)
-                        """)
-                    for index in written..<(written + batch) {
-                        let outgoing = index % 2 == 0
-                        try insert.execute(arguments: [thread, outgoing, outgoing ? "me" : account, firstTimestamp + index,
-                                                       "message \(index) of conversation \(thread), with some ordinary text",
-                                                       outgoing ? "delivered" : "received", outgoing || index < count - 3])
-                    }
-                    try db.execute(sql: """
-                        UPDATE threads SET last_message_id = (SELECT MAX(id) FROM messages WHERE thread_id = ?1),
-                            updated = ?2, unread_count = (SELECT COUNT(*) FROM messages WHERE thread_id = ?1 AND read = 0) WHERE id = ?1
-                        """, arguments: [thread, firstTimestamp + written + batch])
-                }
-                written += batch
-            }
-        }
-        let big = conversations + 1
+        var big: Int64 = 0
         let fill = try seconds {
-            for thread in 1...conversations { try add(thread: thread, count: 10, firstTimestamp: thread * 100) }
-            try add(thread: big, count: messages, firstTimestamp: 1_000_000)
+            for thread in 1...conversations {
+                try client.seedConversation(with: "account-\(thread)", username: "user\(thread)", messages: 10, firstTimestamp: UInt64(thread * 100))
+            }
+            big = try client.seedConversation(with: "account-big", username: "big", messages: messages, firstTimestamp: 1_000_000)
         }
         let rounds = 500
         var listed = 0
         let inboxTime = try seconds { for _ in 0..<rounds { listed = try client.conversations().count } }
-        let newest = try client.history(threadId: Int64(big), limit: 50)
+        let newest = try client.history(threadId: big, limit: 50)
         let pages = 2000
         let highest = newest.messages.first?.id ?? Int64(messages)
         let pageTime = try seconds {
             for round in 0..<pages {
                 let cursor = highest - Int64((round * 7919) % max(messages - 100, 1))
-                _ = try client.history(threadId: Int64(big), before: cursor, limit: 50)
+                _ = try client.history(threadId: big, before: cursor, limit: 50)
             }
         }
         print(String(format: "client database (%d conversations, one of %d messages; filled in %.1f s):", listed, messages, fill))

@@ -4,7 +4,7 @@ import GRDB
 import Hummingbird
 import Logging
 import ParleyAPI
-import ParleyKit
+@_spi(Inspection) import ParleyKit
 import ParleyServer
 
 /// The end-to-end demo of `make demo`: a real parley-server on loopback (SQLite in a temporary directory) and
@@ -54,7 +54,7 @@ struct ClientDemo {
         let alice = try client("alice"), bobPhone = try client("bob-phone"), bobLaptop = try client("bob-laptop")
         let aliceId = try await alice.accounts.register(username: "alice", deviceName: "alice's laptop").accountId
         let bobId = try await bobPhone.accounts.register(username: "bob", deviceName: "bob's phone").accountId
-        try await bobPhone.accounts.linkNewDevice(database: bobLaptop.database, name: "bob's laptop")
+        try await bobPhone.linkNewDevice(bobLaptop, name: "bob's laptop")
         print("2. Alice and Bob register: each device gets an identity key, a signed prekey, 100 one-time prekeys,")
         print("   100 one-time ML-KEM-1024 prekeys and a last-resort one; Bob links his laptop as device 2")
         print("   (every client database is encrypted page by page: XChaCha20-Poly1305 under SQLite)\n")
@@ -96,7 +96,7 @@ struct ClientDemo {
         for envelope in batch.reversed() {
             let outcome = try await bobPhone.receiver.process(envelope)
             try await bobPhone.api.acknowledge(envelope.guid, as: try bobPhone.credentials())
-            if case .stored(let id) = outcome, let message = try bobPhone.database.read({ try MessageLookup.message(id, $0) }) {
+            if case .stored(let id) = outcome, let message = try bobPhone.message(id: id) {
                 let kind = envelope.type == 6 ? "sealed sender around a Double Ratchet message" : "Double Ratchet"
                 print("   decrypted \"\(message.body ?? "")\" (\(Data(base64Encoded: envelope.content)!.count) bytes, type \(envelope.type): \(kind))")
             }
@@ -143,7 +143,7 @@ struct ClientDemo {
         _ = try await bobPhone.receiveOnce()
         let edited = try bobPhone.history(threadId: phoneThread, limit: 1).messages.first!
         print("   Alice edits it; Bob's phone shows: \"\(edited.body ?? "")\" (edited; the earlier text kept as history:"
-              + " \(try bobPhone.database.read { try MessageLookup.editHistory(edited.id, $0) }))")
+              + " \(try bobPhone.editHistory(ofMessage: edited.id)))")
         try alice.sender.setExpireTimer(2, with: bobId)
         try alice.sender.enqueue(body: "This one disappears 2 s after Bob reads it.", to: bobId)
         _ = try await alice.runJobs()

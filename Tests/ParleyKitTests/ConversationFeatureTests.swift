@@ -1,7 +1,7 @@
 import CParleyDatabase
 import Foundation
 import GRDB
-@testable import ParleyKit
+@_spi(Inspection) @testable import ParleyKit
 import Testing
 
 /// The message kinds people use — replies, reactions, edits, deletes, receipts, typing, disappearing messages,

@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import GRDB
 import ParleyAPI
-import ParleyKit
+@_spi(Inspection) import ParleyKit
 import ParleyServer
 import Testing
 

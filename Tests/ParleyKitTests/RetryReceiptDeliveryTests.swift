@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-@testable import ParleyKit
+@_spi(Inspection) @testable import ParleyKit
 import ParleyProtocol
 import Testing
 

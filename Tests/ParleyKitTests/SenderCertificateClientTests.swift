@@ -1,5 +1,5 @@
 import Foundation
-import ParleyKit
+@_spi(Inspection) import ParleyKit
 import ParleyProtocol
 import Testing
 

@@ -84,6 +84,11 @@ extension ParleyClient {
         try database.read { db in try MessageLookup.message(id, db) }
     }
 
+    /// The earlier versions of message `id`'s text, oldest first (empty when it was never edited).
+    public func editHistory(ofMessage id: Int64) throws -> [String] {
+        try database.read { db in try MessageLookup.editHistory(id, db) }
+    }
+
     /// The message `authorAccountId` sent at `timestamp` (the pair names a message on every device), if this device has it.
     public func message(author authorAccountId: String, timestamp: UInt64) throws -> StoredMessage? {
         try database.read { db in

@@ -9,12 +9,13 @@ import ParleyProtocol
 /// A Parley account on this machine: its encrypted database, the server it talks to, and the pipelines between.
 /// Everything the `parley` command does goes through here.
 public final class ParleyClient: Sendable {
-    /// The encrypted local database.
-    public let database: ParleyDatabase
-    /// The server's REST API.
-    public let api: ParleyServerClient
-    /// ParleyProtocol's stores over the database.
-    public let store: DatabaseProtocolStore
+    /// The encrypted local database. Not API (every read and write goes through the client's methods): tools that show
+    /// the inside, such as `parley-demo`, see it with `@_spi(Inspection) import ParleyKit`.
+    @_spi(Inspection) public let database: ParleyDatabase
+    /// The server's REST API. Not API: see ``database``.
+    @_spi(Inspection) public let api: ParleyServerClient
+    /// ParleyProtocol's stores over the database. Not API: see ``database``.
+    @_spi(Inspection) public let store: DatabaseProtocolStore
     /// Registration and prekeys.
     public let accounts: AccountManager
     /// The send pipeline.

@@ -2,7 +2,7 @@ import GRDB
 
 /// Reads messages for presentation: single messages, pages of a conversation, what arrived after a cursor, with
 /// their reactions and authors' names.
-public enum MessageLookup {
+enum MessageLookup {
     /// The columns every message read selects.
     static let columns = """
         m.*, (SELECT COUNT(*) FROM attachments a WHERE a.message_id = m.id) AS attachment_count,
@@ -10,13 +10,13 @@ public enum MessageLookup {
         """
 
     /// The message with local id `id`.
-    public static func message(_ id: Int64, _ db: Database) throws -> StoredMessage? {
+    static func message(_ id: Int64, _ db: Database) throws -> StoredMessage? {
         try withReactions(try Row.fetchAll(db, sql: "SELECT \(columns) FROM messages m WHERE m.id = ?", arguments: [id])
             .map(StoredMessage.init(row:)), db).first
     }
 
     /// The earlier versions of message `id`'s text, oldest first.
-    public static func editHistory(_ id: Int64, _ db: Database) throws -> [String] {
+    static func editHistory(_ id: Int64, _ db: Database) throws -> [String] {
         try MessageEditsTable.history(of: id, db)
     }
 

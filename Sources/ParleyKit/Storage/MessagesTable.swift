@@ -117,6 +117,13 @@ enum MessagesTable {
                          arguments: [threadId]).map { ($0[0], UInt64($0[1] as Int64)) }
     }
 
+    /// Marks incoming message `id` read (and takes it out of its thread's unread count).
+    static func markRead(_ id: Int64, _ db: Database) throws {
+        guard let threadId = try Int64.fetchOne(db, sql: "SELECT thread_id FROM messages WHERE id = ? AND read = 0", arguments: [id]) else { return }
+        try db.execute(sql: "UPDATE messages SET read = 1 WHERE id = ?", arguments: [id])
+        try ThreadsTable.decrementUnread(threadId: threadId, db)
+    }
+
     /// Marks every message of thread `threadId` read (and the thread's unread count zero).
     static func markRead(threadId: Int64, _ db: Database) throws {
         try db.execute(sql: "UPDATE messages SET read = 1 WHERE thread_id = ?", arguments: [threadId])
