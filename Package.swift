@@ -51,6 +51,8 @@ let package = Package(
         // libsodium for secrets people type: Argon2id for device credentials and PIN backups, ristretto255 for the
         // PIN backup's oblivious PRF (server evaluation in ParleyServer, client blinding in ParleyKit).
         .target(name: "CParleyPassword", linkerSettings: [.linkedLibrary("sodium")]),
+        // The one Swift wrapper of CParleyPassword: Argon2id and ristretto255, for ParleyKit and ParleyServer alike.
+        .target(name: "ParleyPassword", dependencies: ["CParleyPassword"]),
         .target(name: "ParleyAPI"),
         // The encrypting SQLite VFS under the client database (XChaCha20-Poly1305 per page, libsodium) and the
         // passphrase KDF (Argon2id).
@@ -58,7 +60,7 @@ let package = Package(
         .target(
             name: "ParleyServer",
             dependencies: [
-                "ParleyAPI", "ParleyProtocol", "CParleyPassword",
+                "ParleyAPI", "ParleyProtocol", "ParleyPassword",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -89,7 +91,7 @@ let package = Package(
         .target(
             name: "ParleyKit",
             dependencies: [
-                "ParleyAPI", "ParleyProtocol", "CParleyDatabase", "CParleyPassword",
+                "ParleyAPI", "ParleyProtocol", "CParleyDatabase", "ParleyPassword",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -138,6 +140,8 @@ let package = Package(
             name: "parley-server",
             dependencies: [
                 "ParleyServer", "ParleyAPI",
+                // The operator's commands (`dcd`, `invites`, `accounts`) call a running server through ParleyKit's transport.
+                "ParleyKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
@@ -205,7 +209,7 @@ let package = Package(
         .testTarget(
             name: "ParleyServerTests",
             dependencies: [
-                "ParleyServer", "ParleyAPI", "ParleyProtocol", "ParleyTestSupport", "CParleyPassword",
+                "ParleyServer", "ParleyAPI", "ParleyProtocol", "ParleyTestSupport", "ParleyPassword",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),

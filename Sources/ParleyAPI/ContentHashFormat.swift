@@ -8,13 +8,13 @@ public enum ContentHashFormat {
     /// The 32 bytes of `text`, or `nil` unless it is exactly 64 lowercase hex characters.
     public static func parse(_ text: String) -> [UInt8]? {
         var text = text
-        return text.withUTF8 { parse(digits: $0, allowingUppercase: false) }
+        return text.withUTF8 { parse(digits: $0) }
     }
 
-    /// The 32 bytes of 64 hex digits in `digits` (uppercase too when `allowingUppercase`: import files), or `nil`.
-    public static func parse(digits: UnsafeBufferPointer<UInt8>, allowingUppercase: Bool) -> [UInt8]? {
+    /// The 32 bytes of 64 lowercase hex digits in `digits`, or `nil`.
+    public static func parse(digits: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         guard digits.count == hexLength else { return nil }
-        let table = allowingUppercase ? anyCaseValues : lowercaseValues
+        let table = lowercaseValues
         var bytes = [UInt8](repeating: 0, count: 32)
         var invalid: UInt8 = 0
         for index in 0..<32 {
@@ -27,9 +27,6 @@ public enum ContentHashFormat {
 
     /// Digit values; 0x10 marks a byte that is not a digit.
     private static let lowercaseValues: [UInt8] = (0...255).map { byte in value(UInt8(byte)) ?? 0x10 }
-    private static let anyCaseValues: [UInt8] = (0...255).map { byte in
-        value(UInt8(byte)) ?? ((UInt8(ascii: "A")...UInt8(ascii: "F")).contains(UInt8(byte)) ? UInt8(byte) - UInt8(ascii: "A") + 10 : 0x10)
-    }
 
     /// The 20-bit value of a 5-digit lowercase hex prefix, or `nil`.
     public static func parsePrefix(_ text: String) -> UInt32? {

@@ -34,7 +34,7 @@ public enum ParleyServerApplication {
         AttachmentController(blobs: d.attachments, limits: d.limits, rateLimiter: d.rateLimiter, metrics: d.metrics)
             .addRoutes(to: routes)
         SenderCertificateController(settings: d.sealedSender).addRoutes(to: routes)
-        ContentHashController(
+        ContentDetectionController(
             store: d.store, settings: d.contentDetection, limits: d.limits, rateLimiter: d.rateLimiter, metrics: d.metrics,
             importer: d.importer
         ).addRoutes(to: routes)

@@ -38,9 +38,14 @@ struct ClientBenchmark {
         var big: Int64 = 0
         let fill = try seconds {
             for thread in 1...conversations {
-                try client.seedConversation(with: "account-\(thread)", username: "user\(thread)", messages: 10, firstTimestamp: UInt64(thread * 100))
+                try client.seedConversation(with: "account-\(thread)", username: "user\(thread)", messages: 10, firstTimestamp: UInt64(thread * 100)) {
+                    "message \($0) of conversation \(thread), with some ordinary text"
+                }
             }
-            big = try client.seedConversation(with: "account-big", username: "big", messages: messages, firstTimestamp: 1_000_000)
+            let last = conversations + 1
+            big = try client.seedConversation(with: "account-\(last)", username: "user\(last)", messages: messages, firstTimestamp: 1_000_000) {
+                "message \($0) of conversation \(last), with some ordinary text"
+            }
         }
         let rounds = 500
         var listed = 0

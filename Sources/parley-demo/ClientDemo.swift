@@ -54,7 +54,7 @@ struct ClientDemo {
         let alice = try client("alice"), bobPhone = try client("bob-phone"), bobLaptop = try client("bob-laptop")
         let aliceId = try await alice.accounts.register(username: "alice", deviceName: "alice's laptop").accountId
         let bobId = try await bobPhone.accounts.register(username: "bob", deviceName: "bob's phone").accountId
-        try await bobPhone.linkNewDevice(bobLaptop, name: "bob's laptop")
+        _ = try await bobPhone.linkNewDevice(bobLaptop, name: "bob's laptop")
         print("2. Alice and Bob register: each device gets an identity key, a signed prekey, 100 one-time prekeys,")
         print("   100 one-time ML-KEM-1024 prekeys and a last-resort one; Bob links his laptop as device 2")
         print("   (every client database is encrypted page by page: XChaCha20-Poly1305 under SQLite)\n")

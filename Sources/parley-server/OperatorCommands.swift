@@ -1,9 +1,7 @@
 import ArgumentParser
-import AsyncHTTPClient
 import Foundation
-import NIOCore
-import NIOHTTP1
 import ParleyAPI
+import ParleyKit
 
 /// `parley-server invites create`: registration invites for a server started with `--registration token`.
 struct InvitesCommand: AsyncParsableCommand {
@@ -19,9 +17,8 @@ struct InvitesCommand: AsyncParsableCommand {
         @Flag(help: "Print the invite as JSON.") var json = false
 
         func run() async throws {
-            let invite: InviteResponse = try await connection.with { http, authorization in
-                try await connection.call(.POST, OperatorRoutes.invites, body: CreateInviteRequest(uses: uses, expiresInHours: expiresInHours),
-                                          http: http, authorization: authorization)
+            let invite = try await connection.with { server, token in
+                try await server.createInvite(CreateInviteRequest(uses: uses, expiresInHours: expiresInHours), operatorToken: token)
             }
             if json {
                 print(String(decoding: try JSONEncoder().encode(invite), as: UTF8.self))
@@ -47,12 +44,10 @@ struct AccountsCommand: AsyncParsableCommand {
         @Flag(help: "One JSON object per line.") var json = false
 
         func run() async throws {
-            try await connection.with { http, authorization in
+            try await connection.with { server, token in
                 var after: String?
                 repeat {
-                    let query = "?limit=500" + (after.map { "&after=\($0)" } ?? "")
-                    let page: OperatorAccountListResponse = try await connection.call(
-                        .GET, OperatorRoutes.accounts + query, body: Optional<String>.none, http: http, authorization: authorization)
+                    let page = try await server.operatorAccounts(after: after, limit: 500, operatorToken: token)
                     for account in page.accounts {
                         if json {
                             print(String(decoding: try JSONEncoder().encode(account), as: UTF8.self))
@@ -89,19 +84,13 @@ struct AccountsCommand: AsyncParsableCommand {
         @Argument(help: "The account id.") var account: String
 
         func run() async throws {
-            try await connection.with { http, authorization in
-                try await connection.send(.DELETE, OperatorRoutes.account(account), body: Optional<String>.none, http: http,
-                                          authorization: authorization)
-            }
+            try await connection.with { server, token in try await server.deleteAccount(account, operatorToken: token) }
             print("deleted \(account)")
         }
     }
 
     static func setDisabled(_ disabled: Bool, account: String, connection: OperatorConnection) async throws {
-        try await connection.with { http, authorization in
-            try await connection.send(.PUT, OperatorRoutes.accountDisabled(account), body: AccountDisabledRequest(disabled: disabled),
-                                      http: http, authorization: authorization)
-        }
+        try await connection.with { server, token in try await server.setAccountDisabled(disabled, accountId: account, operatorToken: token) }
         print("\(disabled ? "disabled" : "enabled") \(account)")
     }
 }

@@ -9,7 +9,7 @@ struct ParleyServerCommand: AsyncParsableCommand {
         commandName: "parley-server",
         abstract: "The Parley messaging server: accounts, key directory, mailboxes, WebSocket delivery, attachments, hash banks.",
         version: ParleyVersion.current,
-        subcommands: [ServeCommand.self, ContentHashCommand.self, InvitesCommand.self, AccountsCommand.self, CertificatesCommand.self],
+        subcommands: [ServeCommand.self, ContentDetectionCommand.self, InvitesCommand.self, AccountsCommand.self, CertificatesCommand.self],
         defaultSubcommand: ServeCommand.self)
 
     /// As ArgumentParser runs it, except that `parley-server --help` shows the flags of `serve` — what running the

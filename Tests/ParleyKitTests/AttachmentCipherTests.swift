@@ -115,7 +115,7 @@ import Testing
         let plaintextHash = try AttachmentDecryptor.decryptFile(at: blob, to: restored, keys: result.keys, digest: result.digest,
                                                                 plaintextLength: result.plaintextLength, chunkSize: 70_000)
         #expect(try Data(contentsOf: restored) == Data(contentsOf: source))
-        #expect(ContentHashFormat.hex(plaintextHash) == (try GlobalSignatureService.hash(ofFileAt: source)))
+        #expect(ContentHashFormat.hex(plaintextHash) == (try ContentDetectionService.hash(ofFileAt: source)))
         #expect(throws: AttachmentCipherError.digestMismatch) {
             try AttachmentDecryptor.decryptFile(at: blob, to: restored, keys: result.keys, digest: [UInt8](repeating: 0, count: 32),
                                                 plaintextLength: result.plaintextLength)

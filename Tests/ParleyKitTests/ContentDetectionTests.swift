@@ -13,7 +13,7 @@ import Testing
     }
 
     static func block(_ file: URL, on server: TestServer, api: ParleyServerClient) async throws -> String {
-        let hash = try GlobalSignatureService.hash(ofFileAt: file)
+        let hash = try ContentDetectionService.hash(ofFileAt: file)
         try await api.putHash(hash, bank: "blocked", operatorToken: TestServer.operatorToken)
         return hash
     }
@@ -73,7 +73,7 @@ import Testing
             _ = try await alice.accounts.register(username: "alice")
             let bobId = try await bob.accounts.register(username: "bob").accountId
             let photo = try Self.write("holiday photo", in: server)
-            let hash = try GlobalSignatureService.hash(ofFileAt: photo)
+            let hash = try ContentDetectionService.hash(ofFileAt: photo)
 
             // A send that fails (Bob's safety number changed, not yet accepted) stores nothing.
             try alice.sender.enqueue(body: "first", to: bobId)
@@ -119,7 +119,7 @@ import Testing
             let credentials = try await owner.accounts.register(username: "owner")
             var configuration = ContentDetectionConfiguration()
             fast(&configuration)
-            let service = GlobalSignatureService(api: owner.api, configuration: configuration) { credentials }
+            let service = ContentDetectionService(api: owner.api, configuration: configuration) { credentials }
             await server.pause()
 
             // Down: two lookups fail after one retry each and open the breaker.

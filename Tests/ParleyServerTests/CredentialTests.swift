@@ -1,4 +1,4 @@
-import CParleyPassword
+import ParleyPassword
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -16,13 +16,8 @@ import Testing
 
     /// An Argon2id string as earlier servers stored it (libsodium's minimal limits).
     static func legacyHash(_ password: String) -> String {
-        var buffer = [CChar](repeating: 0, count: parley_password_hash_length())
-        let bytes = Array(password.utf8)
-        let rc = buffer.withUnsafeMutableBufferPointer { out in
-            bytes.withUnsafeBufferPointer { parley_password_hash(out.baseAddress, $0.baseAddress, $0.count, 1) }
-        }
-        precondition(rc == 0)
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let hash = Argon2id.storageHash(of: Array(password.utf8), strength: 1) else { preconditionFailure("libsodium failed") }
+        return hash
     }
 
     @Test func credentialsAreStoredAsSaltedHMACsAndCheckedExactly() async throws {

@@ -17,7 +17,7 @@ struct ContentDetectionCommand: AsyncParsableCommand {
         func run() async throws {
             struct Checked: Encodable { let file: String; let sha256: String; let verdict: HashVerdict }
             let results = try await AccountContext.with(options) { client -> [Checked] in
-                let hashes = try files.map { try GlobalSignatureService.hash(ofFileAt: URL(fileURLWithPath: $0)) }
+                let hashes = try files.map { try ContentDetectionService.hash(ofFileAt: URL(fileURLWithPath: $0)) }
                 let verdicts = await client.contentDetection.batchContains(hashes)
                 return zip(files, zip(hashes, verdicts)).map { Checked(file: $0, sha256: $1.0, verdict: $1.1) }
             }

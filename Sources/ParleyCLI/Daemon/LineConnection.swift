@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,8 +14,8 @@ final class LineConnection: Sendable {
     private let input: Int32
     private let output: Int32
     private let ownsDescriptors: Bool
-    private let lock = NSLock()
-    nonisolated(unsafe) private var closed = false
+    /// Whether ``close()`` ran; held while writing, so a write never meets a closed descriptor.
+    private let closed = Mutex(false)
 
     /// A connection over `input`/`output`; when `ownsDescriptors`, ``close()`` closes them.
     init(input: Int32, output: Int32, ownsDescriptors: Bool) {
@@ -48,7 +49,7 @@ final class LineConnection: Sendable {
     /// Writes `data` whole; a peer that went away is ignored (its lines end on their own), and a socket peer that
     /// stops reading is disconnected once a write has waited for the send timeout (so it cannot stall the others).
     func write(_ data: Data) {
-        lock.withLock {
+        closed.withLock { closed in
             guard !closed else { return }
             data.withUnsafeBytes { raw in
                 var offset = 0
@@ -75,7 +76,7 @@ final class LineConnection: Sendable {
     /// Closes the descriptors it owns.
     func close() {
         guard ownsDescriptors else { return }
-        lock.withLock {
+        closed.withLock { closed in
             guard !closed else { return }
             closed = true
             _ = Glibc.shutdown(input, Int32(SHUT_RDWR))

@@ -1,6 +1,7 @@
 import Crypto
 import CryptoExtras
 import Foundation
+import ParleyPassword
 import ParleyAPI
 
 /// Turns the PIN's OPRF output into a backup's keys: a slow stretch (Argon2id; or PBKDF2-SHA256 with seed 004's
@@ -62,8 +63,10 @@ public enum BackupKDF {
         let stretched: [UInt8]
         switch parameters.algorithm {
         case .argon2id:
-            stretched = try BackupNative.argon2id(oprfOutput, salt: salt, opsLimit: parameters.opsLimit ?? 0,
-                                                  memLimit: parameters.memLimit ?? 0)
+            guard let memory = Int(exactly: parameters.memLimit ?? 0),
+                  let output = Argon2id.derive(oprfOutput, salt: salt, opsLimit: parameters.opsLimit ?? 0, memLimit: memory)
+            else { throw BackupError.malformed("Argon2id refused its limits or ran out of memory") }
+            stretched = output
         case .pbkdf2SHA256:
             do {
                 stretched = try KDF.Insecure.PBKDF2.deriveKey(

@@ -1,3 +1,4 @@
+import ParleyPassword
 import Crypto
 
 /// The client's side of the PIN backup's oblivious PRF (2HashDH over ristretto255).
@@ -26,9 +27,10 @@ public struct BlindedPIN: Sendable {
         input += Array(username.lowercased().utf8)
         input.append(0)
         input += pinBytes
-        let element = try BackupNative.element(fromHash: Array(SHA512.hash(data: input)))
-        let blind = try BackupNative.randomScalar()
-        guard let blinded = BackupNative.multiply(blind, element) else { throw BackupError.malformed("the PIN could not be blinded") }
+        guard let element = Ristretto255.element(fromHash: Array(SHA512.hash(data: input))), let blind = Ristretto255.randomScalar() else {
+            throw BackupError.malformed("libsodium failed to initialise")
+        }
+        guard let blinded = Ristretto255.multiply(blind, element) else { throw BackupError.malformed("the PIN could not be blinded") }
         self.pin = pinBytes
         self.element = element
         self.blind = blind
@@ -39,8 +41,8 @@ public struct BlindedPIN: Sendable {
     ///
     /// - Throws: ``BackupError/malformed(_:)`` when E is not a ristretto255 element.
     public func finalize(evaluatedElement: [UInt8]) throws -> [UInt8] {
-        let unblind = try BackupNative.inverse(of: blind)
-        guard let unblinded = BackupNative.multiply(unblind, evaluatedElement) else {
+        guard let unblind = Ristretto255.inverse(of: blind) else { throw BackupError.malformed("the zero scalar has no inverse") }
+        guard let unblinded = Ristretto255.multiply(unblind, evaluatedElement) else {
             throw BackupError.malformed("the server's evaluation is not a ristretto255 element")
         }
         return Array(SHA512.hash(data: pin + element + unblinded))

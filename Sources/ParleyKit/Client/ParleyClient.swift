@@ -23,7 +23,7 @@ public final class ParleyClient: Sendable {
     /// The receive pipeline.
     public let receiver: MessageReceiver
     /// Duplicate content detection: attachment hashes against the server's hash banks (fails open).
-    public let contentDetection: GlobalSignatureService
+    public let contentDetection: ContentDetectionService
     /// Who is typing (in memory only).
     public let typingIndicators: TypingIndicators
     /// The clock for timers (disappearing messages, typing), milliseconds since 1970.
@@ -39,11 +39,10 @@ public final class ParleyClient: Sendable {
     let ownedHTTPClient = Mutex<HTTPClient?>(nil)
     /// The durable job queue's runner.
     let jobs: JobRunner
-    private let stateLock = NSLock()
     /// Account ids this process already asked the server to name (a 404 is not asked again).
-    nonisolated(unsafe) private var askedForNames: Set<String> = []
+    private let askedForNames = Mutex<Set<String>>([])
     /// The socket `listen` holds open, for sending ephemeral events on it.
-    nonisolated(unsafe) private var liveSocket: MessageSocket.Writer?
+    private let liveSocket = Mutex<MessageSocket.Writer?>(nil)
 
     /// A client over `database`, talking to the server through `api`; attachments are staged in `attachmentDirectory`,
     /// checked against the hash banks of `contentDetectionServer` (the same server unless given) as
@@ -71,15 +70,15 @@ public final class ParleyClient: Sendable {
         typingIndicators = TypingIndicators(now: now)
         sweeper = ExpirationSweeper(database: database)
         self.accounts = accounts
-        let signatures = GlobalSignatureService(api: contentDetectionServer ?? api, configuration: contentDetection) {
+        let detection = ContentDetectionService(api: contentDetectionServer ?? api, configuration: contentDetection) {
             try database.read(LocalAccount.credentials)
         }
-        self.contentDetection = signatures
+        self.contentDetection = detection
         let groupDelivery = GroupDelivery(database: database, api: api, store: store, sessions: sessions, delivery: delivery,
                                           unidentified: unidentified, clock: clock)
         retryReceipts = RetryReceipts(database: database, delivery: delivery, groupDelivery: groupDelivery, clock: clock)
         sender = MessageSender(database: database, api: api, delivery: delivery, groupDelivery: groupDelivery, clock: clock,
-                               staging: staging, signatures: signatures, now: now)
+                               staging: staging, contentDetection: detection, now: now)
         receiver = MessageReceiver(database: database, store: store, clock: clock, wallClock: now)
         jobs = JobRunner(database: database, api: api, sender: sender, delivery: delivery, retryReceipts: retryReceipts, now: now,
                          logger: logger)
@@ -130,7 +129,7 @@ public final class ParleyClient: Sendable {
         guard let credentials = try? credentials(),
               let unnamed = try? database.read({ db in try RecipientsTable.unnamed(limit: 50, db) })
         else { return }
-        for accountId in unnamed where stateLock.withLock({ askedForNames.insert(accountId).inserted }) {
+        for accountId in unnamed where askedForNames.withLock({ $0.insert(accountId).inserted }) {
             guard let found = try? await api.account(accountId, as: credentials), found.accountId == accountId else { continue }
             try? remember(username: found.username, for: accountId)
         }
@@ -149,13 +148,13 @@ public final class ParleyClient: Sendable {
             observation.cancel()
             working.cancel()
             sweeping.cancel()
-            stateLock.withLock { liveSocket = nil }
+            liveSocket.withLock { $0 = nil }
         }
         var failures = 0
         while !Task.isCancelled {
             do {
                 try await MessageSocket(baseURL: api.baseURL, device: credentials, logger: logger).run { [receiver] frame, writer in
-                    self.stateLock.withLock { self.liveSocket = writer }
+                    self.liveSocket.withLock { $0 = writer }
                     switch frame.type {
                     case .envelope:
                         guard let envelope = frame.envelope else { return true }
@@ -178,9 +177,9 @@ public final class ParleyClient: Sendable {
                     return !Task.isCancelled
                 }
                 failures = 0
-                stateLock.withLock { liveSocket = nil }
+                liveSocket.withLock { $0 = nil }
             } catch {
-                stateLock.withLock { liveSocket = nil }
+                liveSocket.withLock { $0 = nil }
                 if Task.isCancelled { break }
                 failures += 1
                 logger.warning("socket closed; reconnecting", metadata: ["error": "\(error)", "attempt": "\(failures)"])
@@ -218,7 +217,7 @@ public final class ParleyClient: Sendable {
         }
         events.append(try typingEvent(batch, to: accountId))
         let outgoing = events
-        if let live = stateLock.withLock({ liveSocket }) {
+        if let live = liveSocket.withLock({ $0 }) {
             for event in outgoing { try await live.send(event) }
             return true
         }

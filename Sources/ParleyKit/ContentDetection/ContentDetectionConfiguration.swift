@@ -32,7 +32,7 @@ public struct ContentDetectionConfiguration: Sendable, Equatable {
     /// Whether hashes of successfully sent attachments go to the `seen` bank (seed 003's post-send store). This is the
     /// one time the server sees a whole hash — of content this account sent — so it can be turned off.
     public var storeAfterSend = true
-    /// The operator credential, needed only for ``GlobalSignatureService/delete(_:bank:)``.
+    /// The operator credential, needed only for ``ContentDetectionService/delete(_:bank:)``.
     public var operatorToken: String?
 
     /// The defaults: enabled, prefix lookups, 3 attempts, breaker at 5 failures for 30 s, 4,096 results for 5 minutes.

@@ -14,7 +14,7 @@ public struct MessageSender: Sendable {
     /// Where encrypted uploads and long texts are written while they are sent (never left behind).
     let staging: AttachmentStaging
     /// Checks attachments before upload and records them after a successful send.
-    let signatures: GlobalSignatureService?
+    let contentDetection: ContentDetectionService?
     /// The clock disappearing timers start on (milliseconds since 1970).
     let now: @Sendable () -> UInt64
 
@@ -231,10 +231,10 @@ public struct MessageSender: Sendable {
 
         // The pre-send check: a hash in a blocking bank fails the send before anything is uploaded.
         var checked: [String] = []
-        if let signatures, signatures.configuration.enabled {
+        if let contentDetection, contentDetection.configuration.enabled {
             let pending = loaded.attachments.compactMap { attachment in attachment.pointer == nil ? attachment.path : nil }
-            checked = try pending.map { try GlobalSignatureService.hash(ofFileAt: URL(fileURLWithPath: $0)) }
-            for (path, verdict) in zip(pending, await signatures.batchContains(checked)) where verdict.blocked {
+            checked = try pending.map { try ContentDetectionService.hash(ofFileAt: URL(fileURLWithPath: $0)) }
+            for (path, verdict) in zip(pending, await contentDetection.batchContains(checked)) where verdict.blocked {
                 throw ParleyError.duplicateBlocked(fileName: URL(fileURLWithPath: path).lastPathComponent)
             }
         }
@@ -279,7 +279,7 @@ public struct MessageSender: Sendable {
             try MessagesTable.markSent(job.messageId, serverTimestamp: serverTimestamp, now: self.now(), db)
         }
         // The post-send store, only now that the send succeeded, off the send's path.
-        signatures?.storeInBackground(checked)
+        contentDetection?.storeInBackground(checked)
     }
 
     private func upload(_ file: URL, rowId: Int64?, name: String?, contentType: String, as credentials: DeviceCredentials,

@@ -5,12 +5,12 @@ import GRDB
 /// pipelines use. Not API: only a tool that imports ParleyKit with `@_spi(Benchmarks)` sees it.
 @_spi(Benchmarks)
 extension ParleyClient {
-    /// Stores `count` messages (alternately sent and received, ordinary text; the last `unread` received ones unread) in the
-    /// 1:1 conversation with `accountId`, named `username`, timestamped from `firstTimestamp` on; returns the thread's id.
-    /// Written in transactions of 10,000 messages.
+    /// Stores `count` messages (alternately sent and received, message `index` reading `body(index)`; the last `unread`
+    /// received ones unread) in the 1:1 conversation with `accountId`, named `username`, timestamped from `firstTimestamp`
+    /// on; returns the thread's id. Written in transactions of 10,000 messages.
     @discardableResult
     public func seedConversation(with accountId: String, username: String, messages count: Int, firstTimestamp: UInt64,
-                                 unread: Int = 3) throws -> Int64 {
+                                 unread: Int = 3, body: (Int) -> String) throws -> Int64 {
         let threadId = try database.write { db in try ThreadsTable.oneToOne(with: accountId, username: username, now: firstTimestamp, db) }
         var written = 0
         while written < count {
@@ -20,7 +20,7 @@ extension ParleyClient {
                     let outgoing = index % 2 == 0
                     guard let id = try MessagesTable.insert(NewMessage(
                         threadId: threadId, outgoing: outgoing, authorAccountId: outgoing ? "me" : accountId, authorDeviceId: 1,
-                        timestamp: firstTimestamp + UInt64(index), body: "message \(index) of the conversation with \(username), with some ordinary text",
+                        timestamp: firstTimestamp + UInt64(index), body: body(index),
                         status: outgoing ? .delivered : .received, replyToId: nil), db)
                     else { continue }
                     if !outgoing, index < count - unread { try MessagesTable.markRead(id, db) }

@@ -11,7 +11,7 @@ import ParleyAPI
 public struct ParleyServerClient: Sendable {
     /// The server's base URL, such as `http://127.0.0.1:8080`.
     public let baseURL: String
-    private let http: HTTPClient
+    let http: HTTPClient
     private let timeout: TimeAmount
 
     /// A client of the server at `baseURL` over `http` (whose lifetime the caller owns).
@@ -85,35 +85,35 @@ public struct ParleyServerClient: Sendable {
 
     /// What the server's hash banks hold of `hash` (64 lowercase hex).
     public func checkHash(_ hash: String, as device: DeviceCredentials) async throws -> HashCheckResult {
-        try await call(.POST, ContentHashRoutes.contains, body: HashCheckRequest(hash: hash), as: device, expecting: [200])
+        try await call(.POST, ContentDetectionRoutes.contains, body: HashCheckRequest(hash: hash), as: device, expecting: [200])
     }
 
     /// What the server's hash banks hold of each of up to 1,000 hashes.
     public func checkHashes(_ hashes: [String], as device: DeviceCredentials) async throws -> BatchHashCheckResponse {
-        try await call(.POST, ContentHashRoutes.batchContains, body: BatchHashCheckRequest(hashes: hashes), as: device, expecting: [200])
+        try await call(.POST, ContentDetectionRoutes.batchContains, body: BatchHashCheckRequest(hashes: hashes), as: device, expecting: [200])
     }
 
     /// Records `hash` in the `seen` bank (after a successful send).
     public func storeHash(_ hash: String, as device: DeviceCredentials) async throws {
-        _ = try await send(.POST, ContentHashRoutes.store, body: try JSONEncoder().encode(HashCheckRequest(hash: hash)), as: device,
+        _ = try await send(.POST, ContentDetectionRoutes.store, body: try JSONEncoder().encode(HashCheckRequest(hash: hash)), as: device,
                            expecting: [204])
     }
 
     /// The blocking banks' suffixes (with decoys) for a 5-digit prefix.
     public func hashPrefix(_ prefix: String, as device: DeviceCredentials) async throws -> HashPrefixResponse {
-        try await call(.GET, ContentHashRoutes.prefix(prefix), as: device, expecting: [200])
+        try await call(.GET, ContentDetectionRoutes.prefix(prefix), as: device, expecting: [200])
     }
 
     /// Removes `hash` from `bank` with the operator credential.
     public func deleteHash(_ hash: String, bank: String, operatorToken: String) async throws {
-        _ = try await send(.DELETE, ContentHashRoutes.hash(hash, bank: bank), body: nil, as: nil, expecting: [204],
-                           extraHeaders: [("Authorization", "Bearer \(operatorToken)")])
+        _ = try await send(.DELETE, ContentDetectionRoutes.hash(hash, bank: bank), body: nil, as: nil, expecting: [204],
+                           extraHeaders: [("Authorization", Self.bearer(operatorToken))])
     }
 
     /// Adds `hash` to `bank` with the operator credential.
     public func putHash(_ hash: String, bank: String, operatorToken: String) async throws {
-        _ = try await send(.PUT, ContentHashRoutes.hash(hash, bank: bank), body: nil, as: nil, expecting: [204],
-                           extraHeaders: [("Authorization", "Bearer \(operatorToken)")])
+        _ = try await send(.PUT, ContentDetectionRoutes.hash(hash, bank: bank), body: nil, as: nil, expecting: [204],
+                           extraHeaders: [("Authorization", Self.bearer(operatorToken))])
     }
 
     /// Uploads prekeys.

@@ -1,6 +1,6 @@
-import CParleyPassword
 import Crypto
 import Foundation
+import ParleyPassword
 import Synchronization
 
 /// Device credentials kept as Signal-Server keeps its tokens: a credential is a random token of 16–128 bytes made by
@@ -54,9 +54,7 @@ public final class CredentialHasher: Sendable {
         }
         guard admitted else { return .busy }
         defer { legacyChecksRunning.withLock { $0 -= 1 } }
-        let matches = storedHash.withCString { hash in
-            credential.withUnsafeBufferPointer { parley_password_verify(hash, $0.baseAddress, $0.count) == 0 }
-        }
+        let matches = Argon2id.verify(credential, against: storedHash)
         return matches ? .validNeedsRehash(hash(credential)) : .invalid
     }
 

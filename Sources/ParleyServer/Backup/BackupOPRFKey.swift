@@ -1,5 +1,5 @@
-import CParleyPassword
 import Crypto
+import ParleyPassword
 import Foundation
 
 /// The server's half of the PIN backup's oblivious PRF (2HashDH over ristretto255, libsodium).
@@ -24,26 +24,12 @@ public struct BackupOPRFKey: Sendable {
     /// `accountId`'s key applied to `blindedElement`: the 32-byte encoding of k·B, or `nil` when `blindedElement` is not
     /// the canonical encoding of a ristretto255 element other than the identity.
     public func evaluate(_ blindedElement: [UInt8], accountId: String) -> [UInt8]? {
-        guard blindedElement.count == 32,
-              blindedElement.withUnsafeBufferPointer({ parley_ristretto255_is_valid_point($0.baseAddress) }) == 1
-        else { return nil }
-        let scalar = accountScalar(accountId)
-        var evaluated = [UInt8](repeating: 0, count: 32)
-        let rc = evaluated.withUnsafeMutableBufferPointer { out in
-            scalar.withUnsafeBufferPointer { k in
-                blindedElement.withUnsafeBufferPointer { parley_ristretto255_scalarmult(out.baseAddress, k.baseAddress, $0.baseAddress) }
-            }
-        }
-        return rc == 0 ? evaluated : nil
+        guard Ristretto255.isValidElement(blindedElement), let scalar = accountScalar(accountId) else { return nil }
+        return Ristretto255.multiply(scalar, blindedElement)
     }
 
     /// k for `accountId`: HMAC-SHA512 under the server key, reduced modulo the group order.
-    private func accountScalar(_ accountId: String) -> [UInt8] {
-        let wide = Array(HMAC<SHA512>.authenticationCode(for: Array(accountId.utf8), using: serverKey))
-        var scalar = [UInt8](repeating: 0, count: 32)
-        _ = scalar.withUnsafeMutableBufferPointer { out in
-            wide.withUnsafeBufferPointer { parley_ristretto255_scalar_reduce(out.baseAddress, $0.baseAddress) }
-        }
-        return scalar
+    private func accountScalar(_ accountId: String) -> [UInt8]? {
+        Ristretto255.reduce(Array(HMAC<SHA512>.authenticationCode(for: Array(accountId.utf8), using: serverKey)))
     }
 }

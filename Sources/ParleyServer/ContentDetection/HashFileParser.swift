@@ -43,8 +43,9 @@ struct HashFileParser {
             guard column < fields.count else { return .invalid("no column \(column + 1)") }
             field = fields[column]
         }
-        let hash = field.withContiguousStorageIfAvailable { ContentHashFormat.parse(digits: $0, allowingUppercase: true) }
-            ?? Array(field).withUnsafeBufferPointer { ContentHashFormat.parse(digits: $0, allowingUppercase: true) }
+        // Import files may write hashes in upper case; the wire's form is lower case.
+        let lowered = field.map { (UInt8(ascii: "A")...UInt8(ascii: "F")).contains($0) ? $0 | 0x20 : $0 }
+        let hash = lowered.withUnsafeBufferPointer { ContentHashFormat.parse(digits: $0) }
         guard let hash else { return .invalid("not a SHA-256 hash (64 hex digits)") }
         return .hash(hash)
     }

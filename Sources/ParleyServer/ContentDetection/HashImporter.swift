@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Logging
 import ParleyAPI
 
@@ -9,9 +10,8 @@ public final class HashImporter: Sendable {
     let settings: ContentDetectionSettings
     let metrics: ServerMetrics
     let logger: Logger
-    private let lock = NSLock()
-    nonisolated(unsafe) private var queue: [String] = []
-    nonisolated(unsafe) private var worker: Task<Void, Never>?
+    /// Jobs waiting, and the worker draining them (`nil` when idle).
+    private let state = Mutex<(queue: [String], worker: Task<Void, Never>?)>(([], nil))
 
     /// An importer over `store`.
     public init(store: any HashBankStore, settings: ContentDetectionSettings, metrics: ServerMetrics, logger: Logger) {
@@ -26,10 +26,10 @@ public final class HashImporter: Sendable {
 
     /// Queues job `id` (its record stored, its file in place) and starts the worker when idle.
     func enqueue(_ id: String) {
-        lock.withLock {
-            queue.append(id)
-            guard worker == nil else { return }
-            worker = Task { await self.drain() }
+        state.withLock { state in
+            state.queue.append(id)
+            guard state.worker == nil else { return }
+            state.worker = Task { await self.drain() }
         }
     }
 
@@ -53,17 +53,17 @@ public final class HashImporter: Sendable {
 
     /// Waits until no job is queued or running (tests, benchmarks).
     public func waitUntilIdle() async {
-        while let running = lock.withLock({ worker }) { await running.value }
+        while let running = state.withLock({ $0.worker }) { await running.value }
     }
 
     private func drain() async {
         while true {
-            let next: String? = lock.withLock {
-                if queue.isEmpty {
-                    worker = nil
+            let next: String? = state.withLock { state in
+                if state.queue.isEmpty {
+                    state.worker = nil
                     return nil
                 }
-                return queue.removeFirst()
+                return state.queue.removeFirst()
             }
             guard let next else { return }
             await run(next)

@@ -2,7 +2,7 @@
 ///
 /// A hash is always 64 lowercase hex characters. Banks: `blocked` (known-bad content, managed by operators) and
 /// `seen` (hashes clients stored after successful sends, kept for a limited time).
-public enum ContentHashRoutes {
+public enum ContentDetectionRoutes {
     /// `POST` ``HashCheckRequest`` → ``HashCheckResult`` (authenticated device).
     public static let contains = "/v1/dcd/contains"
     /// `POST` ``BatchHashCheckRequest`` → ``BatchHashCheckResponse`` (authenticated device, up to 1,000 hashes).

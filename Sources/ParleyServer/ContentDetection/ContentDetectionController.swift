@@ -5,7 +5,7 @@ import ParleyAPI
 
 /// Duplicate content detection: devices check and store SHA-256 hashes of attachment plaintexts; operators manage
 /// the `blocked` bank one hash at a time or by importing files. The server sees hashes, never content.
-struct ContentHashController: Sendable {
+struct ContentDetectionController: Sendable {
     let store: any HashBankStore
     let settings: ContentDetectionSettings
     let limits: ServerLimits
@@ -18,14 +18,14 @@ struct ContentHashController: Sendable {
     static let batchLimit = 1_000
 
     func addRoutes(to routes: ServerRoutes) {
-        routes.device.post(RouterPath(ContentHashRoutes.contains), use: contains)
-        routes.device.post(RouterPath(ContentHashRoutes.batchContains), use: batchContains)
-        routes.device.post(RouterPath(ContentHashRoutes.store), use: storeSeen)
-        routes.device.get(RouterPath(ContentHashRoutes.prefix("{prefix}")), use: prefix)
-        routes.operator.put(RouterPath(ContentHashRoutes.hash("{hash}", bank: "{bank}")), use: put)
-        routes.operator.delete(RouterPath(ContentHashRoutes.hash("{hash}", bank: "{bank}")), use: delete)
-        routes.operator.post(RouterPath(ContentHashRoutes.importJobs), use: startImport)
-        routes.operator.get(RouterPath(ContentHashRoutes.importJob("{id}")), use: importStatus)
+        routes.device.post(RouterPath(ContentDetectionRoutes.contains), use: contains)
+        routes.device.post(RouterPath(ContentDetectionRoutes.batchContains), use: batchContains)
+        routes.device.post(RouterPath(ContentDetectionRoutes.store), use: storeSeen)
+        routes.device.get(RouterPath(ContentDetectionRoutes.prefix("{prefix}")), use: prefix)
+        routes.operator.put(RouterPath(ContentDetectionRoutes.hash("{hash}", bank: "{bank}")), use: put)
+        routes.operator.delete(RouterPath(ContentDetectionRoutes.hash("{hash}", bank: "{bank}")), use: delete)
+        routes.operator.post(RouterPath(ContentDetectionRoutes.importJobs), use: startImport)
+        routes.operator.get(RouterPath(ContentDetectionRoutes.importJob("{id}")), use: importStatus)
     }
 
     /// `POST /v1/dcd/contains`.

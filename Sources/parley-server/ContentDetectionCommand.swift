@@ -1,11 +1,10 @@
 import ArgumentParser
-import AsyncHTTPClient
 import Foundation
-import NIOCore
 import ParleyAPI
+import ParleyKit
 
 /// `parley-server dcd …`: the operator's side of duplicate content detection, against a running server.
-struct ContentHashCommand: AsyncParsableCommand {
+struct ContentDetectionCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dcd", abstract: "Manage the hash banks of a running server (operator).",
         subcommands: [Import.self, Status.self])
@@ -22,19 +21,13 @@ struct ContentHashCommand: AsyncParsableCommand {
         @Flag(help: "Print the job as JSON.") var json = false
 
         func run() async throws {
-            let job: HashImportJob = try await connection.with { http, authorization in
-                let size = (try FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)?.int64Value ?? 0
-                var request = HTTPClientRequest(url: connection.server + ContentHashRoutes.imports(bank: bank))
-                request.method = .POST
-                request.headers.add(name: "Authorization", value: authorization)
-                request.headers.add(name: "Content-Type", value: "text/plain")
-                request.body = .stream(FileByteChunks(path: file), length: .known(size))
-                var job: HashImportJob = try await OperatorConnection.decode(try await http.execute(request, timeout: .minutes(60)))
+            guard FileManager.default.isReadableFile(atPath: file) else { throw ValidationError("cannot read \(file)") }
+            let job: HashImportJob = try await connection.with { server, token in
+                var job = try await server.importHashes(fileAt: URL(fileURLWithPath: file), bank: bank, operatorToken: token)
                 print(Self.describe(job, json: json))
                 while wait && ["queued", "running"].contains(job.state) {
                     try await Task.sleep(for: .seconds(1))
-                    job = try await connection.call(.GET, ContentHashRoutes.importJob(job.id), body: Optional<String>.none, http: http,
-                                                    authorization: authorization)
+                    job = try await server.hashImportJob(job.id, operatorToken: token)
                     print(Self.describe(job, json: json))
                 }
                 return job
@@ -57,31 +50,8 @@ struct ContentHashCommand: AsyncParsableCommand {
         @Flag(help: "Print the job as JSON.") var json = false
 
         func run() async throws {
-            let record: HashImportJob = try await connection.with { http, authorization in
-                try await connection.call(.GET, ContentHashRoutes.importJob(job), body: Optional<String>.none, http: http,
-                                          authorization: authorization)
-            }
+            let record = try await connection.with { server, token in try await server.hashImportJob(job, operatorToken: token) }
             print(Import.describe(record, json: json))
         }
     }
-}
-
-/// A file as 256 KiB buffers, for a streamed upload.
-struct FileByteChunks: AsyncSequence, Sendable {
-    typealias Element = ByteBuffer
-    let path: String
-
-    struct AsyncIterator: AsyncIteratorProtocol {
-        let handle: FileHandle?
-
-        mutating func next() async throws -> ByteBuffer? {
-            guard let handle, let data = try handle.read(upToCount: 256 * 1024), !data.isEmpty else {
-                try? handle?.close()
-                return nil
-            }
-            return ByteBuffer(bytes: data)
-        }
-    }
-
-    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(handle: FileHandle(forReadingAtPath: path)) }
 }

@@ -1,6 +1,6 @@
 import ParleyAPI
 
-extension GlobalSignatureService {
+extension ContentDetectionService {
     /// Checks the configuration and that the server answers hash lookups with this device's credentials: a prefix
     /// lookup and a full-hash lookup of a random hash (which no bank should hold), then one check through the service
     /// itself (cache, circuit breaker). Never throws: a failed step is reported as one.

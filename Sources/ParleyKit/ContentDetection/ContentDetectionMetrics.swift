@@ -1,5 +1,5 @@
-/// Counters of a ``GlobalSignatureService``, for logs, `parley dcd verify` and tests.
-public struct GlobalSignatureMetrics: Sendable, Equatable, Codable {
+/// Counters of a ``ContentDetectionService``, for logs, `parley dcd verify` and tests.
+public struct ContentDetectionMetrics: Sendable, Equatable, Codable {
     /// Logical lookups asked for (contains and each hash of a batch).
     public var lookups = 0
     /// Lookups answered from the cache, without a request.

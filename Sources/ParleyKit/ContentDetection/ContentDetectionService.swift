@@ -1,26 +1,30 @@
 import Crypto
 import Foundation
+import Synchronization
 import ParleyAPI
 
-/// The client's side of duplicate content detection (seed 003's `GlobalSignatureService`): checks SHA-256 hashes of
+/// The client's side of duplicate content detection (seed 003's `ContentDetectionService`): checks SHA-256 hashes of
 /// attachment plaintexts against the server's hash banks and stores them after successful sends.
 ///
 /// It never stands in the way of messaging: a disabled service, a failed request (after retries with exponential
 /// backoff and jitter on 5xx answers and network errors; 4xx answers are not retried) or an open circuit breaker all
 /// answer "not found" (fail open). Results are kept in an LRU cache with a lifetime; in prefix mode one cached answer
 /// serves every hash with the same five leading digits.
-public final class GlobalSignatureService: Sendable {
+public final class ContentDetectionService: Sendable {
     let api: ParleyServerClient
     let credentials: @Sendable () throws -> DeviceCredentials
     /// The configuration in force.
     public let configuration: ContentDetectionConfiguration
     private let clock = ContinuousClock()
-    private let lock = NSLock()
-    nonisolated(unsafe) private var breaker: CircuitBreaker
-    nonisolated(unsafe) private var verdicts: LRUCache<String, HashVerdict>
-    nonisolated(unsafe) private var prefixes: LRUCache<String, Set<String>>
-    nonisolated(unsafe) private var counters = GlobalSignatureMetrics()
-    nonisolated(unsafe) private var background: [UUID: Task<Void, Never>] = [:]
+    /// What the service remembers between calls, behind one lock.
+    private struct State {
+        var breaker: CircuitBreaker
+        var verdicts: LRUCache<String, HashVerdict>
+        var prefixes: LRUCache<String, Set<String>>
+        var counters = ContentDetectionMetrics()
+        var background: [UUID: Task<Void, Never>] = [:]
+    }
+    private let state: Mutex<State>
 
     /// A service talking to `api` as the device `credentials` returns.
     public init(api: ParleyServerClient, configuration: ContentDetectionConfiguration = ContentDetectionConfiguration(),
@@ -29,23 +33,22 @@ public final class GlobalSignatureService: Sendable {
         self.api = api.with(timeout: .nanoseconds(timeout.seconds * 1_000_000_000 + timeout.attoseconds / 1_000_000_000))
         self.configuration = configuration
         self.credentials = credentials
-        breaker = CircuitBreaker(threshold: configuration.failureThreshold, cooldown: configuration.cooldown)
-        verdicts = LRUCache(capacity: configuration.cacheCapacity)
-        prefixes = LRUCache(capacity: configuration.cacheCapacity)
+        state = Mutex(State(breaker: CircuitBreaker(threshold: configuration.failureThreshold, cooldown: configuration.cooldown),
+                            verdicts: LRUCache(capacity: configuration.cacheCapacity), prefixes: LRUCache(capacity: configuration.cacheCapacity)))
     }
 
     /// A snapshot of the counters.
-    public var metrics: GlobalSignatureMetrics {
-        lock.withLock {
-            var snapshot = counters
-            snapshot.breakerOpenings = breaker.openings
+    public var metrics: ContentDetectionMetrics {
+        state.withLock { s in
+            var snapshot = s.counters
+            snapshot.breakerOpenings = s.breaker.openings
             return snapshot
         }
     }
 
     /// Whether the breaker currently refuses requests (open, cooling down).
     public var isCircuitOpen: Bool {
-        lock.withLock { if case .open = breaker.state { return true } else { return false } }
+        state.withLock { s in if case .open = s.breaker.state { return true } else { return false } }
     }
 
     /// SHA-256 of a file, read in 1 MiB pieces (bounded memory), as 64 lowercase hex characters.
@@ -64,7 +67,7 @@ public final class GlobalSignatureService: Sendable {
 
     /// One verdict per hash, in order. Full-hash mode asks in batches of 1,000; prefix mode asks once per prefix.
     public func batchContains(_ hashes: [String]) async -> [HashVerdict] {
-        lock.withLock { counters.lookups += hashes.count }
+        state.withLock { s in s.counters.lookups += hashes.count }
         guard configuration.enabled else { return failOpen(hashes.count) }
         guard hashes.allSatisfy({ ContentHashFormat.parse($0) != nil }) else { return failOpen(hashes.count) }
         switch configuration.mode {
@@ -78,7 +81,7 @@ public final class GlobalSignatureService: Sendable {
     public func store(_ hash: String) async -> Bool {
         guard configuration.enabled, ContentHashFormat.parse(hash) != nil else { return false }
         let stored = await request { [api] device in try await api.storeHash(hash, as: device) } != nil
-        if stored { lock.withLock { counters.stored += 1 } }
+        if stored { state.withLock { s in s.counters.stored += 1 } }
         return stored
     }
 
@@ -86,17 +89,17 @@ public final class GlobalSignatureService: Sendable {
     public func storeInBackground(_ hashes: [String]) {
         guard configuration.enabled, configuration.storeAfterSend, !hashes.isEmpty else { return }
         let id = UUID()
-        lock.withLock {
-            background[id] = Task {
+        state.withLock { s in
+            s.background[id] = Task {
                 for hash in hashes { await self.store(hash) }
-                _ = self.lock.withLock { self.background.removeValue(forKey: id) }
+                _ = self.state.withLock { $0.background.removeValue(forKey: id) }
             }
         }
     }
 
     /// Waits for background stores (a command-line process waits before it exits).
     public func waitForBackgroundWork() async {
-        let tasks = lock.withLock { Array(background.values) }
+        let tasks = state.withLock { s in Array(s.background.values) }
         for task in tasks { await task.value }
     }
 
@@ -109,21 +112,21 @@ public final class GlobalSignatureService: Sendable {
             throw ParleyError.invalidArgument("deleting a hash needs the operator credential (PARLEY_OPERATOR_TOKEN)")
         }
         try await api.deleteHash(hash, bank: bank, operatorToken: token)
-        lock.withLock {
-            verdicts = LRUCache(capacity: configuration.cacheCapacity)
-            prefixes = LRUCache(capacity: configuration.cacheCapacity)
+        state.withLock { s in
+            s.verdicts = LRUCache(capacity: configuration.cacheCapacity)
+            s.prefixes = LRUCache(capacity: configuration.cacheCapacity)
         }
     }
 
     private func fullHashLookup(_ hashes: [String]) async -> [HashVerdict] {
         var results = [HashVerdict?](repeating: nil, count: hashes.count)
         var missing: [Int] = []
-        lock.withLock {
+        state.withLock { s in
             let now = clock.now
             for (position, hash) in hashes.enumerated() {
-                if let cached = verdicts.value(for: hash, now: now) {
+                if let cached = s.verdicts.value(for: hash, now: now) {
                     results[position] = cached.cached
-                    counters.cacheHits += 1
+                    s.counters.cacheHits += 1
                 } else {
                     missing.append(position)
                 }
@@ -139,16 +142,16 @@ public final class GlobalSignatureService: Sendable {
             }
             guard let answer, answer.count == asked.count else {
                 for position in slice { results[position] = .failOpen }
-                lock.withLock { counters.failOpen += slice.count }
+                state.withLock { s in s.counters.failOpen += slice.count }
                 continue
             }
-            lock.withLock {
+            state.withLock { s in
                 let expires = clock.now + configuration.cacheLifetime
                 for (position, result) in zip(slice, answer) {
                     let verdict = HashVerdict(found: result.found, blocked: result.action == "block", banks: result.banks, source: .server)
-                    verdicts.set(verdict, for: hashes[position], expires: expires)
+                    s.verdicts.set(verdict, for: hashes[position], expires: expires)
                     results[position] = verdict
-                    if verdict.blocked { counters.blocked += 1 }
+                    if verdict.blocked { s.counters.blocked += 1 }
                 }
             }
         }
@@ -161,7 +164,7 @@ public final class GlobalSignatureService: Sendable {
         for hash in hashes {
             let prefix = String(hash.prefix(ContentHashFormat.prefixLength))
             guard answers[prefix] == nil else { continue }
-            if let cached = lock.withLock({ prefixes.value(for: prefix, now: clock.now) }) {
+            if let cached = state.withLock({ s in s.prefixes.value(for: prefix, now: clock.now) }) {
                 answers[prefix] = cached
                 fromCache.insert(prefix)
                 continue
@@ -169,21 +172,21 @@ public final class GlobalSignatureService: Sendable {
             guard let answer = await request({ [api] device in try await api.hashPrefix(prefix, as: device) }) else { continue }
             let suffixes = Set(answer.suffixes)
             answers[prefix] = suffixes
-            lock.withLock { prefixes.set(suffixes, for: prefix, expires: clock.now + configuration.cacheLifetime) }
+            state.withLock { s in s.prefixes.set(suffixes, for: prefix, expires: clock.now + configuration.cacheLifetime) }
         }
         var asked: Set<String> = []
         return hashes.map { hash in
             let prefix = String(hash.prefix(ContentHashFormat.prefixLength))
             let firstAsk = asked.insert(prefix).inserted
             guard let suffixes = answers[prefix] else {
-                lock.withLock { counters.failOpen += 1 }
+                state.withLock { s in s.counters.failOpen += 1 }
                 return .failOpen
             }
             let blocked = suffixes.contains(String(hash.dropFirst(ContentHashFormat.prefixLength)))
             let cached = !firstAsk || fromCache.contains(prefix)
-            lock.withLock {
-                if blocked { counters.blocked += 1 }
-                if cached { counters.cacheHits += 1 }
+            state.withLock { s in
+                if blocked { s.counters.blocked += 1 }
+                if cached { s.counters.cacheHits += 1 }
             }
             return HashVerdict(found: blocked, blocked: blocked, banks: blocked ? ["blocked"] : [], source: cached ? .cache : .server)
         }
@@ -191,29 +194,29 @@ public final class GlobalSignatureService: Sendable {
 
     /// Runs one logical request through the breaker with retries; `nil` when it failed or was not allowed.
     private func request<T: Sendable>(_ call: @Sendable (DeviceCredentials) async throws -> T) async -> T? {
-        guard let device = try? credentials(), lock.withLock({ breaker.allows(now: clock.now) }) else { return nil }
+        guard let device = try? credentials(), state.withLock({ s in s.breaker.allows(now: clock.now) }) else { return nil }
         var attempt = 0
         while true {
-            lock.withLock { counters.requests += 1 }
+            state.withLock { s in s.counters.requests += 1 }
             do {
                 let result = try await call(device)
-                lock.withLock { breaker.recordSuccess() }
+                state.withLock { s in s.breaker.recordSuccess() }
                 return result
             } catch let error as ServerAPIError where Self.isRetryable(error) && attempt + 1 < configuration.maxAttempts {
                 attempt += 1
-                lock.withLock { counters.retries += 1 }
+                state.withLock { s in s.counters.retries += 1 }
                 try? await Task.sleep(for: delay(attempt: attempt))
             } catch let error as ServerAPIError where !Self.isRetryable(error) {
                 // A 4xx: the server is up and refused this request; the breaker stays closed.
-                lock.withLock {
-                    counters.failures += 1
-                    breaker.recordSuccess()
+                state.withLock { s in
+                    s.counters.failures += 1
+                    s.breaker.recordSuccess()
                 }
                 return nil
             } catch {
-                lock.withLock {
-                    counters.failures += 1
-                    breaker.recordFailure(now: clock.now)
+                state.withLock { s in
+                    s.counters.failures += 1
+                    s.breaker.recordFailure(now: clock.now)
                 }
                 return nil
             }
@@ -232,7 +235,7 @@ public final class GlobalSignatureService: Sendable {
     }
 
     private func failOpen(_ count: Int) -> [HashVerdict] {
-        lock.withLock { counters.failOpen += count }
+        state.withLock { s in s.counters.failOpen += count }
         return Array(repeating: .failOpen, count: count)
     }
 }
