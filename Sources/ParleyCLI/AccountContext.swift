@@ -93,8 +93,8 @@ enum AccountContext {
         case ParleyError.untrustedIdentity: return ParleyExit.untrusted
         case ParleyError.duplicateBlocked: return ParleyExit.blocked
         case ParleyError.wrongDatabaseKey, ParleyError.databaseCorrupted, ParleyError.keyFile: return ParleyExit.database
-        case is BackupError: return ParleyExit.backup
-        case is ServerAPIError: return ParleyExit.server
+        case ParleyError.backup: return ParleyExit.backup
+        case ParleyError.server: return ParleyExit.server
         default: return ParleyExit.failure
         }
     }

@@ -111,7 +111,7 @@ struct TrafficRun: Sendable {
                     if case .sent = outcome { state.accepted += 1 } else { state.rejected += 1 }
                 }
             } catch {
-                let key = (error as? ServerAPIError)?.code ?? "\(error)".prefix(60).description
+                let key = (error as? ParleyError)?.server?.code ?? "\(error)".prefix(60).description
                 tally.state.withLock { $0.errors[key, default: 0] += 1 }
             }
         }

@@ -78,22 +78,22 @@ import Testing
         blob += tail
         var flipped = blob
         flipped[40] ^= 1
-        #expect(throws: AttachmentCipherError.digestMismatch) {
+        #expect(throws: ParleyError.attachment(.digestMismatch)) {
             try AttachmentDecryptor.decrypt(flipped, keys: keys, digest: digest, plaintextLength: plaintext.count)
         }
-        #expect(throws: AttachmentCipherError.macMismatch) {
+        #expect(throws: ParleyError.attachment(.macMismatch)) {
             try AttachmentDecryptor.decrypt(flipped, keys: keys, digest: Array(SHA256.hash(data: flipped)), plaintextLength: plaintext.count)
         }
-        #expect(throws: AttachmentCipherError.macMismatch) {
+        #expect(throws: ParleyError.attachment(.macMismatch)) {
             try AttachmentDecryptor.decrypt(blob, keys: AttachmentKeys.generate(), digest: digest, plaintextLength: plaintext.count)
         }
-        #expect(throws: AttachmentCipherError.malformedBlob) {
+        #expect(throws: ParleyError.attachment(.malformedBlob)) {
             try AttachmentDecryptor.decrypt(Array(blob.prefix(40)), keys: keys, digest: digest, plaintextLength: 1)
         }
-        #expect(throws: AttachmentCipherError.badPadding) {
+        #expect(throws: ParleyError.attachment(.badPadding)) {
             try AttachmentDecryptor.decrypt(blob, keys: keys, digest: digest, plaintextLength: 10_000)
         }
-        #expect(throws: AttachmentCipherError.invalidKeyLength(63)) { try AttachmentKeys(combined: [UInt8](repeating: 0, count: 63)) }
+        #expect(throws: ParleyError.attachment(.invalidKeyLength(63))) { try AttachmentKeys(combined: [UInt8](repeating: 0, count: 63)) }
     }
 
     @Test func largeFilesRoundTripThroughFilesInBoundedChunks() throws {
@@ -116,7 +116,7 @@ import Testing
                                                                 plaintextLength: result.plaintextLength, chunkSize: 70_000)
         #expect(try Data(contentsOf: restored) == Data(contentsOf: source))
         #expect(ContentHashFormat.hex(plaintextHash) == (try ContentDetectionService.hash(ofFileAt: source)))
-        #expect(throws: AttachmentCipherError.digestMismatch) {
+        #expect(throws: ParleyError.attachment(.digestMismatch)) {
             try AttachmentDecryptor.decryptFile(at: blob, to: restored, keys: result.keys, digest: [UInt8](repeating: 0, count: 32),
                                                 plaintextLength: result.plaintextLength)
         }

@@ -50,7 +50,8 @@ import Testing
             let restored = try await Self.backup(laptop).restore(username: "DANA", pin: "2468")
             #expect(restored.accountId == credentials.accountId && restored.deviceId == 1)
             // The old installation is shut out: its credential was replaced.
-            await #expect(throws: ServerAPIError.self) { _ = try await phone.devices() }
+            let shutOut = await #expect(throws: ParleyError.self) { _ = try await phone.devices() }
+            #expect(shutOut?.server != nil)
             // The backup was made again with the new credential (the old one it held no longer works).
             #expect(try await Self.backup(laptop).status().exists)
             #expect(try Self.identity(laptop) == Self.identity(phone))
@@ -77,7 +78,7 @@ import Testing
             #expect(try await laptop.devices().count == 1)
 
             // A database that already has an account is not overwritten.
-            await #expect(throws: BackupError.alreadyRegistered) {
+            await #expect(throws: ParleyError.backup(.alreadyRegistered)) {
                 _ = try await Self.backup(laptop).restore(username: "dana", pin: "2468")
             }
         }
@@ -89,10 +90,10 @@ import Testing
             try await phone.accounts.register(username: "dana")
             try await Self.backup(phone).create(pin: "correct horse")
             let laptop = try server.client("laptop")
-            await #expect(throws: BackupError.wrongPIN(attemptsLeft: 3)) {
+            await #expect(throws: ParleyError.backup(.wrongPIN(attemptsLeft: 3))) {
                 _ = try await Self.backup(laptop).restore(username: "dana", pin: "1111")
             }
-            await #expect(throws: BackupError.wrongPIN(attemptsLeft: 2)) {
+            await #expect(throws: ParleyError.backup(.wrongPIN(attemptsLeft: 2))) {
                 _ = try await Self.backup(laptop).restore(username: "dana", pin: "Correct horse")
             }
             #expect(try await Self.backup(phone).status().failures == 2)
@@ -102,9 +103,9 @@ import Testing
             #expect(try await Self.backup(laptop).status().failures == 0)
 
             let other = try server.client("other")
-            await #expect(throws: BackupError.pinTooShort) { _ = try await Self.backup(other).restore(username: "dana", pin: "123") }
-            await #expect(throws: BackupError.pinTooShort) { try await Self.backup(laptop).create(pin: "abc") }
-            await #expect(throws: BackupError.noBackup) { _ = try await Self.backup(other).restore(username: "nobody", pin: "1234") }
+            await #expect(throws: ParleyError.backup(.pinTooShort)) { _ = try await Self.backup(other).restore(username: "dana", pin: "123") }
+            await #expect(throws: ParleyError.backup(.pinTooShort)) { try await Self.backup(laptop).create(pin: "abc") }
+            await #expect(throws: ParleyError.backup(.noBackup)) { _ = try await Self.backup(other).restore(username: "nobody", pin: "1234") }
         }
     }
 
@@ -116,20 +117,20 @@ import Testing
             try await Self.backup(phone).create(pin: "2468")
             let laptop = try server.client("laptop")
             for left in [19, 18, 17, 16, 15] {
-                await #expect(throws: BackupError.wrongPIN(attemptsLeft: left)) {
+                await #expect(throws: ParleyError.backup(.wrongPIN(attemptsLeft: left))) {
                     _ = try await Self.backup(laptop).restore(username: "dana", pin: "0000")
                 }
             }
             // The window is exact: the sixth guess waits until the first is five minutes old, and is not counted.
-            await #expect(throws: BackupError.rateLimited(retryAfter: 300)) {
+            await #expect(throws: ParleyError.backup(.rateLimited(retryAfter: 300))) {
                 _ = try await Self.backup(laptop).restore(username: "dana", pin: "2468")
             }
             clock.advance(by: 299_000)
-            await #expect(throws: BackupError.rateLimited(retryAfter: 1)) {
+            await #expect(throws: ParleyError.backup(.rateLimited(retryAfter: 1))) {
                 _ = try await Self.backup(laptop).restore(username: "dana", pin: "2468")
             }
             clock.advance(by: 1_000)
-            await #expect(throws: BackupError.wrongPIN(attemptsLeft: 14)) {
+            await #expect(throws: ParleyError.backup(.wrongPIN(attemptsLeft: 14))) {
                 _ = try await Self.backup(laptop).restore(username: "dana", pin: "0000")
             }
             #expect(try await Self.backup(phone).status().failures == 6)
@@ -142,28 +143,28 @@ import Testing
             try await phone.accounts.register(username: "dana")
             try await Self.backup(phone).create(pin: "2468")
             let laptop = try server.client("laptop")
-            await #expect(throws: BackupError.wrongPIN(attemptsLeft: 2)) {
+            await #expect(throws: ParleyError.backup(.wrongPIN(attemptsLeft: 2))) {
                 _ = try await Self.backup(laptop).restore(username: "dana", pin: "1357")
             }
-            await #expect(throws: BackupError.wrongPIN(attemptsLeft: 1)) {
+            await #expect(throws: ParleyError.backup(.wrongPIN(attemptsLeft: 1))) {
                 _ = try await Self.backup(laptop).restore(username: "dana", pin: "9999")
             }
             // A guess that never comes back with a verifier still counts.
             let probe = try await laptop.api.evaluateBackupPIN(try BlindedPIN(pin: "0000", username: "dana").blindedElement, username: "dana")
             #expect(probe.attemptsLeft == 0)
             // Now even the right PIN finds nothing: the server deleted the backup instead of evaluating it.
-            await #expect(throws: BackupError.wiped) { _ = try await Self.backup(laptop).restore(username: "dana", pin: "2468") }
+            await #expect(throws: ParleyError.backup(.wiped)) { _ = try await Self.backup(laptop).restore(username: "dana", pin: "2468") }
             #expect(try await Self.backup(phone).status().exists == false)
-            await #expect(throws: BackupError.noBackup) { _ = try await Self.backup(laptop).restore(username: "dana", pin: "2468") }
+            await #expect(throws: ParleyError.backup(.noBackup)) { _ = try await Self.backup(laptop).restore(username: "dana", pin: "2468") }
 
             // The last wrong verifier wipes too, and says so.
             try await Self.backup(phone).create(pin: "2468")
             for left in [2, 1] {
-                await #expect(throws: BackupError.wrongPIN(attemptsLeft: left)) {
+                await #expect(throws: ParleyError.backup(.wrongPIN(attemptsLeft: left))) {
                     _ = try await Self.backup(laptop).restore(username: "dana", pin: "1111")
                 }
             }
-            await #expect(throws: BackupError.wrongPIN(attemptsLeft: 0)) {
+            await #expect(throws: ParleyError.backup(.wrongPIN(attemptsLeft: 0))) {
                 _ = try await Self.backup(laptop).restore(username: "dana", pin: "1111")
             }
             #expect(try await Self.backup(phone).status().exists == false)

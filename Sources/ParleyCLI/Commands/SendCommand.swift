@@ -61,7 +61,7 @@ struct SendCommand: AsyncParsableCommand {
                 let replyId = try await replyTo?.resolve(in: client)
                 do {
                     id = try client.sender.enqueue(body: body, to: try await client.resolve(recipient), files: try files(), replyTo: replyId)
-                } catch ServerAPIError.transport where UUID(uuidString: recipient) == nil {
+                } catch ParleyError.server(.transport) where UUID(uuidString: recipient) == nil {
                     // A name never looked up, and no server to ask: the message waits with the name.
                     id = try client.sender.enqueue(body: body, toUnresolvedUsername: recipient, files: try files(), replyTo: replyId)
                 }

@@ -50,13 +50,13 @@ extension JSONRPCError {
         case ParleyError.untrustedIdentity(let address):
             self.init(code: -4, message: "Failed to send message due to untrusted identities: the safety number with \(address) changed; "
                       + "compare it and call trust")
-        case let error as ServerAPIError where error.status == 429:
+        case ParleyError.server(let failure) where failure.status == 429:
             self.init(code: -5, message: "Failed to send message due to rate limiting: \(error)")
-        case let error as ServerAPIError where error.status == nil:
+        case ParleyError.server(let failure) where failure.status == nil:
             self.init(code: -3, message: "\(error)")
-        case let error as ServerAPIError where error.status == 404:
+        case ParleyError.server(let failure) where failure.status == 404:
             self.init(code: -1, message: "The user is not registered: \(error)")
-        case is ServerAPIError, is ParleyError:
+        case is ParleyError:
             self.init(code: -1, message: "\(error)")
         default:
             self.init(code: -32603, message: "An internal error occurred: \(error)")

@@ -77,7 +77,7 @@ public struct AccountManager: Sendable {
     /// `pollInterval`, up to `timeout`), then joins the account with the link code inside, stores the account with
     /// its identity in this database and uploads this device's prekeys.
     ///
-    /// - Throws: ``ProvisioningError/timedOut`` when nothing arrived in time; other ``ProvisioningError``s when the
+    /// - Throws: ``ParleyError/Provisioning/timedOut`` when nothing arrived in time; other ``ParleyError/Provisioning``s when the
     ///   envelope does not decrypt under the invitation's key.
     @discardableResult
     public func completeLink(_ invitation: LinkInvitation, deviceName: String? = nil,
@@ -90,20 +90,20 @@ public struct AccountManager: Sendable {
         let deadline = clock.now + timeout
         var envelope = try await api.takeProvisioningMessage(at: invitation.address)
         while envelope == nil {
-            guard clock.now < deadline else { throw ProvisioningError.timedOut }
+            guard clock.now < deadline else { throw ParleyError.provisioning(.timedOut) }
             try await Task.sleep(for: pollInterval)
             envelope = try await api.takeProvisioningMessage(at: invitation.address)
         }
         let message = try DeviceProvisioning.decode(try ProvisioningCipher.decrypt(envelope ?? [], with: privateKey))
         guard let identity = Data(base64Encoded: message.identityKeyPair), (try? IdentityKeyPair(bytes: identity)) != nil else {
-            throw ProvisioningError.malformedMessage("identity key pair does not parse")
+            throw ParleyError.provisioning(.malformedMessage("identity key pair does not parse"))
         }
         let registrationId = UInt32.random(in: 1...16380)
         let password = DeviceCredentials.makePassword()
         let linked = try await api.link(LinkDeviceRequest(code: message.linkCode, registrationId: registrationId, password: password,
                                                           deviceName: deviceName))
         guard linked.accountId == message.accountId else {
-            throw ProvisioningError.malformedMessage("the link code belongs to another account than the message names")
+            throw ParleyError.provisioning(.malformedMessage("the link code belongs to another account than the message names"))
         }
         try await database.awaitableWrite { [baseURL = api.baseURL] db in
             try LocalAccountTable.replace(serverURL: baseURL, username: message.username, accountId: linked.accountId, deviceId: linked.deviceId,

@@ -7,19 +7,19 @@ import Foundation
 public enum AttachmentDecryptor {
     /// Decrypts a blob held in memory.
     public static func decrypt(_ blob: [UInt8], keys: AttachmentKeys, digest: [UInt8], plaintextLength: Int) throws -> [UInt8] {
-        guard blob.count >= 16 + 16 + 32, (blob.count - 48) % 16 == 0 else { throw AttachmentCipherError.malformedBlob }
-        guard ConstantTimeBytes.equal(Array(SHA256.hash(data: blob)), digest) else { throw AttachmentCipherError.digestMismatch }
+        guard blob.count >= 16 + 16 + 32, (blob.count - 48) % 16 == 0 else { throw ParleyError.attachment(.malformedBlob) }
+        guard ConstantTimeBytes.equal(Array(SHA256.hash(data: blob)), digest) else { throw ParleyError.attachment(.digestMismatch) }
         let body = blob[0..<(blob.count - 32)]
         let expected = Array(HMAC<SHA256>.authenticationCode(for: body, using: SymmetricKey(data: keys.macKey)))
-        guard ConstantTimeBytes.equal(expected, Array(blob.suffix(32))) else { throw AttachmentCipherError.macMismatch }
+        guard ConstantTimeBytes.equal(expected, Array(blob.suffix(32))) else { throw ParleyError.attachment(.macMismatch) }
         let plaintext: Data
         do {
             plaintext = try AES._CBC.decrypt(blob[16..<(blob.count - 32)], using: SymmetricKey(data: keys.aesKey),
                                              iv: try AES._CBC.IV(ivBytes: blob[0..<16]))
         } catch {
-            throw AttachmentCipherError.badPadding
+            throw ParleyError.attachment(.badPadding)
         }
-        guard plaintextLength >= 0, plaintextLength <= plaintext.count else { throw AttachmentCipherError.badPadding }
+        guard plaintextLength >= 0, plaintextLength <= plaintext.count else { throw ParleyError.attachment(.badPadding) }
         return Array(plaintext.prefix(plaintextLength))
     }
 
@@ -32,8 +32,8 @@ public enum AttachmentDecryptor {
     public static func decryptFile(at source: URL, to destination: URL, keys: AttachmentKeys, digest: [UInt8],
                                    plaintextLength: Int, chunkSize: Int = 64 * 1024) throws -> [UInt8] {
         let size = try fileSize(source)
-        guard size >= 64, (size - 48) % 16 == 0 else { throw AttachmentCipherError.malformedBlob }
-        guard plaintextLength >= 0, plaintextLength <= size - 48 else { throw AttachmentCipherError.badPadding }
+        guard size >= 64, (size - 48) % 16 == 0 else { throw ParleyError.attachment(.malformedBlob) }
+        guard plaintextLength >= 0, plaintextLength <= size - 48 else { throw ParleyError.attachment(.badPadding) }
         let input = try handle(reading: source)
         defer { try? input.close() }
 
@@ -49,17 +49,17 @@ public enum AttachmentDecryptor {
             mac.update(data: macPart)
             offset += chunk.count
         }
-        guard ConstantTimeBytes.equal(Array(hash.finalize()), digest) else { throw AttachmentCipherError.digestMismatch }
+        guard ConstantTimeBytes.equal(Array(hash.finalize()), digest) else { throw ParleyError.attachment(.digestMismatch) }
         try input.seek(toOffset: UInt64(macStart))
         let tag = try read(input, 32)
-        guard ConstantTimeBytes.equal(Array(mac.finalize()), tag) else { throw AttachmentCipherError.macMismatch }
+        guard ConstantTimeBytes.equal(Array(mac.finalize()), tag) else { throw ParleyError.attachment(.macMismatch) }
 
         // Pass 2: decrypt, chaining CBC by hand; only the last block carries PKCS#7.
         try input.seek(toOffset: 0)
         var iv = try read(input, 16)
         let key = SymmetricKey(data: keys.aesKey)
         guard FileManager.default.createFile(atPath: destination.path, contents: nil) else {
-            throw AttachmentCipherError.io("cannot create \(destination.path)")
+            throw ParleyError.attachment(.io("cannot create \(destination.path)"))
         }
         let output = try FileHandle(forWritingTo: destination)
         defer { try? output.close() }
@@ -80,15 +80,15 @@ public enum AttachmentDecryptor {
                 plaintextHash.update(data: plaintext)
                 try output.write(contentsOf: plaintext)
             }
-        } catch let error as AttachmentCipherError {
-            throw error
+        } catch ParleyError.attachment(let reason) {
+            throw ParleyError.attachment(reason)
         } catch {
             try? FileManager.default.removeItem(at: destination)
-            throw AttachmentCipherError.badPadding
+            throw ParleyError.attachment(.badPadding)
         }
         guard remainingPlaintext == 0 else {
             try? FileManager.default.removeItem(at: destination)
-            throw AttachmentCipherError.badPadding
+            throw ParleyError.attachment(.badPadding)
         }
         return Array(plaintextHash.finalize())
     }
@@ -97,17 +97,17 @@ public enum AttachmentDecryptor {
         do {
             return (try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue ?? 0
         } catch {
-            throw AttachmentCipherError.io("cannot read \(url.path)")
+            throw ParleyError.attachment(.io("cannot read \(url.path)"))
         }
     }
 
     static func handle(reading url: URL) throws -> FileHandle {
-        do { return try FileHandle(forReadingFrom: url) } catch { throw AttachmentCipherError.io("cannot open \(url.path)") }
+        do { return try FileHandle(forReadingFrom: url) } catch { throw ParleyError.attachment(.io("cannot open \(url.path)")) }
     }
 
     static func read(_ handle: FileHandle, _ count: Int) throws -> [UInt8] {
         guard let data = try handle.read(upToCount: count), data.count == count else {
-            throw AttachmentCipherError.io("the file ended early")
+            throw ParleyError.attachment(.io("the file ended early"))
         }
         return [UInt8](data)
     }

@@ -53,7 +53,7 @@ public struct AttachmentEncryptor {
 
     /// Adds the zero padding, the final block and the MAC; returns the last blob bytes and the blob's digest.
     public mutating func finalize() throws -> (tail: [UInt8], digest: [UInt8]) {
-        guard fed == plaintextLength else { throw AttachmentCipherError.badPadding }
+        guard fed == plaintextLength else { throw ParleyError.attachment(.badPadding) }
         var output = try update([UInt8]())
         var zeros = AttachmentPadding.paddedSize(plaintextLength) - plaintextLength
         while zeros > 0 {

@@ -24,7 +24,7 @@ public enum AttachmentFileEncryption {
         let input = try AttachmentDecryptor.handle(reading: source)
         defer { try? input.close() }
         guard FileManager.default.createFile(atPath: destination.path, contents: nil) else {
-            throw AttachmentCipherError.io("cannot create \(destination.path)")
+            throw ParleyError.attachment(.io("cannot create \(destination.path)"))
         }
         let output = try FileHandle(forWritingTo: destination)
         defer { try? output.close() }

@@ -18,7 +18,7 @@ public struct AttachmentKeys: Sendable, Equatable {
 
     /// Keys from their 64-byte combined form.
     public init(combined: [UInt8]) throws {
-        guard combined.count == 64 else { throw AttachmentCipherError.invalidKeyLength(combined.count) }
+        guard combined.count == 64 else { throw ParleyError.attachment(.invalidKeyLength(combined.count)) }
         self.init(aesKey: Array(combined[0..<32]), macKey: Array(combined[32..<64]))
     }
 

@@ -30,7 +30,7 @@ public struct OutgoingAttachment: Sendable, Equatable {
 
     /// A voice note from a WAV file: its duration and waveform come from decoding the samples.
     ///
-    /// - Throws: ``WAVError`` when the file is not PCM or float WAV.
+    /// - Throws: ``ParleyError/Audio`` when the file is not PCM or float WAV.
     public static func voiceNote(wav file: URL) throws -> OutgoingAttachment {
         let analysis = try WAVAnalysis(file: file)
         return try OutgoingAttachment(file: file, contentType: "audio/wav", voiceNote: true,

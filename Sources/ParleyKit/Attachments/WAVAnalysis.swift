@@ -23,7 +23,7 @@ public struct WAVAnalysis: Sendable, Equatable {
 
     /// Measures the WAV file at `file`.
     ///
-    /// - Throws: ``WAVError`` for files that are not WAV, are truncated, or use a sample format it does not decode.
+    /// - Throws: ``ParleyError/Audio`` for files that are not WAV, are truncated, or use a sample format it does not decode.
     public init(file: URL) throws {
         let handle = try FileHandle(forReadingFrom: file)
         defer { try? handle.close() }
@@ -32,27 +32,27 @@ public struct WAVAnalysis: Sendable, Equatable {
         func read(_ count: Int) throws -> [UInt8] { [UInt8](try handle.read(upToCount: count) ?? Data()) }
         let header = try read(12)
         guard header.count == 12, header[0..<4] == Array("RIFF".utf8)[...], header[8..<12] == Array("WAVE".utf8)[...] else {
-            throw WAVError.notWAV
+            throw ParleyError.audio(.notWAV)
         }
         var format: Format?
         var offset: UInt64 = 12
         while true {
             let chunk = try read(8)
-            guard chunk.count == 8 else { throw WAVError.malformed("no data chunk") }
+            guard chunk.count == 8 else { throw ParleyError.audio(.malformed("no data chunk")) }
             let id = String(decoding: chunk[0..<4], as: UTF8.self)
             let size = UInt64(Self.uint32(chunk, 4))
             offset += 8
-            guard offset + size <= fileSize || id == "data" else { throw WAVError.malformed("the \(id) chunk runs past the end of the file") }
+            guard offset + size <= fileSize || id == "data" else { throw ParleyError.audio(.malformed("the \(id) chunk runs past the end of the file")) }
             if id == "fmt " {
-                guard size >= 16, size <= 1024 else { throw WAVError.malformed("fmt chunk of \(size) bytes") }
+                guard size >= 16, size <= 1024 else { throw ParleyError.audio(.malformed("fmt chunk of \(size) bytes")) }
                 let body = try read(Int(size))
-                guard body.count == Int(size) else { throw WAVError.malformed("truncated fmt chunk") }
+                guard body.count == Int(size) else { throw ParleyError.audio(.malformed("truncated fmt chunk")) }
                 var encoding = Self.uint16(body, 0)
                 if encoding == 0xFFFE, size >= 26 { encoding = Self.uint16(body, 24) }  // WAVE_FORMAT_EXTENSIBLE: the sub-format's tag
                 format = Format(encoding: encoding, channels: Self.uint16(body, 2), sampleRate: Self.uint32(body, 4),
                                 blockAlign: Self.uint16(body, 12), bitsPerSample: Self.uint16(body, 14))
             } else if id == "data" {
-                guard let format else { throw WAVError.malformed("data before fmt") }
+                guard let format else { throw ParleyError.audio(.malformed("data before fmt")) }
                 // A streamed recording may leave the size at 0 or 0xFFFFFFFF: the data then runs to the end of the file.
                 let available = fileSize - offset
                 let dataSize = size == 0 || size == 0xFFFF_FFFF ? available : min(size, available)
@@ -71,14 +71,14 @@ public struct WAVAnalysis: Sendable, Equatable {
     private static func measure(_ handle: FileHandle, bytes: UInt64, format: Format) throws -> (duration: UInt32, waveform: [Float]) {
         let bytesPerSample = (Int(format.bitsPerSample) + 7) / 8
         guard format.channels > 0, format.sampleRate > 0, format.sampleRate <= 768_000 else {
-            throw WAVError.malformed("\(format.channels) channels at \(format.sampleRate) Hz")
+            throw ParleyError.audio(.malformed("\(format.channels) channels at \(format.sampleRate) Hz"))
         }
         switch (format.encoding, format.bitsPerSample) {
         case (1, 8), (1, 16), (1, 24), (1, 32), (3, 32), (3, 64): break
-        default: throw WAVError.unsupportedFormat("encoding \(format.encoding), \(format.bitsPerSample) bits per sample")
+        default: throw ParleyError.audio(.unsupportedFormat("encoding \(format.encoding), \(format.bitsPerSample) bits per sample"))
         }
         guard Int(format.blockAlign) == bytesPerSample * Int(format.channels) else {
-            throw WAVError.malformed("block align \(format.blockAlign) for \(format.channels) × \(format.bitsPerSample)-bit samples")
+            throw ParleyError.audio(.malformed("block align \(format.blockAlign) for \(format.channels) × \(format.bitsPerSample)-bit samples"))
         }
         let frameBytes = Int(format.blockAlign)
         let frames = bytes / UInt64(frameBytes)

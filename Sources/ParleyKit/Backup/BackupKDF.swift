@@ -55,17 +55,17 @@ public enum BackupKDF {
     /// The keys of `oprfOutput` under `parameters`: stretched to 32 bytes, then HKDF-SHA256 (no salt) with info
     /// `parley backup encryption` and `parley backup verifier`, 32 bytes each.
     ///
-    /// - Throws: ``BackupError/malformed(_:)`` for parameters outside ``ParleyAPI/BackupKDFParameters``' ranges (a
+    /// - Throws: ``ParleyError/Backup/malformed(_:)`` for parameters outside ``ParleyAPI/BackupKDFParameters``' ranges (a
     ///   server cannot make a restore spend more than they allow) or a stretch that fails.
     public static func deriveKeys(from oprfOutput: [UInt8], parameters: BackupKDFParameters) throws -> Keys {
-        if let problem = parameters.validationProblem { throw BackupError.malformed("stretch parameters: \(problem)") }
-        guard let salt = parameters.saltBytes else { throw BackupError.malformed("stretch parameters: salt") }
+        if let problem = parameters.validationProblem { throw ParleyError.backup(.malformed("stretch parameters: \(problem)")) }
+        guard let salt = parameters.saltBytes else { throw ParleyError.backup(.malformed("stretch parameters: salt")) }
         let stretched: [UInt8]
         switch parameters.algorithm {
         case .argon2id:
             guard let memory = Int(exactly: parameters.memLimit ?? 0),
                   let output = Argon2id.derive(oprfOutput, salt: salt, opsLimit: parameters.opsLimit ?? 0, memLimit: memory)
-            else { throw BackupError.malformed("Argon2id refused its limits or ran out of memory") }
+            else { throw ParleyError.backup(.malformed("Argon2id refused its limits or ran out of memory")) }
             stretched = output
         case .pbkdf2SHA256:
             do {
@@ -74,7 +74,7 @@ public enum BackupKDF {
                     unsafeUncheckedRounds: Int(parameters.iterations ?? 0)
                 ).withUnsafeBytes { Array($0) }
             } catch {
-                throw BackupError.malformed("PBKDF2 failed")
+                throw ParleyError.backup(.malformed("PBKDF2 failed"))
             }
         }
         let material = SymmetricKey(data: stretched)

@@ -35,32 +35,32 @@ public struct BackupSecrets: Codable, Sendable, Equatable, CustomStringConvertib
         let plaintext = try JSONEncoder().encode(self)
         do {
             guard let combined = try AES.GCM.seal(plaintext, using: key, authenticating: Self.associatedData).combined else {
-                throw BackupError.malformed("AES-GCM produced no combined box")
+                throw ParleyError.backup(.malformed("AES-GCM produced no combined box"))
             }
             return Array(combined)
-        } catch let error as BackupError {
-            throw error
+        } catch ParleyError.backup(let reason) {
+            throw ParleyError.backup(reason)
         } catch {
-            throw BackupError.malformed("the backup could not be encrypted")
+            throw ParleyError.backup(.malformed("the backup could not be encrypted"))
         }
     }
 
-    /// The secrets in `blob`, or ``BackupError/malformed(_:)`` when it does not open under `key` or does not decode.
+    /// The secrets in `blob`, or ``ParleyError/Backup/malformed(_:)`` when it does not open under `key` or does not decode.
     public static func opened(_ blob: [UInt8], with key: SymmetricKey) throws -> BackupSecrets {
         let plaintext: Data
         do {
             plaintext = try AES.GCM.open(try AES.GCM.SealedBox(combined: blob), using: key, authenticating: associatedData)
         } catch {
-            throw BackupError.malformed("the backup does not decrypt")
+            throw ParleyError.backup(.malformed("the backup does not decrypt"))
         }
         do {
             let secrets = try JSONDecoder().decode(BackupSecrets.self, from: plaintext)
-            guard secrets.version == 1 else { throw BackupError.malformed("backup layout \(secrets.version) is newer than this client") }
+            guard secrets.version == 1 else { throw ParleyError.backup(.malformed("backup layout \(secrets.version) is newer than this client")) }
             return secrets
-        } catch let error as BackupError {
-            throw error
+        } catch ParleyError.backup(let reason) {
+            throw ParleyError.backup(reason)
         } catch {
-            throw BackupError.malformed("the decrypted backup does not decode")
+            throw ParleyError.backup(.malformed("the decrypted backup does not decode"))
         }
     }
 

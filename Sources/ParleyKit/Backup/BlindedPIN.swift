@@ -20,7 +20,7 @@ public struct BlindedPIN: Sendable {
 
     /// Blinds `pin` (its UTF-8 bytes) for `username`'s backup with a fresh random scalar.
     ///
-    /// - Throws: ``BackupError/malformed(_:)`` when libsodium cannot run.
+    /// - Throws: ``ParleyError/Backup/malformed(_:)`` when libsodium cannot run.
     public init(pin: String, username: String) throws {
         let pinBytes = Array(pin.utf8)
         var input = Self.domain
@@ -28,9 +28,9 @@ public struct BlindedPIN: Sendable {
         input.append(0)
         input += pinBytes
         guard let element = Ristretto255.element(fromHash: Array(SHA512.hash(data: input))), let blind = Ristretto255.randomScalar() else {
-            throw BackupError.malformed("libsodium failed to initialise")
+            throw ParleyError.backup(.malformed("libsodium failed to initialise"))
         }
-        guard let blinded = Ristretto255.multiply(blind, element) else { throw BackupError.malformed("the PIN could not be blinded") }
+        guard let blinded = Ristretto255.multiply(blind, element) else { throw ParleyError.backup(.malformed("the PIN could not be blinded")) }
         self.pin = pinBytes
         self.element = element
         self.blind = blind
@@ -39,11 +39,11 @@ public struct BlindedPIN: Sendable {
 
     /// The PRF output (64 bytes) from the server's answer E: SHA-512(PIN ‖ P ‖ r⁻¹·E).
     ///
-    /// - Throws: ``BackupError/malformed(_:)`` when E is not a ristretto255 element.
+    /// - Throws: ``ParleyError/Backup/malformed(_:)`` when E is not a ristretto255 element.
     public func finalize(evaluatedElement: [UInt8]) throws -> [UInt8] {
-        guard let unblind = Ristretto255.inverse(of: blind) else { throw BackupError.malformed("the zero scalar has no inverse") }
+        guard let unblind = Ristretto255.inverse(of: blind) else { throw ParleyError.backup(.malformed("the zero scalar has no inverse")) }
         guard let unblinded = Ristretto255.multiply(unblind, evaluatedElement) else {
-            throw BackupError.malformed("the server's evaluation is not a ristretto255 element")
+            throw ParleyError.backup(.malformed("the server's evaluation is not a ristretto255 element"))
         }
         return Array(SHA512.hash(data: pin + element + unblinded))
     }

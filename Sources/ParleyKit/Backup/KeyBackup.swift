@@ -38,8 +38,8 @@ public struct KeyBackup: Sendable {
 
     /// Makes a backup under `pin`, replacing any the account had (primary device only).
     ///
-    /// - Throws: ``BackupError/pinTooShort``, ``BackupError/notPrimaryDevice``, ``ParleyError/notRegistered``,
-    ///   ``ServerAPIError`` when the server refuses or cannot be reached.
+    /// - Throws: ``ParleyError/Backup/pinTooShort``, ``ParleyError/Backup/notPrimaryDevice``, ``ParleyError/notRegistered``,
+    ///   ``ParleyError/Server`` when the server refuses or cannot be reached.
     public func create(pin: String, kdf: BackupKDFParameters.Algorithm = .argon2id) async throws {
         let pin = Self.normalized(pin)
         try Self.check(pin)
@@ -51,7 +51,7 @@ public struct KeyBackup: Sendable {
                 accountId: credentials.accountId, username: account.username, password: credentials.password,
                 identityKeyPair: identity, registrationId: account.registrationId))
         }
-        guard credentials.deviceId == 1 else { throw BackupError.notPrimaryDevice }
+        guard credentials.deviceId == 1 else { throw ParleyError.backup(.notPrimaryDevice) }
         let blinded = try BlindedPIN(pin: pin, username: secrets.username)
         let evaluation = try await translatingRefusals { try await api.evaluateBackupPIN(blinded.blindedElement, as: credentials) }
         let output = try blinded.finalize(evaluatedElement: try Self.element(evaluation.evaluatedElement))
@@ -71,7 +71,7 @@ public struct KeyBackup: Sendable {
     /// Deletes the account's backup, if any (primary device only).
     public func delete() async throws {
         let credentials = try database.read(LocalAccount.credentials)
-        guard credentials.deviceId == 1 else { throw BackupError.notPrimaryDevice }
+        guard credentials.deviceId == 1 else { throw ParleyError.backup(.notPrimaryDevice) }
         try await api.deleteBackup(as: credentials)
     }
 
@@ -84,9 +84,9 @@ public struct KeyBackup: Sendable {
     /// Each call is one guess of the server's limited number. A restore cut short after the guess succeeded (the
     /// process died, the network failed) resumes when called again with the same PIN, without another guess.
     ///
-    /// - Throws: ``BackupError/wrongPIN(attemptsLeft:)``, ``BackupError/wiped``, ``BackupError/rateLimited(retryAfter:)``,
-    ///   ``BackupError/noBackup``, ``BackupError/pinTooShort``, ``BackupError/alreadyRegistered``,
-    ///   ``BackupError/malformed(_:)``; ``ServerAPIError`` for other refusals.
+    /// - Throws: ``ParleyError/Backup/wrongPIN(attemptsLeft:)``, ``ParleyError/Backup/wiped``, ``ParleyError/Backup/rateLimited(retryAfter:)``,
+    ///   ``ParleyError/Backup/noBackup``, ``ParleyError/Backup/pinTooShort``, ``ParleyError/Backup/alreadyRegistered``,
+    ///   ``ParleyError/Backup/malformed(_:)``; ``ParleyError/Server`` for other refusals.
     @discardableResult
     public func restore(username: String, pin: String) async throws -> DeviceCredentials {
         let pin = Self.normalized(pin)
@@ -96,11 +96,11 @@ public struct KeyBackup: Sendable {
         }) {
             return try await finishRestore(previousPassword: previousPassword, pin: pin)
         }
-        guard try database.read(LocalAccount.fetch)?.credentials == nil else { throw BackupError.alreadyRegistered }
+        guard try database.read(LocalAccount.fetch)?.credentials == nil else { throw ParleyError.backup(.alreadyRegistered) }
         let blinded = try BlindedPIN(pin: pin, username: username)
         let evaluation = try await translatingRefusals { try await api.evaluateBackupPIN(blinded.blindedElement, username: username) }
         guard let parameters = evaluation.kdf, let token = evaluation.attemptToken else {
-            throw BackupError.malformed("the server sent no stretch parameters or attempt token")
+            throw ParleyError.backup(.malformed("the server sent no stretch parameters or attempt token"))
         }
         try checkCost(parameters)
         let output = try blinded.finalize(evaluatedElement: try Self.element(evaluation.evaluatedElement))
@@ -108,13 +108,13 @@ public struct KeyBackup: Sendable {
         let restored = try await translatingRefusals {
             try await api.restoreBackup(verifier: keys.verifier, attemptToken: token, username: username)
         }
-        guard let blob = Data(base64Encoded: restored.blob) else { throw BackupError.malformed("the blob is not base64") }
+        guard let blob = Data(base64Encoded: restored.blob) else { throw ParleyError.backup(.malformed("the blob is not base64")) }
         let secrets = try BackupSecrets.opened(Array(blob), with: keys.encryptionKey)
         guard secrets.username.lowercased() == username.lowercased() else {
-            throw BackupError.malformed("the backup belongs to another username")
+            throw ParleyError.backup(.malformed("the backup belongs to another username"))
         }
         guard (try? IdentityKeyPair(bytes: secrets.identityKeyPair)) != nil else {
-            throw BackupError.malformed("the identity key pair does not parse")
+            throw ParleyError.backup(.malformed("the identity key pair does not parse"))
         }
         // The account goes into the database first, with its new credential and registration id and the old
         // credential kept until the server has switched: whatever fails from here on, calling again resumes.
@@ -141,7 +141,7 @@ public struct KeyBackup: Sendable {
         let previous = DeviceCredentials(accountId: credentials.accountId, deviceId: 1, password: previousPassword)
         do {
             try await api.resetRegistration(registrationId, password: credentials.password, as: previous)
-        } catch let error as ServerAPIError where error.status == 401 {
+        } catch ParleyError.server(let error) where error.status == 401 {
             try await api.resetRegistration(registrationId, password: credentials.password, as: credentials)
         }
         try await AccountManager(database: database, api: api, store: store).upload(oneTime: true, signed: true, lastResort: true)
@@ -158,26 +158,26 @@ public struct KeyBackup: Sendable {
             guard let ops = parameters.opsLimit, let memory = parameters.memLimit,
                   (argon2.opsLimit...max(argon2.opsLimit, 8)).contains(ops),
                   (argon2.memLimit...max(argon2.memLimit, 256 << 20)).contains(memory)
-            else { throw BackupError.malformed("the server asked for an Argon2id stretch outside what this client accepts") }
+            else { throw ParleyError.backup(.malformed("the server asked for an Argon2id stretch outside what this client accepts")) }
         case .pbkdf2SHA256:
             guard let iterations = parameters.iterations, (BackupKDF.pbkdf2Iterations...1_000_000).contains(iterations) else {
-                throw BackupError.malformed("the server asked for a PBKDF2 stretch outside 100,000…1,000,000 iterations")
+                throw ParleyError.backup(.malformed("the server asked for a PBKDF2 stretch outside 100,000…1,000,000 iterations"))
             }
         }
     }
 
-    /// Runs `body`, turning the backup routes' refusals into ``BackupError``s.
+    /// Runs `body`, turning the backup routes' refusals into ``ParleyError/Backup``s.
     private func translatingRefusals<T>(_ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
-        } catch let error as ServerAPIError {
-            guard case .rejected(let status, let answer) = error else { throw error }
-            if status == 403, answer?.code == "wrong_pin" { throw BackupError.wrongPIN(attemptsLeft: answer?.attemptsLeft ?? 0) }
+        } catch ParleyError.server(let error) {
+            guard case .rejected(let status, let answer) = error else { throw ParleyError.server(error) }
+            if status == 403, answer?.code == "wrong_pin" { throw ParleyError.backup(.wrongPIN(attemptsLeft: answer?.attemptsLeft ?? 0)) }
             switch status {
-            case 404: throw BackupError.noBackup
-            case 410: throw BackupError.wiped
-            case 429: throw BackupError.rateLimited(retryAfter: answer?.retryAfter ?? 60)
-            default: throw error
+            case 404: throw ParleyError.backup(.noBackup)
+            case 410: throw ParleyError.backup(.wiped)
+            case 429: throw ParleyError.backup(.rateLimited(retryAfter: answer?.retryAfter ?? 60))
+            default: throw ParleyError.server(error)
             }
         }
     }
@@ -186,13 +186,13 @@ public struct KeyBackup: Sendable {
     private static func normalized(_ pin: String) -> String { pin.precomposedStringWithCanonicalMapping }
 
     private static func check(_ pin: String) throws {
-        guard pin.count >= minimumPINLength else { throw BackupError.pinTooShort }
+        guard pin.count >= minimumPINLength else { throw ParleyError.backup(.pinTooShort) }
     }
 
     /// A 32-byte element from the server, base64.
     private static func element(_ base64: String) throws -> [UInt8] {
         guard let bytes = Data(base64Encoded: base64), bytes.count == 32 else {
-            throw BackupError.malformed("the server's evaluation is not 32 bytes of base64")
+            throw ParleyError.backup(.malformed("the server's evaluation is not 32 bytes of base64"))
         }
         return Array(bytes)
     }

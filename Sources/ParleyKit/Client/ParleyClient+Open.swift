@@ -56,7 +56,7 @@ extension ParleyClient {
     /// The account id a recipient names: an account id as is, a contact's username from this device's database
     /// (no network: sending to a contact, reading its history or its safety number work offline), or another username
     /// looked up on the server (and remembered as the conversation's name).
-    /// - Throws: ``ServerAPIError`` when no account has that username, or when it is not a contact and the server
+    /// - Throws: ``ParleyError/Server`` when no account has that username, or when it is not a contact and the server
     ///   cannot be reached (the message says so).
     public func resolve(_ recipient: String) async throws -> String {
         if UUID(uuidString: recipient) != nil { return recipient.lowercased() }
@@ -64,8 +64,8 @@ extension ParleyClient {
         let found: AccountLookupResponse
         do {
             found = try await api.lookup(username: recipient, as: try credentials())
-        } catch ServerAPIError.transport(let detail) {
-            throw ServerAPIError.transport("\(detail); \(recipient) is not a contact on this device yet, and only the server can look the name up")
+        } catch ParleyError.server(.transport(let detail)) {
+            throw ParleyError.server(.transport("\(detail); \(recipient) is not a contact on this device yet, and only the server can look the name up"))
         }
         try remember(username: found.username, for: found.accountId)
         return found.accountId

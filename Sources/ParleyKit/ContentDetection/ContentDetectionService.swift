@@ -202,11 +202,11 @@ public final class ContentDetectionService: Sendable {
                 let result = try await call(device)
                 state.withLock { s in s.breaker.recordSuccess() }
                 return result
-            } catch let error as ServerAPIError where Self.isRetryable(error) && attempt + 1 < configuration.maxAttempts {
+            } catch ParleyError.server(let error) where Self.isRetryable(error) && attempt + 1 < configuration.maxAttempts {
                 attempt += 1
                 state.withLock { s in s.counters.retries += 1 }
                 try? await Task.sleep(for: delay(attempt: attempt))
-            } catch let error as ServerAPIError where !Self.isRetryable(error) {
+            } catch ParleyError.server(let error) where !Self.isRetryable(error) {
                 // A 4xx: the server is up and refused this request; the breaker stays closed.
                 state.withLock { s in
                     s.counters.failures += 1
@@ -223,7 +223,7 @@ public final class ContentDetectionService: Sendable {
         }
     }
 
-    private static func isRetryable(_ error: ServerAPIError) -> Bool {
+    private static func isRetryable(_ error: ParleyError.Server) -> Bool {
         guard let status = error.status else { return true }  // the network, not the server, failed
         return status >= 500
     }

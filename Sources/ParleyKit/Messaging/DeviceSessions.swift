@@ -68,7 +68,7 @@ struct DeviceSessions: Sendable {
     /// The protocol bundle for one device of a server answer.
     static func bundle(_ response: PreKeyBundleResponse, device: DeviceBundle) throws -> PreKeyBundle {
         func bytes(_ text: String) throws -> [UInt8] {
-            guard let data = Data(base64Encoded: text) else { throw ServerAPIError.malformedResponse("bundle field is not base64") }
+            guard let data = Data(base64Encoded: text) else { throw ParleyError.server(.malformedResponse("bundle field is not base64")) }
             return [UInt8](data)
         }
         return PreKeyBundle(

@@ -103,7 +103,7 @@ struct GroupDelivery: Sendable {
             let outcome: MultiRecipientSendOutcome
             do {
                 outcome = try await api.sendMultiRecipient(message, timestamp: outgoing.timestamp, combinedAccessKey: combined)
-            } catch let error as ServerAPIError where error.status == 401 {
+            } catch ParleyError.server(let error) where error.status == 401 {
                 return false
             }
             switch outcome {

@@ -42,7 +42,7 @@ struct JobRunner: Sendable {
                 if case .resolveRecipient = job { queuedSends = true }
                 try await database.awaitableWrite { db in try JobQueue.complete(queued.id, db) }
                 report.completed += 1
-            } catch let error as ServerAPIError where error.status == nil || error.status == 429 || (error.status ?? 0) >= 500 {
+            } catch ParleyError.server(let error) where error.status == nil || error.status == 429 || (error.status ?? 0) >= 500 {
                 // Transient: keep the job, try again later.
                 let now = now()
                 try await database.awaitableWrite { db in try JobQueue.retry(queued, error: "\(error)", now: now, db) }

@@ -79,7 +79,7 @@ struct MessageDelivery: Sendable {
             if let sealedAccess = access {
                 do {
                     outcome = try await api.send(request, to: accountId, accessKey: sealedAccess.key)
-                } catch let error as ServerAPIError where error.status == 401 {
+                } catch ParleyError.server(let error) where error.status == 401 {
                     try await unidentified.refuse(accountId)
                     access = nil
                     outcome = try await api.send(request, to: accountId, as: credentials)

@@ -38,7 +38,7 @@ struct PendingRecipients: Sendable {
         let found: AccountLookupResponse
         do {
             found = try await api.lookup(username: job.username, as: credentials)
-        } catch let error as ServerAPIError where error.status == 404 {
+        } catch ParleyError.server(let error) where error.status == 404 {
             try await database.awaitableWrite { db in
                 guard let pendingThread = try ThreadsTable.id(with: placeholder, db) else { return }
                 try MessagesTable.failSending(threadId: pendingThread, reason: "no account is named \(job.username)", db)

@@ -37,7 +37,7 @@ public struct MessageSocket: Sendable {
                 do {
                     frame = try JSONDecoder().decode(SocketFrame.self, from: Data(text.utf8))
                 } catch {
-                    throw ServerAPIError.malformedResponse("socket frame: \(error)")
+                    throw ParleyError.server(.malformedResponse("socket frame: \(error)"))
                 }
                 if frame.type == .response, let response = frame.response {
                     pending.deliver(response)

@@ -15,14 +15,14 @@ public enum MultiRecipientSendOutcome: Sendable, Equatable {
 
 extension MultiRecipientSendOutcome {
     /// The outcome the server answered with `status` and JSON `body`; any status but 200, 404, 409 and 410 is
-    /// ``ServerAPIError/rejected(status:body:)``.
+    /// ``ParleyError/Server/rejected(status:body:)``.
     init(status: Int, body: Data) throws {
         switch status {
-        case 200: self = .sent(serverTimestamp: try ServerAPIError.decode(MultiRecipientSendResponse.self, from: body).serverTimestamp)
-        case 404: self = .unknownRecipients(try ServerAPIError.decode(UnknownRecipientsResponse.self, from: body).uuids404)
-        case 409: self = .mismatchedDevices(try ServerAPIError.decode([AccountMismatchedDevices].self, from: body))
-        case 410: self = .staleDevices(try ServerAPIError.decode([AccountStaleDevices].self, from: body))
-        default: throw ServerAPIError.unexpected(status: status, body: body)
+        case 200: self = .sent(serverTimestamp: try ParleyError.Server.decode(MultiRecipientSendResponse.self, from: body).serverTimestamp)
+        case 404: self = .unknownRecipients(try ParleyError.Server.decode(UnknownRecipientsResponse.self, from: body).uuids404)
+        case 409: self = .mismatchedDevices(try ParleyError.Server.decode([AccountMismatchedDevices].self, from: body))
+        case 410: self = .staleDevices(try ParleyError.Server.decode([AccountStaleDevices].self, from: body))
+        default: throw ParleyError.server(.unexpected(status: status, body: body))
         }
     }
 }

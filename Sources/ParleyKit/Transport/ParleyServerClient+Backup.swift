@@ -3,7 +3,7 @@ import NIOHTTP1
 import ParleyAPI
 
 /// The PIN backup routes (``ParleyAPI/BackupRoutes``) and the device reset a restore ends with. ``KeyBackup`` runs
-/// the flows and turns the server's refusals into ``BackupError``s.
+/// the flows and turns the server's refusals into ``ParleyError/Backup``s.
 extension ParleyServerClient {
     /// The account's OPRF key applied to `blindedElement` (primary device, for making a backup).
     public func evaluateBackupPIN(_ blindedElement: [UInt8], as device: DeviceCredentials) async throws -> BackupEvaluationResponse {

@@ -22,9 +22,9 @@ extension ParleyServerClient {
             status = Int(response.status.code)
             data = Data((try await response.body.collect(upTo: 1024 * 1024)).readableBytesView)
         } catch {
-            throw ServerAPIError.transport(TransportFailure.describe(error, server: baseURL))
+            throw ParleyError.server(.transport(TransportFailure.describe(error, server: baseURL)))
         }
-        guard (200..<300).contains(status) else { throw ServerAPIError.unexpected(status: status, body: data) }
+        guard (200..<300).contains(status) else { throw ParleyError.server(.unexpected(status: status, body: data)) }
         return try decode(HashImportJob.self, data)
     }
 

@@ -10,7 +10,7 @@ extension ParleyServerClient {
     }
 
     /// Sends sealed-sender messages (type 6) to every device of `accountId` without credentials: `accessKey` is the
-    /// recipient's unidentified access key. A wrong key is ``ServerAPIError/rejected(status:body:)`` with status 401.
+    /// recipient's unidentified access key. A wrong key is ``ParleyError/Server/rejected(status:body:)`` with status 401.
     public func send(_ request: SendMessagesRequest, to accountId: String, accessKey: Data) async throws -> SendOutcome {
         let (status, body) = try await send(
             .PUT, APIRoutes.messages(to: accountId), body: try JSONEncoder().encode(request), as: nil, expecting: [200, 409, 410],
@@ -20,7 +20,7 @@ extension ParleyServerClient {
 
     /// Sends a sealed sender v2 message (``ParleyProtocol/sealedSenderMultiRecipientEncrypt``) to every device it
     /// names, without credentials: `combinedAccessKey` is the XOR of the recipients' access keys. A wrong key is
-    /// ``ServerAPIError/rejected(status:body:)`` with status 401.
+    /// ``ParleyError/Server/rejected(status:body:)`` with status 401.
     public func sendMultiRecipient(_ message: Data, timestamp: UInt64, combinedAccessKey: Data) async throws -> MultiRecipientSendOutcome {
         let (status, body) = try await send(
             .PUT, APIRoutes.multiRecipientMessages(timestamp: timestamp), body: message, as: nil, expecting: [200, 404, 409, 410],

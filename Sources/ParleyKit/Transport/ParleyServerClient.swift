@@ -78,7 +78,7 @@ public struct ParleyServerClient: Sendable {
         let (status, body) = try await send(.GET, APIRoutes.provisioning(address), body: nil, as: nil, expecting: [200, 404])
         guard status == 200 else { return nil }
         guard let envelope = Data(base64Encoded: try decode(ProvisioningMessage.self, body).body) else {
-            throw ServerAPIError.malformedResponse("provisioning message body is not base64")
+            throw ParleyError.server(.malformedResponse("provisioning message body is not base64"))
         }
         return Array(envelope)
     }
@@ -171,10 +171,10 @@ public struct ParleyServerClient: Sendable {
             status = Int(response.status.code)
             data = Data((try await response.body.collect(upTo: 1024 * 1024)).readableBytesView)
         } catch {
-            throw ServerAPIError.transport(TransportFailure.describe(error, server: baseURL))
+            throw ParleyError.server(.transport(TransportFailure.describe(error, server: baseURL)))
         }
         guard status == 201 else {
-            throw ServerAPIError.unexpected(status: status, body: data)
+            throw ParleyError.server(.unexpected(status: status, body: data))
         }
         return try decode(AttachmentUploadResponse.self, data)
     }
@@ -188,14 +188,14 @@ public struct ParleyServerClient: Sendable {
         do {
             response = try await http.execute(request, timeout: .minutes(30))
         } catch {
-            throw ServerAPIError.transport(TransportFailure.describe(error, server: baseURL))
+            throw ParleyError.server(.transport(TransportFailure.describe(error, server: baseURL)))
         }
         guard response.status.code == 200 else {
             let data = Data((try? await response.body.collect(upTo: 1024 * 1024))?.readableBytesView ?? .init())
-            throw ServerAPIError.unexpected(status: Int(response.status.code), body: data)
+            throw ParleyError.server(.unexpected(status: Int(response.status.code), body: data))
         }
         guard FileManager.default.createFile(atPath: destination.path, contents: nil) else {
-            throw ServerAPIError.transport("cannot create \(destination.path)")
+            throw ParleyError.server(.transport("cannot create \(destination.path)"))
         }
         let output = try FileHandle(forWritingTo: destination)
         defer { try? output.close() }
@@ -207,7 +207,7 @@ public struct ParleyServerClient: Sendable {
                 progress(received)
             }
         } catch {
-            throw ServerAPIError.transport(TransportFailure.describe(error, server: baseURL))
+            throw ParleyError.server(.transport(TransportFailure.describe(error, server: baseURL)))
         }
     }
 
@@ -254,10 +254,10 @@ public struct ParleyServerClient: Sendable {
             status = Int(response.status.code)
             data = Data((try await response.body.collect(upTo: 256 * 1024 * 1024)).readableBytesView)
         } catch {
-            throw ServerAPIError.transport(TransportFailure.describe(error, server: baseURL))
+            throw ParleyError.server(.transport(TransportFailure.describe(error, server: baseURL)))
         }
         guard expecting.contains(status) else {
-            throw ServerAPIError.unexpected(status: status, body: data)
+            throw ParleyError.server(.unexpected(status: status, body: data))
         }
         return (status, data)
     }
@@ -268,6 +268,6 @@ public struct ParleyServerClient: Sendable {
     }
 
     func decode<T: Decodable>(_ type: T.Type, _ data: Data) throws -> T {
-        try ServerAPIError.decode(T.self, from: data)
+        try ParleyError.Server.decode(T.self, from: data)
     }
 }

@@ -27,7 +27,7 @@ final class PendingSocketRequests: Sendable {
         try await withCheckedThrowingContinuation { continuation in
             let ready: Result<SocketResponse, any Error>? = state.withLock { state in
                 if let response = state.arrived.removeValue(forKey: id) { return .success(response) }
-                if state.closed { return .failure(ServerAPIError.transport("the socket closed before the server answered")) }
+                if state.closed { return .failure(ParleyError.server(.transport("the socket closed before the server answered"))) }
                 state.waiting[id] = continuation
                 return nil
             }
@@ -55,6 +55,6 @@ final class PendingSocketRequests: Sendable {
             defer { state.waiting.removeAll() }
             return Array(state.waiting.values)
         }
-        for waiter in waiters { waiter.resume(throwing: ServerAPIError.transport("the socket closed before the server answered")) }
+        for waiter in waiters { waiter.resume(throwing: ParleyError.server(.transport("the socket closed before the server answered"))) }
     }
 }

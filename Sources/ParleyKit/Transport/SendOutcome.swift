@@ -13,13 +13,13 @@ public enum SendOutcome: Sendable, Equatable {
 
 extension SendOutcome {
     /// The outcome of a send the server answered with `status` and JSON `body`, however it travelled (HTTP or a socket
-    /// response frame): 200, 409 and 410 are outcomes, any other status is ``ServerAPIError/rejected(status:body:)``.
+    /// response frame): 200, 409 and 410 are outcomes, any other status is ``ParleyError/Server/rejected(status:body:)``.
     init(status: Int, body: Data) throws {
         switch status {
-        case 200: self = .sent(serverTimestamp: try ServerAPIError.decode(SendMessagesResponse.self, from: body).serverTimestamp)
-        case 409: self = .mismatchedDevices(try ServerAPIError.decode(MismatchedDevicesResponse.self, from: body))
-        case 410: self = .staleDevices(try ServerAPIError.decode(StaleDevicesResponse.self, from: body))
-        default: throw ServerAPIError.unexpected(status: status, body: body)
+        case 200: self = .sent(serverTimestamp: try ParleyError.Server.decode(SendMessagesResponse.self, from: body).serverTimestamp)
+        case 409: self = .mismatchedDevices(try ParleyError.Server.decode(MismatchedDevicesResponse.self, from: body))
+        case 410: self = .staleDevices(try ParleyError.Server.decode(StaleDevicesResponse.self, from: body))
+        default: throw ParleyError.server(.unexpected(status: status, body: body))
         }
     }
 }

@@ -228,7 +228,7 @@ struct SignalCLIMethods: Sendable {
                 let accountId = try await SignalCLIAddress.resolve(recipient, with: client)
                 status["uuid"] = .string(accountId)
                 status["isRegistered"] = .bool(true)
-            } catch let error as ServerAPIError where error.status == 404 {
+            } catch ParleyError.server(let error) where error.status == 404 {
                 status["uuid"] = .null
                 status["isRegistered"] = .bool(false)
             }

@@ -24,12 +24,12 @@ struct DeviceProvisioning: Codable, Sendable {
         do {
             message = try JSONDecoder().decode(DeviceProvisioning.self, from: Data(plaintext))
         } catch {
-            throw ProvisioningError.malformedMessage("\(error)")
+            throw ParleyError.provisioning(.malformedMessage("\(error)"))
         }
-        guard message.version == 1 else { throw ProvisioningError.malformedMessage("unknown version \(message.version)") }
-        guard Data(base64Encoded: message.identityKeyPair) != nil else { throw ProvisioningError.malformedMessage("identity key pair is not base64") }
+        guard message.version == 1 else { throw ParleyError.provisioning(.malformedMessage("unknown version \(message.version)")) }
+        guard Data(base64Encoded: message.identityKeyPair) != nil else { throw ParleyError.provisioning(.malformedMessage("identity key pair is not base64")) }
         if let profileKey = message.profileKey, Data(base64Encoded: profileKey)?.count != ProfileKey.length {
-            throw ProvisioningError.malformedMessage("the profile key is not 32 bytes of base64")
+            throw ParleyError.provisioning(.malformedMessage("the profile key is not 32 bytes of base64"))
         }
         return message
     }

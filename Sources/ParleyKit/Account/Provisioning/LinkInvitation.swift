@@ -26,19 +26,19 @@ public struct LinkInvitation: Sendable {
 
     /// Reads a link code on the primary device.
     ///
-    /// - Throws: ``ProvisioningError/malformedLinkCode(_:)`` when it is not a code a new device made.
+    /// - Throws: ``ParleyError/Provisioning/malformedLinkCode(_:)`` when it is not a code a new device made.
     public init(code: String) throws {
         guard let components = URLComponents(string: code.trimmingCharacters(in: .whitespacesAndNewlines)),
               components.scheme == "parley", components.host == "link" else {
-            throw ProvisioningError.malformedLinkCode("expected parley://link?address=…&key=…")
+            throw ParleyError.provisioning(.malformedLinkCode("expected parley://link?address=…&key=…"))
         }
         let items = components.queryItems ?? []
         guard let address = items.first(where: { $0.name == "address" })?.value, ProvisioningMessage.isValidAddress(address) else {
-            throw ProvisioningError.malformedLinkCode("missing or malformed address")
+            throw ParleyError.provisioning(.malformedLinkCode("missing or malformed address"))
         }
         guard let key = items.first(where: { $0.name == "key" })?.value, let bytes = Base64URL.decode(key),
               let publicKey = try? PublicKey(bytes) else {
-            throw ProvisioningError.malformedLinkCode("missing or malformed key")
+            throw ParleyError.provisioning(.malformedLinkCode("missing or malformed key"))
         }
         self.init(address: address, publicKey: publicKey, privateKey: nil)
     }

@@ -33,27 +33,27 @@ public enum ProvisioningCipher {
 
     /// Decrypts an envelope made by ``encrypt(_:to:)`` with the new device's ephemeral private key.
     ///
-    /// - Throws: ``ProvisioningError`` for a short or malformed envelope, an unknown version or a failed MAC.
+    /// - Throws: ``ParleyError/Provisioning`` for a short or malformed envelope, an unknown version or a failed MAC.
     public static func decrypt(_ envelope: [UInt8], with privateKey: PrivateKey) throws -> [UInt8] {
-        guard envelope.count >= minimumEnvelopeSize else { throw ProvisioningError.malformedEnvelope("too short (\(envelope.count) bytes)") }
+        guard envelope.count >= minimumEnvelopeSize else { throw ParleyError.provisioning(.malformedEnvelope("too short (\(envelope.count) bytes)")) }
         let senderKey: PublicKey
         do {
             senderKey = try PublicKey(Array(envelope[0..<33]))
         } catch {
-            throw ProvisioningError.malformedEnvelope("the sender key is not a Curve25519 public key")
+            throw ParleyError.provisioning(.malformedEnvelope("the sender key is not a Curve25519 public key"))
         }
         let body = Array(envelope[33...])
-        guard body[0] == version else { throw ProvisioningError.unsupportedVersion(body[0]) }
+        guard body[0] == version else { throw ParleyError.provisioning(.unsupportedVersion(body[0])) }
         let authenticated = Array(body[0..<(body.count - 32)])
         let mac = Array(body[(body.count - 32)...])
-        guard (authenticated.count - 17) % 16 == 0 else { throw ProvisioningError.malformedEnvelope("the ciphertext is not whole AES blocks") }
+        guard (authenticated.count - 17) % 16 == 0 else { throw ParleyError.provisioning(.malformedEnvelope("the ciphertext is not whole AES blocks")) }
         let (cipherKey, macKey) = try keys(Array(try privateKey.keyAgreement(with: senderKey)))
         let expected = Array(HMAC<SHA256>.authenticationCode(for: authenticated, using: macKey))
-        guard ConstantTimeBytes.equal(expected, mac) else { throw ProvisioningError.badMAC }
+        guard ConstantTimeBytes.equal(expected, mac) else { throw ParleyError.provisioning(.badMAC) }
         do {
             return Array(try AES._CBC.decrypt(authenticated[17...], using: cipherKey, iv: try AES._CBC.IV(ivBytes: authenticated[1..<17])))
         } catch {
-            throw ProvisioningError.malformedEnvelope("bad padding")
+            throw ParleyError.provisioning(.malformedEnvelope("bad padding"))
         }
     }
 
