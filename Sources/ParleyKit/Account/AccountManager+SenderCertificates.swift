@@ -51,12 +51,14 @@ extension AccountManager {
     }
 
     /// A sender certificate for this device from the server, accepted only when it leads to the trust root
-    /// (``sealedSenderTrustRoot(pinned:)``), is valid at `now` and names this account, device and identity key.
+    /// (``sealedSenderTrustRoot(pinned:)``), is valid at `now` (the manager's clock when `nil`) and names this account,
+    /// device and identity key.
     /// - Throws: ``ParleyError/notRegistered``; ``ParleyError/invalidArgument(_:)`` when no trust root is known or the
     ///   certificate fails a check; the server client's errors.
     public func senderCertificate(
-        pinnedTrustRoot: PublicKey? = nil, now: UInt64 = UInt64(Date().timeIntervalSince1970 * 1000)
+        pinnedTrustRoot: PublicKey? = nil, now: UInt64? = nil
     ) async throws -> SenderCertificate {
+        let now = now ?? self.now()
         guard let trustRoot = try sealedSenderTrustRoot(pinned: pinnedTrustRoot) else {
             throw ParleyError.invalidArgument("no sealed-sender trust root is known: pin one in the configuration")
         }
