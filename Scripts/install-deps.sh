@@ -24,11 +24,12 @@ fi
 
 if [ "${1:-}" = "--test" ]; then
     venv=.build/python
-    if ! "$venv/bin/python3" -c "import kyber_py, xeddsa, grpc, grpc_tools, pysignalclijsonrpc, signalbot, hypercorn, http_ece, py_vapid, jwt" 2>/dev/null; then
-        echo "install-deps: installing kyber-py, xeddsa, grpcio, grpcio-tools, pysignalclijsonrpc, signalbot and the push providers' checkers into $venv" >&2
+    if ! "$venv/bin/python3" -c "import kyber_py, xeddsa, grpc, grpc_tools, pysignalclijsonrpc, signalbot, hypercorn, http_ece, py_vapid, jwt, schemathesis" 2>/dev/null; then
+        echo "install-deps: installing kyber-py, xeddsa, grpcio, grpcio-tools, pysignalclijsonrpc, signalbot, the push providers' checkers and schemathesis into $venv" >&2
         [ -x "$venv/bin/pip" ] || python3 -m venv "$venv"
         "$venv/bin/pip" install --quiet --disable-pip-version-check kyber-py==1.2.0 xeddsa==1.2.0 \
             grpcio==1.85.3 grpcio-tools==1.85.1 pysignalclijsonrpc==25.9.0 signalbot==2.2.1 \
-            hypercorn==0.18.0 http-ece==1.2.1 py-vapid==1.9.6 PyJWT==2.15.1 cryptography==50.0.2
+            hypercorn==0.18.0 http-ece==1.2.1 py-vapid==1.9.6 PyJWT==2.15.1 cryptography==50.0.2 \
+            schemathesis==4.32.5
     fi
 fi

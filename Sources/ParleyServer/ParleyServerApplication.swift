@@ -44,6 +44,8 @@ public enum ParleyServerApplication {
         ).addRoutes(to: routes)
         AccountAdministrationController(store: d.store, limits: d.limits, hub: d.hub).addRoutes(to: routes)
         PushController(directory: d.pushTargets, limits: d.limits).addRoutes(to: routes)
+        // Last: it wraps only the not-found responder (a known path with another method is a 405, not a 404).
+        router.add(middleware: MethodNotAllowedMiddleware(routes: router.routes))
         return router
     }
 

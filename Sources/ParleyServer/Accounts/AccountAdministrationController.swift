@@ -51,7 +51,7 @@ struct AccountAdministrationController: Sendable {
 
     /// `PUT /v1/operator/accounts/{account}/disabled`: its devices can no longer authenticate (403); open sockets close.
     @Sendable func setDisabled(_ request: Request, context: ParleyRequestContext) async throws -> Response {
-        let accountId = try context.parameters.require("account")
+        let accountId = try context.pathParameter("account")
         let body = try await JSONCoding.decode(AccountDisabledRequest.self, from: request, limit: limits.smallBodyBytes)
         let id = try Self.validated(accountId)
         let devices = body.disabled ? try await store.devices(accountId: id) : []
@@ -62,7 +62,7 @@ struct AccountAdministrationController: Sendable {
 
     /// `DELETE /v1/operator/accounts/{account}`: the account, its devices, keys, mailboxes and backup; its username is free.
     @Sendable func delete(_ request: Request, context: ParleyRequestContext) async throws -> Response {
-        let accountId = try context.parameters.require("account")
+        let accountId = try context.pathParameter("account")
         let id = try Self.validated(accountId)
         let devices = try await store.devices(accountId: id)
         guard try await store.deleteAccount(id: id) else { throw ServerError.notFound("no account \(accountId)") }

@@ -33,6 +33,9 @@ struct AccountController: Sendable {
         let identityKey = try KeyValidation.bytes(body.identityKey, field: "identityKey")
         guard (try? IdentityKey(bytes: identityKey)) != nil else { throw ServerError.badRequest("identityKey is not a 33-byte Curve25519 key") }
         let password = try Credentials.validate(password: body.password, registrationId: body.registrationId, deviceName: body.deviceName)
+        if let token = body.inviteToken, token.unicodeScalars.count > 128 {
+            throw ServerError.badRequest("inviteToken must be at most 128 characters")
+        }
         var inviteHash: [UInt8]?
         switch registration {
         case .open:
@@ -40,7 +43,7 @@ struct AccountController: Sendable {
         case .closed:
             throw ServerError.forbidden("registration is closed on this server")
         case .token:
-            guard let token = body.inviteToken, !token.isEmpty, token.utf8.count <= 128 else {
+            guard let token = body.inviteToken, !token.isEmpty else {
                 throw ServerError.forbidden("registration on this server needs an invite from its operator")
             }
             inviteHash = Array(SHA256.hash(data: Data(token.utf8)))
@@ -67,7 +70,7 @@ struct AccountController: Sendable {
     }
 
     @Sendable func lookup(_ request: Request, context: DeviceRequestContext) async throws -> Response {
-        let caller = context.device, username = try context.parameters.require("username")
+        let caller = context.device, username = try context.pathParameter("username")
         // Lookups reveal who is registered: bounded per caller like bundle fetches.
         try rateLimiter.take("lookup", accountId: caller.account.id, policy: limits.rateLimits.bundleFetch)
         guard username.count <= 64, let account = try await store.account(username: username) else {
@@ -78,7 +81,7 @@ struct AccountController: Sendable {
 
     /// `GET /v1/accounts/{id}`: the username of an account id (which a device learns from a message's sender).
     @Sendable func account(_ request: Request, context: DeviceRequestContext) async throws -> Response {
-        let caller = context.device, id = try context.parameters.require("id")
+        let caller = context.device, id = try context.pathParameter("id")
         try rateLimiter.take("lookup", accountId: caller.account.id, policy: limits.rateLimits.bundleFetch)
         guard UUID(uuidString: id) != nil, let account = try await store.account(id: id.lowercased()) else {
             throw ServerError.notFound("no account \(id)")

@@ -84,7 +84,7 @@ struct DeviceController: Sendable {
 
     @Sendable func remove(_ request: Request, context: DeviceRequestContext) async throws -> Response {
         let caller = context.device
-        guard let id = UInt32(try context.parameters.require("device")) else { throw ServerError.badRequest("device id must be a number") }
+        guard let id = UInt32(try context.pathParameter("device")) else { throw ServerError.badRequest("device id must be a number") }
         try await directory.remove(deviceId: id, by: caller)
         return Response(status: .noContent)
     }

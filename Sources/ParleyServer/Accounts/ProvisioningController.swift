@@ -17,7 +17,7 @@ struct ProvisioningController: Sendable {
 
     /// `PUT /v1/provisioning/{address}`: the primary device leaves the message (once per address).
     @Sendable func put(_ request: Request, context: DeviceRequestContext) async throws -> Response {
-        let caller = context.device, address = try context.parameters.require("address")
+        let caller = context.device, address = try context.pathParameter("address")
         guard caller.device.deviceId == 1 else { throw ServerError.forbidden("only the primary device can provision devices") }
         guard ProvisioningMessage.isValidAddress(address) else {
             throw ServerError.badRequest("a provisioning address is 22 to 64 base64url characters")
@@ -38,7 +38,7 @@ struct ProvisioningController: Sendable {
 
     /// `GET /v1/provisioning/{address}`: the new device takes the message; 404 until it is there, and after.
     @Sendable func take(_ request: Request, context: ParleyRequestContext) async throws -> Response {
-        let address = try context.parameters.require("address")
+        let address = try context.pathParameter("address")
         guard ProvisioningMessage.isValidAddress(address) else {
             throw ServerError.badRequest("a provisioning address is 22 to 64 base64url characters")
         }

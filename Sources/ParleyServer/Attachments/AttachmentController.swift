@@ -46,7 +46,7 @@ struct AttachmentController: Sendable {
     }
 
     @Sendable func download(_ request: Request, context: DeviceRequestContext) async throws -> Response {
-        let id = try context.parameters.require("id")
+        let id = try context.pathParameter("id")
         guard AttachmentStore.isValidId(id.lowercased()), let info = blobs.info(id.lowercased()),
               info.created + limits.attachmentLifetimeMilliseconds > ServerClock.milliseconds()
         else { throw ServerError.notFound("no attachment \(id)") }

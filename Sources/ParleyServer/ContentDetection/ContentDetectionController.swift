@@ -62,7 +62,7 @@ struct ContentDetectionController: Sendable {
     /// `GET /v1/dcd/prefix/{prefix}`: the blocking banks' suffixes for a 5-digit prefix, padded with keyed decoys.
     @Sendable func prefix(_ request: Request, context: DeviceRequestContext) async throws -> Response {
         try rateLimit(context)
-        let text = try context.parameters.require("prefix")
+        let text = try context.pathParameter("prefix")
         guard let prefix = ContentHashFormat.parsePrefix(text) else {
             throw ServerError.badRequest("a prefix is exactly 5 lowercase hex digits")
         }
@@ -109,7 +109,7 @@ struct ContentDetectionController: Sendable {
 
     /// `PUT /v1/dcd/banks/{bank}/hashes/{hash}` (operator): adds one hash, without expiry.
     @Sendable func put(_ request: Request, context: ParleyRequestContext) async throws -> Response {
-        let bank = try Self.bank(try context.parameters.require("bank")), text = try context.parameters.require("hash")
+        let bank = try Self.bank(try context.pathParameter("bank")), text = try context.pathParameter("hash")
         let hash = try Self.parse(text)
         try await store.storeHash(hash, bank: bank.rawValue, now: ServerClock.milliseconds(), expires: nil)
         metrics.countContentStore(bank: bank.rawValue)
@@ -118,7 +118,7 @@ struct ContentDetectionController: Sendable {
 
     /// `DELETE /v1/dcd/banks/{bank}/hashes/{hash}` (operator).
     @Sendable func delete(_ request: Request, context: ParleyRequestContext) async throws -> Response {
-        let bank = try Self.bank(try context.parameters.require("bank")), text = try context.parameters.require("hash")
+        let bank = try Self.bank(try context.pathParameter("bank")), text = try context.pathParameter("hash")
         guard try await store.deleteHash(try Self.parse(text), bank: bank.rawValue) else {
             throw ServerError.notFound("the \(bank.rawValue) bank does not hold this hash")
         }
@@ -158,7 +158,7 @@ struct ContentDetectionController: Sendable {
 
     /// `GET /v1/dcd/imports/{id}` (operator).
     @Sendable func importStatus(_ request: Request, context: ParleyRequestContext) async throws -> Response {
-        let id = try context.parameters.require("id")
+        let id = try context.pathParameter("id")
         guard UUID(uuidString: id) != nil, let stored = try await store.importJob(id: id.lowercased()) else {
             throw ServerError.notFound("no import job \(id)")
         }

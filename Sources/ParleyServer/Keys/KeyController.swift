@@ -38,7 +38,7 @@ struct KeyController: Sendable {
 
     @Sendable func bundle(_ request: Request, context: DeviceRequestContext) async throws -> Response {
         let caller = context.device
-        let accountId = try context.parameters.require("account"), deviceSelector = try context.parameters.require("device")
+        let accountId = try context.pathParameter("account"), deviceSelector = try context.pathParameter("device")
         let deviceIds: [UInt32]?
         if deviceSelector == "*" {
             deviceIds = nil

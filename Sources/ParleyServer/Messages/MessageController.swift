@@ -18,7 +18,7 @@ struct MessageController: Sendable {
     }
 
     @Sendable func send(_ request: Request, context: SenderRequestContext) async throws -> Response {
-        let accountId = try context.parameters.require("id")
+        let accountId = try context.pathParameter("id")
         let body = try await JSONCoding.decode(SendMessagesRequest.self, from: request, limit: limits.sendBodyBytes)
         let outcome = try await sender.send(body, to: accountId, from: context.authorization)
         return try JSONCoding.response(outcome.body, status: outcome.status)
@@ -48,7 +48,7 @@ struct MessageController: Sendable {
     }
 
     @Sendable func acknowledge(_ request: Request, context: DeviceRequestContext) async throws -> Response {
-        let caller = context.device, guid = try context.parameters.require("id")
+        let caller = context.device, guid = try context.pathParameter("id")
         guard try await store.deleteEnvelope(guid: guid.lowercased(), accountId: caller.account.id, deviceId: caller.device.deviceId) else {
             throw ServerError.notFound("no envelope \(guid) in this device's mailbox")
         }
