@@ -7,13 +7,19 @@ import PackageDescription
 let package = Package(
     name: "ParleyFuzz",
     platforms: [.macOS(.v15)],
-    dependencies: [.package(name: "Parley", path: "..")],
+    dependencies: [
+        .package(name: "Parley", path: ".."),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+    ],
     targets: [
         .executableTarget(
             name: "ParleyFuzz",
             dependencies: [
                 .product(name: "ParleyProtocol", package: "Parley"),
                 .product(name: "ParleyAPI", package: "Parley"),
+                // The client's parsers; Scripts/fuzz.sh builds with testability so the harness reaches internal decoders.
+                .product(name: "ParleyKit", package: "Parley"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
     ],

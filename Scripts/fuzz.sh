@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 seconds="${FUZZ_SECONDS:-60}"
 targets=(prekey-signal-message signal-message sender-key-message sender-key-distribution-message sealed-sender
          sealed-sender-content sealed-sender-certificates sealed-sender-multi-recipient session-record prekey-records keys spqr-message
-         spqr-erasure-code session-pair api-json)
+         spqr-erasure-code session-pair api-json content attachment provisioning)
 extra=()
 if [ "${1:-}" = "--quick" ]; then
     seconds="${FUZZ_SECONDS:-10}"
@@ -22,7 +22,7 @@ elif [ $# -gt 0 ]; then
     extra=("$@")
 fi
 
-swift build --package-path Fuzz --scratch-path .build-fuzz --sanitize=fuzzer --sanitize=address -q 2>&1 \
+swift build --package-path Fuzz --scratch-path .build-fuzz --sanitize=fuzzer --sanitize=address -Xswiftc -enable-testing -q 2>&1 \
     | { grep -v "ld.gold: warning: Cannot export local symbol .__asan" || true; }
 binary="$(swift build --package-path Fuzz --scratch-path .build-fuzz --show-bin-path)/ParleyFuzz"
 failed=0

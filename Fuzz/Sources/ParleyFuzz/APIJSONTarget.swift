@@ -20,6 +20,9 @@ enum APIJSONTarget {
         check(BackupRestoreRequest.self, data)
         check(CreateInviteRequest.self, data)
         check(AccountDisabledRequest.self, data)
+        check(AccountAttributesRequest.self, data)
+        check(ProvisioningMessage.self, data)
+        check(PushTarget.self, data)
     }, seeds: {
         let encoder = JSONEncoder()
         let key = Data(repeating: 5, count: 33).base64EncodedString()
@@ -34,6 +37,8 @@ enum APIJSONTarget {
             Data(#"{"type":"ack","guid":"2b4f"}"#.utf8),
             Data(#"{"type":"request","request":{"id":7,"verb":"PUT","path":"/v1/messages/a","body":"{}"}}"#.utf8),
             Data(#"{"uses":2,"expiresInHours":24}"#.utf8),
+            Data(#"{"webPush":{"endpoint":"https://push.example/abc","p256dh":"BAAA","auth":"AAAA"}}"#.utf8),
+            Data(#"{"apns":{"token":"0a1b","topic":"org.example.app","sandbox":true}}"#.utf8),
         ].map { Array($0) }
     })
 

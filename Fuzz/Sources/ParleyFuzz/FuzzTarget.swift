@@ -23,6 +23,9 @@ struct FuzzTarget: Sendable {
         "spqr-erasure-code": SPQRTargets.erasureCode,
         "session-pair": SessionPairTarget.target,
         "api-json": APIJSONTarget.target,
+        "content": ClientTargets.content,
+        "attachment": ClientTargets.attachment,
+        "provisioning": ClientTargets.provisioning,
     ]
 }
 
