@@ -77,6 +77,14 @@ struct ProcessRun {
     let stdout: String
     let stderr: String
 
+    /// Runs `process` on a thread of its own and collects its output, without holding one of Swift concurrency's few
+    /// threads while it runs (a long-running tool would starve the in-process servers of other tests meanwhile).
+    static func runOffPool(_ process: Process) async throws -> ProcessRun {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(with: Result { try run(process) }) }
+        }
+    }
+
     /// Runs `process` (executable and arguments set) and collects its output.
     static func run(_ process: Process) throws -> ProcessRun {
         let out = Pipe(), err = Pipe()

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HTTPTypes
 import HummingbirdTesting
 import ParleyAPI
 import ParleyServer
@@ -151,6 +152,21 @@ import Testing
                 _ = try await socket.expect(.queueEmpty)
             }
             try await first.value
+        }
+    }
+
+    @Test func anUpgradeOfferAnywhereElseIsServedAsAPlainRequest() async throws {
+        try await ServerHarness().runLive { client in
+            // curl --http2 on http:// offers h2c; a WebSocket upgrade of another route; one of the socket without credentials.
+            let h2c: HTTPFields = [.upgrade: "h2c", .connection: "Upgrade, HTTP2-Settings", HTTPField.Name("HTTP2-Settings")!: "AAMAAABkAARAAAAAAAIAAAAA"]
+            let health = try await client.execute(uri: APIRoutes.health, method: .get, headers: h2c)
+            #expect(health.status == .ok)
+            let webSocketOffer: HTTPFields = [.upgrade: "websocket", .connection: "Upgrade", .secWebSocketKey: "dGhlIHNhbXBsZSBub25jZQ==",
+                                              .secWebSocketVersion: "13"]
+            #expect(try await client.execute(uri: APIRoutes.health, method: .get, headers: webSocketOffer).status == .ok)
+            let socket = try await client.execute(uri: APIRoutes.webSocket, method: .get, headers: webSocketOffer)
+            #expect(socket.status == .unauthorized)
+            #expect(try JSONDecoder().decode(APIErrorBody.self, from: Data(buffer: socket.body)).code == "unauthorized")
         }
     }
 

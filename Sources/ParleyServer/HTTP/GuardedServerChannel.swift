@@ -2,6 +2,7 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
+import NIOHTTP1
 
 /// The server's child channel: Hummingbird's HTTP/1 + WebSocket upgrade channel behind the ``ConnectionGuard``, with a
 /// deadline for the first request head and a read timeout in front of its pipeline. A refused connection gets a raw
@@ -33,7 +34,12 @@ struct GuardedServerChannel<Base: ServerChildChannel>: ServerChildChannel {
             channel.close(promise: nil)
             return channel.eventLoop.makeFailedFuture(error)
         }
-        return base.setup(channel: channel, logger: logger)
+        return base.setup(channel: channel, logger: logger).flatMapThrowing { value in
+            // Between the HTTP decoder the base put in and its upgrade handler: only the socket route may upgrade.
+            let decoder = try channel.pipeline.syncOperations.context(handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self)
+            try channel.pipeline.syncOperations.addHandler(UpgradeRequestFilter(), position: .after(decoder.handler))
+            return value
+        }
     }
 
     func handle(value: Value, logger: Logger) async {
