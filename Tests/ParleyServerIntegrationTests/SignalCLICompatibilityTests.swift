@@ -173,6 +173,59 @@ import Testing
         #expect(try parley.run("history", "15550000011", "--account", "eli").stdout.contains("over tcp"))
     }
 
+    /// A line client that was away catches up: `subscribeReceive` with `since` (the `message.id` of the last notification
+    /// it saw) replays what the account stored meanwhile, from the database, each message once, before the live ones.
+    @Test func aLineClientCatchesUpWithSubscribeReceiveSince() async throws {
+        let (server, parley, directory) = try await Self.serverAndClient()
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(atPath: directory)
+        }
+        _ = try Self.register([("fay", "15550000021"), ("gus", "15550000022")], with: parley, on: server)
+        let (daemon, daemonAddress) = try Self.startListening(parley, ["daemon", "--tcp", "127.0.0.1:0", "--account", "gus"])
+        defer { if daemon.isRunning { daemon.terminate() } }
+        let port = try #require(daemonAddress.split(separator: ":").last.flatMap { Int($0) })
+
+        // The first message reaches a connected client; its notification carries the message's local id. Then the
+        // client goes away (its connection closes at the end of this block).
+        let cursor: Int64 = try {
+            let first = try RawConnection(port: port)
+            #expect(try parley.run("send", "15550000022", "first while connected", "--account", "fay").status == 0)
+            var seen = ""
+            for _ in 0..<40 where !seen.contains("first while connected") { seen += first.read(for: 0.5).text }
+            let notification = try #require(seen.split(separator: "\n").first { $0.contains("first while connected") })
+            let message = try #require(notification.range(of: #""message":\{.*\}"#, options: .regularExpression).map { notification[$0] })
+            return try #require(message.range(of: #""id":[0-9]+"#, options: .regularExpression)
+                .flatMap { Int64(message[$0].dropFirst(5)) })
+        }()
+
+        // Two more arrive while no client is connected: the daemon stores them (its `listen` runs on).
+        #expect(try parley.run("send", "15550000022", "second while away", "--account", "fay").status == 0)
+        #expect(try parley.run("send", "15550000022", "third while away", "--account", "fay").status == 0)
+        var stored = ""
+        for _ in 0..<40 where !stored.contains("third while away") {
+            try await Task.sleep(for: .milliseconds(500))
+            stored = try parley.run("history", "15550000021", "--account", "gus").stdout
+        }
+        #expect(stored.contains("third while away"))
+
+        // The client comes back and asks for what it missed since the first message.
+        let second = try RawConnection(port: port)
+        #expect(second.send(#"{"jsonrpc":"2.0","id":1,"method":"subscribeReceive","params":{"since":\#(cursor)}}"# + "\n"))
+        var caughtUp = ""
+        for _ in 0..<40 where !(caughtUp.contains("third while away") && caughtUp.contains(#""id":1"#)) { caughtUp += second.read(for: 0.5).text }
+        let lines = caughtUp.split(separator: "\n").map(String.init)
+        #expect(lines.filter { $0.contains("second while away") }.count == 1, "\(caughtUp)")
+        #expect(lines.filter { $0.contains("third while away") }.count == 1, "\(caughtUp)")
+        #expect(!caughtUp.contains("first while connected"), "\(caughtUp)")
+        #expect(lines.contains { $0.contains(#""id":1"#) && $0.contains(#""result":0"#) }, "\(caughtUp)")
+        // A cursor that is not a message id is refused with signal-cli's invalid-params error.
+        #expect(second.send(#"{"jsonrpc":"2.0","id":2,"method":"subscribeReceive","params":{"since":"yesterday"}}"# + "\n"))
+        var refused = ""
+        for _ in 0..<20 where !refused.contains(#""id":2"#) { refused += second.read(for: 0.5).text }
+        #expect(refused.contains("-32602"), "\(refused)")
+    }
+
     /// PyPI's signalbot — a bot framework for signal-cli-rest-api — against `parley rest-api`: a ping/pong bot answers
     /// "ping" in a 1:1 chat and in a group, and the person who asked sees both answers.
     @Test func signalbotAnswersPingsThroughTheRESTAPI() async throws {
@@ -231,6 +284,19 @@ import Testing
                 #expect(answer.hasPrefix("HTTP/1.1 \(status)"), "\(headers): \(answer)")
             }
         }
+
+        // A receiver that connects later catches up with `?since=`: the two pings the bot's account stored, each with the
+        // local id a later reconnect would pass on. (A raw handshake: WebSocket client libraries send an Origin, which the
+        // loopback guard refuses as a browser's.)
+        let restPort = try #require(restAPIAddress.split(separator: ":").last.flatMap { Int($0) })
+        let receiver = try RawConnection(port: restPort)
+        #expect(receiver.send("GET /v1/receive/12025550123?since=0 HTTP/1.1\r\nHost: 127.0.0.1:\(restPort)\r\nUpgrade: websocket\r\n"
+                              + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"))
+        var replayed = ""
+        for _ in 0..<20 where replayed.components(separatedBy: "\"ping\"").count < 3 { replayed += receiver.read(for: 0.5).text }
+        #expect(replayed.hasPrefix("HTTP/1.1 101"), "\(replayed.prefix(200))")
+        #expect(replayed.components(separatedBy: "\"ping\"").count == 3 && replayed.components(separatedBy: "\"id\":").count >= 3,
+                "\(replayed)")
 
         // Pat's client shows the two answers: one in the 1:1 chat, one in the group.
         #expect(try parley.run("receive", "--account", "pat").status == 0)

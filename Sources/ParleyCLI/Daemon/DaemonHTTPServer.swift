@@ -73,17 +73,8 @@ struct DaemonHTTPServer {
             }
             var sent = cursor ?? 0
             if let cursor, let account {
-                var after = cursor
-                while true {
-                    let missed = try account.client.receivedMessages(after: after)
-                    for message in missed {
-                        let params = try SignalCLIEnvelope.params(for: message, account: account.signalCLIName, client: account.client)
-                        try await writer.write(ByteBuffer(string: Self.frame(DaemonEvent(account: account.signalCLIName, message: message,
-                                                                                         signalCLI: params))))
-                        sent = message.id
-                    }
-                    guard missed.count == 500, let last = missed.last else { break }
-                    after = last.id
+                sent = try await MissedMessages.replay(account, after: cursor) { event in
+                    try await writer.write(ByteBuffer(string: Self.frame(event)))
                 }
             }
             // Ids are per account: only one account's stream can skip what the catch-up already sent.

@@ -19,6 +19,8 @@ struct DaemonSession: Sendable {
     let transport: Transport
     /// Where line-transport responses and notifications go.
     let write: @Sendable (Data) -> Void
+    /// The stored messages this client was told of (a catch-up beside live notifications tells each once).
+    let told = ToldMessages()
 
     /// Handles one request line; requests with an id get a response line, notifications (no id) do not.
     func handle(line: String) async {
@@ -77,6 +79,7 @@ struct DaemonSession: Sendable {
     /// Tells a line-transport client about an incoming message: signal-cli's `{"account", "envelope"}` parameters, with
     /// Parley's own view of the message beside them under `message`.
     func notify(_ event: DaemonEvent) {
+        if let stored = event.message, !told.record(stored.id, of: event.account) { return }
         var params = event.signalCLI
         if case .object(var fields) = params, let stored = event.message,
            let message = try? JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(stored)) {
@@ -126,6 +129,12 @@ struct DaemonSession: Sendable {
         case "subscribeReceive", "unsubscribeReceive":
             // signal-cli offers subscriptions on streams only; here every client of a stream is always subscribed.
             guard transport == .lines else { throw JSONRPCError.methodNotFound(method) }
+            // Parley's catch-up: `since` (the `message.id` of the last notification seen) first replays every message
+            // the account stored after it, from the database; each message is told once, beside live notifications.
+            if method == "subscribeReceive", let since = params["since"] {
+                guard let cursor = since.integer, cursor >= 0 else { throw JSONRPCError.invalidParams("since must be a message id") }
+                try await MissedMessages.replay(account, after: cursor) { notify($0) }
+            }
             return AnyEncodable(method == "subscribeReceive" ? JSONValue.integer(0) : JSONValue.object([:]))
         default:
             return AnyEncodable(try await account.methods.call(method, params))

@@ -154,7 +154,8 @@ struct RestAPIServer {
         } onUpgrade: { inbound, outbound, context in
             guard let number = context.requestContext.parameters.get("number"),
                   let account = accounts.named(number) else { return }
-            try await stream(to: account, inbound: inbound, outbound: outbound)
+            let since = context.request.uri.queryParameters["since"].flatMap { Int64($0) }
+            try await stream(to: account, after: since, inbound: inbound, outbound: outbound)
         }
 
         try await LocalHTTPService.run("parley-rest-api", router: router, server: .http1WebSocketUpgrade(webSocketRouter: sockets),
@@ -214,24 +215,46 @@ struct RestAPIServer {
     }
 
     /// `/v1/receive/{number}`: every incoming message of `account` as a text frame (signal-cli's `{"envelope",
-    /// "account"}`), until the client closes; the socket stays open while it is idle.
-    private func stream(to account: DaemonAccount, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
-        let (frames, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
+    /// "account"}`, with Parley's local message id as `id` beside them), until the client closes; the socket stays open
+    /// while it is idle. With `?since=ID` (the `id` of the last frame seen) every message stored after it comes first,
+    /// from the database, then the live ones — each once.
+    private func stream(to account: DaemonAccount, after cursor: Int64?, inbound: WebSocketInboundStream,
+                        outbound: WebSocketOutboundWriter) async throws {
+        let (frames, continuation) = AsyncStream<(id: Int64, text: String)>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
+        // Live frames are buffered from before the catch-up read, so nothing falls between the two.
         let id = peers.add { event in
-            guard event.account == account.signalCLIName, let data = try? JSONEncoder().encode(event.signalCLI) else { return }
-            continuation.yield(String(decoding: data, as: UTF8.self))
+            guard event.account == account.signalCLIName else { return }
+            continuation.yield((event.message?.id ?? 0, Self.frame(event)))
         }
         defer {
             peers.remove(id)
             continuation.finish()
         }
+        var sent = cursor ?? 0
+        if let cursor {
+            sent = try await MissedMessages.replay(account, after: cursor) { event in try await outbound.write(.text(Self.frame(event))) }
+        }
+        let caughtUp = sent
         try await withThrowingTaskGroup(of: Void.self) { group in
             // Reading answers the client's pings and notices its close.
             group.addTask { for try await _ in inbound {} }
-            group.addTask { for await frame in frames { try await outbound.write(.text(frame)) } }
+            group.addTask {
+                for await frame in frames where frame.id == 0 || frame.id > caughtUp { try await outbound.write(.text(frame.text)) }
+            }
             try await group.next()
             group.cancelAll()
         }
+    }
+
+    /// One `/v1/receive` frame: signal-cli's parameters for `event`, with the local message id as `id` when it is a
+    /// stored message (the cursor a reconnecting client passes as `?since=`).
+    static func frame(_ event: DaemonEvent) -> String {
+        var params = event.signalCLI
+        if case .object(var fields) = params, let message = event.message {
+            fields["id"] = .integer(message.id)
+            params = .object(fields)
+        }
+        return (try? JSONEncoder().encode(params)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 
     // MARK: Helpers
