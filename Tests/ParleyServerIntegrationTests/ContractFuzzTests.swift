@@ -38,7 +38,8 @@ import Testing
         let root = GRPCInteropTests.packageRoot
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python).deletingLastPathComponent().appendingPathComponent("schemathesis")
-        process.currentDirectoryURL = root.appendingPathComponent("Scripts/interop")
+        // Its cache (`.schemathesis/`) goes with the server's data, not into the source tree.
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
         process.arguments = [
             "--config-file", root.appendingPathComponent("Scripts/interop/schemathesis.toml").path,
             "run", root.appendingPathComponent("docs/openapi.json").path, "--url", server.baseURL,
