@@ -1,6 +1,4 @@
-import AsyncHTTPClient
 import Foundation
-import NIOHTTP1
 import ParleyAPI
 
 /// The operator's calls (`Authorization: Bearer <operator token>`): hash bank imports, registration invites and
@@ -9,22 +7,8 @@ extension ParleyServerClient {
     /// Uploads the file of hashes at `url` (one per line, or CSV with a hash column), streamed, into `bank`; the server
     /// imports it in the background and answers with the job.
     public func importHashes(fileAt url: URL, bank: String, operatorToken: String) async throws -> HashImportJob {
-        let size = Int64((try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue ?? 0)
-        var request = HTTPClientRequest(url: baseURL + ContentDetectionRoutes.imports(bank: Self.pathComponent(bank)))
-        request.method = .POST
-        request.headers.add(name: "Authorization", value: Self.bearer(operatorToken))
-        request.headers.add(name: "Content-Type", value: "text/plain")
-        request.body = .stream(FileChunks(url: url, progress: { _ in }), length: .known(size))
-        let status: Int
-        let data: Data
-        do {
-            let response = try await http.execute(request, timeout: .minutes(60))
-            status = Int(response.status.code)
-            data = Data((try await response.body.collect(upTo: 1024 * 1024)).readableBytesView)
-        } catch {
-            throw ParleyError.server(.transport(TransportFailure.describe(error, server: baseURL)))
-        }
-        guard (200..<300).contains(status) else { throw ParleyError.server(.unexpected(status: status, body: data)) }
+        let data = try await upload(fileAt: url, to: ContentDetectionRoutes.imports(bank: Self.pathComponent(bank)), contentType: "text/plain",
+                                    authorization: Self.bearer(operatorToken), expecting: [200, 201, 202], timeout: .minutes(60))
         return try decode(HashImportJob.self, data)
     }
 

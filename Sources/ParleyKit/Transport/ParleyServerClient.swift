@@ -158,25 +158,32 @@ public struct ParleyServerClient: Sendable {
     /// Uploads the (already encrypted) file at `url`, streamed in 64 KiB chunks; `progress` receives bytes sent.
     public func uploadAttachment(fileAt url: URL, as device: DeviceCredentials,
                                  progress: @escaping @Sendable (Int64) -> Void = { _ in }) async throws -> AttachmentUploadResponse {
+        let data = try await upload(fileAt: url, to: APIRoutes.attachments, contentType: "application/octet-stream",
+                                    authorization: device.authorization, expecting: [201], timeout: .minutes(30), progress: progress)
+        return try decode(AttachmentUploadResponse.self, data)
+    }
+
+    /// POSTs the file at `url` to `path`, streamed in 64 KiB chunks (`progress` hears bytes sent); the answer's body when
+    /// its status is one of `expecting`.
+    func upload(fileAt url: URL, to path: String, contentType: String, authorization: String, expecting: Set<Int>,
+                timeout: TimeAmount, progress: @escaping @Sendable (Int64) -> Void = { _ in }) async throws -> Data {
         let size = Int64((try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue ?? 0)
-        var request = HTTPClientRequest(url: baseURL + APIRoutes.attachments)
+        var request = HTTPClientRequest(url: baseURL + path)
         request.method = .POST
-        request.headers.add(name: "Authorization", value: device.authorization)
-        request.headers.add(name: "Content-Type", value: "application/octet-stream")
+        request.headers.add(name: "Authorization", value: authorization)
+        request.headers.add(name: "Content-Type", value: contentType)
         request.body = .stream(FileChunks(url: url, progress: progress), length: .known(size))
         let status: Int
         let data: Data
         do {
-            let response = try await http.execute(request, timeout: .minutes(30))
+            let response = try await http.execute(request, timeout: timeout)
             status = Int(response.status.code)
             data = Data((try await response.body.collect(upTo: 1024 * 1024)).readableBytesView)
         } catch {
             throw ParleyError.server(.transport(TransportFailure.describe(error, server: baseURL)))
         }
-        guard status == 201 else {
-            throw ParleyError.server(.unexpected(status: status, body: data))
-        }
-        return try decode(AttachmentUploadResponse.self, data)
+        guard expecting.contains(status) else { throw ParleyError.server(.unexpected(status: status, body: data)) }
+        return data
     }
 
     /// Downloads attachment `id` into the file at `destination`, streamed; `progress` receives bytes received.
