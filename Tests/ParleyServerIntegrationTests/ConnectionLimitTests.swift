@@ -43,6 +43,22 @@ import Testing
         #expect(keptAlive.read(for: 6).closed)
     }
 
+    /// `curl --http2` on http:// offers h2c: the server answers the request as HTTP/1.1 and closes the connection (its HTTP
+    /// decoder reads nothing after an offer), so a request pipelined behind it is never left waiting on an open socket.
+    @Test func anH2COfferIsAnsweredAsHTTP1AndTheConnectionCloses() async throws {
+        let (server, directory) = try await Self.server([])
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(atPath: directory)
+        }
+        let connection = try RawConnection(port: server.port)
+        #expect(connection.send("GET /health HTTP/1.1\r\nHost: x\r\nUpgrade: h2c\r\nConnection: Upgrade, HTTP2-Settings\r\n"
+                                + "HTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n\r\nGET /health HTTP/1.1\r\nHost: x\r\n\r\n"))
+        let answer = connection.read(for: 5)
+        #expect(answer.text.hasPrefix("HTTP/1.1 200"), "\(answer.text)")
+        #expect(answer.closed, "\(answer.text)")
+    }
+
     @Test func connectionsOverThePerAddressCapAre503AndFreedCapacityIsUsable() async throws {
         let (server, directory) = try await Self.server(["--max-connections-per-address", "30"])
         defer { server.stop(); try? FileManager.default.removeItem(atPath: directory) }

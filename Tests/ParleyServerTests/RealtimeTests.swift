@@ -170,6 +170,16 @@ import Testing
         }
     }
 
+    @Test func aKnownPathWithAnotherMethodIs405AndAnUnroutedOneStays404() async throws {
+        try await ServerHarness().run { client in
+            let trace = try await client.execute(uri: APIRoutes.health, method: .init("TRACE")!, headers: [:])
+            #expect(trace.status == .methodNotAllowed)
+            #expect(trace.headers[.allow] == "GET")
+            let (unrouted, _) = try await client.call(.get, "/v1/accounts/username")
+            #expect(unrouted == .notFound)
+        }
+    }
+
     @Test func theUpgradeNeedsDeviceCredentials() async throws {
         try await ServerHarness().run { client in
             let bob = try await client.register("bob")

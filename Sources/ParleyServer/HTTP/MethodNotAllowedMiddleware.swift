@@ -30,8 +30,10 @@ struct MethodNotAllowedMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let error as HTTPError where error.status == .notFound {
+            // The router's trie does not backtrack from a literal component to a parameter sibling: a path it could
+            // not resolve may match a template that takes this very method. That stays the router's 404.
             let allowed = methods(for: request.uri.path)
-            guard !allowed.isEmpty else { throw error }
+            guard !allowed.isEmpty, !allowed.contains(request.method) else { throw error }
             var response = try ServerError.clientError(.methodNotAllowed, "\(request.method) is not allowed on \(request.uri.path)")
                 .response(from: request, context: context)
             response.headers[.allow] = allowed.map(\.rawValue).sorted().joined(separator: ", ")

@@ -7,6 +7,8 @@ import ParleyAPI
 /// route, one without credentials — loses the header and is served as the plain HTTP/1.1 request it also is (RFC 9110
 /// §7.8 lets a server ignore an upgrade offer), so it gets its route's answer (401 JSON for the socket without
 /// credentials) instead of the upgrade handler's empty reply. Sits between the HTTP decoder and the upgrade handler.
+/// The decoder has already taken an offer with `Connection: upgrade` for an upgrade and parses nothing after it, so such
+/// a request is answered with `Connection: close`: the client opens a new connection for its next request.
 final class UpgradeRequestFilter: ChannelInboundHandler, RemovableChannelHandler, Sendable {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -18,18 +20,17 @@ final class UpgradeRequestFilter: ChannelInboundHandler, RemovableChannelHandler
         }
         if Self.mayUpgrade(head) {
             // The upgrade handler decides; after an upgrade WebSocket frames, not HTTP parts, come through here, so the
-            // filter leaves the pipeline (a declined upgrade closes the connection).
+            // filter leaves the pipeline (a declined upgrade is answered and closed by the WebSocket library).
             context.fireChannelRead(data)
             context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
             return
         }
+        let tokens = head.headers["connection"].flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         head.headers.remove(name: "upgrade")
         head.headers.remove(name: "http2-settings")
-        let connection = head.headers["connection"].flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { !["upgrade", "http2-settings"].contains($0.lowercased()) }
-        head.headers.remove(name: "connection")
-        if !connection.isEmpty { head.headers.add(name: "connection", value: connection.joined(separator: ", ")) }
+        if tokens.contains("upgrade") {
+            head.headers.replaceOrAdd(name: "connection", value: "close")
+        }
         context.fireChannelRead(wrapInboundOut(.head(head)))
     }
 
