@@ -297,6 +297,13 @@ import Testing
         #expect(replayed.hasPrefix("HTTP/1.1 101"), "\(replayed.prefix(200))")
         #expect(replayed.components(separatedBy: "\"ping\"").count == 3 && replayed.components(separatedBy: "\"id\":").count >= 3,
                 "\(replayed)")
+        // A cursor that is not a message id is refused, not read as "no catch-up".
+        let badCursor = try RawConnection(port: restPort)
+        #expect(badCursor.send("GET /v1/receive/12025550123?since=yesterday HTTP/1.1\r\nHost: 127.0.0.1:\(restPort)\r\n"
+                               + "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                               + "Sec-WebSocket-Version: 13\r\n\r\n"))
+        let refusedCursor = badCursor.read(for: 2).text
+        #expect(!refusedCursor.contains(" 101 "), "\(refusedCursor)")
 
         // Pat's client shows the two answers: one in the 1:1 chat, one in the group.
         #expect(try parley.run("receive", "--account", "pat").status == 0)

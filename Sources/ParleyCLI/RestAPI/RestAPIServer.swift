@@ -150,6 +150,8 @@ struct RestAPIServer {
         sockets.ws("/v1/receive/:number") { [endpoint] request, context in
             guard LoopbackGuard(endpoint: endpoint).refusal(of: request) == nil,
                   let number = context.parameters.get("number"), accounts.named(number) != nil else { return .dontUpgrade }
+            // A catch-up cursor is a local message id; anything else is refused rather than read as "no catch-up".
+            if let since = request.uri.queryParameters["since"], (Int64(since) ?? -1) < 0 { return .dontUpgrade }
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
             guard let number = context.requestContext.parameters.get("number"),
