@@ -54,33 +54,9 @@ struct DaemonHTTPServer {
     /// incoming message (of `account`, or of every account when `nil`) until it disconnects; each once, in order.
     private func events(of account: DaemonAccount?, after cursor: Int64?) -> ResponseBody {
         ResponseBody { [peers] writer in
-            let (chunks, continuation) = AsyncStream<(id: Int64, text: String)>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
-            // Live events are buffered from before the catch-up read, so nothing falls between the two.
-            let id = peers.add { event in
-                guard account == nil || event.account == account?.signalCLIName else { return }
-                continuation.yield((event.message?.id ?? 0, Self.frame(event, withId: account != nil)))
-            }
-            let keepAlive = Task {
-                while !Task.isCancelled {
-                    try await Task.sleep(for: Self.keepAliveInterval)
-                    continuation.yield((0, ":\n"))
-                }
-            }
-            defer {
-                peers.remove(id)
-                keepAlive.cancel()
-                continuation.finish()
-            }
-            var sent = cursor ?? 0
-            if let cursor, let account {
-                sent = try await MissedMessages.replay(account, after: cursor) { event in
-                    try await writer.write(ByteBuffer(string: Self.frame(event)))
-                }
-            }
-            // Ids are per account: only one account's stream can skip what the catch-up already sent.
-            for await chunk in chunks where account == nil || chunk.id == 0 || chunk.id > sent {
-                try await writer.write(ByteBuffer(string: chunk.text))
-                if chunk.id > 0 { sent = chunk.id }
+            try await MissedMessages.feed(from: peers, of: account, after: cursor, keepAlive: (Self.keepAliveInterval, ":\n"),
+                                          frame: { Self.frame($0, withId: account != nil) }) { text in
+                try await writer.write(ByteBuffer(string: text))
             }
             try await writer.finish(nil)
         }

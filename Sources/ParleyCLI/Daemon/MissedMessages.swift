@@ -25,6 +25,45 @@ enum MissedMessages {
     }
 }
 
+extension MissedMessages {
+    /// One streaming client's feed (server-sent events, the REST API's socket): the messages `account` stored after
+    /// `cursor` (when both are given), then every live event — of `account`, or of every account when `nil` — as
+    /// `frame` writes it, each message once and in order, until `write` throws or the task is cancelled. Live events
+    /// are buffered from before the catch-up read, so nothing falls between the two. With `keepAlive`, its text is
+    /// written every `interval` as well.
+    static func feed(from peers: DaemonPeers, of account: DaemonAccount?, after cursor: Int64?,
+                     keepAlive: (interval: Duration, text: String)? = nil, frame: @escaping @Sendable (DaemonEvent) -> String,
+                     write: (String) async throws -> Void) async throws {
+        let (chunks, continuation) = AsyncStream<(id: Int64, text: String)>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
+        let id = peers.add { event in
+            guard account == nil || event.account == account?.signalCLIName else { return }
+            continuation.yield((event.message?.id ?? 0, frame(event)))
+        }
+        let beat = keepAlive.map { keepAlive in
+            Task {
+                while !Task.isCancelled {
+                    try await Task.sleep(for: keepAlive.interval)
+                    continuation.yield((0, keepAlive.text))
+                }
+            }
+        }
+        defer {
+            peers.remove(id)
+            beat?.cancel()
+            continuation.finish()
+        }
+        var sent = cursor ?? 0
+        if let cursor, let account {
+            sent = try await replay(account, after: cursor) { event in try await write(frame(event)) }
+        }
+        // Ids are per account: only one account's feed can skip what the catch-up already wrote.
+        for await chunk in chunks where account == nil || chunk.id == 0 || chunk.id > sent {
+            try await write(chunk.text)
+            if chunk.id > 0 { sent = chunk.id }
+        }
+    }
+}
+
 /// The stored messages one line-transport client has been told of, per account, so a catch-up running beside live
 /// notifications tells it of each message once. Bounded: the oldest ids are forgotten past 50,000 per account.
 final class ToldMessages: Sendable {

@@ -222,26 +222,13 @@ struct RestAPIServer {
     /// from the database, then the live ones — each once.
     private func stream(to account: DaemonAccount, after cursor: Int64?, inbound: WebSocketInboundStream,
                         outbound: WebSocketOutboundWriter) async throws {
-        let (frames, continuation) = AsyncStream<(id: Int64, text: String)>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
-        // Live frames are buffered from before the catch-up read, so nothing falls between the two.
-        let id = peers.add { event in
-            guard event.account == account.signalCLIName else { return }
-            continuation.yield((event.message?.id ?? 0, Self.frame(event)))
-        }
-        defer {
-            peers.remove(id)
-            continuation.finish()
-        }
-        var sent = cursor ?? 0
-        if let cursor {
-            sent = try await MissedMessages.replay(account, after: cursor) { event in try await outbound.write(.text(Self.frame(event))) }
-        }
-        let caughtUp = sent
-        try await withThrowingTaskGroup(of: Void.self) { group in
+        try await withThrowingTaskGroup(of: Void.self) { [peers] group in
             // Reading answers the client's pings and notices its close.
             group.addTask { for try await _ in inbound {} }
             group.addTask {
-                for await frame in frames where frame.id == 0 || frame.id > caughtUp { try await outbound.write(.text(frame.text)) }
+                try await MissedMessages.feed(from: peers, of: account, after: cursor, frame: Self.frame) { text in
+                    try await outbound.write(.text(text))
+                }
             }
             try await group.next()
             group.cancelAll()
