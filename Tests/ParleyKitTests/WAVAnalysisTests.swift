@@ -32,18 +32,6 @@ import Testing
 
     static func le<T: FixedWidthInteger>(_ value: T) -> Data { withUnsafeBytes(of: value.littleEndian) { Data($0) } }
 
-    /// Whether `body` throws a ``ParleyError/audio(_:)`` (any reason).
-    static func isAudioError(_ body: () throws -> WAVAnalysis) -> Bool {
-        do {
-            _ = try body()
-            return false
-        } catch ParleyError.audio {
-            return true
-        } catch {
-            return false
-        }
-    }
-
     static func analyze(_ data: Data) throws -> WAVAnalysis {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("wav-\(UUID()).wav")
         try data.write(to: url)
@@ -71,12 +59,12 @@ import Testing
     @Test func malformedFilesGiveTypedErrors() throws {
         let good = Self.wav(sampleRate: 8_000, channels: 1, bits: 16, frames: 100) { _, _ in 0.5 }
         #expect(throws: ParleyError.audio(.notWAV)) { try Self.analyze(Data("not a wave file at all".utf8)) }
-        #expect(Self.isAudioError { try Self.analyze(good.prefix(30)) })  // fmt chunk cut short
+        #expect(throwsParleyError({ if case .audio = $0 { true } else { false } }) { try Self.analyze(good.prefix(30)) })  // fmt chunk cut short
         var adpcm = good
         adpcm[20] = 2  // MS ADPCM
         #expect(throws: ParleyError.audio(.unsupportedFormat("encoding 2, 16 bits per sample"))) { try Self.analyze(adpcm) }
         var noData = good.prefix(36 + 12)
         noData.append(contentsOf: Data("junk".utf8))
-        #expect(Self.isAudioError { try Self.analyze(Data(noData)) })
+        #expect(throwsParleyError({ if case .audio = $0 { true } else { false } }) { try Self.analyze(Data(noData)) })
     }
 }
