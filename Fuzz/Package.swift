@@ -19,6 +19,8 @@ let package = Package(
                 .product(name: "ParleyAPI", package: "Parley"),
                 // The client's parsers; Scripts/fuzz.sh builds with testability so the harness reaches internal decoders.
                 .product(name: "ParleyKit", package: "Parley"),
+                // The server's import-file parser.
+                .product(name: "ParleyServer", package: "Parley"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

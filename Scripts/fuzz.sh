@@ -9,9 +9,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${FUZZ_SECONDS:-60}"
-targets=(prekey-signal-message signal-message sender-key-message sender-key-distribution-message sealed-sender
+targets=(prekey-signal-message signal-message sender-key-message sender-key-distribution-message plaintext-content sealed-sender
          sealed-sender-content sealed-sender-certificates sealed-sender-multi-recipient session-record prekey-records keys spqr-message
-         spqr-erasure-code session-pair api-json content attachment provisioning)
+         spqr-erasure-code session-pair api-json content attachment attachment-file provisioning hash-file)
 extra=()
 if [ "${1:-}" = "--quick" ]; then
     seconds="${FUZZ_SECONDS:-10}"

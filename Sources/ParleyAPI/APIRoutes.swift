@@ -12,6 +12,11 @@ public enum APIRoutes {
     /// The header a sealed-sender send carries instead of credentials: the recipient's unidentified access key, base64
     /// (16 bytes; for `multi_recipient`, the XOR of every recipient's key).
     public static let unidentifiedAccessKeyHeader = "Unidentified-Access-Key"
+    /// The header that makes a send idempotent (IETF draft-ietf-httpapi-idempotency-key-header): a repeat of a send with
+    /// the same key gets the first answer and stores nothing again. Keys are per sending device (per recipient, or per
+    /// set of recipients for `multi_recipient`, for sends without credentials), 1…128 visible ASCII characters; a key
+    /// reused for another recipient or timestamp is 422.
+    public static let idempotencyKeyHeader = "Idempotency-Key"
     /// `GET`: list this account's devices.
     public static let devices = "/v1/devices"
     /// `POST`: issue a one-time link code for a new device.

@@ -87,13 +87,15 @@ final class TestServer: @unchecked Sendable {
         await server.shutdown()
     }
 
-    /// A client with a fresh encrypted database, on the clock `now` (milliseconds since 1970).
-    func client(_ name: String, now: @escaping @Sendable () -> UInt64 = { UInt64(Date().timeIntervalSince1970 * 1000) }) throws -> ParleyClient {
+    /// A client with a fresh encrypted database, on the clock `now` (milliseconds since 1970), talking to this server or,
+    /// given `baseURL`, to whatever answers there (a ``HostileServer`` in front of this one).
+    func client(_ name: String, via baseURL: String? = nil,
+                now: @escaping @Sendable () -> UInt64 = { UInt64(Date().timeIntervalSince1970 * 1000) }) throws -> ParleyClient {
         let folder = directory.appendingPathComponent(name + "-\(UUID().uuidString.prefix(6))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let database = try ParleyDatabase(path: folder.appendingPathComponent("client.sqlite").path,
                                           key: try DatabaseKey.fromKeyFile(at: folder.appendingPathComponent("client.key")))
-        return ParleyClient(database: database, api: ParleyServerClient(baseURL: baseURL, http: http),
+        return ParleyClient(database: database, api: ParleyServerClient(baseURL: baseURL ?? self.baseURL, http: http),
                             attachmentDirectory: folder.appendingPathComponent("attachments"), now: now)
     }
 

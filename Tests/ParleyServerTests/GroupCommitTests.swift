@@ -26,7 +26,7 @@ import Testing
                     group.addTask {
                         let poisoned = tag % 20 == 7
                         do {
-                            try await writer.store([Self.envelope(to: bob, device: poisoned ? 42 : 1, tag: tag)])
+                            _ = try await writer.store(StoredSend(envelopes: [Self.envelope(to: bob, device: poisoned ? 42 : 1, tag: tag)]))
                             return (tag, true)
                         } catch {
                             return (tag, false)
@@ -46,13 +46,38 @@ import Testing
         }
     }
 
+    @Test func repeatedKeysAreStoredOnceInAndAcrossBatchesAndAFailedSendKeepsNoKey() async throws {
+        let harness = try ServerHarness()
+        try await harness.run { client in
+            let bob = try await client.register("bob")
+            let writer = harness.dependencies.envelopeWriter
+            func send(_ tag: Int, key: String, device: UInt32 = 1) -> StoredSend {
+                StoredSend(envelopes: [Self.envelope(to: bob, device: device, tag: tag)],
+                           idempotency: IdempotencyRecord(scope: "device:test.1", key: key, fingerprint: "f", serverTimestamp: 1))
+            }
+            // 100 sends of 10 keys at once, and one to a missing device (its batch fails and is retried send by send).
+            let results = await withTaskGroup(of: (Int, Bool?).self) { group in
+                for tag in 0..<100 { group.addTask { (tag, try? await writer.store(send(tag, key: "k\(tag % 10)"))) } }
+                group.addTask { (100, try? await writer.store(send(100, key: "poisoned", device: 42))) }
+                return await group.reduce(into: [Int: Bool?]()) { $0[$1.0] = $1.1 }
+            }
+            #expect(results.values.filter { $0 == true }.count == 10, "one send per key stored")
+            #expect(results[100]! == nil, "the send to a missing device failed")
+            let page = try await harness.store.pendingEnvelopes(accountId: bob.accountId, deviceId: 1, notBefore: 0, limit: 1_000)
+            #expect(page.count == 10)
+            #expect(Set(page.map { Int(String(decoding: $0.content, as: UTF8.self))! % 10 }) == Set(0..<10))
+            #expect(try await writer.store(send(101, key: "poisoned")), "a failed send's key stays free")
+            #expect(try await !writer.store(send(102, key: "k3")))
+        }
+    }
+
     @Test func concurrentSendsShareTransactions() async throws {
         let harness = try ServerHarness()
         try await harness.run { client in
             let bob = try await client.register("bob")
             let writer = harness.dependencies.envelopeWriter
             try await withThrowingTaskGroup(of: Void.self) { group in
-                for tag in 0..<200 { group.addTask { try await writer.store([Self.envelope(to: bob, tag: tag)]) } }
+                for tag in 0..<200 { group.addTask { _ = try await writer.store(StoredSend(envelopes: [Self.envelope(to: bob, tag: tag)])) } }
                 try await group.waitForAll()
             }
             let page = try await harness.store.pendingEnvelopes(accountId: bob.accountId, deviceId: 1, notBefore: 0, limit: 1_000)

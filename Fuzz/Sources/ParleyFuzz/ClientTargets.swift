@@ -66,6 +66,35 @@ enum ClientTargets {
         }
     })
 
+    /// The same blobs decrypted as downloaded files are: streamed, in chunks of a fuzzer-chosen size (byte 66 × 16, plus
+    /// one byte so chunk edges fall mid-block too). Whatever the chunking, the file decryptor accepts exactly what the
+    /// in-memory decryptor accepts and writes the same plaintext; what it refuses leaves no file behind.
+    static let attachmentFile = FuzzTarget(run: { input in
+        guard input.count >= 67, let keys = try? AttachmentKeys(combined: Array(input[0..<64])) else { return }
+        let plaintextLength = Int(input[64]) << 8 | Int(input[65])
+        let chunkSize = Int(input[66]) * 16 + (input[66] & 1 == 0 ? 16 : 1)
+        let body = Array(input[67...])
+        let blob = body + Array(HMAC<SHA256>.authenticationCode(for: body, using: SymmetricKey(data: keys.macKey)))
+        let digest = Array(SHA256.hash(data: blob))
+        let inMemory = try? AttachmentDecryptor.decrypt(blob, keys: keys, digest: digest, plaintextLength: plaintextLength)
+        let source = FuzzFiles.directory.appendingPathComponent("blob"), destination = FuzzFiles.directory.appendingPathComponent("plain")
+        try? FileManager.default.removeItem(at: destination)
+        guard FileManager.default.createFile(atPath: source.path, contents: Data(blob)) else { fatalError("cannot write \(source.path)") }
+        let hash = try? AttachmentDecryptor.decryptFile(at: source, to: destination, keys: keys, digest: digest,
+                                                        plaintextLength: plaintextLength, chunkSize: chunkSize)
+        // Read through a handle: Foundation's whole-file read keeps its buffer where LeakSanitizer reports it as leaked.
+        let handle = try? FileHandle(forReadingFrom: destination)
+        let written = handle.map { handle in [UInt8]((try? handle.readToEnd()) ?? Data()) }
+        try? handle?.close()
+        invariant((hash != nil) == (inMemory != nil), "the file decryptor accepts what the in-memory one accepts (chunks of \(chunkSize))")
+        if let inMemory {
+            invariant(written == inMemory, "the file decryptor writes the in-memory decryptor's plaintext")
+            invariant(hash == Array(SHA256.hash(data: inMemory)), "the file decryptor returns the plaintext's hash")
+        }
+    }, seeds: {
+        attachment.seeds().map { seed in Array(seed[0..<66]) + [3] + Array(seed[66...]) }
+    })
+
     /// A provisioning envelope from the provisioning address, and a link code typed or scanned by the user.
     static let provisioning = FuzzTarget(run: { input in
         if let plaintext = try? ProvisioningCipher.decrypt(input, with: Fixtures.shared.provisioningKey.privateKey) {

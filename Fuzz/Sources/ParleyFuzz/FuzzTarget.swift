@@ -12,6 +12,7 @@ struct FuzzTarget: Sendable {
         "signal-message": WireMessageTargets.signalMessage,
         "sender-key-message": WireMessageTargets.senderKeyMessage,
         "sender-key-distribution-message": WireMessageTargets.senderKeyDistributionMessage,
+        "plaintext-content": WireMessageTargets.plaintextContent,
         "sealed-sender": SealedSenderTargets.envelope,
         "sealed-sender-content": SealedSenderTargets.content,
         "sealed-sender-certificates": SealedSenderTargets.certificates,
@@ -26,6 +27,8 @@ struct FuzzTarget: Sendable {
         "content": ClientTargets.content,
         "attachment": ClientTargets.attachment,
         "provisioning": ClientTargets.provisioning,
+        "attachment-file": ClientTargets.attachmentFile,
+        "hash-file": ServerTargets.hashFile,
     ]
 }
 

@@ -41,4 +41,25 @@ enum WireMessageTargets {
                                                      context: f.context)
         _ = try? processSenderKeyDistributionMessage(message, from: f.aliceAddress, store: store, context: f.context)
     }, seeds: { [Fixtures.shared.senderKeyDistribution, Fixtures.shared.senderKeyDistributionC] })
+
+    /// Plaintext content and the retry receipt it carries (what a receiver whose session broke sends back unencrypted),
+    /// parsed both ways a receiver meets them: as a `PlaintextContent` message and as a receipt alone.
+    static let plaintextContent = FuzzTarget(run: { input in
+        if let receipt = try? DecryptionErrorMessage(bytes: input) {
+            let again = try? DecryptionErrorMessage(bytes: receipt.serialize())
+            invariant(again?.timestamp == receipt.timestamp && again?.deviceId == receipt.deviceId
+                      && again?.ratchetKey?.serialize() == receipt.ratchetKey?.serialize(), "a parsed retry receipt re-parses to itself")
+            let wrapped = PlaintextContent(receipt)
+            invariant((try? DecryptionErrorMessage.extractFromSerializedContent(wrapped.body))?.timestamp == receipt.timestamp,
+                      "a retry receipt wrapped as plaintext content is found in it again")
+        }
+        guard let content = try? PlaintextContent(bytes: input) else { return }
+        invariant(Array(content.serialize()) == input, "plaintext content keeps its bytes")
+        _ = try? DecryptionErrorMessage.extractFromSerializedContent(content.body)
+    }, seeds: {
+        let f = Fixtures.shared
+        guard let receipt = try? DecryptionErrorMessage(originalMessageBytes: f.whisperMessages[0], type: .whisper, timestamp: 1_700_000_000_000,
+                                                        originalSenderDeviceId: 2) else { return [] }
+        return [Array(receipt.serialize()), Array(PlaintextContent(receipt).serialize())]
+    })
 }

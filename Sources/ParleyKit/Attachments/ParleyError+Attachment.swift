@@ -13,6 +13,8 @@ extension ParleyError {
         case badPadding
         /// Reading or writing a file failed.
         case io(String)
+        /// The server sent more bytes than the attachment can have (its size, padded and encrypted).
+        case tooLarge(limit: Int64)
 
         public var description: String {
             switch self {
@@ -22,6 +24,7 @@ extension ParleyError {
             case .macMismatch: return "the attachment's MAC does not verify"
             case .badPadding: return "the attachment's padding or size is invalid"
             case .io(let detail): return "attachment file error: \(detail)"
+            case .tooLarge(let limit): return "the server sent more than the \(limit) bytes this attachment can have"
             }
         }
     }

@@ -102,7 +102,9 @@ struct GroupDelivery: Sendable {
             }
             let outcome: MultiRecipientSendOutcome
             do {
-                outcome = try await api.sendMultiRecipient(message, timestamp: outgoing.timestamp, combinedAccessKey: combined)
+                let key = SendIdempotencyKey.make(purpose: "group", recipient: outgoing.group.id.base64EncodedString(), timestamp: outgoing.timestamp, credentials: credentials)
+                outcome = try await api.sendMultiRecipient(message, timestamp: outgoing.timestamp, combinedAccessKey: combined,
+                                                           idempotencyKey: key)
             } catch ParleyError.server(let error) where error.status == 401 {
                 return false
             }

@@ -30,15 +30,16 @@ struct MessageDelivery: Sendable {
     }
 
     /// Sends the encoded content `plaintext` to every device of `accountId` (see ``deliver(_:to:timestamp:as:)``),
-    /// keeping it in the send log as `log` says (`nil`: not at all).
+    /// keeping it in the send log as `log` says (`nil`: not at all). `purpose` tells this send from another of the same
+    /// timestamp to the same account (``SendIdempotencyKey``).
     @discardableResult
-    func deliver(plaintext: [UInt8], to accountId: String, timestamp: UInt64, log: MessageSendLog.Kind?,
+    func deliver(plaintext: [UInt8], to accountId: String, timestamp: UInt64, log: MessageSendLog.Kind?, purpose: String = "message",
                  as credentials: DeviceCredentials) async throws -> UInt64? {
         if accountId != credentials.accountId, try sessions.devices(of: accountId).isEmpty {
             try await sessions.establish(accountId, deviceIds: nil, as: credentials)
         }
         let (serverTimestamp, sent) = try await send(to: accountId, timestamp: timestamp, as: credentials,
-                                                     log: log.map { ($0, plaintext) }) { devices in
+                                                     log: log.map { ($0, plaintext) }, purpose: purpose) { devices in
             do {
                 return try await encrypt(plaintext, for: accountId, devices: devices, as: credentials)
             } catch SignalError.sessionNotFound {
@@ -59,12 +60,17 @@ struct MessageDelivery: Sendable {
     /// that is remembered and the same sealed messages go with this device's credentials instead. `log` is what to
     /// keep in the send log for every device the messages reached (`groupId` names a group message's group).
     ///
+    /// Every attempt carries the same ``SendIdempotencyKey`` (of `purpose`, `accountId` and `timestamp`): when an
+    /// answer is lost and the job runs again, the server answers the repeat with the first 200 and stores nothing.
+    ///
     /// - Returns: the server timestamp and how many per-device messages went out.
     func send(to accountId: String, timestamp: UInt64, as credentials: DeviceCredentials,
               onStale: ([UInt32]) async throws -> Void = { _ in }, log: (MessageSendLog.Kind, [UInt8])? = nil, groupId: Data? = nil,
+              purpose: String = "message",
               messages: ([(deviceId: UInt32, registrationId: UInt32)]) async throws -> [OutgoingMessage])
         async throws -> (serverTimestamp: UInt64, sent: Int) {
         let own = accountId == credentials.accountId
+        let key = SendIdempotencyKey.make(purpose: purpose, recipient: accountId, timestamp: timestamp, credentials: credentials)
         let self_ = DeviceAddress(accountId: credentials.accountId, deviceId: credentials.deviceId)
         var access = try await unidentified.access(to: accountId, as: credentials)
         for _ in 0...Self.maximumRepairs {
@@ -78,14 +84,14 @@ struct MessageDelivery: Sendable {
             let outcome: SendOutcome
             if let sealedAccess = access {
                 do {
-                    outcome = try await api.send(request, to: accountId, accessKey: sealedAccess.key)
+                    outcome = try await api.send(request, to: accountId, accessKey: sealedAccess.key, idempotencyKey: key)
                 } catch ParleyError.server(let error) where error.status == 401 {
                     try await unidentified.refuse(accountId)
                     access = nil
-                    outcome = try await api.send(request, to: accountId, as: credentials)
+                    outcome = try await api.send(request, to: accountId, as: credentials, idempotencyKey: key)
                 }
             } else {
-                outcome = try await api.send(request, to: accountId, as: credentials)
+                outcome = try await api.send(request, to: accountId, as: credentials, idempotencyKey: key)
             }
             switch outcome {
             case .sent(let serverTimestamp):

@@ -87,7 +87,8 @@ struct RetryReceipts: Sendable {
             try await groupDelivery.handOutAgain(toGroup: threadId, member: job.accountId, as: credentials)
         }
         // To every device of the account (the server wants them all); the others already have it and drop the copy.
-        try await delivery.deliver(plaintext: entry.plaintext, to: job.accountId, timestamp: job.timestamp, log: nil, as: credentials)
+        try await delivery.deliver(plaintext: entry.plaintext, to: job.accountId, timestamp: job.timestamp, log: nil,
+                                   purpose: "resend:\(job.deviceId)", as: credentials)
         try await database.awaitableWrite { db in
             try MessageSendLog.markResent(to: job.accountId, deviceId: job.deviceId, timestamp: job.timestamp, db)
         }

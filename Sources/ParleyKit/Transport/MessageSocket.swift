@@ -55,12 +55,14 @@ public struct MessageSocket: Sendable {
 
         /// Sends one ciphertext per device of `accountId` over the socket (a `PUT /v1/messages/{account}` request
         /// frame) and waits for the server's answer, as ``ParleyServerClient/send(_:to:as:)`` does over HTTP. Several
-        /// sends may be in flight at once; each gets its own answer.
-        public func send(_ request: SendMessagesRequest, to accountId: String) async throws -> SendOutcome {
+        /// sends may be in flight at once; each gets its own answer. With `idempotencyKey`, a repeat of the send gets the
+        /// first answer and stores nothing again.
+        public func send(_ request: SendMessagesRequest, to accountId: String, idempotencyKey: String? = nil) async throws -> SendOutcome {
             let id = pending.nextId()
             let body = String(decoding: try JSONEncoder().encode(request), as: UTF8.self)
             try await send(.request(SocketRequest(
-                id: id, verb: "PUT", path: APIRoutes.messages(to: ParleyServerClient.pathComponent(accountId)), body: body)))
+                id: id, verb: "PUT", path: APIRoutes.messages(to: ParleyServerClient.pathComponent(accountId)),
+                headers: idempotencyKey.map { ["\(APIRoutes.idempotencyKeyHeader):\($0)"] }, body: body)))
             let response = try await pending.response(for: id)
             return try SendOutcome(status: response.status, body: Data((response.body ?? "").utf8))
         }

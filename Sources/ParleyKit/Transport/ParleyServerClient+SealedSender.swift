@@ -11,21 +11,25 @@ extension ParleyServerClient {
 
     /// Sends sealed-sender messages (type 6) to every device of `accountId` without credentials: `accessKey` is the
     /// recipient's unidentified access key. A wrong key is ``ParleyError/Server/rejected(status:body:)`` with status 401.
-    public func send(_ request: SendMessagesRequest, to accountId: String, accessKey: Data) async throws -> SendOutcome {
+    public func send(_ request: SendMessagesRequest, to accountId: String, accessKey: Data,
+                     idempotencyKey: String? = nil) async throws -> SendOutcome {
         let (status, body) = try await send(
             .PUT, APIRoutes.messages(to: accountId), body: try JSONEncoder().encode(request), as: nil, expecting: [200, 409, 410],
-            extraHeaders: [(APIRoutes.unidentifiedAccessKeyHeader, accessKey.base64EncodedString())])
+            extraHeaders: [(APIRoutes.unidentifiedAccessKeyHeader, accessKey.base64EncodedString())]
+                + (idempotencyKey.map { [(APIRoutes.idempotencyKeyHeader, $0)] } ?? []))
         return try SendOutcome(status: status, body: body)
     }
 
     /// Sends a sealed sender v2 message (``ParleyProtocol/sealedSenderMultiRecipientEncrypt``) to every device it
     /// names, without credentials: `combinedAccessKey` is the XOR of the recipients' access keys. A wrong key is
     /// ``ParleyError/Server/rejected(status:body:)`` with status 401.
-    public func sendMultiRecipient(_ message: Data, timestamp: UInt64, combinedAccessKey: Data) async throws -> MultiRecipientSendOutcome {
+    public func sendMultiRecipient(_ message: Data, timestamp: UInt64, combinedAccessKey: Data,
+                                   idempotencyKey: String? = nil) async throws -> MultiRecipientSendOutcome {
         let (status, body) = try await send(
             .PUT, APIRoutes.multiRecipientMessages(timestamp: timestamp), body: message, as: nil, expecting: [200, 404, 409, 410],
             contentType: APIRoutes.multiRecipientContentType,
-            extraHeaders: [(APIRoutes.unidentifiedAccessKeyHeader, combinedAccessKey.base64EncodedString())])
+            extraHeaders: [(APIRoutes.unidentifiedAccessKeyHeader, combinedAccessKey.base64EncodedString())]
+                + (idempotencyKey.map { [(APIRoutes.idempotencyKeyHeader, $0)] } ?? []))
         return try MultiRecipientSendOutcome(status: status, body: body)
     }
 }

@@ -132,9 +132,11 @@ public struct ParleyServerClient: Sendable {
     }
 
     /// Sends one ciphertext per device of `accountId`.
-    public func send(_ request: SendMessagesRequest, to accountId: String, as device: DeviceCredentials) async throws -> SendOutcome {
+    public func send(_ request: SendMessagesRequest, to accountId: String, as device: DeviceCredentials,
+                     idempotencyKey: String? = nil) async throws -> SendOutcome {
         let (status, body) = try await send(
-            .PUT, APIRoutes.messages(to: accountId), body: try JSONEncoder().encode(request), as: device, expecting: [200, 409, 410])
+            .PUT, APIRoutes.messages(to: accountId), body: try JSONEncoder().encode(request), as: device, expecting: [200, 409, 410],
+            extraHeaders: idempotencyKey.map { [(APIRoutes.idempotencyKeyHeader, $0)] } ?? [])
         return try SendOutcome(status: status, body: body)
     }
 
@@ -143,9 +145,11 @@ public struct ParleyServerClient: Sendable {
         try await call(.GET, APIRoutes.mailbox, as: device, expecting: [200])
     }
 
-    /// Deletes an envelope the device has safely stored.
+    /// Deletes an envelope the device has safely stored. An envelope the server no longer has (acknowledged before, or
+    /// handed out again by a server that replays) is gone already: that is not an error.
     public func acknowledge(_ guid: String, as device: DeviceCredentials) async throws {
-        _ = try await send(.DELETE, APIRoutes.acknowledge(guid: guid), body: nil, as: device, expecting: [204])
+        _ = try await send(.DELETE, APIRoutes.acknowledge(guid: ParleyServerClient.pathComponent(guid)), body: nil, as: device,
+                           expecting: [204, 404])
     }
 
     /// Uploads an (already encrypted) attachment.
@@ -186,10 +190,12 @@ public struct ParleyServerClient: Sendable {
         return data
     }
 
-    /// Downloads attachment `id` into the file at `destination`, streamed; `progress` receives bytes received.
-    public func downloadAttachment(_ id: String, to destination: URL, as device: DeviceCredentials,
+    /// Downloads attachment `id` into the file at `destination`, streamed; `progress` receives bytes received. A server
+    /// that sends more than `maximumBytes` (what the attachment's size allows) is cut off with
+    /// ``ParleyError/Attachment/tooLarge(limit:)``: an endless body cannot fill the disk.
+    public func downloadAttachment(_ id: String, to destination: URL, as device: DeviceCredentials, maximumBytes: Int64 = .max,
                                    progress: @escaping @Sendable (Int64) -> Void = { _ in }) async throws {
-        var request = HTTPClientRequest(url: baseURL + APIRoutes.attachment(id))
+        var request = HTTPClientRequest(url: baseURL + APIRoutes.attachment(ParleyServerClient.pathComponent(id)))
         request.headers.add(name: "Authorization", value: device.authorization)
         let response: HTTPClientResponse
         do {
@@ -209,10 +215,13 @@ public struct ParleyServerClient: Sendable {
         var received: Int64 = 0
         do {
             for try await buffer in response.body {
-                try output.write(contentsOf: Data(buffer.readableBytesView))
                 received += Int64(buffer.readableBytes)
+                guard received <= maximumBytes else { throw ParleyError.attachment(.tooLarge(limit: maximumBytes)) }
+                try output.write(contentsOf: Data(buffer.readableBytesView))
                 progress(received)
             }
+        } catch let error as ParleyError {
+            throw error
         } catch {
             throw ParleyError.server(.transport(TransportFailure.describe(error, server: baseURL)))
         }
@@ -222,7 +231,8 @@ public struct ParleyServerClient: Sendable {
     public func downloadAttachment(_ id: String, range: ClosedRange<Int64>? = nil, as device: DeviceCredentials) async throws -> [UInt8] {
         var headers: [(String, String)] = []
         if let range { headers.append(("Range", "bytes=\(range.lowerBound)-\(range.upperBound)")) }
-        let (_, body) = try await send(.GET, APIRoutes.attachment(id), body: nil, as: device, expecting: [200, 206], extraHeaders: headers)
+        let (_, body) = try await send(.GET, APIRoutes.attachment(ParleyServerClient.pathComponent(id)), body: nil, as: device,
+                                       expecting: [200, 206], extraHeaders: headers, limit: Self.attachmentResponseBytes)
         return [UInt8](body)
     }
 
@@ -242,9 +252,17 @@ public struct ParleyServerClient: Sendable {
         return try decode(Response.self, data)
     }
 
+    /// The largest JSON answer read: a full mailbox page (100 envelopes of up to 96 KiB, in base64) with room to spare.
+    /// A larger one is a server misbehaving, refused before it costs more memory.
+    static let jsonResponseBytes = 32 * 1024 * 1024
+    /// The largest attachment read into memory (the server's default attachment limit is 100 MiB).
+    static let attachmentResponseBytes = 256 * 1024 * 1024
+
+    /// Sends a request and reads its answer, at most `limit` bytes of it (more is
+    /// ``ParleyError/Server/malformedResponse(_:)``).
     func send(
         _ method: HTTPMethod, _ path: String, body: Data?, as device: DeviceCredentials?, expecting: Set<Int>,
-        contentType: String = "application/json", extraHeaders: [(String, String)] = []
+        contentType: String = "application/json", extraHeaders: [(String, String)] = [], limit: Int = jsonResponseBytes
     ) async throws -> (Int, Data) {
         var request = HTTPClientRequest(url: baseURL + path)
         request.method = method
@@ -259,7 +277,9 @@ public struct ParleyServerClient: Sendable {
         do {
             let response = try await http.execute(request, timeout: timeout)
             status = Int(response.status.code)
-            data = Data((try await response.body.collect(upTo: 256 * 1024 * 1024)).readableBytesView)
+            data = Data((try await response.body.collect(upTo: limit)).readableBytesView)
+        } catch is NIOTooManyBytesError {
+            throw ParleyError.server(.malformedResponse("the answer to \(method.rawValue) \(path) is longer than \(limit) bytes"))
         } catch {
             throw ParleyError.server(.transport(TransportFailure.describe(error, server: baseURL)))
         }

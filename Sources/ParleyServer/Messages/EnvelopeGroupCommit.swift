@@ -4,7 +4,8 @@ import Synchronization
 /// waiting in one transaction and answers each sender only after that transaction committed. Batches form by
 /// themselves: while one transaction runs, the next sends queue, so an idle server adds no wait and a busy one commits
 /// many sends at once. A batch holds at most ``maximumEnvelopes`` envelopes. If a batch's transaction fails, its sends
-/// are stored one by one, so one bad send (a device removed meanwhile) cannot fail the others.
+/// are stored one by one, so one bad send (a device removed meanwhile) cannot fail the others. A send's idempotency
+/// record commits with its envelopes, so a repeat finds either both or neither.
 public final class EnvelopeGroupCommit: Sendable {
     /// Largest batch, in envelopes.
     public let maximumEnvelopes: Int
@@ -14,8 +15,8 @@ public final class EnvelopeGroupCommit: Sendable {
     private let metrics: ServerMetrics?
 
     private struct Waiting {
-        let envelopes: [StoredEnvelope]
-        let done: CheckedContinuation<Void, any Error>
+        let send: StoredSend
+        let done: CheckedContinuation<Bool, any Error>
     }
 
     private struct State {
@@ -33,13 +34,14 @@ public final class EnvelopeGroupCommit: Sendable {
         self.maximumEnvelopes = max(1, maximumEnvelopes)
     }
 
-    /// Stores `envelopes` (all or none) in the next batch; returns once that batch has committed, or throws the store's
-    /// error for these envelopes alone.
-    public func store(_ envelopes: [StoredEnvelope]) async throws {
-        guard isEnabled else { return try await commit(envelopes) }
-        try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
+    /// Stores `send` (all its envelopes or none) in the next batch; returns once that batch has committed, or throws the
+    /// store's error for this send alone.
+    /// - Returns: whether it was stored; `false` when its idempotency key was taken already (a repeat: nothing stored).
+    public func store(_ send: StoredSend) async throws -> Bool {
+        guard isEnabled else { return try await commit([send])[0] }
+        return try await withCheckedThrowingContinuation { (done: CheckedContinuation<Bool, any Error>) in
             let startWriter = state.withLock { state in
-                state.queue.append(Waiting(envelopes: envelopes, done: done))
+                state.queue.append(Waiting(send: send, done: done))
                 guard !state.writing else { return false }
                 state.writing = true
                 return true
@@ -52,8 +54,8 @@ public final class EnvelopeGroupCommit: Sendable {
     private func write() async {
         while let batch = nextBatch() {
             do {
-                try await commit(batch.flatMap(\.envelopes))
-                for waiting in batch { waiting.done.resume() }
+                let stored = try await commit(batch.map(\.send))
+                for (waiting, stored) in zip(batch, stored) { waiting.done.resume(returning: stored) }
             } catch {
                 guard batch.count > 1 else {
                     batch[0].done.resume(throwing: error)
@@ -61,8 +63,7 @@ public final class EnvelopeGroupCommit: Sendable {
                 }
                 for waiting in batch {
                     do {
-                        try await commit(waiting.envelopes)
-                        waiting.done.resume()
+                        waiting.done.resume(returning: try await commit([waiting.send])[0])
                     } catch {
                         waiting.done.resume(throwing: error)
                     }
@@ -72,9 +73,9 @@ public final class EnvelopeGroupCommit: Sendable {
     }
 
     /// One write transaction, counted in `parley_envelope_transactions_total`.
-    private func commit(_ envelopes: [StoredEnvelope]) async throws {
+    private func commit(_ sends: [StoredSend]) async throws -> [Bool] {
         metrics?.envelopeTransactions.increment()
-        try await store.storeEnvelopes(envelopes)
+        return try await store.storeSends(sends)
     }
 
     /// Up to ``maximumEnvelopes`` envelopes' worth of waiting sends (at least one send), or `nil` (and the writer
@@ -86,8 +87,8 @@ public final class EnvelopeGroupCommit: Sendable {
                 return nil
             }
             var count = 0, taken = 0
-            while taken < state.queue.count, taken == 0 || count + state.queue[taken].envelopes.count <= maximumEnvelopes {
-                count += state.queue[taken].envelopes.count
+            while taken < state.queue.count, taken == 0 || count + state.queue[taken].send.envelopes.count <= maximumEnvelopes {
+                count += state.queue[taken].send.envelopes.count
                 taken += 1
             }
             defer { state.queue.removeFirst(taken) }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import ParleyAPI
 
@@ -19,8 +20,9 @@ struct MessageController: Sendable {
 
     @Sendable func send(_ request: Request, context: SenderRequestContext) async throws -> Response {
         let accountId = try context.pathParameter("id")
+        let key = try IdempotencyKey(header: request.headers[values: HTTPField.Name(IdempotencyKey.headerName)!].first)
         let body = try await JSONCoding.decode(SendMessagesRequest.self, from: request, limit: limits.sendBodyBytes)
-        let outcome = try await sender.send(body, to: accountId, from: context.authorization)
+        let outcome = try await sender.send(body, to: accountId, from: context.authorization, idempotencyKey: key)
         return try JSONCoding.response(outcome.body, status: outcome.status)
     }
 
@@ -32,8 +34,10 @@ struct MessageController: Sendable {
         guard let text = request.uri.queryParameters["ts"], let timestamp = UInt64(text) else {
             throw ServerError.badRequest("ts must be the sender's timestamp in milliseconds")
         }
+        let idempotencyKey = try IdempotencyKey(header: request.headers[values: HTTPField.Name(IdempotencyKey.headerName)!].first)
         let body = try await JSONCoding.body(of: request, limit: limits.multiRecipientBodyBytes)
-        let outcome = try await sender.sendMultiRecipient(body, timestamp: timestamp, accessKey: key, clientAddress: clientAddress)
+        let outcome = try await sender.sendMultiRecipient(body, timestamp: timestamp, accessKey: key, clientAddress: clientAddress,
+                                                          idempotencyKey: idempotencyKey)
         return try JSONCoding.response(outcome.body, status: outcome.status)
     }
 

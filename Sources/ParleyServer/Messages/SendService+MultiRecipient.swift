@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import ParleyAPI
 import ParleyProtocol
+import Crypto
 
 extension SendService {
     /// What a multi-recipient send came to (each front door presents it with this status and body).
@@ -41,10 +42,13 @@ extension SendService {
     /// (recipients with unrestricted access left out of the XOR), each recipient's device list checked (all 409s, then
     /// all 410s, in one answer), and every device's share stored, without a source, in one transaction.
     ///
+    /// With an `idempotencyKey` (scoped to the set of recipients, whose senders choose unguessable keys) the message is
+    /// stored once: a repeat gets the first 200, and one with another timestamp is 422.
+    ///
     /// - Throws: ``ServerError/badRequest(_:)`` for a body that does not parse, too many recipients or a recipient that
     ///   is not an ACI; ``ServerError/unauthorized`` for a combined key that does not match.
-    func sendMultiRecipient(_ body: [UInt8], timestamp: UInt64, accessKey: [UInt8], clientAddress: String?) async throws
-        -> MultiRecipientOutcome {
+    func sendMultiRecipient(_ body: [UInt8], timestamp: UInt64, accessKey: [UInt8], clientAddress: String?,
+                            idempotencyKey: IdempotencyKey? = nil) async throws -> MultiRecipientOutcome {
         try takeUnidentifiedSendToken(from: clientAddress)
         guard timestamp <= UInt64(Int64.max) else { throw ServerError.badRequest("ts is out of range") }
         let message: SealedSenderMultiRecipientMessage
@@ -78,6 +82,14 @@ extension SendService {
         for (account, _, _) in resolved {
             try rateLimiter.take("unidentified-send", accountId: account.id, policy: limits.rateLimits.unidentifiedSendPerRecipient)
         }
+        let recipients = resolved.map(\.account.id).sorted().joined(separator: ",")
+        let idempotency = idempotencyKey.map { key in
+            (scope: "unidentified-multi:" + SHA256.hash(data: Data(recipients.utf8)).map { String(format: "%02x", $0) }.joined(),
+             key: key.value, fingerprint: "multi:\(timestamp)")
+        }
+        if let idempotency, let first = try await store.idempotencyRecord(scope: idempotency.scope, key: idempotency.key) {
+            return .accepted(MultiRecipientSendResponse(serverTimestamp: try Self.repeated(first, fingerprint: idempotency.fingerprint)))
+        }
 
         var mismatched: [AccountMismatchedDevices] = [], stale: [AccountStaleDevices] = []
         for (account, devices, recipient) in resolved {
@@ -110,7 +122,15 @@ extension SendService {
                     serverTimestamp: now))
             }
         }
-        try await deliver(envelopes)
+        let record = idempotency.map {
+            IdempotencyRecord(scope: $0.scope, key: $0.key, fingerprint: $0.fingerprint, serverTimestamp: now)
+        }
+        guard try await deliver(envelopes, idempotency: record) else {
+            guard let record, let first = try await store.idempotencyRecord(scope: record.scope, key: record.key) else {
+                throw ServerError.internalFailure("a send's idempotency record vanished")
+            }
+            return .accepted(MultiRecipientSendResponse(serverTimestamp: try Self.repeated(first, fingerprint: record.fingerprint)))
+        }
         return .accepted(MultiRecipientSendResponse(serverTimestamp: now))
     }
 }

@@ -5,9 +5,10 @@ import ParleyAPI
 /// The send path behind every front door (`PUT /v1/messages/{account}` over HTTP and as a socket request frame): the
 /// sender's rate limit, the recipient's device list checked with 409/410 answers the sender repairs from, envelopes
 /// built and stored for every recipient device in one transaction (shared with concurrent sends: group commit), then
-/// handed to connected sockets.
+/// handed to connected sockets. A send that carries an ``IdempotencyKey`` is stored once: its repeats get the first
+/// answer.
 struct SendService: Sendable {
-    let store: any AccountStore
+    let store: any AccountStore & MailboxStore
     /// Stores envelopes in shared transactions (group commit).
     let writer: EnvelopeGroupCommit
     let limits: ServerLimits
@@ -51,7 +52,13 @@ struct SendService: Sendable {
     /// unidentified access key the key must match the recipient's (or the recipient allows anyone), every message must
     /// be sealed sender, and nothing about the sender is stored: a wrong key, or an account that does not exist, is
     /// 401 and stores nothing.
-    func send(_ request: SendMessagesRequest, to accountId: String, from authorization: SendAuthorization) async throws -> Outcome {
+    ///
+    /// With an `idempotencyKey` the send is stored once: a repeat (same key from the same device, or, without
+    /// credentials, to the same recipient) is answered with the first send's 200 and stores nothing, even when the
+    /// device list changed meanwhile; a repeat naming another recipient or timestamp is 422. Only accepted sends keep
+    /// their key (a 409 or 410 stored nothing, so the repaired send may use it again).
+    func send(_ request: SendMessagesRequest, to accountId: String, from authorization: SendAuthorization,
+              idempotencyKey: IdempotencyKey? = nil) async throws -> Outcome {
         let caller: AuthenticatedDevice?
         switch authorization {
         case .device(let device):
@@ -72,6 +79,13 @@ struct SendService: Sendable {
             }
         }
         guard let (recipient, recipientDevices) = found else { throw ServerError.notFound("no account \(accountId)") }
+        let idempotency = idempotencyKey.map { key in
+            (scope: caller.map { "device:\($0.account.id).\($0.device.deviceId)" } ?? "unidentified:\(recipient.id)", key: key.value,
+             fingerprint: "\(recipient.id):\(request.timestamp)")
+        }
+        if let idempotency, let first = try await store.idempotencyRecord(scope: idempotency.scope, key: idempotency.key) {
+            return .accepted(SendMessagesResponse(serverTimestamp: try Self.repeated(first, fingerprint: idempotency.fingerprint)))
+        }
         var devices = recipientDevices
         if let caller, recipient.id == caller.account.id { devices.removeAll { $0.deviceId == caller.device.deviceId } }
         let requested = request.messages.map(\.destinationDeviceId)
@@ -98,16 +112,38 @@ struct SendService: Sendable {
                 sourceAccountId: source?.account.id, sourceDeviceId: source?.device.deviceId, type: type.rawValue,
                 content: content, timestamp: request.timestamp, serverTimestamp: now)
         }
-        try await deliver(envelopes)
+        let record = idempotency.map {
+            IdempotencyRecord(scope: $0.scope, key: $0.key, fingerprint: $0.fingerprint, serverTimestamp: now)
+        }
+        guard try await deliver(envelopes, idempotency: record) else {
+            // A repeat that raced the first send (sent before the first answer came): the first one's answer.
+            guard let record, let first = try await store.idempotencyRecord(scope: record.scope, key: record.key) else {
+                throw ServerError.internalFailure("a send's idempotency record vanished")
+            }
+            return .accepted(SendMessagesResponse(serverTimestamp: try Self.repeated(first, fingerprint: record.fingerprint)))
+        }
         return .accepted(SendMessagesResponse(serverTimestamp: now))
     }
 
-    /// Stores `envelopes` in one (shared) transaction, counts them, hands them to connected sockets and has the other
-    /// devices woken.
-    func deliver(_ envelopes: [StoredEnvelope]) async throws {
-        try await writer.store(envelopes)
+    /// Stores `envelopes` in one (shared) transaction with `idempotency`, counts them, hands them to connected sockets
+    /// and has the other devices woken.
+    /// - Returns: `false` when `idempotency`'s key was taken already: nothing was stored.
+    @discardableResult
+    func deliver(_ envelopes: [StoredEnvelope], idempotency: IdempotencyRecord? = nil) async throws -> Bool {
+        guard try await writer.store(StoredSend(envelopes: envelopes, idempotency: idempotency)) else { return false }
         metrics.messagesAccepted.increment(by: Int64(envelopes.count))
         push.messagesWaiting(for: hub.publish(envelopes))
+        return true
+    }
+
+    /// The server timestamp to answer a repeat of the send `first` recorded with (its 200).
+    /// - Throws: 422 when the repeat is a different message (its fingerprint differs).
+    static func repeated(_ first: IdempotencyRecord, fingerprint: String) throws -> UInt64 {
+        guard first.fingerprint == fingerprint else {
+            throw ServerError.clientError(.unprocessableContent, "this \(IdempotencyKey.headerName) was first used for another message "
+                                          + "(another recipient or timestamp); choose a new key for a new message")
+        }
+        return first.serverTimestamp
     }
 
     /// The 409 answer when `requested` is not exactly the ids of `devices` (missing and extra ids, sorted), else `nil`.

@@ -33,13 +33,16 @@ public struct MaintenanceService: Service {
         do {
             try await storeUpkeep(now)
             let envelopes = try await dependencies.store.deleteEnvelopes(olderThan: now &- limits.messageLifetimeMilliseconds)
+            // A send's key is kept as long as its message could wait in a mailbox: a client retrying that late still
+            // finds the first answer.
+            let keys = try await dependencies.store.deleteIdempotencyRecords(olderThan: now &- limits.messageLifetimeMilliseconds)
             let codes = try await dependencies.store.deleteLinkCodes(expiredBefore: now)
             let provisioning = try await dependencies.store.deleteProvisioningMessages(expiredBefore: now)
             let hashes = try await dependencies.store.deleteHashes(expiredBefore: now)
             let blobs = dependencies.attachments.deleteBlobs(olderThan: now &- limits.attachmentLifetimeMilliseconds)
             logger.info("maintenance", metadata: ["expired_envelopes": "\(envelopes)", "expired_link_codes": "\(codes)",
                                                   "expired_provisioning_messages": "\(provisioning)",
-                                                  "expired_seen_hashes": "\(hashes)",
+                                                  "expired_seen_hashes": "\(hashes)", "expired_idempotency_keys": "\(keys)",
                                                   "expired_attachments": "\(blobs)"])
         } catch {
             logger.error("maintenance failed", metadata: ["error": "\(error)"])

@@ -29,8 +29,10 @@ struct SocketRequestHandler: Sendable {
         guard request.verb == "PUT" else {
             throw ServerError.clientError(.methodNotAllowed, "only PUT /v1/messages/{account} is carried over the socket")
         }
+        guard (request.headers ?? []).count <= 32 else { throw ServerError.badRequest("a socket request carries at most 32 headers") }
+        let key = try IdempotencyKey(header: request.header(IdempotencyKey.headerName))
         let body = try JSONCoding.decode(SendMessagesRequest.self, from: Data((request.body ?? "").utf8))
-        let outcome = try await sender.send(body, to: String(parts[3]), from: .device(device))
+        let outcome = try await sender.send(body, to: String(parts[3]), from: .device(device), idempotencyKey: key)
         return (Int(outcome.status.code), JSONCoding.text(outcome.body))
     }
 }

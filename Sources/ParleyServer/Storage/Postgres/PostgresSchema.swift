@@ -210,5 +210,17 @@ enum PostgresSchema {
             """,
             "CREATE INDEX device_sockets_by_instance ON device_sockets (instance_id, seen)",
         ]),
+        PostgresMigration(version: 10, name: "idempotency records of sends", statements: [
+            """
+            CREATE TABLE idempotency_records (
+                scope TEXT NOT NULL,
+                key TEXT NOT NULL,
+                fingerprint TEXT NOT NULL,
+                server_timestamp BIGINT NOT NULL,
+                PRIMARY KEY (scope, key)
+            )
+            """,
+            "CREATE INDEX idempotency_records_by_age ON idempotency_records (server_timestamp)",
+        ]),
     ]
 }

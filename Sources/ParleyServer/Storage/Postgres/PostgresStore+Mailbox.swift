@@ -1,23 +1,79 @@
 import PostgresNIO
 
 extension PostgresStore {
-    public func storeEnvelopes(_ envelopes: [StoredEnvelope]) async throws {
+    public func storeSends(_ sends: [StoredSend]) async throws -> [Bool] {
+        try await transaction { connection in
+            var stored = Self.firstOfEachKey(sends)
+            // The sends' idempotency records in one statement; a send whose record was there already stores nothing.
+            let records = sends.indices.compactMap { index in stored[index] ? sends[index].idempotency : nil }
+            if !records.isEmpty {
+                var inserted = Set<[String]>()
+                let rows = try await connection.query(Self.recordQuery(records), logger: logger)
+                for try await (scope, key) in rows.decode((String, String).self) { inserted.insert([scope, key]) }
+                for (index, send) in sends.enumerated() {
+                    if stored[index], let record = send.idempotency, !inserted.contains([record.scope, record.key]) { stored[index] = false }
+                }
+            }
+            let envelopes = sends.indices.filter { stored[$0] }.flatMap { sends[$0].envelopes }
+            try await insert(envelopes, on: connection)
+            return stored
+        }
+    }
+
+    public func idempotencyRecord(scope: String, key: String) async throws -> IdempotencyRecord? {
+        try await withConnection { connection in
+            let rows = try await connection.query(
+                "SELECT fingerprint, server_timestamp FROM idempotency_records WHERE scope = \(scope) AND key = \(key)", logger: logger)
+            for try await (fingerprint, serverTimestamp) in rows.decode((String, Int64).self) {
+                return IdempotencyRecord(scope: scope, key: key, fingerprint: fingerprint, serverTimestamp: UInt64(clamping: serverTimestamp))
+            }
+            return nil
+        }
+    }
+
+    public func deleteIdempotencyRecords(olderThan serverTime: UInt64) async throws -> Int {
+        try await withConnection { connection in
+            try await count("""
+                WITH deleted AS (DELETE FROM idempotency_records WHERE server_timestamp < \(Self.bigint(serverTime)) RETURNING 1)
+                SELECT count(*) FROM deleted
+                """, on: connection)
+        }
+    }
+
+    /// Inserts `envelopes` and notifies the processes listening for their devices, inside the caller's transaction.
+    private func insert(_ envelopes: [StoredEnvelope], on connection: PostgresConnection) async throws {
+        guard !envelopes.isEmpty else { return }
         var recipients: [MailboxNotification] = []
         for envelope in envelopes {
             let recipient = MailboxNotification(instanceId: instanceId, accountId: envelope.accountId, deviceId: envelope.deviceId)
             if !recipients.contains(recipient) { recipients.append(recipient) }
         }
-        try await transaction { connection in
-            // Multi-row inserts (a group commit's batch is one statement per 500 rows, not one round trip per row).
-            for start in stride(from: 0, to: envelopes.count, by: 500) {
-                try await perform(try Self.insertQuery(envelopes[start..<min(start + 500, envelopes.count)]), on: connection)
-            }
-            // Delivered when the transaction commits, so no listener looks before the envelopes are there; one statement
-            // for every recipient device of the batch.
-            let payloads = recipients.map(\.payload)
-            try await perform(
-                "SELECT pg_notify(\(MailboxNotification.channel), payload) FROM unnest(\(payloads)::text[]) AS payload", on: connection)
+        // Multi-row inserts (a group commit's batch is one statement per 500 rows, not one round trip per row).
+        for start in stride(from: 0, to: envelopes.count, by: 500) {
+            try await perform(try Self.insertQuery(envelopes[start..<min(start + 500, envelopes.count)]), on: connection)
         }
+        // Delivered when the transaction commits, so no listener looks before the envelopes are there; one statement
+        // for every recipient device of the batch.
+        let payloads = recipients.map(\.payload)
+        try await perform(
+            "SELECT pg_notify(\(MailboxNotification.channel), payload) FROM unnest(\(payloads)::text[]) AS payload", on: connection)
+    }
+
+    /// One multi-row insert of idempotency records that skips taken keys and returns the scope and key of each it stored.
+    private static func recordQuery(_ records: [IdempotencyRecord]) -> PostgresQuery {
+        var bindings = PostgresBindings(capacity: records.count * 4)
+        var rows: [String] = []
+        for (row, record) in records.enumerated() {
+            rows.append("($\(row * 4 + 1), $\(row * 4 + 2), $\(row * 4 + 3), $\(row * 4 + 4))")
+            bindings.append(record.scope)
+            bindings.append(record.key)
+            bindings.append(record.fingerprint)
+            bindings.append(bigint(record.serverTimestamp))
+        }
+        return PostgresQuery(unsafeSQL: """
+            INSERT INTO idempotency_records (scope, key, fingerprint, server_timestamp) VALUES \(rows.joined(separator: ", "))
+            ON CONFLICT DO NOTHING RETURNING scope, key
+            """, binds: bindings)
     }
 
     public func pendingEnvelopes(accountId: String, deviceId: UInt32, notBefore: UInt64, limit: Int) async throws -> [StoredEnvelope] {

@@ -173,6 +173,19 @@ enum SQLiteSchema {
                 CREATE INDEX device_sockets_by_instance ON device_sockets (instance_id, seen);
                 """)
         }
+        migrator.registerMigration("v10: idempotency records of sends") { db in
+            try db.execute(sql: """
+                CREATE TABLE idempotency_records (
+                    -- device:<account>.<device>, or unidentified:<recipient account> for sends without credentials.
+                    scope TEXT NOT NULL, key TEXT NOT NULL,
+                    -- <recipient account>:<timestamp>: the message the key was first used for.
+                    fingerprint TEXT NOT NULL,
+                    server_timestamp INTEGER NOT NULL,
+                    PRIMARY KEY (scope, key)
+                ) WITHOUT ROWID;
+                CREATE INDEX idempotency_records_by_age ON idempotency_records (server_timestamp);
+                """)
+        }
         return migrator
     }
 }

@@ -2,18 +2,51 @@ import Foundation
 import GRDB
 
 extension SQLiteStore {
-    public func storeEnvelopes(_ envelopes: [StoredEnvelope]) async throws {
+    public func storeSends(_ sends: [StoredSend]) async throws -> [Bool] {
         try await database.write { db in
             let insert = try db.cachedStatement(sql: """
                 INSERT INTO mailbox (guid, account_id, device_id, source_account_id, source_device_id, type, content,
                                      timestamp, server_timestamp) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
-            for envelope in envelopes {
-                try insert.execute(
-                    arguments: [envelope.guid, envelope.accountId, Int64(envelope.deviceId), envelope.sourceAccountId,
-                                envelope.sourceDeviceId.map { Int64($0) }, Int64(envelope.type), Data(envelope.content),
-                                Int64(envelope.timestamp), Int64(envelope.serverTimestamp)])
+            let record = try db.cachedStatement(sql: """
+                INSERT INTO idempotency_records (scope, key, fingerprint, server_timestamp) VALUES (?, ?, ?, ?)
+                ON CONFLICT DO NOTHING
+                """)
+            var stored = Self.firstOfEachKey(sends)
+            for (index, send) in sends.enumerated() where stored[index] {
+                if let idempotency = send.idempotency {
+                    try record.execute(arguments: [idempotency.scope, idempotency.key, idempotency.fingerprint,
+                                                   Int64(idempotency.serverTimestamp)])
+                    guard db.changesCount == 1 else {
+                        stored[index] = false
+                        continue
+                    }
+                }
+                for envelope in send.envelopes {
+                    try insert.execute(
+                        arguments: [envelope.guid, envelope.accountId, Int64(envelope.deviceId), envelope.sourceAccountId,
+                                    envelope.sourceDeviceId.map { Int64($0) }, Int64(envelope.type), Data(envelope.content),
+                                    Int64(envelope.timestamp), Int64(envelope.serverTimestamp)])
+                }
             }
+            return stored
+        }
+    }
+
+    public func idempotencyRecord(scope: String, key: String) async throws -> IdempotencyRecord? {
+        try await database.read { db in
+            try Row.fetchOne(db, sql: "SELECT fingerprint, server_timestamp FROM idempotency_records WHERE scope = ? AND key = ?",
+                             arguments: [scope, key]).map { row in
+                IdempotencyRecord(scope: scope, key: key, fingerprint: row["fingerprint"],
+                                  serverTimestamp: UInt64(clamping: row["server_timestamp"] as Int64))
+            }
+        }
+    }
+
+    public func deleteIdempotencyRecords(olderThan serverTime: UInt64) async throws -> Int {
+        try await database.write { db in
+            try db.execute(sql: "DELETE FROM idempotency_records WHERE server_timestamp < ?", arguments: [Int64(clamping: serverTime)])
+            return db.changesCount
         }
     }
 
