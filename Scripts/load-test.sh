@@ -2,7 +2,7 @@
 # Load test on this machine: a release parley-server on SQLite (fresh data directory) and parley-load beside it,
 # through the real HTTP and WebSocket paths. Prints each scenario's report (BENCHMARKS.md quotes them).
 #   Scripts/load-test.sh                 every scenario
-#   Scripts/load-test.sh throughput|socket-throughput|latency|socket-latency|idle|credential-flood|bundles
+#   Scripts/load-test.sh throughput|socket-throughput|latency|socket-latency|idle|credential-flood|bundles|unauthenticated-flood
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build -c release --product parley-server >/dev/null
@@ -46,6 +46,28 @@ if [ "$scenario" = all ] || [ "$scenario" = credential-flood ]; then
     "$bin/parley-load" credential-flood --server "$url" --server-pid "$server" --requests 10000 --concurrency 64
     echo "== credential flood offered at 2,000/s (5 s) =="
     "$bin/parley-load" credential-flood --server "$url" --server-pid "$server" --requests 10000 --concurrency 64 --rate 2000
+fi
+if [ "$scenario" = all ] || [ "$scenario" = unauthenticated-flood ]; then
+    # A second server with the default limits (rate limits unscaled, 1,000 connections per address), a 20 s read
+    # timeout so that silent connections are cut within the run: a legitimate pair of clients on 127.0.0.1 sends over
+    # the socket at 400 messages a second, first alone, then while Scripts/load/unauthenticated_flood.py attacks from
+    # 127.0.0.2–8.
+    defaults="$(mktemp -d /tmp/parley-flood-XXXXXX)"
+    "$bin/parley-server" --port 0 --data-directory "$defaults" --read-timeout-seconds 20 --log-level error \
+        >"$defaults/stdout" 2>"$defaults/stderr" &
+    guarded=$!
+    trap 'kill $server $guarded 2>/dev/null; wait $server $guarded 2>/dev/null; rm -rf "$data" "$defaults"' EXIT
+    for _ in $(seq 100); do grep -q "^parley-server listening on" "$defaults/stdout" 2>/dev/null && break; sleep 0.1; done
+    address="$(sed -n 's/^parley-server listening on //p' "$defaults/stdout")"
+    python="${PARLEY_PYTHON:-$(command -v python3)}"
+    echo "== unauthenticated flood: the legitimate clients alone (4 clients, 400 msg/s over the socket, 25 s) =="
+    "$bin/parley-load" traffic --server "http://$address" --server-pid "$guarded" --over socket --clients 4 --rate 400 --duration 25
+    echo "== unauthenticated flood: the same clients during the flood (2,000 idle connections, 1,000 upgrades without credentials, registration/link/provisioning/backup floods) =="
+    "$python" Scripts/load/unauthenticated_flood.py --server "$address" --duration 40 --idle 2000 --sockets 1000 --workers 8 &
+    flood=$!
+    sleep 5
+    "$bin/parley-load" traffic --server "http://$address" --server-pid "$guarded" --over socket --clients 4 --rate 400 --duration 25
+    wait $flood
 fi
 if [ "$scenario" = all ] || [ "$scenario" = bundles ]; then
     echo "== bundles: GetPreKeyBundle over REST, then over gRPC, 32 callers, 10 s each =="

@@ -28,14 +28,29 @@ final class RawConnection {
 
     /// Sends `text`; `false` once the server has closed the connection.
     @discardableResult
-    func send(_ text: String) -> Bool {
-        let bytes = Array(text.utf8)
-        return bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count
+    func send(_ text: String) -> Bool { send(bytes: Array(text.utf8)) }
+
+    /// Sends `bytes`; `false` once the server has closed the connection.
+    @discardableResult
+    func send(bytes: [UInt8]) -> Bool {
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes[sent...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard count > 0 else { return false }
+            sent += count
+        }
+        return true
     }
 
     /// What arrives within `seconds`, until the server closes the connection or nothing more comes; `closed` tells
     /// whether it closed.
     func read(for seconds: Double) -> (text: String, closed: Bool) {
+        let (bytes, closed) = readBytes(for: seconds)
+        return (String(decoding: bytes, as: UTF8.self), closed)
+    }
+
+    /// The bytes that arrive within `seconds` (see ``read(for:)``).
+    func readBytes(for seconds: Double) -> (bytes: [UInt8], closed: Bool) {
         var timeout = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - Double(Int(seconds))) * 1_000_000))
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var received: [UInt8] = []
@@ -43,14 +58,14 @@ final class RawConnection {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-            if count == 0 { return (String(decoding: received, as: UTF8.self), true) }
+            if count == 0 { return (received, true) }
             if count < 0 {
                 if errno == EAGAIN || errno == EWOULDBLOCK { break }
-                return (String(decoding: received, as: UTF8.self), true)  // reset
+                return (received, true)  // reset
             }
             received += buffer.prefix(count)
         }
-        return (String(decoding: received, as: UTF8.self), false)
+        return (received, false)
     }
 }
 

@@ -25,6 +25,7 @@ struct AccountController: Sendable {
     }
 
     @Sendable func register(_ request: Request, context: ParleyRequestContext) async throws -> Response {
+        try rateLimiter.take("registration", address: context.clientAddress, policy: limits.rateLimits.registrationPerAddress)
         let body = try await JSONCoding.decode(RegisterAccountRequest.self, from: request, limit: limits.smallBodyBytes)
         let username = body.username
         guard (3...32).contains(username.count),

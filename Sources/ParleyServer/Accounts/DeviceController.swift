@@ -37,6 +37,7 @@ struct DeviceController: Sendable {
     }
 
     @Sendable func link(_ request: Request, context: ParleyRequestContext) async throws -> Response {
+        try rateLimiter.take("unauthenticated", address: context.clientAddress, policy: limits.rateLimits.unauthenticatedPerAddress)
         let body = try await JSONCoding.decode(LinkDeviceRequest.self, from: request, limit: limits.smallBodyBytes)
         let password = try Credentials.validate(password: body.password, registrationId: body.registrationId, deviceName: body.deviceName)
         let codeHash = Array(SHA256.hash(data: Data(body.code.utf8)))

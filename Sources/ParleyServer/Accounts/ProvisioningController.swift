@@ -38,6 +38,7 @@ struct ProvisioningController: Sendable {
 
     /// `GET /v1/provisioning/{address}`: the new device takes the message; 404 until it is there, and after.
     @Sendable func take(_ request: Request, context: ParleyRequestContext) async throws -> Response {
+        try rateLimiter.take("unauthenticated", address: context.clientAddress, policy: limits.rateLimits.unauthenticatedPerAddress)
         let address = try context.pathParameter("address")
         guard ProvisioningMessage.isValidAddress(address) else {
             throw ServerError.badRequest("a provisioning address is 22 to 64 base64url characters")

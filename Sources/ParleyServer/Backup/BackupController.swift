@@ -77,6 +77,7 @@ struct BackupController: Sendable {
     /// `POST /v1/backup/{username}/evaluate` (no credentials): one PIN guess. Counted before the answer; refused when
     /// the window is full; the backup is deleted instead once it has seen the maximum number of guesses.
     @Sendable func evaluateForRestore(_ request: Request, context: ParleyRequestContext) async throws -> Response {
+        try rateLimiter.take("unauthenticated", address: context.clientAddress, policy: limits.rateLimits.unauthenticatedPerAddress)
         let username = try context.pathParameter("username")
         let account = try await backupOwner(username)
         let body = try await JSONCoding.decode(BackupEvaluationRequest.self, from: request, limit: limits.smallBodyBytes)
@@ -106,6 +107,7 @@ struct BackupController: Sendable {
     /// `POST /v1/backup/{username}/restore` (no credentials): the blob for the right verifier (failures back to zero);
     /// 403 `wrong_pin` with the guesses left otherwise, deleting the backup when none are.
     @Sendable func restore(_ request: Request, context: ParleyRequestContext) async throws -> Response {
+        try rateLimiter.take("unauthenticated", address: context.clientAddress, policy: limits.rateLimits.unauthenticatedPerAddress)
         let username = try context.pathParameter("username")
         let account = try await backupOwner(username)
         let body = try await JSONCoding.decode(BackupRestoreRequest.self, from: request, limit: limits.smallBodyBytes)

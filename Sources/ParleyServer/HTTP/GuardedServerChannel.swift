@@ -5,7 +5,8 @@ import NIOCore
 import NIOHTTP1
 
 /// The server's child channel: Hummingbird's HTTP/1 + WebSocket upgrade channel behind the ``ConnectionGuard``, with a
-/// deadline for the first request head and a read timeout in front of its pipeline. A refused connection gets a raw
+/// deadline for the first request head, a read timeout and the WebSocket masking rule (``WebSocketMaskRequirement``) in
+/// front of its pipeline. A refused connection gets a raw
 /// `503` JSON answer with `Retry-After` and is closed before any request is parsed.
 struct GuardedServerChannel<Base: ServerChildChannel>: ServerChildChannel {
     typealias Value = Base.Value
@@ -27,7 +28,7 @@ struct GuardedServerChannel<Base: ServerChildChannel>: ServerChildChannel {
         channel.closeFuture.whenComplete { _ in connections.release(address) }
         do {
             try channel.pipeline.syncOperations.addHandlers(
-                [IdleStateHandler(readTimeout: TimeAmount(connections.limits.readTimeout)), ReadTimeoutCloser(),
+                [WebSocketMaskRequirement(), IdleStateHandler(readTimeout: TimeAmount(connections.limits.readTimeout)), ReadTimeoutCloser(),
                  FirstRequestHeadDeadline(timeout: TimeAmount(connections.limits.requestHeadTimeout))],
                 position: .first)
         } catch {

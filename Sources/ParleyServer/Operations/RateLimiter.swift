@@ -45,6 +45,13 @@ public final class RateLimiter: Sendable {
         if let wait { throw ServerError.tooManyRequests(retryAfterSeconds: max(1, Int(wait.rounded(.up)))) }
     }
 
+    /// Takes a token for `action` from the client address `address` (routes without credentials have no account to
+    /// count against); a caller whose address is unknown (an in-process test client) takes none.
+    func take(_ action: String, address: String?, policy: TokenBucketPolicy) throws {
+        guard let address else { return }
+        try take(action + "-address", accountId: address, policy: policy)
+    }
+
     private static func forgetIdle(_ buckets: inout [Key: Bucket], now: ContinuousClock.Instant, policy: TokenBucketPolicy) {
         let refillTime = Duration.seconds(policy.capacity / max(policy.refillPerSecond, 1e-9))
         buckets = buckets.filter { now - $0.value.updated < refillTime }

@@ -24,6 +24,14 @@ public struct RateLimits: Sendable {
     /// Push target registrations and removals (each is a write; apps re-register when their token rotates).
     public var pushTarget = TokenBucketPolicy(capacity: 20, refillPerSecond: 1.0 / 60)
 
+    /// Registrations from one client address: an open server's defence against mass sign-ups (`--registration token`
+    /// gates them altogether). Ten at once, then one a minute.
+    public var registrationPerAddress = TokenBucketPolicy(capacity: 10, refillPerSecond: 1.0 / 60)
+    /// Requests from one client address to the other routes that take no credentials and look up a secret: device
+    /// links (a link code), provisioning messages (an address; a new device polls once a second while it waits) and PIN
+    /// backup evaluations and restores (by username, each also limited per account). One bucket for all of them.
+    public var unauthenticatedPerAddress = TokenBucketPolicy(capacity: 300, refillPerSecond: 5)
+
     /// The defaults.
     public init() {}
 
@@ -31,7 +39,8 @@ public struct RateLimits: Sendable {
     public func scaled(by factor: Double) -> RateLimits {
         var copy = self
         for keyPath in [\RateLimits.send, \.bundleFetch, \.attachmentUpload, \.linkCode, \.ephemeral, \.contentHash, \.backup,
-                        \.unidentifiedSendPerRecipient, \.unidentifiedSendPerAddress, \.pushTarget] {
+                        \.unidentifiedSendPerRecipient, \.unidentifiedSendPerAddress, \.pushTarget, \.registrationPerAddress,
+                        \.unauthenticatedPerAddress] {
             copy[keyPath: keyPath] = TokenBucketPolicy(
                 capacity: self[keyPath: keyPath].capacity * factor, refillPerSecond: self[keyPath: keyPath].refillPerSecond * factor)
         }

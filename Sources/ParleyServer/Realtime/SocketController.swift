@@ -30,7 +30,8 @@ struct SocketController: Sendable {
         let session = SocketSession(
             device: device, store: store, hub: hub, limits: limits, rateLimiter: rateLimiter, metrics: metrics,
             requests: SocketRequestHandler(device: device, sender: sender), logger: logger)
-        await session.run(inbound: inbound, outbound: outbound)
+        // A protocol violation (an oversized message, invalid UTF-8) is rethrown: the library closes with its code.
+        if let error = await session.run(inbound: inbound, outbound: outbound) { throw error }
     }
 
     /// The answer to a `GET /v1/websocket` that was not upgraded: 401 without valid credentials, else 400.

@@ -1,6 +1,7 @@
 import Foundation
 import HummingbirdWebSocket
 import Logging
+import Synchronization
 import ParleyAPI
 
 /// One device's WebSocket: drains its mailbox, pushes new envelopes as they are stored, deletes each envelope
@@ -32,10 +33,13 @@ struct SocketSession: Sendable {
 
     /// Runs until the client closes the socket, the server shuts down or a newer connection displaces this one.
     /// Acknowledgements that arrived before the close are all applied before it returns.
-    func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async {
+    /// - Returns: the error reading ended with, if any (a protocol violation such as an oversized message or invalid
+    ///   UTF-8): the caller rethrows it so that the WebSocket library closes with its code (1009, 1007, 1002).
+    func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async -> (any Error)? {
         let (subscription, events) = hub.subscribe(address)
         let (inputs, input) = AsyncStream<Input>.makeStream()
         let acks = AckBuffer()
+        let readError = Mutex<(any Error)?>(nil)
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await event in events { input.yield(.hub(event)) }
@@ -69,11 +73,13 @@ struct SocketSession: Sendable {
                 }
             } catch {
                 logger.debug("socket read ended", metadata: ["device": "\(address)", "error": "\(error)"])
+                readError.withLock { $0 = error }
             }
             // Ends the hub forwarding, then lets the delivery loop apply the acks still queued and stop.
             hub.unsubscribe(address, id: subscription)
             input.finish()
         }
+        return readError.withLock { $0 }
     }
 
     /// A frame from the client: acks go to the delivery loop (in order with deliveries), ephemeral events are relayed,
