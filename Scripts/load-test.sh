@@ -49,11 +49,11 @@ if [ "$scenario" = all ] || [ "$scenario" = credential-flood ]; then
 fi
 if [ "$scenario" = all ] || [ "$scenario" = unauthenticated-flood ]; then
     # A second server with the default limits (rate limits unscaled, 1,000 connections per address), a 20 s read
-    # timeout so that silent connections are cut within the run: a legitimate pair of clients on 127.0.0.1 sends over
+    # timeout (and 5 s pings: the read timeout spans at least three) so that silent connections are cut within the run: a legitimate pair of clients on 127.0.0.1 sends over
     # the socket at 400 messages a second, first alone, then while Scripts/load/unauthenticated_flood.py attacks from
     # 127.0.0.2–8.
     defaults="$(mktemp -d /tmp/parley-flood-XXXXXX)"
-    "$bin/parley-server" --port 0 --data-directory "$defaults" --read-timeout-seconds 20 --log-level error \
+    "$bin/parley-server" --port 0 --data-directory "$defaults" --read-timeout-seconds 20 --keep-alive-seconds 5 --log-level error \
         >"$defaults/stdout" 2>"$defaults/stderr" &
     guarded=$!
     trap 'kill $server $guarded 2>/dev/null; wait $server $guarded 2>/dev/null; rm -rf "$data" "$defaults"' EXIT

@@ -148,30 +148,28 @@ async def main() -> None:
     deadline = started + arguments.duration
 
     # Idle connections from 127.0.0.2 and .3 (half silent, half with an unfinished head), 1,000 per address at most.
-    idle = []
     per_address = min(1000, arguments.idle // 2)
-    for index, source in enumerate(["127.0.0.2", "127.0.0.3"]):
-        idle += await open_idle(host, port, source, per_address, partial=index == 1)
-    opened = len(idle)
+    silent = await open_idle(host, port, "127.0.0.2", per_address, partial=False)
+    unfinished = await open_idle(host, port, "127.0.0.3", per_address, partial=True)
 
     counts = {kind: collections.Counter() for kind in ["register", "link", "provisioning", "backup"]}
     sources = {"register": "127.0.0.5", "link": "127.0.0.6", "provisioning": "127.0.0.7", "backup": "127.0.0.8"}
     workers = [flood(host, port, sources[kind], kind, deadline, counts[kind]) for kind in counts for _ in range(arguments.workers)]
     socket_counts, *_ = await asyncio.gather(unauthenticated_sockets(host, port, "127.0.0.4", arguments.sockets), *workers)
-    remaining = await still_open(idle)
+    silent_open, unfinished_open = await still_open(silent), await still_open(unfinished)
     elapsed = time.monotonic() - started
 
     def show(counter):
         return ", ".join(f"{status} ×{count}" for status, count in sorted(counter.items(), key=lambda item: str(item[0])))
 
     print(f"unauthenticated flood: {elapsed:.1f} s")
-    print(f"  idle connections: {opened} opened ({per_address} silent from 127.0.0.2, {per_address} unfinished heads from 127.0.0.3), "
-          f"{opened - remaining} closed by the server by the end, {remaining} still open")
+    print(f"  idle connections: {len(silent)} silent from 127.0.0.2, {silent_open} still open at the end; "
+          f"{len(unfinished)} unfinished request heads from 127.0.0.3, {unfinished_open} still open at the end")
     print(f"  WebSocket upgrades without credentials: {sum(socket_counts.values())}: {show(socket_counts)}")
     for kind, counter in counts.items():
         total = sum(counter.values())
         print(f"  {kind}: {total} requests ({total / elapsed:.0f}/s) from {sources[kind]}: {show(counter)}")
-    for _, writer in idle:
+    for _, writer in silent + unfinished:
         writer.close()
 
 
