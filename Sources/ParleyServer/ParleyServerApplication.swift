@@ -77,6 +77,7 @@ public enum ParleyServerApplication {
         var connectionLimits = dependencies.limits.connections
         connectionLimits.readTimeout = max(connectionLimits.readTimeout, keepAliveInterval * 3)
         let connections = ConnectionGuard(limits: connectionLimits)
+        let authenticator = dependencies.authenticator
         let channel = HTTP1WebSocketUpgradeChannel.Configuration(
             http1: .init(idleTimeout: TimeAmount(connectionLimits.readTimeout)), ws: webSocket)
         var app = Application(
@@ -85,7 +86,8 @@ public enum ParleyServerApplication {
             server: HTTPServerBuilder { responder in
                 GuardedServerChannel(
                     base: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: channel),
-                    connections: connections)
+                    connections: connections,
+                    credentialsVerify: { authorization in (try? await authenticator.authenticate(authorization: authorization)) != nil })
             },
             configuration: .init(address: .hostname(host, port: port), serverName: "parley-server"),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },

@@ -167,6 +167,12 @@ import Testing
             let socket = try await client.execute(uri: APIRoutes.webSocket, method: .get, headers: webSocketOffer)
             #expect(socket.status == .unauthorized)
             #expect(try JSONDecoder().decode(APIErrorBody.self, from: Data(buffer: socket.body)).code == "unauthorized")
+            // Wrong credentials: the same 401 JSON, not the WebSocket library's empty 400.
+            var wrongCredentials = webSocketOffer
+            wrongCredentials[.authorization] = "Basic " + Data("\(UUID().uuidString.lowercased()).1:wrong".utf8).base64EncodedString()
+            let refused = try await client.execute(uri: APIRoutes.webSocket, method: .get, headers: wrongCredentials)
+            #expect(refused.status == .unauthorized)
+            #expect(try JSONDecoder().decode(APIErrorBody.self, from: Data(buffer: refused.body)).code == "unauthorized")
         }
     }
 

@@ -13,6 +13,8 @@ struct GuardedServerChannel<Base: ServerChildChannel>: ServerChildChannel {
 
     let base: Base
     let connections: ConnectionGuard
+    /// Whether an `Authorization` value names a device whose credential is right (only then may a socket upgrade).
+    let credentialsVerify: @Sendable (String) async -> Bool
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         let address = channel.remoteAddress?.ipAddress ?? channel.remoteAddress?.description ?? "unknown"
@@ -38,7 +40,8 @@ struct GuardedServerChannel<Base: ServerChildChannel>: ServerChildChannel {
         return base.setup(channel: channel, logger: logger).flatMapThrowing { value in
             // Between the HTTP decoder the base put in and its upgrade handler: only the socket route may upgrade.
             let decoder = try channel.pipeline.syncOperations.context(handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self)
-            try channel.pipeline.syncOperations.addHandler(UpgradeRequestFilter(), position: .after(decoder.handler))
+            try channel.pipeline.syncOperations.addHandler(UpgradeRequestFilter(credentialsVerify: credentialsVerify),
+                                                           position: .after(decoder.handler))
             return value
         }
     }

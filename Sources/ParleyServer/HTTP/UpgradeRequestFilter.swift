@@ -2,42 +2,92 @@ import NIOCore
 import NIOHTTP1
 import ParleyAPI
 
-/// Keeps the protocol upgrade to the one request that may make it: a WebSocket upgrade of `GET /v1/websocket` carrying
-/// credentials. Any other request with an `Upgrade` header — `curl --http2`'s h2c offer, a WebSocket upgrade of another
-/// route, one without credentials — loses the header and is served as the plain HTTP/1.1 request it also is (RFC 9110
-/// §7.8 lets a server ignore an upgrade offer), so it gets its route's answer (401 JSON for the socket without
-/// credentials) instead of the upgrade handler's empty reply. Sits between the HTTP decoder and the upgrade handler.
-/// The decoder has already taken an offer with `Connection: upgrade` for an upgrade and parses nothing after it, so such
-/// a request is answered with `Connection: close`: the client opens a new connection for its next request.
-final class UpgradeRequestFilter: ChannelInboundHandler, RemovableChannelHandler, Sendable {
+/// Keeps the protocol upgrade to the one request that may make it: a WebSocket upgrade of `GET /v1/websocket` with
+/// credentials that verify. Any other request with an `Upgrade` header — `curl --http2`'s h2c offer, a WebSocket upgrade
+/// of another route, one without credentials or with wrong ones — loses the header and is served as the plain HTTP/1.1
+/// request it also is (RFC 9110 §7.8 lets a server ignore an upgrade offer), so it gets its route's answer (401 JSON for
+/// the socket without valid credentials) instead of the WebSocket library's empty 400. Sits between the HTTP decoder
+/// and the upgrade handler; while a socket request's credentials are checked (off the event loop), the request's parts
+/// wait here in order.
+/// The decoder has already taken an offer with `Connection: upgrade` for an upgrade and parses nothing after it, so a
+/// stripped request is answered with `Connection: close`: the client opens a new connection for its next request.
+final class UpgradeRequestFilter: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
 
+    /// Whether an `Authorization` value names a device whose credential is right.
+    private let credentialsVerify: @Sendable (String) async -> Bool
+    /// The parts that arrived while credentials were being checked (the head first); `nil` when nothing waits.
+    private var waiting: [HTTPServerRequestPart]?
+    private var removed = false
+
+    /// A filter that lets a socket upgrade through when `credentialsVerify` says its `Authorization` is right.
+    init(credentialsVerify: @escaping @Sendable (String) async -> Bool) {
+        self.credentialsVerify = credentialsVerify
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard case .head(var head) = unwrapInboundIn(data), head.headers.contains(name: "upgrade") else {
+        let part = unwrapInboundIn(data)
+        if waiting != nil {
+            waiting?.append(part)
+            return
+        }
+        guard case .head(let head) = part, head.headers.contains(name: "upgrade") else {
             context.fireChannelRead(data)
             return
         }
-        if Self.mayUpgrade(head) {
-            // The upgrade handler decides; after an upgrade WebSocket frames, not HTTP parts, come through here, so the
-            // filter leaves the pipeline (a declined upgrade is answered and closed by the WebSocket library).
-            context.fireChannelRead(data)
-            context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+        guard Self.isSocketUpgrade(head), let authorization = head.headers.first(name: "authorization") else {
+            context.fireChannelRead(wrapInboundOut(.head(Self.stripped(head))))
             return
         }
+        waiting = [part]
+        let eventLoop = context.eventLoop
+        let handler = NIOLoopBound((self, context), eventLoop: eventLoop)
+        let check = credentialsVerify
+        Task {
+            let verified = await check(authorization)
+            eventLoop.execute {
+                let (filter, context) = handler.value
+                filter.release(verified: verified, context: context)
+            }
+        }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        removed = true
+    }
+
+    /// Hands on what waited: the head as it came when the credentials verified (the upgrade handler takes it, and after
+    /// an upgrade WebSocket frames, not HTTP parts, come this way, so the filter leaves the pipeline), else stripped.
+    private func release(verified: Bool, context: ChannelHandlerContext) {
+        guard !removed, let parts = waiting else { return }
+        waiting = nil
+        for part in parts {
+            if case .head(let head) = part, !verified {
+                context.fireChannelRead(wrapInboundOut(.head(Self.stripped(head))))
+            } else {
+                context.fireChannelRead(wrapInboundOut(part))
+            }
+        }
+        context.fireChannelReadComplete()
+        if verified { context.pipeline.syncOperations.removeHandler(context: context, promise: nil) }
+    }
+
+    /// `head` without its upgrade offer (and closing the connection after its answer when it asked to upgrade it).
+    private static func stripped(_ head: HTTPRequestHead) -> HTTPRequestHead {
+        var head = head
         let tokens = head.headers["connection"].flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         head.headers.remove(name: "upgrade")
         head.headers.remove(name: "http2-settings")
         if tokens.contains("upgrade") {
             head.headers.replaceOrAdd(name: "connection", value: "close")
         }
-        context.fireChannelRead(wrapInboundOut(.head(head)))
+        return head
     }
 
-    /// Whether `head` is a WebSocket upgrade of the socket route with credentials (the upgrade handler decides the rest).
-    private static func mayUpgrade(_ head: HTTPRequestHead) -> Bool {
+    /// Whether `head` is a WebSocket upgrade of the socket route.
+    private static func isSocketUpgrade(_ head: HTTPRequestHead) -> Bool {
         let path = head.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? head.uri
-        return head.method == .GET && path == APIRoutes.webSocket && head.headers.contains(name: "authorization")
-            && head.headers["upgrade"].contains { $0.lowercased().contains("websocket") }
+        return head.method == .GET && path == APIRoutes.webSocket && head.headers["upgrade"].contains { $0.lowercased().contains("websocket") }
     }
 }
