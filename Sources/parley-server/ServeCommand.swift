@@ -185,7 +185,8 @@ struct ServeCommand: AsyncParsableCommand {
         let maintenance = MaintenanceService(dependencies: dependencies, logger: logger) { now in
             try await store.preparePartitions(now: now)
         }
-        try await serve(dependencies, services: [maintenance, MailboxChangeListener(store: store, hub: dependencies.hub)],
+        try await serve(dependencies, services: [maintenance, MailboxChangeListener(store: store, hub: dependencies.hub),
+                                                 AccountChangeListener(store: store)],
                         backend: "PostgreSQL", logger: logger)
     }
 

@@ -22,25 +22,25 @@ import Testing
         }
     }
 
-    func runDriver(a: String, b: String) throws -> Summary {
+    func runDriver(a: String, b: String) async throws -> Summary {
         let selftest = TestEnvironment.sharedDirectory.appendingPathComponent("interop/selftest.sh").path
-        let (status, output) = try TestEnvironment.run("/bin/bash", [selftest, "--a", a, "--b", b])
+        let (status, output) = try await TestEnvironment.run("/bin/bash", [selftest, "--a", a, "--b", b])
         let summary = Summary(output)
         #expect(status == 0, "driver failed:\n\(summary.failures.joined(separator: "\n"))\n\(output.suffix(2000))")
         return summary
     }
 
-    @Test func parleyInteroperatesWithSignalsCLibraryInBothRoles() throws {
+    @Test func parleyInteroperatesWithSignalsCLibraryInBothRoles() async throws {
         let reference = TestEnvironment.sharedDirectory.appendingPathComponent("interop/peer").path
-        let summary = try runDriver(a: reference, b: TestEnvironment.parleyPeer)
+        let summary = try await runDriver(a: reference, b: TestEnvironment.parleyPeer)
         #expect(summary.failed == 0)
         #expect(summary.passed >= 38, "expected every version-3 check in both role assignments, got \(summary.passed)")
         // The C library speaks version 3 only: the version-4 and SPQR checks are its skips, none of ours.
         #expect(summary.skippedNames.allSatisfy { $0.contains("pqxdh_") || $0.contains("spqr_") })
     }
 
-    @Test func parleyPassesEveryVersion4AndSPQRCheckAgainstItself() throws {
-        let summary = try runDriver(a: TestEnvironment.parleyPeer, b: TestEnvironment.parleyPeer)
+    @Test func parleyPassesEveryVersion4AndSPQRCheckAgainstItself() async throws {
+        let summary = try await runDriver(a: TestEnvironment.parleyPeer, b: TestEnvironment.parleyPeer)
         #expect(summary.failed == 0)
         #expect(summary.passed >= 42, "every v3, v4 and SPQR check, got \(summary.passed)")
         #expect(summary.skipped == 0 && summary.skippedNames.isEmpty, "checks skipped: \(summary.skippedNames)")

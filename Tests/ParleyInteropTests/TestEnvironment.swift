@@ -24,7 +24,15 @@ enum TestEnvironment {
     static var parleyPeer: String { binDirectory.appendingPathComponent("parley-interop-peer").path }
 
     /// Runs a program to completion and returns its exit status and standard output (standard error is appended).
-    static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+    /// The wait happens on a thread of its own: a driver run lasts a minute, and holding one of the cooperative pool's
+    /// two threads that long would stall the in-process servers of the tests running beside it.
+    static func run(_ executable: String, _ arguments: [String]) async throws -> (status: Int32, output: String) {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(with: Result { try runToCompletion(executable, arguments) }) }
+        }
+    }
+
+    private static func runToCompletion(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments

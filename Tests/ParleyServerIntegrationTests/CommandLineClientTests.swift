@@ -1,4 +1,5 @@
 import Foundation
+import ParleyTestSupport
 import Testing
 
 /// The `parley` command against a real `parley-server` process: registration, sending, receiving, history and the
@@ -24,7 +25,7 @@ import Testing
             return process
         }
 
-        func run(_ arguments: String...) throws -> Run { try ProcessRun.run(process(arguments)) }
+        func run(_ arguments: String...) async throws -> Run { try await ProcessRun.run(process(arguments)) }
 
         deinit { try? FileManager.default.removeItem(atPath: home) }
     }
@@ -35,16 +36,16 @@ import Testing
         let server = try await ServerProcess(arguments: ["--data-directory", directory])
         defer { server.stop() }
         let parley = try Parley()
-        #expect(try parley.run("register", "alice", "--server", server.baseURL, "--account", "alice").status == 0)
-        #expect(try parley.run("register", "bob", "--server", server.baseURL, "--account", "bob", "--json").stdout.contains("accountId"))
-        #expect(try parley.run("send", "bob", "hello from the command line", "--account", "alice").status == 0)
-        let received = try parley.run("receive", "--account", "bob", "--json")
+        #expect(try await parley.run("register", "alice", "--server", server.baseURL, "--account", "alice").status == 0)
+        #expect(try await parley.run("register", "bob", "--server", server.baseURL, "--account", "bob", "--json").stdout.contains("accountId"))
+        #expect(try await parley.run("send", "bob", "hello from the command line", "--account", "alice").status == 0)
+        let received = try await parley.run("receive", "--account", "bob", "--json")
         #expect(received.status == 0 && received.stdout.contains("\"stored\":1"))
-        let history = try parley.run("--account", "bob", "--json", "history", "alice")  // options before the command too
+        let history = try await parley.run("--account", "bob", "--json", "history", "alice")  // options before the command too
         #expect(history.stdout.contains("hello from the command line"))
-        let unknown = try parley.run("send", "nobody", "x", "--account", "alice")
+        let unknown = try await parley.run("send", "nobody", "x", "--account", "alice")
         #expect(unknown.status == 4 && unknown.stderr.contains("no account nobody"))
-        let missing = try parley.run("history", "alice", "--account", "carol")  // never registered: nothing is made
+        let missing = try await parley.run("history", "alice", "--account", "carol")  // never registered: nothing is made
         #expect(missing.status == 3 && missing.stderr.contains("no account 'carol'"), "\(missing.stderr)")
         #expect(!FileManager.default.fileExists(atPath: parley.home + "/accounts/carol"))
 
@@ -61,16 +62,16 @@ import Testing
         input.fileHandleForWriting.write(Data(#"{"jsonrpc":"2.0","id":1,"method":"conversations"}"# .utf8 + [10]))
         input.fileHandleForWriting.write(Data(#"{"jsonrpc":"2.0","id":2,"method":"nope"}"# .utf8 + [10]))
         input.fileHandleForWriting.write(Data("not json\n".utf8))
-        let first = try #require(lines.next(timeout: 20))
+        let first = try #require(await lines.next(timeout: 20))
         #expect(first.contains("\"id\":1") && first.contains("hello from the command line"))
-        #expect(try #require(lines.next(timeout: 20)).contains("-32601"))
-        #expect(try #require(lines.next(timeout: 20)).contains("-32700"))
+        #expect(try #require(await lines.next(timeout: 20)).contains("-32601"))
+        #expect(try #require(await lines.next(timeout: 20)).contains("-32700"))
         try await Task.sleep(for: .seconds(1))  // the daemon's socket is connected
-        #expect(try parley.run("send", "bob", "pushed to the daemon", "--account", "alice").status == 0)
-        let notification = try #require(lines.next(timeout: 20))
+        #expect(try await parley.run("send", "bob", "pushed to the daemon", "--account", "alice").status == 0)
+        let notification = try #require(await lines.next(timeout: 20))
         #expect(notification.contains("\"method\":\"receive\"") && notification.contains("pushed to the daemon"))
         try input.fileHandleForWriting.close()
-        daemon.waitUntilExit()
+        await daemon.exited()
 
         // Text from standard input with `-`; mistakes said in words, with nothing stored.
         let piped = parley.process(["send", "bob", "-", "--account", "alice"])
@@ -80,26 +81,26 @@ import Testing
         try piped.run()
         stdin.fileHandleForWriting.write(Data("a line from standard input\n".utf8))
         try stdin.fileHandleForWriting.close()
-        piped.waitUntilExit()
+        await piped.exited()
         #expect(piped.terminationStatus == 0)
-        let missingMessage = try parley.run("download", "99999", "--account", "bob")
+        let missingMessage = try await parley.run("download", "99999", "--account", "bob")
         #expect(missingMessage.status == 1 && missingMessage.stderr.contains("there is no message 99999"), "\(missingMessage.stderr)")
-        let folder = try parley.run("send", "bob", "--attach", NSTemporaryDirectory(), "--account", "alice")
+        let folder = try await parley.run("send", "bob", "--attach", NSTemporaryDirectory(), "--account", "alice")
         #expect(folder.status == 1 && folder.stderr.contains("is a directory"), "\(folder.stderr)")
-        #expect(try parley.run("receive", "--account", "bob").status == 0)
-        let bobsHistory = try parley.run("history", "alice", "--account", "bob", "--json").stdout
+        #expect(try await parley.run("receive", "--account", "bob").status == 0)
+        let bobsHistory = try await parley.run("history", "alice", "--account", "bob", "--json").stdout
         #expect(bobsHistory.contains("\"body\":\"a line from standard input\""), "\(bobsHistory)")
-        #expect(!(try parley.run("history", "bob", "--account", "alice").stdout.contains("failed")), "a refused attachment leaves no message")
+        #expect(!(try await parley.run("history", "bob", "--account", "alice").stdout.contains("failed")), "a refused attachment leaves no message")
 
         // A message named the same way on every device: AUTHOR:TIMESTAMP.
         let pipedLine = try #require(bobsHistory.split(separator: "\n").first { $0.contains("a line from standard input") })
         let timestamp = try #require(CommandLineScenarioTests.json(String(pipedLine))["timestamp"] as? Int)
-        #expect(try parley.run("react", "alice:\(timestamp)", "🎉", "--account", "bob").status == 0)
-        #expect(try parley.run("edit", "me:\(timestamp)", "edited by author and timestamp", "--account", "alice").status == 0)
-        let unknownMessage = try parley.run("react", "alice:1", "--account", "bob")
+        #expect(try await parley.run("react", "alice:\(timestamp)", "🎉", "--account", "bob").status == 0)
+        #expect(try await parley.run("edit", "me:\(timestamp)", "edited by author and timestamp", "--account", "alice").status == 0)
+        let unknownMessage = try await parley.run("react", "alice:1", "--account", "bob")
         #expect(unknownMessage.status == 1 && unknownMessage.stderr.contains("no message from alice sent at 1"), "\(unknownMessage.stderr)")
-        #expect(try parley.run("receive", "--account", "alice").status == 0)
-        #expect(try parley.run("history", "bob", "--account", "alice", "--json").stdout.contains("🎉"))
+        #expect(try await parley.run("receive", "--account", "alice").status == 0)
+        #expect(try await parley.run("history", "bob", "--account", "alice", "--json").stdout.contains("🎉"))
     }
 }
 
@@ -127,7 +128,12 @@ final class LineReader: @unchecked Sendable {
         }
     }
 
-    func next(timeout seconds: Double) -> String? {
+    /// The next line, waiting at most `seconds` (on a thread of its own: ``runBlocking(_:)``); `nil` when none came.
+    func next(timeout seconds: Double) async -> String? {
+        await runBlocking { self.blockingNext(timeout: seconds) }
+    }
+
+    private func blockingNext(timeout seconds: Double) -> String? {
         let deadline = Date().addingTimeInterval(seconds)
         condition.lock()
         defer { condition.unlock() }

@@ -22,8 +22,8 @@ import Testing
         defer { server.stop() }
         // Two machines: two PARLEY_HOMEs that share nothing but the server.
         let desktop = try Parley(), laptop = try Parley()
-        #expect(try desktop.run("register", "frank", "--server", server.baseURL).status == 0)
-        #expect(try desktop.run("register", "grace", "--server", server.baseURL, "--account", "grace").status == 0)
+        #expect(try await desktop.run("register", "frank", "--server", server.baseURL).status == 0)
+        #expect(try await desktop.run("register", "grace", "--server", server.baseURL, "--account", "grace").status == 0)
 
         let waiting = laptop.process(["link", "--server", server.baseURL, "--device-name", "laptop", "--json"])
         let output = Pipe()
@@ -32,25 +32,25 @@ import Testing
         try waiting.run()
         defer { if waiting.isRunning { waiting.terminate() } }
         let lines = LineReader(output.fileHandleForReading)
-        let invitation = try #require(lines.next(timeout: 30))
+        let invitation = try #require(await lines.next(timeout: 30))
         let code = try #require(Self.json(invitation)["linkCode"] as? String)
         #expect(code.hasPrefix("parley://link?"))
-        #expect(try desktop.run("devices", "add", code).status == 0)
-        let linkedLine = try #require(lines.next(timeout: 30))
+        #expect(try await desktop.run("devices", "add", code).status == 0)
+        let linkedLine = try #require(await lines.next(timeout: 30))
         let linked = Self.json(linkedLine)
         #expect(linked["deviceId"] as? Int == 2)
-        waiting.waitUntilExit()
+        await waiting.exited()
         #expect(waiting.terminationStatus == 0)
 
         // The laptop is frank: it receives what grace sends him, and the desktop's sends as sync copies.
-        #expect(try desktop.run("send", "frank", "hi frank", "--account", "grace").status == 0)
-        #expect(try desktop.run("send", "grace", "sent from the desktop").status == 0)
-        #expect(try laptop.run("receive", "--json").stdout.contains("\"stored\":2"))
-        let history = try laptop.run("history", "grace", "--json").stdout
+        #expect(try await desktop.run("send", "frank", "hi frank", "--account", "grace").status == 0)
+        #expect(try await desktop.run("send", "grace", "sent from the desktop").status == 0)
+        #expect(try await laptop.run("receive", "--json").stdout.contains("\"stored\":2"))
+        let history = try await laptop.run("history", "grace", "--json").stdout
         #expect(history.contains("hi frank") && history.contains("sent from the desktop"))
-        #expect(try laptop.run("devices").stdout.contains("device 2 (laptop)"))
+        #expect(try await laptop.run("devices").stdout.contains("device 2 (laptop)"))
         // A code that is not one gets a clear error, and a code used twice finds nothing to approve.
-        let bad = try desktop.run("devices", "add", "parley://link?address=x&key=y")
+        let bad = try await desktop.run("devices", "add", "parley://link?address=x&key=y")
         #expect(bad.status != 0 && bad.stderr.contains("not a Parley link code"))
     }
 
@@ -61,8 +61,8 @@ import Testing
         let server = try await Self.startServer(directory + "/server")
         defer { server.stop() }
         let parley = try Parley()
-        #expect(try parley.run("register", "heidi", "--server", server.baseURL, "--account", "heidi").status == 0)
-        #expect(try parley.run("register", "ivan", "--server", server.baseURL, "--account", "ivan").status == 0)
+        #expect(try await parley.run("register", "heidi", "--server", server.baseURL, "--account", "heidi").status == 0)
+        #expect(try await parley.run("register", "ivan", "--server", server.baseURL, "--account", "ivan").status == 0)
 
         let path = directory + "/ivan.sock"
         let daemon = parley.process(["daemon", "--socket", path, "--account", "ivan"])
@@ -71,7 +71,8 @@ import Testing
         daemon.standardError = errors
         try daemon.run()
         defer { if daemon.isRunning { daemon.terminate() } }
-        #expect(LineReader(errors.fileHandleForReading).next(timeout: 30)?.contains("listening on") == true)
+        let listening = await LineReader(errors.fileHandleForReading).next(timeout: 30)
+        #expect(listening?.contains("listening on") == true)
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
 
@@ -79,23 +80,23 @@ import Testing
         bot.send(#"{"jsonrpc":"2.0","id":"a","method":"devices"}"#)
         dashboard.send(#"{"jsonrpc":"2.0","id":7,"method":"send","params":{"recipient":"heidi","text":"from the socket"}}"#)
         dashboard.send("{broken")
-        #expect(try #require(bot.lines.next(timeout: 20)).contains(#""id":"a""#))
-        let sent = try #require(dashboard.lines.next(timeout: 30))
+        #expect(try #require(await bot.lines.next(timeout: 20)).contains(#""id":"a""#))
+        let sent = try #require(await dashboard.lines.next(timeout: 30))
         #expect(sent.contains(#""id":7"#) && sent.contains(#""sent":1"#), "\(sent)")
-        #expect(try #require(dashboard.lines.next(timeout: 20)).contains("-32700"))
+        #expect(try #require(await dashboard.lines.next(timeout: 20)).contains("-32700"))
         try await Task.sleep(for: .seconds(1))  // the daemon's WebSocket is connected
-        #expect(try parley.run("send", "ivan", "to every socket client", "--account", "heidi").status == 0)
+        #expect(try await parley.run("send", "ivan", "to every socket client", "--account", "heidi").status == 0)
         for client in [bot, dashboard] {
-            let notification = try #require(client.lines.next(timeout: 20))
+            let notification = try #require(await client.lines.next(timeout: 20))
             #expect(notification.contains(#""method":"receive""#) && notification.contains("to every socket client"))
         }
-        #expect(try parley.run("receive", "--account", "heidi", "--json").stdout.contains("\"stored\":1"))
-        let history = try parley.run("history", "ivan", "--account", "heidi", "--json").stdout
+        #expect(try await parley.run("receive", "--account", "heidi", "--json").stdout.contains("\"stored\":1"))
+        let history = try await parley.run("history", "ivan", "--account", "heidi", "--json").stdout
         #expect(history.contains("from the socket"))
         bot.close()
         dashboard.close()
         daemon.terminate()  // SIGTERM: the daemon removes its socket
-        daemon.waitUntilExit()
+        await daemon.exited()
         #expect(!FileManager.default.fileExists(atPath: path))
     }
 
@@ -105,8 +106,8 @@ import Testing
         var server = try await Self.startServer(directory)
         let port = server.port
         let parley = try Parley()
-        #expect(try parley.run("register", "judy", "--server", server.baseURL, "--account", "judy").status == 0)
-        let registered = Self.json(try parley.run("register", "karl", "--server", server.baseURL, "--account", "karl", "--json").stdout)
+        #expect(try await parley.run("register", "judy", "--server", server.baseURL, "--account", "judy").status == 0)
+        let registered = Self.json(try await parley.run("register", "karl", "--server", server.baseURL, "--account", "karl", "--json").stdout)
         let karlId = try #require(registered["accountId"] as? String)
         server.stop()
 
@@ -116,19 +117,19 @@ import Testing
         sender.standardOutput = FileHandle.nullDevice
         sender.standardError = FileHandle.nullDevice
         try sender.run()
-        #expect(silent.waitForConnection(timeout: 30), "the sender reached the network, so the message was committed")
+        #expect(await silent.waitForConnection(timeout: 30), "the sender reached the network, so the message was committed")
         kill(sender.processIdentifier, SIGKILL)
-        sender.waitUntilExit()
+        await sender.exited()
         #expect(sender.terminationReason == .uncaughtSignal)
         silent.close()
 
         server = try await Self.startServer(directory, port: port)
         defer { server.stop() }
-        #expect(try parley.run("receive", "--account", "judy").status == 0)  // runs the due send job
-        #expect(try parley.run("receive", "--account", "karl", "--json").stdout.contains("\"stored\":1"))
-        #expect(try parley.run("receive", "--account", "judy").status == 0)  // no second copy goes out
-        #expect(try parley.run("receive", "--account", "karl", "--json").stdout.contains("\"stored\":0"))
-        let history = try parley.run("history", "judy", "--account", "karl", "--json").stdout
+        #expect(try await parley.run("receive", "--account", "judy").status == 0)  // runs the due send job
+        #expect(try await parley.run("receive", "--account", "karl", "--json").stdout.contains("\"stored\":1"))
+        #expect(try await parley.run("receive", "--account", "judy").status == 0)  // no second copy goes out
+        #expect(try await parley.run("receive", "--account", "karl", "--json").stdout.contains("\"stored\":0"))
+        let history = try await parley.run("history", "judy", "--account", "karl", "--json").stdout
         #expect(history.components(separatedBy: "queued before the crash").count == 2)
     }
 
@@ -139,8 +140,8 @@ import Testing
         let server = try await Self.startServer(directory + "/server")
         defer { server.stop() }
         let parley = try Parley()
-        #expect(try parley.run("register", "lena", "--server", server.baseURL, "--account", "lena").status == 0)
-        #expect(try parley.run("register", "mike", "--server", server.baseURL, "--account", "mike").status == 0)
+        #expect(try await parley.run("register", "lena", "--server", server.baseURL, "--account", "lena").status == 0)
+        #expect(try await parley.run("register", "mike", "--server", server.baseURL, "--account", "mike").status == 0)
 
         // 50 MiB of random bytes, written in 1 MiB pieces.
         let source = directory + "/big.bin"
@@ -155,30 +156,30 @@ import Testing
         }
         try handle.close()
 
-        func peakMiB(_ arguments: [String]) throws -> (status: Int32, peak: Double, stderr: String) {
+        func peakMiB(_ arguments: [String]) async throws -> (status: Int32, peak: Double, stderr: String) {
             let process = parley.process(arguments)
             let errors = Pipe()
             process.standardOutput = FileHandle.nullDevice
             process.standardError = errors
             try process.run()
             let sampler = PeakMemorySampler(pid: process.processIdentifier)
-            let stderr = errors.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
+            let stderr = await errors.fileHandleForReading.readAll()
+            await process.exited()
             return (process.terminationStatus, sampler.stop(), String(decoding: stderr, as: UTF8.self))
         }
         // The same commands with a 1-byte file give each process's baseline.
         let tiny = directory + "/tiny.bin"
         try Data([1]).write(to: URL(fileURLWithPath: tiny))
-        let baseline = try peakMiB(["send", "mike", "--attach", tiny, "--account", "lena"])
-        let upload = try peakMiB(["send", "mike", "--attach", source, "--account", "lena"])
+        let baseline = try await peakMiB(["send", "mike", "--attach", tiny, "--account", "lena"])
+        let upload = try await peakMiB(["send", "mike", "--attach", source, "--account", "lena"])
         #expect(baseline.status == 0 && upload.status == 0)
         #expect(!upload.stderr.contains("\r") && !upload.stderr.contains("uploading big.bin ["), "no progress bar into a pipe")
-        #expect(try parley.run("receive", "--account", "mike", "--json").stdout.contains("\"stored\":2"))
+        #expect(try await parley.run("receive", "--account", "mike", "--json").stdout.contains("\"stored\":2"))
 
         // `history --json` prints one message per line, newest first.
-        let history = try parley.run("history", "lena", "--account", "mike", "--json").stdout
+        let history = try await parley.run("history", "lena", "--account", "mike", "--json").stdout
         let newest = try #require(Self.json(String(history.prefix { $0 != "\n" }))["id"] as? Int)
-        let download = try peakMiB(["download", "\(newest)", "--to", directory + "/out", "--account", "mike"])
+        let download = try await peakMiB(["download", "\(newest)", "--to", directory + "/out", "--account", "mike"])
         #expect(download.status == 0, "\(download.stderr)")
         let received = try Data(contentsOf: URL(fileURLWithPath: directory + "/out/big.bin"))
         #expect(received.count == 50 << 20 && SHA256.hash(data: received) == digest.finalize())

@@ -21,7 +21,7 @@ import Testing
         // connects ahead of its first request is not cut off.
         let silent = try RawConnection(port: server.port)
         let started = Date()
-        #expect(silent.read(for: 8).closed)
+        #expect(await silent.read(for: 8).closed)
         let silentFor = Date().timeIntervalSince(started)
         #expect(silentFor > 2 && silentFor < 6, "closed after \(silentFor) s")
 
@@ -30,7 +30,9 @@ import Testing
         let trickleStart = Date()
         var stillOpen = true
         for byte in "GET /health HTTP/1.1\r\nHost: localhost\r\nX-Padding: aaaaaaaaaaaaaaaaaaaaaaaa".map(String.init) where stillOpen {
-            stillOpen = slowloris.send(byte) && !slowloris.read(for: 0.2).closed
+            let sent = slowloris.send(byte)
+            let closed = await slowloris.read(for: 0.2).closed
+            stillOpen = sent && !closed
         }
         #expect(!stillOpen, "the trickled head was cut off")
         #expect(Date().timeIntervalSince(trickleStart) < 4)
@@ -38,9 +40,9 @@ import Testing
         // A complete request is answered; the kept-alive connection is closed once it idles past the read timeout.
         let keptAlive = try RawConnection(port: server.port)
         #expect(keptAlive.send("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n"))
-        let (answer, closedEarly) = keptAlive.read(for: 1)
+        let (answer, closedEarly) = await keptAlive.read(for: 1)
         #expect(answer.hasPrefix("HTTP/1.1 200") && !closedEarly)
-        #expect(keptAlive.read(for: 6).closed)
+        #expect(await keptAlive.read(for: 6).closed)
     }
 
     /// `curl --http2` on http:// offers h2c: the server answers the request as HTTP/1.1 and closes the connection (its HTTP
@@ -54,7 +56,7 @@ import Testing
         let connection = try RawConnection(port: server.port)
         #expect(connection.send("GET /health HTTP/1.1\r\nHost: x\r\nUpgrade: h2c\r\nConnection: Upgrade, HTTP2-Settings\r\n"
                                 + "HTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n\r\nGET /health HTTP/1.1\r\nHost: x\r\n\r\n"))
-        let answer = connection.read(for: 5)
+        let answer = await connection.read(for: 5)
         #expect(answer.text.hasPrefix("HTTP/1.1 200"), "\(answer.text)")
         #expect(answer.closed, "\(answer.text)")
     }
@@ -67,10 +69,10 @@ import Testing
         // The 30th (a normal client) still gets through while 29 stall.
         let normal = try RawConnection(port: server.port)
         #expect(normal.send("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n"))
-        #expect(normal.read(for: 2).text.hasPrefix("HTTP/1.1 200"))
+        #expect(await normal.read(for: 2).text.hasPrefix("HTTP/1.1 200"))
         // The 31st is refused with a 503 that says when to come back.
         let refused = try RawConnection(port: server.port)
-        let (text, closed) = refused.read(for: 3)
+        let (text, closed) = await refused.read(for: 3)
         #expect(text.hasPrefix("HTTP/1.1 503") && text.contains("Retry-After: 10") && text.contains("too_many_connections"))
         #expect(closed)
         // Freed capacity is usable again.
@@ -78,6 +80,6 @@ import Testing
         try await Task.sleep(for: .milliseconds(300))
         let later = try RawConnection(port: server.port)
         #expect(later.send("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n"))
-        #expect(later.read(for: 2).text.hasPrefix("HTTP/1.1 200"))
+        #expect(await later.read(for: 2).text.hasPrefix("HTTP/1.1 200"))
     }
 }

@@ -49,7 +49,7 @@ import Testing
             "PARLEY_DEVICE_AUTH": device, "PARLEY_SPARE_DEVICE_AUTH": spare, "PARLEY_OPERATOR_TOKEN": Self.operatorToken,
             "SCHEMATHESIS_HOOKS": "schemathesis_hooks", "PYTHONPATH": root.appendingPathComponent("Scripts/interop").path,
         ]) { $1 }
-        let run = try await ProcessRun.runOffPool(process)
+        let run = try await ProcessRun.run(process)
         let summary = run.stdout.components(separatedBy: "\n").drop { !$0.contains("SUMMARY") }.joined(separator: "\n")
         #expect(run.status == 0, "schemathesis exited \(run.status):\n\(run.stdout.suffix(12_000))\n\(run.stderr.suffix(2_000))")
         #expect(summary.contains("Tested:"), "no summary:\n\(run.stdout.suffix(4_000))\n\(run.stderr.suffix(2_000))")

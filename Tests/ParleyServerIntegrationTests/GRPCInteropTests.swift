@@ -47,12 +47,12 @@ import Testing
     static func bytes(_ base64: String?) -> [UInt8] { [UInt8](Data(base64Encoded: base64 ?? "") ?? Data()) }
 
     /// Runs the Python client; its JSON report.
-    static func runPython(_ arguments: [String]) throws -> PythonReport {
+    static func runPython(_ arguments: [String]) async throws -> PythonReport {
         let python = ProcessInfo.processInfo.environment["PARLEY_PYTHON"] ?? packageRoot.appendingPathComponent(".build/python/bin/python3").path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
         process.arguments = [packageRoot.appendingPathComponent("Scripts/interop/grpc_key_client.py").path] + arguments
-        let run = try ProcessRun.run(process)
+        let run = try await ProcessRun.run(process)
         guard run.status == 0 else {
             Issue.record("grpc_key_client.py exited \(run.status): \(run.stderr)")
             throw ServerProcessError.didNotStart
@@ -61,7 +61,7 @@ import Testing
     }
 
     /// A self-signed certificate for "localhost" and 127.0.0.1 (openssl), with its key; the paths.
-    static func makeCertificate(in directory: String) throws -> (certificate: String, key: String) {
+    static func makeCertificate(in directory: String) async throws -> (certificate: String, key: String) {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let certificate = directory + "/grpc-cert.pem", key = directory + "/grpc-key.pem"
         let process = Process()
@@ -71,7 +71,7 @@ import Testing
                              "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"]
         process.standardError = FileHandle.nullDevice
         try process.run()
-        process.waitUntilExit()
+        await process.exited()
         guard process.terminationStatus == 0 else { throw ServerProcessError.didNotStart }
         return (certificate, key)
     }
@@ -90,7 +90,7 @@ import Testing
         var arguments = ["--data-directory", directory, "--grpc-port", "0"]
         var tlsArguments: [String] = []
         if tls {
-            let files = try makeCertificate(in: directory + "-tls")
+            let files = try await makeCertificate(in: directory + "-tls")
             arguments += ["--grpc-tls-certificate", files.certificate, "--grpc-tls-key", files.key]
             tlsArguments = [files.certificate]
         }
@@ -116,7 +116,7 @@ import Testing
             throw error
         }
 
-        let report = try runPython([
+        let report = try await runPython([
             packageRoot.appendingPathComponent("Protos/ParleyGRPC").path, server.baseURL, "127.0.0.1:\(grpcPort)", "pybob",
             registered.accountId, password,
         ] + tlsArguments)

@@ -11,7 +11,7 @@ import Testing
 @Suite struct HashImportTests {
     static let token = "integration-operator-token"
 
-    static func operatorCommand(_ arguments: [String], server: ServerProcess) throws -> HashImportJob {
+    static func operatorCommand(_ arguments: [String], server: ServerProcess) async throws -> HashImportJob {
         guard let bin = ProcessInfo.processInfo.environment["PARLEY_BIN_DIR"] else { throw ServerProcessError.notConfigured }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: bin).appendingPathComponent("parley-server")
@@ -20,8 +20,8 @@ import Testing
         let output = Pipe()
         process.standardOutput = output
         try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let data = await output.fileHandleForReading.readAll()
+        await process.exited()
         let last = String(decoding: data, as: UTF8.self).split(separator: "\n").last.map(String.init) ?? ""
         return try JSONDecoder().decode(HashImportJob.self, from: Data(last.utf8))
     }
@@ -46,7 +46,7 @@ import Testing
         let arguments = ["--data-directory", directory + "/server"]
         var server = try await ServerProcess(arguments: arguments, environment: ["PARLEY_OPERATOR_TOKEN": Self.token])
         let started = ContinuousClock.now
-        let queued = try Self.operatorCommand(["import", file], server: server)
+        let queued = try await Self.operatorCommand(["import", file], server: server)
         #expect(queued.state == "queued" && queued.fileBytes == 65_000_000)
 
         // Let part of it commit (the first chunks), then kill the server the hard way. Polled over HTTP directly (a
@@ -66,14 +66,14 @@ import Testing
         var job = seen
         while job.state == "running" || job.state == "queued" {
             try await Task.sleep(for: .milliseconds(500))
-            job = try Self.operatorCommand(["status", queued.id], server: server)
+            job = try await Self.operatorCommand(["status", queued.id], server: server)
         }
         let firstRun = ContinuousClock.now - started
         #expect(job.state == "completed")
         #expect(job.lines == 1_000_000 && job.imported == 1_000_000 && job.duplicates == 0 && job.invalid == 0)
 
         let again = ContinuousClock.now
-        let second = try Self.operatorCommand(["import", file, "--wait"], server: server)
+        let second = try await Self.operatorCommand(["import", file, "--wait"], server: server)
         #expect(second.state == "completed" && second.imported == 0 && second.duplicates == 1_000_000)
         print("1,000,000-hash import: first run (with a kill and restart) \(firstRun), second run \(ContinuousClock.now - again)")
     }

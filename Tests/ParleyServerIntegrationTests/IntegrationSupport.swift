@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import ParleyAPI
 import ParleyKit
+import ParleyTestSupport
 
 /// A registered device for the integration tests (opaque ciphertexts: the server never reads them).
 struct TestDevice: Sendable {
@@ -72,21 +73,19 @@ final class ReceivedTexts: @unchecked Sendable {
 }
 
 /// A process run to its end: exit status and output.
-struct ProcessRun {
+struct ProcessRun: Sendable {
     let status: Int32
     let stdout: String
     let stderr: String
 
-    /// Runs `process` on a thread of its own and collects its output, without holding one of Swift concurrency's few
-    /// threads while it runs (a long-running tool would starve the in-process servers of other tests meanwhile).
-    static func runOffPool(_ process: Process) async throws -> ProcessRun {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(with: Result { try run(process) }) }
-        }
+    /// Runs `process` (executable and arguments set) on a thread of its own and collects its output, without holding
+    /// one of Swift concurrency's few threads while it runs (``runBlocking(_:)``).
+    static func run(_ process: Process) async throws -> ProcessRun {
+        let handle = BlockingHandle(process)
+        return try await runBlocking { try runToCompletion(handle.value) }
     }
 
-    /// Runs `process` (executable and arguments set) and collects its output.
-    static func run(_ process: Process) throws -> ProcessRun {
+    private static func runToCompletion(_ process: Process) throws -> ProcessRun {
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -95,5 +94,31 @@ struct ProcessRun {
         process.waitUntilExit()
         return ProcessRun(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
                           stderr: String(decoding: stderr, as: UTF8.self))
+    }
+}
+
+/// A value handed to a thread of its own by ``runBlocking(_:)`` and not touched by the caller meanwhile (`Process`,
+/// pipes and file handles are not `Sendable`).
+struct BlockingHandle<Value>: @unchecked Sendable {
+    let value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+}
+
+extension Process {
+    /// Waits for the process to exit, on a thread of its own (``runBlocking(_:)``).
+    func exited() async {
+        let handle = BlockingHandle(self)
+        await runBlocking { handle.value.waitUntilExit() }
+    }
+}
+
+extension FileHandle {
+    /// Everything until end of file, read on a thread of its own (``runBlocking(_:)``).
+    func readAll() async -> Data {
+        let handle = BlockingHandle(self)
+        return await runBlocking { handle.value.readDataToEndOfFile() }
     }
 }

@@ -48,8 +48,8 @@ import Testing
             kill(pid, SIGCONT)
             usleep(1000)
         }
-        process.waitUntilExit()
-        return (seen, String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+        await process.exited()
+        return (seen, String(decoding: await errors.fileHandleForReading.readAll(), as: UTF8.self))
     }
 
     @Test func interruptedDownloadsAndUploadsLeaveNothingBehind() async throws {
@@ -59,17 +59,17 @@ import Testing
         let server = try await CommandLineScenarioTests.startServer(directory + "/server")
         defer { server.stop() }
         let parley = try Parley()
-        #expect(try parley.run("register", "nina", "--server", server.baseURL, "--account", "nina").status == 0)
-        #expect(try parley.run("register", "omar", "--server", server.baseURL, "--account", "omar").status == 0)
+        #expect(try await parley.run("register", "nina", "--server", server.baseURL, "--account", "nina").status == 0)
+        #expect(try await parley.run("register", "omar", "--server", server.baseURL, "--account", "omar").status == 0)
         let nina = parley.home + "/accounts/nina", omar = parley.home + "/accounts/omar"
 
         // 24 MiB: long enough to be caught in the middle.
         let source = directory + "/big.bin"
         let random = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/dev/urandom"))
         #expect(FileManager.default.createFile(atPath: source, contents: try random.read(upToCount: 24 << 20)))
-        #expect(try parley.run("send", "omar", "--attach", source, "--account", "nina").status == 0)
-        #expect(try parley.run("receive", "--account", "omar").status == 0)
-        let history = try parley.run("history", "nina", "--account", "omar", "--json").stdout
+        #expect(try await parley.run("send", "omar", "--attach", source, "--account", "nina").status == 0)
+        #expect(try await parley.run("receive", "--account", "omar").status == 0)
+        let history = try await parley.run("history", "nina", "--account", "omar", "--json").stdout
         let message = try #require(CommandLineScenarioTests.json(String(history.prefix { $0 != "\n" }))["id"] as? Int)
 
         for signal in [SIGKILL, SIGINT] {
@@ -80,7 +80,7 @@ import Testing
             let staging = omar + "/attachments/staging"
             let mode = try FileManager.default.attributesOfItem(atPath: staging)[.posixPermissions] as? Int
             #expect(mode == 0o700, "the staging directory is private")
-            #expect(try parley.run("conversations", "--account", "omar").status == 0)
+            #expect(try await parley.run("conversations", "--account", "omar").status == 0)
             #expect(Self.transferFiles(under: omar).isEmpty, "the next command removed what was left: \(Self.transferFiles(under: omar))")
             #expect(try FileManager.default.contentsOfDirectory(atPath: staging).isEmpty)
         }
@@ -88,11 +88,11 @@ import Testing
         let (caught, output) = try await Self.interrupt(parley, ["send", "omar", "again", "--attach", source, "--account", "nina"],
                                               when: "upload-", appearsUnder: nina, with: SIGKILL)
         #expect(caught, "the upload was interrupted while it encrypted or sent: \(output)")
-        #expect(try parley.run("conversations", "--account", "nina").status == 0)
+        #expect(try await parley.run("conversations", "--account", "nina").status == 0)
         #expect(Self.transferFiles(under: nina).isEmpty, "\(Self.transferFiles(under: nina))")
 
         // A completed download leaves exactly the file asked for.
-        #expect(try parley.run("download", "\(message)", "--to", directory + "/out", "--account", "omar").status == 0)
+        #expect(try await parley.run("download", "\(message)", "--to", directory + "/out", "--account", "omar").status == 0)
         #expect(FileManager.default.fileExists(atPath: directory + "/out/big.bin"))
         #expect(Self.transferFiles(under: omar).isEmpty)
     }

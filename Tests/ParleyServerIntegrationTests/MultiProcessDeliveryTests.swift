@@ -54,4 +54,46 @@ import Testing
         second.stop()
         try await database.drop()
     }
+
+    /// Each process keeps accounts in memory for authentication and device lists: a change made through one process
+    /// reaches the other's copy by notification, well before the copy would expire (10 s).
+    @Test func aCredentialChangedThroughOneServerIsRefusedByTheOtherAtOnce() async throws {
+        let database = try TestDatabase()
+        try await database.create()
+        let first = try await ServerProcess(arguments: ["--database-url", database.url, "--data-directory", NSTemporaryDirectory() + "parley-a-\(UUID())"])
+        let second = try await ServerProcess(arguments: ["--database-url", database.url, "--data-directory", NSTemporaryDirectory() + "parley-b-\(UUID())"])
+        let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        defer { Task { try? await http.shutdown() } }
+        defer {
+            first.stop()
+            second.stop()
+        }
+        let viaFirst = ParleyServerClient(baseURL: first.baseURL, http: http)
+        let viaSecond = ParleyServerClient(baseURL: second.baseURL, http: http)
+        let alice = try await TestDevice.register(viaFirst, "alice")
+        // The second process reads Alice's account (and keeps it) while authenticating her.
+        for _ in 0..<3 { _ = try await viaSecond.devices(as: alice.credentials) }
+
+        // A new credential through the first process (a restored PIN backup starts the device over).
+        let newPassword = DeviceCredentials.makePassword()
+        try await viaFirst.resetRegistration(alice.registrationId &+ 1, password: newPassword, as: alice.credentials)
+        let renewed = DeviceCredentials(accountId: alice.credentials.accountId, deviceId: 1, password: newPassword)
+        let changed = Date()
+        var refusedAfter: TimeInterval?
+        while Date().timeIntervalSince(changed) < 5 {
+            do {
+                _ = try await viaSecond.devices(as: alice.credentials)
+            } catch ParleyError.server(let failure) where failure.status == 401 {
+                refusedAfter = Date().timeIntervalSince(changed)
+                break
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let seconds = try #require(refusedAfter, "the old credential still worked on the second process after 5 s")
+        #expect(seconds < 2, "refused after \(seconds) s")
+        #expect(try await viaSecond.devices(as: renewed).devices.count == 1)
+        first.stop()
+        second.stop()
+        try await database.drop()
+    }
 }

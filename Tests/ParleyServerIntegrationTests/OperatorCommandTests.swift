@@ -9,12 +9,12 @@ import Testing
     static let operatorToken = "operator-token-for-the-cli-test"
 
     /// Runs `parley-server ARGUMENTS` as the operator of `server`; status and stdout.
-    static func operatorCommand(_ arguments: [String], server: ServerProcess) throws -> (Int32, String) {
+    static func operatorCommand(_ arguments: [String], server: ServerProcess) async throws -> (Int32, String) {
         guard let bin = ProcessInfo.processInfo.environment["PARLEY_BIN_DIR"] else { throw ServerProcessError.notConfigured }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: bin).appendingPathComponent("parley-server")
         process.arguments = arguments + ["--server", server.baseURL, "--operator-token", operatorToken]
-        let run = try ProcessRun.run(process)
+        let run = try await ProcessRun.run(process)
         return (run.status, run.stdout)
     }
 
@@ -27,32 +27,32 @@ import Testing
         defer { server.stop() }
         let parley = try CommandLineClientTests.Parley()
 
-        let refused = try parley.run("register", "alice", "--server", server.baseURL, "--account", "alice")
+        let refused = try await parley.run("register", "alice", "--server", server.baseURL, "--account", "alice")
         #expect(refused.status != 0 && refused.stderr.contains("invite"), "\(refused.stderr)")
 
-        let (created, token) = try Self.operatorCommand(["invites", "create", "--uses", "1"], server: server)
+        let (created, token) = try await Self.operatorCommand(["invites", "create", "--uses", "1"], server: server)
         #expect(created == 0)
         let invite = token.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(invite.count >= 22)
-        #expect(try parley.run("register", "alice", "--server", server.baseURL, "--account", "alice", "--invite", invite).status == 0)
-        let again = try parley.run("register", "bob", "--server", server.baseURL, "--account", "bob", "--invite", invite)
+        #expect(try await parley.run("register", "alice", "--server", server.baseURL, "--account", "alice", "--invite", invite).status == 0)
+        let again = try await parley.run("register", "bob", "--server", server.baseURL, "--account", "bob", "--invite", invite)
         #expect(again.status != 0 && again.stderr.contains("used up"), "\(again.stderr)")
 
-        let (listed, list) = try Self.operatorCommand(["accounts", "list", "--json"], server: server)
+        let (listed, list) = try await Self.operatorCommand(["accounts", "list", "--json"], server: server)
         #expect(listed == 0)
         let accounts = try list.split(separator: "\n").map { try JSONDecoder().decode([String: AnyCodableValue].self, from: Data($0.utf8)) }
         #expect(accounts.count == 1)
         let aliceId = try #require(accounts.first?["accountId"]?.string)
         #expect(accounts.first?["username"]?.string == "alice")
 
-        #expect(try Self.operatorCommand(["accounts", "disable", aliceId], server: server).0 == 0)
-        let blocked = try parley.run("devices", "--account", "alice")
+        #expect(try await Self.operatorCommand(["accounts", "disable", aliceId], server: server).0 == 0)
+        let blocked = try await parley.run("devices", "--account", "alice")
         #expect(blocked.status != 0 && blocked.stderr.contains("disabled"), "\(blocked.stderr)")
-        #expect(try Self.operatorCommand(["accounts", "enable", aliceId], server: server).0 == 0)
-        #expect(try parley.run("devices", "--account", "alice").status == 0)
-        #expect(try Self.operatorCommand(["accounts", "delete", aliceId], server: server).0 == 0)
-        #expect(try Self.operatorCommand(["accounts", "delete", aliceId], server: server).0 != 0, "already gone")
-        #expect(try Self.operatorCommand(["accounts", "list"], server: server).1.isEmpty)
+        #expect(try await Self.operatorCommand(["accounts", "enable", aliceId], server: server).0 == 0)
+        #expect(try await parley.run("devices", "--account", "alice").status == 0)
+        #expect(try await Self.operatorCommand(["accounts", "delete", aliceId], server: server).0 == 0)
+        #expect(try await Self.operatorCommand(["accounts", "delete", aliceId], server: server).0 != 0, "already gone")
+        #expect(try await Self.operatorCommand(["accounts", "list"], server: server).1.isEmpty)
     }
 
     /// A second server on the same SQLite data directory is refused with the first one's pid; both tools say their
@@ -67,7 +67,7 @@ import Testing
         let second = Process()
         second.executableURL = URL(fileURLWithPath: bin).appendingPathComponent("parley-server")
         second.arguments = ["--data-directory", directory, "--port", "0"]
-        let refused = try ProcessRun.run(second)
+        let refused = try await ProcessRun.run(second)
         #expect(refused.status != 0)
         #expect(refused.stderr.contains("another parley-server (pid \(server.process.processIdentifier)) is using"), "\(refused.stderr)")
 
@@ -75,7 +75,7 @@ import Testing
         let help = Process()
         help.executableURL = URL(fileURLWithPath: bin).appendingPathComponent("parley-server")
         help.arguments = ["--help"]
-        let helpRun = try ProcessRun.run(help)
+        let helpRun = try await ProcessRun.run(help)
         #expect(helpRun.status == 0 && helpRun.stdout.contains("--data-directory") && helpRun.stdout.contains("--vapid-subject")
                 && helpRun.stdout.contains("invites"), "\(helpRun.stdout)")
 
@@ -83,7 +83,7 @@ import Testing
             let process = Process()
             process.executableURL = URL(fileURLWithPath: bin).appendingPathComponent(tool)
             process.arguments = ["--version"]
-            let run = try ProcessRun.run(process)
+            let run = try await ProcessRun.run(process)
             #expect(run.status == 0 && run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0.1.0", "\(tool): \(run.stdout)")
         }
 
@@ -98,7 +98,7 @@ import Testing
         verbose.standardError = errors
         try verbose.run()
         let stdout = LineReader(output.fileHandleForReading)
-        let line = try #require(stdout.next(timeout: 30))
+        let line = try #require(await stdout.next(timeout: 30))
         let port = try #require(line.split(separator: ":").last.flatMap { Int($0) })
         let http = HTTPClient(eventLoopGroupProvider: .singleton)
         for path in ["/v1/accounts/username/someone", "/health"] {
@@ -106,8 +106,8 @@ import Testing
         }
         try await http.shutdown()
         verbose.terminate()
-        verbose.waitUntilExit()
-        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        await verbose.exited()
+        let log = String(decoding: await errors.fileHandleForReading.readAll(), as: UTF8.self)
         #expect(log.contains("parley-server 0.1.0 started") && log.contains("storage=SQLite"), "\(log)")
         #expect(log.contains("GET /v1/accounts/username/{username} 401"), "\(log)")
         #expect(log.contains("GET /health 200"))

@@ -1,4 +1,5 @@
 import Foundation
+import ParleyTestSupport
 
 /// Samples a running process's peak resident memory (`VmHWM` in `/proc/PID/status`) until it exits.
 final class PeakMemorySampler: @unchecked Sendable {
@@ -61,8 +62,12 @@ final class SilentListener: @unchecked Sendable {
         }
     }
 
-    /// Waits until someone connected.
-    func waitForConnection(timeout seconds: Double) -> Bool {
+    /// Waits until someone connected (on a thread of its own: ``runBlocking(_:)``).
+    func waitForConnection(timeout seconds: Double) async -> Bool {
+        await runBlocking { self.blockingWaitForConnection(timeout: seconds) }
+    }
+
+    private func blockingWaitForConnection(timeout seconds: Double) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         accepted.lock()
         defer { accepted.unlock() }

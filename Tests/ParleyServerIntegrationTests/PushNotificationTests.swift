@@ -51,7 +51,7 @@ import Testing
     /// The providers' emulator and a server (SQLite) that pushes through it, with an HTTP client for the test's calls
     /// (the caller shuts it down).
     static func start() async throws -> (PushProviders, ServerProcess, HTTPClient) {
-        let providers = try PushProviders()
+        let providers = try await PushProviders()
         let server = try await ServerProcess(arguments: ["--data-directory", NSTemporaryDirectory() + "parley-push-\(UUID())"]
                                              + (try providers.serverArguments))
         return (providers, server, HTTPClient(eventLoopGroupProvider: .singleton))
@@ -189,7 +189,7 @@ import Testing
     /// Two processes on one PostgreSQL: a device connected to one is not pushed for a message the other stores; once it
     /// disconnects, it is.
     @Test func aSocketOnAnotherProcessCountsAsOnline() async throws {
-        let providers = try PushProviders()
+        let providers = try await PushProviders()
         let database = try TestDatabase()
         try await database.create()
         let arguments = ["--database-url", database.url] + (try providers.serverArguments)
@@ -223,35 +223,35 @@ import Testing
 
     /// The command line: a user registers a UnifiedPush-style Web Push endpoint, is woken by a message and receives it.
     @Test func theCommandLineRegistersAWebPushEndpointAndIsWoken() async throws {
-        let providers = try PushProviders()
+        let providers = try await PushProviders()
         let directory = NSTemporaryDirectory() + "parley-push-cli-\(UUID())"
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let server = try await ServerProcess(arguments: ["--data-directory", directory] + (try providers.serverArguments))
         let parley = try CommandLineClientTests.Parley()
-        #expect(try parley.run("register", "alice", "--server", server.baseURL, "--account", "alice").status == 0)
-        #expect(try parley.run("register", "bob", "--server", server.baseURL, "--account", "bob").status == 0)
+        #expect(try await parley.run("register", "alice", "--server", server.baseURL, "--account", "alice").status == 0)
+        #expect(try await parley.run("register", "bob", "--server", server.baseURL, "--account", "bob").status == 0)
 
         // Keys made by the command (the payload is only "wake up"): registered and shown.
-        let generated = try parley.run("push", "register", "--webpush", "https://ntfy.example/upAbC123?up=1", "--account", "bob")
+        let generated = try await parley.run("push", "register", "--webpush", "https://ntfy.example/upAbC123?up=1", "--account", "bob")
         #expect(generated.status == 0 && generated.stdout.contains("Web Push to https://ntfy.example/upAbC123?up=1"), "\(generated.stderr)")
         // A subscription whose keys the receiver holds, as a UnifiedPush distributor hands them over.
         guard case .webPush(let endpoint, let p256dh, let auth) = try #require(providers.subscriptions["sub5"]) else { return }
         // `--auth=…`: URL-safe base64 may begin with "-", which would read as an option.
-        let registered = try parley.run("push", "register", "--webpush", endpoint, "--p256dh=\(p256dh)", "--auth=\(auth)", "--account", "bob")
+        let registered = try await parley.run("push", "register", "--webpush", endpoint, "--p256dh=\(p256dh)", "--auth=\(auth)", "--account", "bob")
         #expect(registered.status == 0, "\(registered.stderr)")
-        let status = try parley.run("push", "status", "--account", "bob", "--json")
+        let status = try await parley.run("push", "status", "--account", "bob", "--json")
         #expect(status.stdout.contains(endpoint.replacingOccurrences(of: "/", with: "\\/")) || status.stdout.contains(endpoint), "\(status.stdout)")
         #expect(status.stdout.contains(#""keysRegistered":true"#), "\(status.stdout)")
-        #expect(try parley.run("push", "register", "--apns", "abc", "--account", "bob").status != 0, "--apns needs --topic")
+        #expect(try await parley.run("push", "register", "--apns", "abc", "--account", "bob").status != 0, "--apns needs --topic")
 
-        #expect(try parley.run("send", "bob", "wake up and read this", "--account", "alice").status == 0)
+        #expect(try await parley.run("send", "bob", "wake up and read this", "--account", "alice").status == 0)
         let pushed = try await providers.waitFor { $0.contains { $0.target == "sub5" } }
         #expect(pushed.filter { $0.target == "sub5" }.map(\.plaintext) == [#"{"parley":"wake"}"#])
-        let received = try parley.run("receive", "--account", "bob", "--json")
+        let received = try await parley.run("receive", "--account", "bob", "--json")
         #expect(received.status == 0 && received.stdout.contains("\"stored\":1"), "\(received.stdout)")
 
-        #expect(try parley.run("push", "remove", "--account", "bob").stdout.contains("removed"))
-        #expect(try parley.run("push", "status", "--account", "bob").stdout.contains("target: none"))
+        #expect(try await parley.run("push", "remove", "--account", "bob").stdout.contains("removed"))
+        #expect(try await parley.run("push", "status", "--account", "bob").stdout.contains("target: none"))
         server.stop()
         await providers.stop()
     }

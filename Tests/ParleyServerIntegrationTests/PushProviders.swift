@@ -33,7 +33,7 @@ final class PushProviders: @unchecked Sendable {
         }
     }
 
-    init() throws {
+    init() async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-push-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         process.executableURL = URL(fileURLWithPath: ProcessInfo.processInfo.environment["PARLEY_PYTHON"]
@@ -44,7 +44,7 @@ final class PushProviders: @unchecked Sendable {
         process.standardInput = Pipe()
         try process.run()
         let lines = LineReader(output.fileHandleForReading)
-        guard let ready = lines.next(timeout: 30), ready.hasPrefix("READY "), let port = Int(ready.dropFirst(6)) else {
+        guard let ready = await lines.next(timeout: 30), ready.hasPrefix("READY "), let port = Int(ready.dropFirst(6)) else {
             process.terminate()
             throw PushProvidersError.didNotStart
         }

@@ -1,10 +1,11 @@
 import Foundation
+import ParleyTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// A plain TCP connection to a loopback port, for probing the server below HTTP (stalled heads, idle sockets).
-final class RawConnection {
+final class RawConnection: @unchecked Sendable {
     private let descriptor: Int32
 
     /// Connects to 127.0.0.1:`port`.
@@ -43,14 +44,18 @@ final class RawConnection {
     }
 
     /// What arrives within `seconds`, until the server closes the connection or nothing more comes; `closed` tells
-    /// whether it closed.
-    func read(for seconds: Double) -> (text: String, closed: Bool) {
-        let (bytes, closed) = readBytes(for: seconds)
+    /// whether it closed. The blocking read runs on a thread of its own (``runBlocking(_:)``).
+    func read(for seconds: Double) async -> (text: String, closed: Bool) {
+        let (bytes, closed) = await readBytes(for: seconds)
         return (String(decoding: bytes, as: UTF8.self), closed)
     }
 
     /// The bytes that arrive within `seconds` (see ``read(for:)``).
-    func readBytes(for seconds: Double) -> (bytes: [UInt8], closed: Bool) {
+    func readBytes(for seconds: Double) async -> (bytes: [UInt8], closed: Bool) {
+        await runBlocking { self.blockingRead(for: seconds) }
+    }
+
+    private func blockingRead(for seconds: Double) -> (bytes: [UInt8], closed: Bool) {
         var timeout = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - Double(Int(seconds))) * 1_000_000))
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var received: [UInt8] = []

@@ -1,4 +1,5 @@
 import Foundation
+import ParleyTestSupport
 
 /// A real `parley-server` process (from `PARLEY_BIN_DIR`, which `make test` sets) on a free loopback port.
 final class ServerProcess: @unchecked Sendable {
@@ -20,7 +21,10 @@ final class ServerProcess: @unchecked Sendable {
         let handle = output.fileHandleForReading
         // The server prints one line on stdout once it listens (logs go to stderr); read until it comes.
         let wantsGRPC = arguments.contains("--grpc-port")
-        let found: (Int, Int?)? = await Task.detached {
+        let reader = BlockingHandle(handle)
+        // Read on a thread of its own: a blocking read must not hold one of the cooperative pool's threads.
+        let found: (Int, Int?)? = await runBlocking {
+            let handle = reader.value
             var text = ""
             func port(after marker: String) -> Int? {
                 guard let range = text.range(of: marker), let end = text[range.upperBound...].firstIndex(of: "\n") else { return nil }
@@ -35,7 +39,7 @@ final class ServerProcess: @unchecked Sendable {
                     if let grpc = port(after: "parley-server gRPC listening on ") { return (http, grpc) }
                 }
             }
-        }.value
+        }
         guard let found else {
             process.terminate()
             throw ServerProcessError.didNotStart

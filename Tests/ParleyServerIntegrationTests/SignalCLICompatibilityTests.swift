@@ -14,10 +14,10 @@ import Testing
 
     /// Registers each (local account, digits-only username); returns the account ids by local account.
     static func register(_ accounts: [(String, String)], with parley: CommandLineClientTests.Parley,
-                         on server: ServerProcess) throws -> [String: String] {
+                         on server: ServerProcess) async throws -> [String: String] {
         var ids: [String: String] = [:]
         for (account, digits) in accounts {
-            let registered = try parley.run("register", digits, "--server", server.baseURL, "--account", account, "--json")
+            let registered = try await parley.run("register", digits, "--server", server.baseURL, "--account", account, "--json")
             let fields = try JSONSerialization.jsonObject(with: Data(registered.stdout.utf8)) as? [String: Any]
             ids[account] = try #require(fields?["accountId"] as? String)
         }
@@ -25,14 +25,14 @@ import Testing
     }
 
     /// Starts `parley arguments` (a daemon or the REST API) and waits for the address it says it listens on.
-    static func startListening(_ parley: CommandLineClientTests.Parley, _ arguments: [String]) throws -> (Process, String) {
+    static func startListening(_ parley: CommandLineClientTests.Parley, _ arguments: [String]) async throws -> (Process, String) {
         let process = parley.process(arguments)
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         let lines = LineReader(errors.fileHandleForReading)
-        while let line = lines.next(timeout: 30) {
+        while let line = await lines.next(timeout: 30) {
             if let range = line.range(of: "listening on ") {
                 let address = line[range.upperBound...].trimmingCharacters(in: .whitespaces)
                 return (process, address.hasPrefix("http://") ? String(address.dropFirst(7)) : address)
@@ -49,9 +49,9 @@ import Testing
             try? FileManager.default.removeItem(atPath: directory)
         }
         // signal-cli's tools name people by phone number: these accounts' usernames are the digits.
-        let accountIds = try Self.register([("alice", "15550000001"), ("bob", "15550000002"), ("carol", "15550000003")], with: parley, on: server)
+        let accountIds = try await Self.register([("alice", "15550000001"), ("bob", "15550000002"), ("carol", "15550000003")], with: parley, on: server)
 
-        let (daemon, daemonAddress) = try Self.startListening(parley, ["daemon", "--http", "127.0.0.1:0", "--account", "alice"])
+        let (daemon, daemonAddress) = try await Self.startListening(parley, ["daemon", "--http", "127.0.0.1:0", "--account", "alice"])
         defer { if daemon.isRunning { daemon.terminate() } }
         let endpoint = "http://" + daemonAddress
 
@@ -68,33 +68,33 @@ import Testing
         defer { if python.isRunning { python.terminate() } }
         let steps = LineReader(output.fileHandleForReading)
         var seen: [String] = []
-        while let line = steps.next(timeout: 60) {
+        while let line = await steps.next(timeout: 60) {
             seen.append(line)
             if line == "LISTENING", !seen.contains("AWAY") {
                 // The bot's event stream is open: Bob writes to it.
-                #expect(try parley.run("send", "15550000001", "ping from bob", "--account", "bob").status == 0)
+                #expect(try await parley.run("send", "15550000001", "ping from bob", "--account", "bob").status == 0)
             }
             if line == "AWAY" {
                 // The bot is disconnected: two messages arrive and the daemon stores them before it comes back.
                 for text in ["while away 1", "while away 2"] {
-                    #expect(try parley.run("send", "15550000001", text, "--account", "bob").status == 0)
+                    #expect(try await parley.run("send", "15550000001", text, "--account", "bob").status == 0)
                 }
                 try await Task.sleep(for: .seconds(2))
                 pythonInput.fileHandleForWriting.write(Data("SENT\n".utf8))
             }
             if line == "OK" || line.hasPrefix("FAILED") { break }
         }
-        python.waitUntilExit()
-        let stderr = String(decoding: pythonErrors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        await python.exited()
+        let stderr = String(decoding: await pythonErrors.fileHandleForReading.readAll(), as: UTF8.self)
         #expect(python.terminationStatus == 0, "the bot stopped: \(seen.joined(separator: " | ")) \(stderr)")
         #expect(seen.contains("EVENT ping from bob") && seen.contains("CAUGHT UP") && seen.last == "OK", "\(seen)")
 
         // What the bot did, as Bob and Carol's own clients see it.
-        #expect(try parley.run("receive", "--account", "bob").status == 0)
-        let bobsView = try parley.run("history", "15550000001", "--account", "bob", "--json").stdout
+        #expect(try await parley.run("receive", "--account", "bob").status == 0)
+        let bobsView = try await parley.run("history", "15550000001", "--account", "bob", "--json").stdout
         #expect(bobsView.contains("hello from pysignalclijsonrpc") && bobsView.contains("👍"))
-        #expect(try parley.run("receive", "--account", "carol").status == 0)
-        let carolsGroups = try parley.run("group", "list", "--account", "carol", "--json").stdout
+        #expect(try await parley.run("receive", "--account", "carol").status == 0)
+        let carolsGroups = try await parley.run("group", "list", "--account", "carol", "--json").stdout
         #expect(carolsGroups.contains("\"title\":\"Bots\""))
         // Alice left: Carol's group has Bob and Carol.
         let alice = try #require(accountIds["alice"]), bob = try #require(accountIds["bob"]), carol = try #require(accountIds["carol"])
@@ -108,8 +108,8 @@ import Testing
             server.stop()
             try? FileManager.default.removeItem(atPath: directory)
         }
-        _ = try Self.register([("dana", "15550000011"), ("eli", "15550000012")], with: parley, on: server)
-        let (daemon, daemonAddress) = try Self.startListening(parley, ["daemon", "--tcp", "127.0.0.1:0", "--all-accounts"])
+        _ = try await Self.register([("dana", "15550000011"), ("eli", "15550000012")], with: parley, on: server)
+        let (daemon, daemonAddress) = try await Self.startListening(parley, ["daemon", "--tcp", "127.0.0.1:0", "--all-accounts"])
         defer { if daemon.isRunning { daemon.terminate() } }
         let port = daemonAddress.split(separator: ":").last.flatMap { Int($0) }
         let connection = try RawConnection(port: try #require(port))
@@ -122,7 +122,7 @@ import Testing
         var answers = ""
         // Five answers and the notification for Eli's account when the message reaches it (before or after id 5's answer).
         for _ in 0..<60 where !(answers.contains(#""method":"receive""#) && answers.contains(#""id":6"#)) {
-            answers += connection.read(for: 0.5).text
+            answers += await connection.read(for: 0.5).text
         }
         // Eli's delivery receipt reaches Dana's account within moments: it may already be among these lines.
         let lines = answers.split(separator: "\n").map(String.init).filter { !$0.contains(#""receiptMessage""#) }
@@ -143,7 +143,7 @@ import Testing
         #expect(connection.send(#"{"jsonrpc":"2.0","id":7,"method":"sendReaction","params":{"account":"+15550000012","recipient":"+15550000011","emoji":"🎉","targetAuthor":"+15550000011","targetTimestamp":"# + timestamp + "}}\n"))
         var more = ""
         for _ in 0..<60 where !(more.contains(#""reaction""#) && (answers + more).contains(#""receiptMessage""#) && more.contains(#""id":7"#)) {
-            more += connection.read(for: 0.5).text
+            more += await connection.read(for: 0.5).text
         }
         let events = (answers + "\n" + more).split(separator: "\n").map(String.init)
         #expect(events.contains { $0.contains(#""id":7"#) && $0.contains(#""type":"SUCCESS""#) }, "\(more)")
@@ -154,7 +154,7 @@ import Testing
         // Dana starts typing to Eli: Eli's account hears it (an ephemeral event, relayed over the sockets only).
         #expect(connection.send(#"{"jsonrpc":"2.0","id":8,"method":"sendTyping","params":{"account":"+15550000011","recipient":"+15550000012"}}"# + "\n"))
         var typing = ""
-        for _ in 0..<40 where !typing.contains(#""typingMessage""#) { typing += connection.read(for: 0.5).text }
+        for _ in 0..<40 where !typing.contains(#""typingMessage""#) { typing += await connection.read(for: 0.5).text }
         #expect(typing.split(separator: "\n").contains { $0.contains(#""account":"+15550000012""#) && $0.contains(#""action":"STARTED""#) },
                 "\(typing)")
 
@@ -163,14 +163,14 @@ import Testing
         #expect(connection.send(#"{"jsonrpc":"2.0","id":9,"method":"send","params":{"account":"+15550000011","recipient":"+15550000012","message":"over tcp, edited","editTimestamp":"# + timestamp + "}}\n"
                                 + #"{"jsonrpc":"2.0","id":10,"method":"addDevice","params":{"account":"+15550000011","uri":"sgnl://linkdevice?uuid=x&pub_key=y"}}"# + "\n"))
         var edited = ""
-        for _ in 0..<40 where !(edited.contains(#""editMessage""#) && edited.contains(#""id":10"#)) { edited += connection.read(for: 0.5).text }
+        for _ in 0..<40 where !(edited.contains(#""editMessage""#) && edited.contains(#""id":10"#)) { edited += await connection.read(for: 0.5).text }
         let editLines = edited.split(separator: "\n").map(String.init)
         #expect(editLines.contains { $0.contains(#""account":"+15550000012""#) && $0.contains(#""targetSentTimestamp":\#(timestamp)"#)
             && $0.contains("over tcp, edited") }, "\(edited)")
         #expect(editLines.contains { $0.contains(#""id":10"#) && $0.contains(#""code":-1"#) && $0.contains("parley://link") }, "\(edited)")
         #expect(lines.contains { $0.contains(#""method":"receive""#) && $0.contains(#""account":"+15550000012""#) && $0.contains("over tcp") })
-        #expect(try parley.run("receive", "--account", "eli").status == 0)
-        #expect(try parley.run("history", "15550000011", "--account", "eli").stdout.contains("over tcp"))
+        #expect(try await parley.run("receive", "--account", "eli").status == 0)
+        #expect(try await parley.run("history", "15550000011", "--account", "eli").stdout.contains("over tcp"))
     }
 
     /// A line client that was away catches up: `subscribeReceive` with `since` (the `message.id` of the last notification
@@ -181,31 +181,32 @@ import Testing
             server.stop()
             try? FileManager.default.removeItem(atPath: directory)
         }
-        _ = try Self.register([("fay", "15550000021"), ("gus", "15550000022")], with: parley, on: server)
-        let (daemon, daemonAddress) = try Self.startListening(parley, ["daemon", "--tcp", "127.0.0.1:0", "--account", "gus"])
+        _ = try await Self.register([("fay", "15550000021"), ("gus", "15550000022")], with: parley, on: server)
+        let (daemon, daemonAddress) = try await Self.startListening(parley, ["daemon", "--tcp", "127.0.0.1:0", "--account", "gus"])
         defer { if daemon.isRunning { daemon.terminate() } }
         let port = try #require(daemonAddress.split(separator: ":").last.flatMap { Int($0) })
 
         // The first message reaches a connected client; its notification carries the message's local id. Then the
         // client goes away (its connection closes at the end of this block).
-        let cursor: Int64 = try {
+        let cursor: Int64
+        do {
             let first = try RawConnection(port: port)
-            #expect(try parley.run("send", "15550000022", "first while connected", "--account", "fay").status == 0)
+            #expect(try await parley.run("send", "15550000022", "first while connected", "--account", "fay").status == 0)
             var seen = ""
-            for _ in 0..<40 where !seen.contains("first while connected") { seen += first.read(for: 0.5).text }
+            for _ in 0..<40 where !seen.contains("first while connected") { seen += await first.read(for: 0.5).text }
             let notification = try #require(seen.split(separator: "\n").first { $0.contains("first while connected") })
             let message = try #require(notification.range(of: #""message":\{.*\}"#, options: .regularExpression).map { notification[$0] })
-            return try #require(message.range(of: #""id":[0-9]+"#, options: .regularExpression)
+            cursor = try #require(message.range(of: #""id":[0-9]+"#, options: .regularExpression)
                 .flatMap { Int64(message[$0].dropFirst(5)) })
-        }()
+        }
 
         // Two more arrive while no client is connected: the daemon stores them (its `listen` runs on).
-        #expect(try parley.run("send", "15550000022", "second while away", "--account", "fay").status == 0)
-        #expect(try parley.run("send", "15550000022", "third while away", "--account", "fay").status == 0)
+        #expect(try await parley.run("send", "15550000022", "second while away", "--account", "fay").status == 0)
+        #expect(try await parley.run("send", "15550000022", "third while away", "--account", "fay").status == 0)
         var stored = ""
         for _ in 0..<40 where !stored.contains("third while away") {
             try await Task.sleep(for: .milliseconds(500))
-            stored = try parley.run("history", "15550000021", "--account", "gus").stdout
+            stored = try await parley.run("history", "15550000021", "--account", "gus").stdout
         }
         #expect(stored.contains("third while away"))
 
@@ -213,7 +214,7 @@ import Testing
         let second = try RawConnection(port: port)
         #expect(second.send(#"{"jsonrpc":"2.0","id":1,"method":"subscribeReceive","params":{"since":\#(cursor)}}"# + "\n"))
         var caughtUp = ""
-        for _ in 0..<40 where !(caughtUp.contains("third while away") && caughtUp.contains(#""id":1"#)) { caughtUp += second.read(for: 0.5).text }
+        for _ in 0..<40 where !(caughtUp.contains("third while away") && caughtUp.contains(#""id":1"#)) { caughtUp += await second.read(for: 0.5).text }
         let lines = caughtUp.split(separator: "\n").map(String.init)
         #expect(lines.filter { $0.contains("second while away") }.count == 1, "\(caughtUp)")
         #expect(lines.filter { $0.contains("third while away") }.count == 1, "\(caughtUp)")
@@ -222,7 +223,7 @@ import Testing
         // A cursor that is not a message id is refused with signal-cli's invalid-params error.
         #expect(second.send(#"{"jsonrpc":"2.0","id":2,"method":"subscribeReceive","params":{"since":"yesterday"}}"# + "\n"))
         var refused = ""
-        for _ in 0..<20 where !refused.contains(#""id":2"#) { refused += second.read(for: 0.5).text }
+        for _ in 0..<20 where !refused.contains(#""id":2"#) { refused += await second.read(for: 0.5).text }
         #expect(refused.contains("-32602"), "\(refused)")
     }
 
@@ -235,11 +236,11 @@ import Testing
             try? FileManager.default.removeItem(atPath: directory)
         }
         // signalbot checks phone numbers: these are valid ones, as digits-only usernames.
-        let accountIds = try Self.register([("bot", "12025550123"), ("pat", "14155552671"), ("quinn", "16175550100")], with: parley, on: server)
-        let created = try parley.run("group", "create", "Pings", "12025550123", "16175550100", "--account", "pat", "--json")
+        let accountIds = try await Self.register([("bot", "12025550123"), ("pat", "14155552671"), ("quinn", "16175550100")], with: parley, on: server)
+        let created = try await parley.run("group", "create", "Pings", "12025550123", "16175550100", "--account", "pat", "--json")
         let group = try #require((try JSONSerialization.jsonObject(with: Data(created.stdout.utf8)) as? [String: Any])?["groupId"] as? String)
 
-        let (restAPI, restAPIAddress) = try Self.startListening(parley, ["rest-api", "--listen", "127.0.0.1:0", "--account", "bot"])
+        let (restAPI, restAPIAddress) = try await Self.startListening(parley, ["rest-api", "--listen", "127.0.0.1:0", "--account", "bot"])
         defer { if restAPI.isRunning { restAPI.terminate() } }
 
         let bot = Process()
@@ -254,16 +255,16 @@ import Testing
         defer { if bot.isRunning { bot.terminate() } }
         let steps = LineReader(output.fileHandleForReading)
         var seen: [String] = []
-        while let line = steps.next(timeout: 70) {
+        while let line = await steps.next(timeout: 70) {
             seen.append(line)
             if line == "READY" {
-                #expect(try parley.run("send", "12025550123", "ping", "--account", "pat").status == 0)
-                #expect(try parley.run("send", "ping", "--group", group, "--account", "pat").status == 0)
+                #expect(try await parley.run("send", "12025550123", "ping", "--account", "pat").status == 0)
+                #expect(try await parley.run("send", "ping", "--group", group, "--account", "pat").status == 0)
             }
             if line.hasPrefix("DONE") || line.hasPrefix("TIMEOUT") { break }
         }
-        bot.waitUntilExit()
-        let stderr = String(decoding: botErrors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        await bot.exited()
+        let stderr = String(decoding: await botErrors.fileHandleForReading.readAll(), as: UTF8.self)
         #expect(bot.terminationStatus == 0, "the bot: \(seen.joined(separator: " | ")) \(stderr.suffix(2000))")
         let pat = try #require(accountIds["pat"])
         #expect(seen.contains("PONG \(pat)"), "\(seen)")
@@ -277,7 +278,7 @@ import Testing
             let connection = try RawConnection(port: port)
             let path = status.isEmpty ? "/v1/receive/12025550123" : "/v1/health"
             connection.send("GET \(path) HTTP/1.1\r\n\(headers)\r\n\r\n")
-            let answer = connection.read(for: 2).text
+            let answer = await connection.read(for: 2).text
             if status.isEmpty {
                 #expect(!answer.contains(" 101 "), "a cross-site WebSocket was accepted: \(answer)")
             } else {
@@ -293,7 +294,7 @@ import Testing
         #expect(receiver.send("GET /v1/receive/12025550123?since=0 HTTP/1.1\r\nHost: 127.0.0.1:\(restPort)\r\nUpgrade: websocket\r\n"
                               + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"))
         var replayed = ""
-        for _ in 0..<20 where replayed.components(separatedBy: "\"ping\"").count < 3 { replayed += receiver.read(for: 0.5).text }
+        for _ in 0..<20 where replayed.components(separatedBy: "\"ping\"").count < 3 { replayed += await receiver.read(for: 0.5).text }
         #expect(replayed.hasPrefix("HTTP/1.1 101"), "\(replayed.prefix(200))")
         #expect(replayed.components(separatedBy: "\"ping\"").count == 3 && replayed.components(separatedBy: "\"id\":").count >= 3,
                 "\(replayed)")
@@ -302,12 +303,12 @@ import Testing
         #expect(badCursor.send("GET /v1/receive/12025550123?since=yesterday HTTP/1.1\r\nHost: 127.0.0.1:\(restPort)\r\n"
                                + "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
                                + "Sec-WebSocket-Version: 13\r\n\r\n"))
-        let refusedCursor = badCursor.read(for: 2).text
+        let refusedCursor = await badCursor.read(for: 2).text
         #expect(!refusedCursor.contains(" 101 "), "\(refusedCursor)")
 
         // Pat's client shows the two answers: one in the 1:1 chat, one in the group.
-        #expect(try parley.run("receive", "--account", "pat").status == 0)
-        #expect(try parley.run("history", "12025550123", "--account", "pat").stdout.contains("pong"))
-        #expect(try parley.run("history", "--group", group, "--account", "pat").stdout.contains("pong"))
+        #expect(try await parley.run("receive", "--account", "pat").status == 0)
+        #expect(try await parley.run("history", "12025550123", "--account", "pat").stdout.contains("pong"))
+        #expect(try await parley.run("history", "--group", group, "--account", "pat").stdout.contains("pong"))
     }
 }

@@ -6,7 +6,7 @@ import Testing
 /// close frame with that code, then the connection closed.
 @Suite struct WebSocketProtocolTests {
     /// A raw connection upgraded to the device socket with `credentials` (base64 `account.device:password`).
-    static func upgraded(_ server: ServerProcess, credentials: String) throws -> RawConnection {
+    static func upgraded(_ server: ServerProcess, credentials: String) async throws -> RawConnection {
         let connection = try RawConnection(port: server.port)
         connection.send("GET /v1/websocket HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                         + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
@@ -14,7 +14,7 @@ import Testing
         var head: [UInt8] = []
         let deadline = Date().addingTimeInterval(5)
         while !String(decoding: head, as: UTF8.self).contains("\r\n\r\n"), Date() < deadline {
-            let (bytes, closed) = connection.readBytes(for: 0.2)
+            let (bytes, closed) = await connection.readBytes(for: 0.2)
             head += bytes
             if closed { break }
         }
@@ -57,11 +57,11 @@ import Testing
     }
 
     /// Everything the server sends until it closes the connection (at most `seconds`).
-    static func untilClosed(_ connection: RawConnection, seconds: Double = 10) -> (bytes: [UInt8], closed: Bool) {
+    static func untilClosed(_ connection: RawConnection, seconds: Double = 10) async -> (bytes: [UInt8], closed: Bool) {
         var received: [UInt8] = []
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
-            let (bytes, closed) = connection.readBytes(for: 0.5)
+            let (bytes, closed) = await connection.readBytes(for: 0.5)
             received += bytes
             if closed { return (received, true) }
         }
@@ -75,9 +75,9 @@ import Testing
         let credentials = try await ContractFuzzTests.register("framer", at: server)
 
         // A well-formed masked frame is answered (a malformed request frame gets an error frame) and the socket stays.
-        let good = try Self.upgraded(server, credentials: credentials)
+        let good = try await Self.upgraded(server, credentials: credentials)
         good.send(bytes: Self.frame(opcode: 0x1, Array(#"{"type":"nonsense"}"#.utf8)))
-        let answered = good.readBytes(for: 1)
+        let answered = await good.readBytes(for: 1)
         #expect(!answered.closed && Self.closeCode(in: answered.bytes) == nil)
 
         let cases: [(String, [UInt8], UInt16)] = [
@@ -87,14 +87,15 @@ import Testing
                 + Self.frame(opcode: 0x0, fin: false, [UInt8](repeating: 0x20, count: 600_000)), 1009),
         ]
         for (name, bytes, code) in cases {
-            let connection = try Self.upgraded(server, credentials: credentials)
+            let connection = try await Self.upgraded(server, credentials: credentials)
             connection.send(bytes: bytes)
-            let (received, closed) = Self.untilClosed(connection)
+            let (received, closed) = await Self.untilClosed(connection)
             #expect(Self.closeCode(in: received) == code, "\(name)")
             #expect(closed, "\(name): the connection is closed")
         }
         // The server still serves.
-        let after = try Self.upgraded(server, credentials: credentials)
-        #expect(!after.readBytes(for: 0.5).closed)
+        let after = try await Self.upgraded(server, credentials: credentials)
+        let afterRead = await after.readBytes(for: 0.5)
+        #expect(!afterRead.closed)
     }
 }

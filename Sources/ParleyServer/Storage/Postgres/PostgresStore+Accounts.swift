@@ -50,6 +50,12 @@ extension PostgresStore {
     }
 
     public func accountWithDevices(id: String) async throws -> (account: StoredAccount, devices: [StoredDevice])? {
+        try await accounts.value(id) {
+            try await readAccountWithDevices(id: id)
+        }
+    }
+
+    private func readAccountWithDevices(id: String) async throws -> (account: StoredAccount, devices: [StoredDevice])? {
         try await withConnection { connection in
             guard let account = try await accounts("\(unescaped: Self.accountColumns) WHERE id = \(id)", on: connection).first
             else { return nil }
@@ -58,7 +64,8 @@ extension PostgresStore {
     }
 
     public func setUnidentifiedAccess(accountId: String, key: [UInt8]?, unrestricted: Bool) async throws -> Bool {
-        try await transaction { connection in
+        defer { accountChanged(accountId) }
+        return try await transaction { connection in
             try await count("""
                 WITH updated AS (
                     UPDATE accounts SET unidentified_access_key = \(key.map { ByteBuffer(bytes: $0) }),
@@ -76,7 +83,8 @@ extension PostgresStore {
     }
 
     public func removeDevice(accountId: String, deviceId: UInt32) async throws -> Bool {
-        try await withConnection { connection in
+        defer { accountChanged(accountId) }
+        return try await withConnection { connection in
             // Foreign keys cascade to the device's prekeys and mailbox.
             try await count("""
                 WITH deleted AS (DELETE FROM devices WHERE account_id = \(accountId) AND device_id = \(Int64(deviceId)) RETURNING 1)
@@ -87,6 +95,7 @@ extension PostgresStore {
 
     public func resetDeviceRegistration(accountId: String, deviceId: UInt32, registrationId: UInt32, passwordHash: String) async throws -> Bool {
         let device = Int64(deviceId)
+        defer { accountChanged(accountId) }
         return try await transaction { connection in
             let updated = try await count("""
                 WITH updated AS (
@@ -104,7 +113,8 @@ extension PostgresStore {
     }
 
     public func replaceDeviceCredentialHash(accountId: String, deviceId: UInt32, from old: String, to new: String) async throws -> Bool {
-        try await transaction { connection in
+        defer { accountChanged(accountId) }
+        return try await transaction { connection in
             try await count("""
                 WITH updated AS (
                     UPDATE devices SET password_hash = \(new)

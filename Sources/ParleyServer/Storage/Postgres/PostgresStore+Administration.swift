@@ -26,7 +26,8 @@ extension PostgresStore {
     }
 
     public func setAccountDisabled(id: String, disabled: Bool) async throws -> Bool {
-        try await withConnection { connection in
+        defer { accountChanged(id) }
+        return try await withConnection { connection in
             try await count("""
                 WITH updated AS (UPDATE accounts SET disabled = \(disabled) WHERE id = \(id) RETURNING 1) SELECT count(*) FROM updated
                 """, on: connection) > 0
@@ -34,7 +35,8 @@ extension PostgresStore {
     }
 
     public func deleteAccount(id: String) async throws -> Bool {
-        try await withConnection { connection in
+        defer { accountChanged(id) }
+        return try await withConnection { connection in
             // Foreign keys cascade to devices (and from them to prekeys and mailboxes), link codes and the backup.
             try await count("""
                 WITH deleted AS (DELETE FROM accounts WHERE id = \(id) RETURNING 1) SELECT count(*) FROM deleted

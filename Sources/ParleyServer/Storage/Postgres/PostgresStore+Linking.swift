@@ -62,7 +62,7 @@ extension PostgresStore {
         makeDevice: @Sendable (_ accountId: String, _ deviceId: UInt32) -> StoredDevice
     ) async throws -> LinkOutcome {
         let code = ByteBuffer(bytes: codeHash)
-        return try await transaction { connection in
+        let outcome = try await transaction { connection -> LinkOutcome in
             // The code's row lock makes a second use of the same code wait, then find it gone.
             var accountIds: [String] = []
             let codes = try await connection.query(
@@ -80,5 +80,7 @@ extension PostgresStore {
             try await insert(makeDevice(accountId, deviceId), on: connection)
             return .linked(accountId: accountId, deviceId: deviceId)
         }
+        if case .linked(let accountId, _) = outcome { accountChanged(accountId) }
+        return outcome
     }
 }

@@ -22,6 +22,11 @@ public final class PostgresStore: ServerStore, Service {
     let logger: Logger
     /// Heads this store's mailbox notifications so its own listener can skip them.
     let instanceId: String
+    /// Accounts with their devices, as ``accountWithDevices(id:)`` reads them for every request. This store's writes
+    /// invalidate what they change and announce it on ``AccountNotification/channel``; other processes' writes reach
+    /// it through ``listenForAccountChanges()`` (``AccountChangeListener``), and entries expire after 10 s, which bounds
+    /// a copy's staleness when no listener runs or a notification was missed.
+    let accounts = AccountCache(lifetime: .seconds(10))
 
     /// A store on the database at `url` (`postgres://user[:password]@host[:port][/database]`, also `postgresql://`,
     /// percent-encoded, port 5432 by default), connecting without TLS. Connects only once ``run()`` runs.

@@ -40,6 +40,12 @@ extension SQLiteStore {
     }
 
     public func accountWithDevices(id: String) async throws -> (account: StoredAccount, devices: [StoredDevice])? {
+        try await accounts.value(id) {
+            try await readAccountWithDevices(id: id)
+        }
+    }
+
+    private func readAccountWithDevices(id: String) async throws -> (account: StoredAccount, devices: [StoredDevice])? {
         try await database.read { db in
             guard let account = try Row.fetchOne(
                 db.cachedStatement(sql: "\(Self.accountColumns) WHERE id = ?"), arguments: [id]
@@ -52,7 +58,8 @@ extension SQLiteStore {
     }
 
     public func setUnidentifiedAccess(accountId: String, key: [UInt8]?, unrestricted: Bool) async throws -> Bool {
-        try await database.write { db in
+        defer { accounts.invalidate(accountId) }
+        return try await database.write { db in
             try db.execute(
                 sql: "UPDATE accounts SET unidentified_access_key = ?, unrestricted_unidentified_access = ? WHERE id = ?",
                 arguments: [key.map { Data($0) }, unrestricted, accountId])
@@ -68,7 +75,8 @@ extension SQLiteStore {
     }
 
     public func removeDevice(accountId: String, deviceId: UInt32) async throws -> Bool {
-        try await database.write { db in
+        defer { accounts.invalidate(accountId) }
+        return try await database.write { db in
             // Foreign keys cascade to the device's prekeys and mailbox.
             try db.execute(sql: "DELETE FROM devices WHERE account_id = ? AND device_id = ?", arguments: [accountId, Int64(deviceId)])
             return db.changesCount > 0
@@ -76,7 +84,8 @@ extension SQLiteStore {
     }
 
     public func resetDeviceRegistration(accountId: String, deviceId: UInt32, registrationId: UInt32, passwordHash: String) async throws -> Bool {
-        try await database.write { db in
+        defer { accounts.invalidate(accountId) }
+        return try await database.write { db in
             let owner: StatementArguments = [accountId, Int64(deviceId)]
             try db.execute(sql: "UPDATE devices SET registration_id = ?, password_hash = ? WHERE account_id = ? AND device_id = ?",
                            arguments: [Int64(registrationId), passwordHash, accountId, Int64(deviceId)])
@@ -89,7 +98,8 @@ extension SQLiteStore {
     }
 
     public func replaceDeviceCredentialHash(accountId: String, deviceId: UInt32, from old: String, to new: String) async throws -> Bool {
-        try await database.write { db in
+        defer { accounts.invalidate(accountId) }
+        return try await database.write { db in
             try db.execute(sql: "UPDATE devices SET password_hash = ? WHERE account_id = ? AND device_id = ? AND password_hash = ?",
                            arguments: [new, accountId, Int64(deviceId), old])
             return db.changesCount > 0

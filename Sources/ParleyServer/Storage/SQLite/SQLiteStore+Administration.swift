@@ -23,14 +23,16 @@ extension SQLiteStore {
     }
 
     public func setAccountDisabled(id: String, disabled: Bool) async throws -> Bool {
-        try await database.write { db in
+        defer { accounts.invalidate(id) }
+        return try await database.write { db in
             try db.execute(sql: "UPDATE accounts SET disabled = ? WHERE id = ?", arguments: [disabled ? 1 : 0, id])
             return db.changesCount > 0
         }
     }
 
     public func deleteAccount(id: String) async throws -> Bool {
-        try await database.write { db in
+        defer { accounts.invalidate(id) }
+        return try await database.write { db in
             // Foreign keys cascade to devices (and from them to prekeys and mailboxes), link codes and the backup.
             try db.execute(sql: "DELETE FROM accounts WHERE id = ?", arguments: [id])
             return db.changesCount > 0

@@ -26,7 +26,7 @@ extension SQLiteStore {
         codeHash: [UInt8], now: UInt64, maximumDevices: Int,
         makeDevice: @Sendable (_ accountId: String, _ deviceId: UInt32) -> StoredDevice
     ) async throws -> LinkOutcome {
-        try await database.write { db in
+        let outcome = try await database.write { db -> LinkOutcome in
             guard let accountId = try String.fetchOne(
                 db, sql: "SELECT account_id FROM link_codes WHERE code_hash = ? AND expires > ?", arguments: [Data(codeHash), Int64(now)])
             else { return .invalidCode }
@@ -37,6 +37,8 @@ extension SQLiteStore {
             try Self.insert(makeDevice(accountId, deviceId), db)
             return .linked(accountId: accountId, deviceId: deviceId)
         }
+        if case .linked(let accountId, _) = outcome { accounts.invalidate(accountId) }
+        return outcome
     }
 
     public func storeProvisioningMessage(address: String, body: [UInt8], expires: UInt64) async throws -> Bool {

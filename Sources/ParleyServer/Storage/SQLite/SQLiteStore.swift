@@ -4,6 +4,9 @@ import GRDB
 /// ``ServerStore`` on SQLite through GRDB: one file, WAL mode, schema changes by versioned migrations.
 public final class SQLiteStore: ServerStore {
     let database: DatabasePool
+    /// Accounts with their devices, as ``accountWithDevices(id:)`` reads them for every request; the writes below
+    /// invalidate what they change (one process owns a SQLite file, so nothing else can).
+    let accounts = AccountCache()
 
     /// Opens (creating if needed) the database at `path` and migrates it.
     ///

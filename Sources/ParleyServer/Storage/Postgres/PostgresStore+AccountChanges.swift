@@ -1,0 +1,45 @@
+import PostgresNIO
+
+extension PostgresStore {
+    /// After a write to account `accountId` or its devices committed: forgets this process's copy at once and tells the
+    /// other processes on the database (in the background: a lost notification is bounded by the cache's lifetime).
+    func accountChanged(_ accountId: String) {
+        accounts.invalidate(accountId)
+        let payload = AccountNotification(instanceId: instanceId, accountId: accountId).payload
+        Task { [self] in
+            do {
+                try await withConnection { connection in
+                    try await perform("SELECT pg_notify(\(AccountNotification.channel), \(payload))", on: connection)
+                }
+            } catch {
+                logger.warning("Announcing an account change failed", metadata: ["account": "\(accountId)", "error": "\(error)"])
+            }
+        }
+    }
+
+    /// Forgets cached accounts other processes sharing the database change, until the task is cancelled. On every
+    /// (re)connection the whole cache is forgotten, since notifications sent while no one listened are lost. Holds one
+    /// pooled connection while it runs.
+    public func listenForAccountChanges() async throws {
+        while !Task.isCancelled {
+            do {
+                try await withConnection { connection in
+                    try await connection.listen(on: AccountNotification.channel) { notifications in
+                        accounts.invalidateAll()
+                        for try await notification in notifications {
+                            guard let change = AccountNotification(payload: notification.payload) else {
+                                logger.warning("Ignoring a malformed account notification", metadata: ["payload": "\(notification.payload)"])
+                                continue
+                            }
+                            if change.instanceId != instanceId { accounts.invalidate(change.accountId) }
+                        }
+                    }
+                }
+            } catch {
+                if Task.isCancelled { break }
+                logger.warning("Listening for account changes failed; retrying", metadata: ["error": "\(error)"])
+            }
+            try? await Task.sleep(for: .seconds(1))
+        }
+    }
+}
