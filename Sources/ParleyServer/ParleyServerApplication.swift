@@ -14,6 +14,9 @@ public enum ParleyServerApplication {
     public static func makeRouter(_ dependencies: ServerDependencies, logger: Logger = Logger(label: "parley-server")) -> Router<ParleyRequestContext> {
         let d = dependencies
         let router = Router(context: ParleyRequestContext.self)
+        if !d.limits.connections.trustedProxies.isEmpty {
+            router.add(middleware: ForwardedClientMiddleware(trustedProxies: d.limits.connections.trustedProxies))
+        }
         router.add(middleware: MetricsMiddleware(metrics: d.metrics, logger: logger))
         router.add(middleware: ErrorMiddleware())
         let routes = ServerRoutes(router: router, devices: d.authenticator, operators: d.operators)

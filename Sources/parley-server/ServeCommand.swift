@@ -66,6 +66,13 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Open connections from one client address (environment: PARLEY_MAX_CONNECTIONS_PER_ADDRESS).")
     var maxConnectionsPerAddress = Int(environment["PARLEY_MAX_CONNECTIONS_PER_ADDRESS"] ?? "") ?? ConnectionLimits().maximumConnectionsPerAddress
 
+    @Option(name: .customLong("trusted-proxy"), help: ArgumentHelp(
+        "A reverse proxy in front of the server, by IP address (repeatable; environment: PARLEY_TRUSTED_PROXIES, comma-separated): "
+        + "its connections are not capped per address, and requests through it are limited by the client its X-Forwarded-For names."))
+    var trustedProxies: [String] = (environment["PARLEY_TRUSTED_PROXIES"] ?? "").split(separator: ",").map {
+        $0.trimmingCharacters(in: .whitespaces)
+    }.filter { !$0.isEmpty }
+
     @Option(help: "Seconds a connection has, from its first byte, to send its first complete request head (environment: PARLEY_REQUEST_HEAD_TIMEOUT_SECONDS).")
     var requestHeadTimeoutSeconds = Int(environment["PARLEY_REQUEST_HEAD_TIMEOUT_SECONDS"] ?? "") ?? 10
 
@@ -139,6 +146,7 @@ struct ServeCommand: AsyncParsableCommand {
         limits.rateLimits = limits.rateLimits.scaled(by: rateLimitScale)
         limits.connections.maximumConnections = maxConnections
         limits.connections.maximumConnectionsPerAddress = maxConnectionsPerAddress
+        limits.connections.trustedProxies = Set(trustedProxies)
         limits.connections.requestHeadTimeout = .seconds(requestHeadTimeoutSeconds)
         limits.connections.readTimeout = .seconds(readTimeoutSeconds)
         let attachments = try AttachmentStore(directory: URL(fileURLWithPath: dataDirectory).appendingPathComponent("attachments"))

@@ -83,7 +83,8 @@ import Testing
                 let bobId = try await bob.accounts.register(username: "bob").accountId
                 try alice.sender.enqueue(body: "hello", to: bobId)
                 #expect(try await alice.runJobs().completed == 1)
-                // The page Bob fetches: the real envelope twice (a replay), then garbage of every kind the decoder may meet.
+                // The page Bob fetches: the real envelope, a replay of it under another guid, then garbage of every kind the
+                // decoder may meet.
                 let random = (0..<200).map { _ in UInt8.random(in: 0...255) }
                 func fake(_ guid: String, type: UInt8, content: String, source: String? = aliceId) -> Envelope {
                     Envelope(guid: guid, sourceAccountId: source, sourceDeviceId: source == nil ? nil : 1, type: type, content: content,
@@ -100,7 +101,12 @@ import Testing
                 ]
                 hostile.on("GET", "/v1/messages", .rewrite({ body in
                     guard let page = try? JSONDecoder().decode(EnvelopeListResponse.self, from: Data(body)) else { return body }
-                    let messages = page.messages + page.messages + garbage
+                    let replayed = page.messages.map { original in
+                        Envelope(guid: UUID().uuidString.lowercased(), sourceAccountId: original.sourceAccountId,
+                                 sourceDeviceId: original.sourceDeviceId, type: original.type, content: original.content,
+                                 timestamp: original.timestamp, serverTimestamp: original.serverTimestamp)
+                    }
+                    let messages = page.messages + replayed + garbage
                     return [UInt8]((try? JSONEncoder().encode(EnvelopeListResponse(messages: messages, more: false))) ?? Data(body))
                 }))
                 let outcomes = try await bob.receiveOnce()
@@ -121,6 +127,28 @@ import Testing
                 #expect(try await alice.runJobs().completed >= 1)
                 _ = try await bob.receiveOnce()
                 #expect(try Self.texts(bob, with: aliceId) == ["hello", "still here"])
+            }
+        }
+    }
+
+    @Test func aServerHandingOutTheSamePageForeverCannotKeepTheClientReceiving() async throws {
+        try await TestServer.run { server in
+            try await HostileServer.run(inFrontOf: server) { hostile in
+                let alice = try server.client("alice"), bob = try server.client("bob", via: hostile.baseURL)
+                let aliceId = try await alice.accounts.register(username: "alice").accountId
+                let bobId = try await bob.accounts.register(username: "bob").accountId
+                try alice.sender.enqueue(body: "once", to: bobId)
+                _ = try await alice.runJobs()
+                // Every fetch answers the real page again, claiming more is waiting.
+                hostile.on("GET", "/v1/messages", times: 1_000, .rewrite({ body in
+                    guard let page = try? JSONDecoder().decode(EnvelopeListResponse.self, from: Data(body)) else { return body }
+                    return [UInt8]((try? JSONEncoder().encode(EnvelopeListResponse(messages: page.messages, more: true))) ?? Data(body))
+                }))
+                hostile.on("DELETE", "/v1/messages/", times: 1_000, .answer(status: 204, body: []))
+                let outcomes = try await bob.receiveOnce()
+                #expect(outcomes.count == 1)
+                #expect(hostile.requests.filter { $0 == "GET /v1/messages" }.count == 2, "it stops when a page brings nothing new")
+                #expect(try Self.texts(bob, with: aliceId) == ["once"])
             }
         }
     }

@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import ParleyAPI
-import ParleyServer
+@testable import ParleyServer
 import Testing
 
 /// The routes that take no credentials are limited per client address (there is no account to count against):
@@ -44,6 +44,50 @@ import Testing
             #expect(try await client.call(.get, APIRoutes.devices, headers: alice.headers).0 == .ok)
             #expect(try await client.call(.get, APIRoutes.health).0 == .ok)
         }
+    }
+}
+
+extension AddressLimitTests {
+    @Test func behindATrustedProxyTheForwardedClientIsCounted() async throws {
+        var limits = ServerLimits()
+        limits.rateLimits.registrationPerAddress = TokenBucketPolicy(capacity: 2, refillPerSecond: 0.001)
+        limits.connections.trustedProxies = ["127.0.0.1"]
+        try await ServerHarness(limits: limits).runLive { (client: any TestClientProtocol) async throws in
+            #expect(try await Self.register("one", forwardedFor: "203.0.113.5", client) == .created)
+            // A client-written hop left of the proxy's is not believed: the proxy appended 203.0.113.5.
+            #expect(try await Self.register("two", forwardedFor: "198.51.100.1, 203.0.113.5", client) == .created)
+            #expect(try await Self.register("three", forwardedFor: "203.0.113.5", client) == .tooManyRequests)
+            #expect(try await Self.register("four", forwardedFor: "203.0.113.6", client) == .created, "another client behind the same proxy")
+            // IPv6 clients are counted by their /64.
+            #expect(try await Self.register("five", forwardedFor: "2001:db8:1:2::1", client) == .created)
+            #expect(try await Self.register("six", forwardedFor: "2001:db8:1:2:ffff::7", client) == .created)
+            #expect(try await Self.register("seven", forwardedFor: "2001:db8:1:2::99", client) == .tooManyRequests)
+        }
+    }
+
+    static func register(_ name: String, forwardedFor: String?, _ client: any TestClientProtocol) async throws -> HTTPResponse.Status {
+        var headers: HTTPFields = [.contentType: "application/json"]
+        if let forwardedFor { headers[HTTPField.Name("X-Forwarded-For")!] = forwardedFor }
+        let request = RegisterAccountRequest(username: name, identityKey: Data([5] + [UInt8](repeating: 9, count: 32)).base64EncodedString(),
+                                             registrationId: 7, password: DeviceCredentialsFixture.password, deviceName: nil)
+        let response = try await client.execute(uri: APIRoutes.accounts, method: .post, headers: headers,
+                                                body: ByteBuffer(bytes: try JSONEncoder().encode(request)))
+        return response.status
+    }
+
+    @Test func addressesAreCountedByClientAndIPv6ByNetwork() {
+        #expect(ClientAddress.limitKey("192.0.2.7") == "192.0.2.7")
+        #expect(ClientAddress.limitKey("2001:db8:1:2:3:4:5:6") == "2001:db8:1:2::/64")
+        #expect(ClientAddress.limitKey("2001:db8:1:2::") == ClientAddress.limitKey("2001:DB8:1:2:ffff:ffff:ffff:ffff"))
+        #expect(ClientAddress.limitKey("::ffff:192.0.2.7") == "192.0.2.7")
+        #expect(ClientAddress.limitKey("not an address") == "not an address")
+        let proxies: Set<String> = ["10.0.0.1", "10.0.0.2"]
+        #expect(ClientAddress.client(peer: "192.0.2.1", forwardedFor: ["203.0.113.9"], trustedProxies: proxies) == "192.0.2.1",
+                "a direct client's header is not believed")
+        #expect(ClientAddress.client(peer: "10.0.0.1", forwardedFor: ["203.0.113.9, 10.0.0.2"], trustedProxies: proxies) == "203.0.113.9")
+        #expect(ClientAddress.client(peer: "10.0.0.1", forwardedFor: ["spoofed", "203.0.113.9"], trustedProxies: proxies) == "203.0.113.9")
+        #expect(ClientAddress.client(peer: "10.0.0.1", forwardedFor: ["not-an-ip"], trustedProxies: proxies) == "10.0.0.1")
+        #expect(ClientAddress.client(peer: "10.0.0.1", forwardedFor: [], trustedProxies: proxies) == "10.0.0.1")
     }
 }
 

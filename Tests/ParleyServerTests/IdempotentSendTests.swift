@@ -124,6 +124,38 @@ import Testing
         }
     }
 
+    @Test func sealedSendsNeedUnguessableKeysAndARepeatIsAnsweredEvenAfterTheAccessKeyChanged() async throws {
+        try await ServerHarness().run { client in
+            let bob = try await client.register("bob")
+            let registration = try MessageTests.registrationId(of: bob)
+            let accessKey = (0..<16).map { _ in UInt8.random(in: 0...255) }
+            #expect(try await client.call(.put, APIRoutes.accountAttributes, headers: bob.headers, json: AccountAttributesRequest(
+                unidentifiedAccessKey: Data(accessKey).base64EncodedString())).0 == .noContent)
+            func sealed(key: String, accessKey: [UInt8], timestamp: UInt64 = 9) async throws -> (HTTPResponse.Status, Data) {
+                var headers = UnidentifiedAccessTests.headers(accessKey: accessKey)
+                headers[HTTPField.Name(APIRoutes.idempotencyKeyHeader)!] = key
+                return try await client.call(.put, APIRoutes.messages(to: bob.accountId), headers: headers, json: SendMessagesRequest(
+                    messages: [MessageTests.message(1, registrationId: registration, type: 6)], timestamp: timestamp))
+            }
+            // Without credentials the key is shared with every other sender to Bob: a short one is refused.
+            #expect(try await sealed(key: "k-1", accessKey: accessKey).0 == .badRequest)
+            let key = "Jq1bM3Z0aXJ0eV9rZXlfZm9y"  // 24 characters
+            let (status, body) = try await sealed(key: key, accessKey: accessKey)
+            #expect(status == .ok)
+            let first = try JSONDecoder().decode(SendMessagesResponse.self, from: body)
+            // Bob rotates his access key; the sender, retrying a send whose answer it lost, still gets the first answer
+            // (not a 401 it would work around by sending again with its credentials).
+            #expect(try await client.call(.put, APIRoutes.accountAttributes, headers: bob.headers, json: AccountAttributesRequest(
+                unidentifiedAccessKey: Data(accessKey.map { $0 ^ 0xFF }).base64EncodedString())).0 == .noContent)
+            let (again, againBody) = try await sealed(key: key, accessKey: accessKey)
+            #expect(again == .ok)
+            #expect(try JSONDecoder().decode(SendMessagesResponse.self, from: againBody) == first)
+            #expect(try await sealed(key: key, accessKey: accessKey, timestamp: 10).0 == .unprocessableContent)
+            #expect(try await sealed(key: key + "x", accessKey: accessKey).0 == .unauthorized, "a new send is checked as always")
+            #expect(try await Self.mailbox(bob, client).count == 1)
+        }
+    }
+
     @Test func theStoreWritesAKeyOnceAcrossAndWithinTransactions() async throws {
         let harness = try ServerHarness()
         try await harness.run { client in

@@ -106,13 +106,17 @@ public final class ParleyClient: Sendable {
     public func receiveOnce() async throws -> [MessageReceiver.Outcome] {
         let credentials = try credentials()
         var outcomes: [MessageReceiver.Outcome] = []
+        // A server that keeps handing out the same envelopes (`more` and nothing new) cannot keep this loop going.
+        var seen = Set<String>()
         while true {
             let page = try await api.mailbox(as: credentials)
-            for envelope in page.messages {
+            var fresh = false
+            for envelope in page.messages where seen.insert(envelope.guid).inserted {
+                fresh = true
                 outcomes.append(try await receiver.process(envelope))
                 try await api.acknowledge(envelope.guid, as: credentials)
             }
-            if !page.more || page.messages.isEmpty { break }
+            if !page.more || !fresh { break }
         }
         await nameNewCorrespondents()
         return outcomes

@@ -25,8 +25,10 @@ struct MessageDelivery: Sendable {
     func deliver(_ content: MessageContent, to accountId: String, timestamp: UInt64, as credentials: DeviceCredentials) async throws -> UInt64? {
         let profileKey = try database.read(AccountManager.storedProfileKey)
         // Everything but typing (never stored by the server, never asked for again) can be resent on request.
+        // A sync transcript to one's own account has the message's timestamp: it is another send than the message.
         return try await deliver(plaintext: try content.sharing(profileKey).encode(), to: accountId, timestamp: timestamp,
-                                 log: content.typing == nil ? .direct : nil, as: credentials)
+                                 log: content.typing == nil ? .direct : nil, purpose: content.sentTranscript == nil ? "message" : "transcript",
+                                 as: credentials)
     }
 
     /// Sends the encoded content `plaintext` to every device of `accountId` (see ``deliver(_:to:timestamp:as:)``),

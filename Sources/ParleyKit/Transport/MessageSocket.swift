@@ -54,7 +54,7 @@ public struct MessageSocket: Sendable {
         let pending: PendingSocketRequests
 
         /// Sends one ciphertext per device of `accountId` over the socket (a `PUT /v1/messages/{account}` request
-        /// frame) and waits for the server's answer, as ``ParleyServerClient/send(_:to:as:)`` does over HTTP. Several
+        /// frame) and waits for the server's answer, as ``ParleyServerClient/send(_:to:as:idempotencyKey:)`` does over HTTP. Several
         /// sends may be in flight at once; each gets its own answer. With `idempotencyKey`, a repeat of the send gets the
         /// first answer and stores nothing again.
         public func send(_ request: SendMessagesRequest, to accountId: String, idempotencyKey: String? = nil) async throws -> SendOutcome {

@@ -11,6 +11,8 @@ extension ParleyServerClient {
 
     /// Sends sealed-sender messages (type 6) to every device of `accountId` without credentials: `accessKey` is the
     /// recipient's unidentified access key. A wrong key is ``ParleyError/Server/rejected(status:body:)`` with status 401.
+    /// `idempotencyKey` makes a repeat get the first answer; without credentials it must be unguessable (at least 22
+    /// characters: it is shared with every other sender to the recipient).
     public func send(_ request: SendMessagesRequest, to accountId: String, accessKey: Data,
                      idempotencyKey: String? = nil) async throws -> SendOutcome {
         let (status, body) = try await send(
@@ -22,7 +24,8 @@ extension ParleyServerClient {
 
     /// Sends a sealed sender v2 message (``ParleyProtocol/sealedSenderMultiRecipientEncrypt``) to every device it
     /// names, without credentials: `combinedAccessKey` is the XOR of the recipients' access keys. A wrong key is
-    /// ``ParleyError/Server/rejected(status:body:)`` with status 401.
+    /// ``ParleyError/Server/rejected(status:body:)`` with status 401. `idempotencyKey` (unguessable, at least 22
+    /// characters) makes a repeat get the first answer.
     public func sendMultiRecipient(_ message: Data, timestamp: UInt64, combinedAccessKey: Data,
                                    idempotencyKey: String? = nil) async throws -> MultiRecipientSendOutcome {
         let (status, body) = try await send(

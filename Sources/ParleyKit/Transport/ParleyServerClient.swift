@@ -131,7 +131,8 @@ public struct ParleyServerClient: Sendable {
         try await call(.GET, APIRoutes.bundle(accountId: accountId, deviceId: deviceId.map(String.init) ?? "*"), as: device, expecting: [200])
     }
 
-    /// Sends one ciphertext per device of `accountId`.
+    /// Sends one ciphertext per device of `accountId`. With `idempotencyKey` (the `Idempotency-Key` header), a repeat
+    /// of the send gets the first answer and stores nothing again (``SendIdempotencyKey`` makes ParleyKit's keys).
     public func send(_ request: SendMessagesRequest, to accountId: String, as device: DeviceCredentials,
                      idempotencyKey: String? = nil) async throws -> SendOutcome {
         let (status, body) = try await send(

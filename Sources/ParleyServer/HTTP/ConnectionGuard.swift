@@ -13,7 +13,8 @@ public final class ConnectionGuard: Sendable {
     func admit(_ address: String) -> Bool {
         state.withLock { state in
             let fromAddress = state.perAddress[address, default: 0]
-            guard state.total < limits.maximumConnections, fromAddress < limits.maximumConnectionsPerAddress else { return false }
+            guard state.total < limits.maximumConnections,
+                  fromAddress < limits.maximumConnectionsPerAddress || limits.trustedProxies.contains(address) else { return false }
             state.total += 1
             state.perAddress[address] = fromAddress + 1
             return true

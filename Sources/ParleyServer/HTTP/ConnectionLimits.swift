@@ -5,6 +5,10 @@ public struct ConnectionLimits: Sendable {
     public var maximumConnections = 20_000
     /// Open connections from one client address; further ones get a 503 and are closed.
     public var maximumConnectionsPerAddress = 1_000
+    /// Reverse proxies in front of the server (their IP addresses as the server sees them): their connections count
+    /// only toward ``maximumConnections``, and requests through them are limited per the client address their
+    /// `X-Forwarded-For` names. Empty: no header is believed.
+    public var trustedProxies: Set<String> = []
     /// Time a connection has, from the first byte it sends, to complete its first request head (slow or stalled heads
     /// are cut off; a connection that sends nothing at all is closed by the read timeout).
     public var requestHeadTimeout: Duration = .seconds(10)

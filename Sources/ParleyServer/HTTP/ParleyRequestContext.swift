@@ -13,8 +13,12 @@ public struct ParleyRequestContext: RequestContext {
     /// The peer of the request's connection; `nil` when the channel has none (tests).
     let remoteAddress: SocketAddress?
 
-    /// The client's IP address (without port), for limits keyed by address: formatted only by the routes that ask.
-    var clientAddress: String? { remoteAddress?.ipAddress }
+    /// Set by ``ForwardedClientMiddleware`` for a request through a trusted reverse proxy: the client it names.
+    var forwardedClientAddress: String?
+
+    /// The client's IP address (without port), for limits keyed by address: the peer, or behind a trusted proxy the
+    /// client it names. Formatted only by the routes that ask.
+    var clientAddress: String? { forwardedClientAddress ?? remoteAddress?.ipAddress }
 
     /// The context of a request arriving on `source`'s channel.
     public init(source: ApplicationRequestContextSource) {

@@ -7,18 +7,28 @@ import ParleyAPI
 /// of another route, one without credentials or with wrong ones — loses the header and is served as the plain HTTP/1.1
 /// request it also is (RFC 9110 §7.8 lets a server ignore an upgrade offer), so it gets its route's answer (401 JSON for
 /// the socket without valid credentials) instead of the WebSocket library's empty 400. Sits between the HTTP decoder
-/// and the upgrade handler; while a socket request's credentials are checked (off the event loop), the request's parts
-/// wait here in order.
+/// and the upgrade handler; while a socket request's credentials are checked (off the event loop), the connection
+/// reads nothing more and what already arrived (the request's parts, events) waits here in order, at most
+/// ``maximumWaitingParts`` of it.
 /// The decoder has already taken an offer with `Connection: upgrade` for an upgrade and parses nothing after it, so a
 /// stripped request is answered with `Connection: close`: the client opens a new connection for its next request.
-final class UpgradeRequestFilter: ChannelInboundHandler, RemovableChannelHandler {
+final class UpgradeRequestFilter: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    /// Parts that may wait for a credential check; more closes the connection (a socket request has a head and an end).
+    static let maximumWaitingParts = 16
 
     /// Whether an `Authorization` value names a device whose credential is right.
     private let credentialsVerify: @Sendable (String) async -> Bool
     /// The parts that arrived while credentials were being checked (the head first); `nil` when nothing waits.
     private var waiting: [HTTPServerRequestPart]?
+    /// Inbound events that arrived while parts waited (a half-closed input), delivered after them.
+    private var waitingEvents: [Any] = []
+    /// Whether the pipeline asked for a read while parts waited.
+    private var readRequested = false
     private var removed = false
 
     /// A filter that lets a socket upgrade through when `credentialsVerify` says its `Authorization` is right.
@@ -30,6 +40,7 @@ final class UpgradeRequestFilter: ChannelInboundHandler, RemovableChannelHandler
         let part = unwrapInboundIn(data)
         if waiting != nil {
             waiting?.append(part)
+            if (waiting?.count ?? 0) > Self.maximumWaitingParts { context.close(promise: nil) }
             return
         }
         guard case .head(let head) = part, head.headers.contains(name: "upgrade") else {
@@ -53,6 +64,26 @@ final class UpgradeRequestFilter: ChannelInboundHandler, RemovableChannelHandler
         }
     }
 
+    func channelReadComplete(context: ChannelHandlerContext) {
+        if waiting == nil { context.fireChannelReadComplete() }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if waiting != nil {
+            waitingEvents.append(event)
+        } else {
+            context.fireUserInboundEventTriggered(event)
+        }
+    }
+
+    func read(context: ChannelHandlerContext) {
+        if waiting != nil {
+            readRequested = true
+        } else {
+            context.read()
+        }
+    }
+
     func handlerRemoved(context: ChannelHandlerContext) {
         removed = true
     }
@@ -70,7 +101,17 @@ final class UpgradeRequestFilter: ChannelInboundHandler, RemovableChannelHandler
             }
         }
         context.fireChannelReadComplete()
-        if verified { context.pipeline.syncOperations.removeHandler(context: context, promise: nil) }
+        for event in waitingEvents { context.fireUserInboundEventTriggered(event) }
+        waitingEvents.removeAll()
+        if readRequested {
+            readRequested = false
+            context.read()
+        }
+        if verified {
+            // The answer to this request decides whether frames follow: the masking rule starts reading then.
+            (try? context.pipeline.syncOperations.handler(type: WebSocketMaskRequirement.self))?.expectUpgrade()
+            context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+        }
     }
 
     /// `head` without its upgrade offer (and closing the connection after its answer when it asked to upgrade it).

@@ -2,9 +2,13 @@ import NIOCore
 
 /// RFC 6455 §5.1: a server must close the connection on a client frame that is not masked. The WebSocket library
 /// takes unmasked frames as they come, so this handler, at the front of every connection, reads the frame headers of
-/// a connection once its `101 Switching Protocols` answer went out and, on an unmasked frame, sends a close frame with
-/// 1002 (protocol error) and closes the connection before the frame reaches the session. A client may not send
-/// before it has the 101 (RFC 6455 §4.1), so frames start with the first byte after it.
+/// a connection once it has upgraded and, on an unmasked frame, sends a close frame with 1002 (protocol error) and
+/// closes the connection before the frame reaches the session.
+///
+/// It learns of the upgrade from ``UpgradeRequestFilter``, which arms it when it lets an upgrade request through
+/// (``expectUpgrade()``): the next answer written is that request's, and only if it is `101 Switching Protocols` do
+/// frames begin (a response body that happens to start with those bytes cannot switch it). A client may not send
+/// before it has the 101 (RFC 6455 §4.1); bytes one sends early anyway reach the WebSocket library unchecked.
 final class WebSocketMaskRequirement: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
@@ -14,6 +18,8 @@ final class WebSocketMaskRequirement: ChannelDuplexHandler, RemovableChannelHand
     private enum State {
         /// HTTP: bytes pass untouched.
         case http
+        /// An upgrade request went through: the next response head decides.
+        case upgradeRequested
         /// WebSocket frames: `header` holds a frame header's bytes read so far; `payload` counts the current frame's
         /// payload bytes still to come.
         case frames(header: [UInt8], payload: UInt64)
@@ -26,17 +32,21 @@ final class WebSocketMaskRequirement: ChannelDuplexHandler, RemovableChannelHand
     /// A close frame (server to client, so unmasked) with status 1002.
     private static let protocolErrorClose: [UInt8] = [0x88, 0x02, 0x03, 0xEA]
 
+    /// Called by ``UpgradeRequestFilter`` (on the event loop) when it passes an upgrade request on.
+    func expectUpgrade() {
+        if case .http = state { state = .upgradeRequested }
+    }
+
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .http = state, case .byteBuffer(let buffer) = unwrapOutboundIn(data),
-           buffer.readableBytesView.starts(with: Self.switchingProtocols) {
-            state = .frames(header: [], payload: 0)
+        if case .upgradeRequested = state, case .byteBuffer(let buffer) = unwrapOutboundIn(data), buffer.readableBytes > 0 {
+            state = buffer.readableBytesView.starts(with: Self.switchingProtocols) ? .frames(header: [], payload: 0) : .http
         }
         context.write(data, promise: promise)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch state {
-        case .http:
+        case .http, .upgradeRequested:
             context.fireChannelRead(data)
         case .refused:
             return
@@ -89,5 +99,7 @@ final class WebSocketMaskRequirement: ChannelDuplexHandler, RemovableChannelHand
         context.writeAndFlush(wrapOutboundOut(.byteBuffer(ByteBuffer(bytes: Self.protocolErrorClose)))).whenComplete { _ in
             channel.close(promise: nil)
         }
+        // A peer that reads nothing cannot hold the connection open by leaving the close frame unsent.
+        context.eventLoop.scheduleTask(in: .seconds(1)) { channel.close(promise: nil) }
     }
 }

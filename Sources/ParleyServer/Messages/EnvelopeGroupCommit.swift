@@ -87,8 +87,9 @@ public final class EnvelopeGroupCommit: Sendable {
                 return nil
             }
             var count = 0, taken = 0
-            while taken < state.queue.count, taken == 0 || count + state.queue[taken].send.envelopes.count <= maximumEnvelopes {
-                count += state.queue[taken].send.envelopes.count
+            // A send without envelopes (an own-account probe) still writes its idempotency record: it counts as one.
+            while taken < state.queue.count, taken == 0 || count + max(1, state.queue[taken].send.envelopes.count) <= maximumEnvelopes {
+                count += max(1, state.queue[taken].send.envelopes.count)
                 taken += 1
             }
             defer { state.queue.removeFirst(taken) }

@@ -10,6 +10,9 @@ struct IdempotencyKey: Sendable, Equatable {
     static let headerName = APIRoutes.idempotencyKeyHeader
     /// The longest key accepted.
     static let maximumLength = 128
+    /// The shortest key a send without credentials may use: its key is scoped only by the recipient, shared with every
+    /// other sender, so it must be unguessable (22 base64url characters carry 128 random bits).
+    static let minimumUnguessableLength = 22
 
     /// The key, unquoted.
     let value: String
@@ -26,5 +29,14 @@ struct IdempotencyKey: Sendable, Equatable {
                                          + "without quotes or backslashes (optionally in one pair of double quotes)")
         }
         value = String(text)
+    }
+
+    /// Refuses a key too short to be unguessable (see ``minimumUnguessableLength``).
+    /// - Throws: ``ServerError/badRequest(_:)``.
+    func requireUnguessable() throws {
+        guard value.utf8.count >= Self.minimumUnguessableLength else {
+            throw ServerError.badRequest("a send without credentials needs an \(Self.headerName) of at least "
+                                         + "\(Self.minimumUnguessableLength) characters (128 random bits): its key is shared with other senders")
+        }
     }
 }

@@ -60,6 +60,18 @@ extension SendService {
         guard !message.recipients.isEmpty, message.recipients.count <= limits.multiRecipientCount else {
             throw ServerError.badRequest("a multi-recipient message names 1…\(limits.multiRecipientCount) recipients")
         }
+        // The key belongs to the set of recipients the message names (before any is looked up), and a repeat gets the
+        // first answer before anything else is checked: a recipient deleted or a key rotated since the first send
+        // must not turn the retry into a refusal the sender works around by sending again another way.
+        try idempotencyKey?.requireUnguessable()
+        let named = message.recipients.map { $0.0.serviceIdString }.sorted().joined(separator: ",")
+        let idempotency = idempotencyKey.map { key in
+            (scope: "unidentified-multi:" + SHA256.hash(data: Data(named.utf8)).map { String(format: "%02x", $0) }.joined(),
+             key: key.value, fingerprint: "multi:\(timestamp)")
+        }
+        if let idempotency, let first = try await store.idempotencyRecord(scope: idempotency.scope, key: idempotency.key) {
+            return .accepted(MultiRecipientSendResponse(serverTimestamp: try Self.repeated(first, fingerprint: idempotency.fingerprint)))
+        }
         var resolved: [(account: StoredAccount, devices: [StoredDevice], recipient: SealedSenderMultiRecipientMessage.Recipient)] = []
         var unknown: [String] = []
         for (serviceId, recipient) in message.recipients {
@@ -81,14 +93,6 @@ extension SendService {
         guard UnidentifiedAccessKey.matches(combined, accessKey) else { throw ServerError.unauthorized }
         for (account, _, _) in resolved {
             try rateLimiter.take("unidentified-send", accountId: account.id, policy: limits.rateLimits.unidentifiedSendPerRecipient)
-        }
-        let recipients = resolved.map(\.account.id).sorted().joined(separator: ",")
-        let idempotency = idempotencyKey.map { key in
-            (scope: "unidentified-multi:" + SHA256.hash(data: Data(recipients.utf8)).map { String(format: "%02x", $0) }.joined(),
-             key: key.value, fingerprint: "multi:\(timestamp)")
-        }
-        if let idempotency, let first = try await store.idempotencyRecord(scope: idempotency.scope, key: idempotency.key) {
-            return .accepted(MultiRecipientSendResponse(serverTimestamp: try Self.repeated(first, fingerprint: idempotency.fingerprint)))
         }
 
         var mismatched: [AccountMismatchedDevices] = [], stale: [AccountStaleDevices] = []

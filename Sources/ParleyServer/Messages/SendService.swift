@@ -69,7 +69,19 @@ struct SendService: Sendable {
             caller = nil
         }
         guard request.timestamp <= UInt64(Int64.max) else { throw ServerError.badRequest("timestamp is out of range") }
+        if caller == nil, let key = idempotencyKey { try key.requireUnguessable() }
         let found = accountId.utf8.count <= 64 ? try await store.accountWithDevices(id: accountId.lowercased()) : nil
+        let idempotency = found.flatMap { found in
+            idempotencyKey.map { key in
+                (scope: caller.map { "device:\($0.account.id).\($0.device.deviceId)" } ?? "unidentified:\(found.account.id)",
+                 key: key.value, fingerprint: "\(found.account.id):\(request.timestamp)")
+            }
+        }
+        // A repeat gets the first answer before anything else is checked: a retry must not be refused, and then sent
+        // another way, for something that changed since the first send stored the message (an access key rotated).
+        if let idempotency, let first = try await store.idempotencyRecord(scope: idempotency.scope, key: idempotency.key) {
+            return .accepted(SendMessagesResponse(serverTimestamp: try Self.repeated(first, fingerprint: idempotency.fingerprint)))
+        }
         if case .unidentifiedAccess(let key, _) = authorization {
             // Without credentials an unknown account looks like a wrong key: the route says nothing about who exists.
             guard let recipient = found?.account, Self.allowsUnidentifiedAccess(recipient, key: key) else { throw ServerError.unauthorized }
@@ -79,13 +91,6 @@ struct SendService: Sendable {
             }
         }
         guard let (recipient, recipientDevices) = found else { throw ServerError.notFound("no account \(accountId)") }
-        let idempotency = idempotencyKey.map { key in
-            (scope: caller.map { "device:\($0.account.id).\($0.device.deviceId)" } ?? "unidentified:\(recipient.id)", key: key.value,
-             fingerprint: "\(recipient.id):\(request.timestamp)")
-        }
-        if let idempotency, let first = try await store.idempotencyRecord(scope: idempotency.scope, key: idempotency.key) {
-            return .accepted(SendMessagesResponse(serverTimestamp: try Self.repeated(first, fingerprint: idempotency.fingerprint)))
-        }
         var devices = recipientDevices
         if let caller, recipient.id == caller.account.id { devices.removeAll { $0.deviceId == caller.device.deviceId } }
         let requested = request.messages.map(\.destinationDeviceId)
@@ -157,7 +162,7 @@ struct SendService: Sendable {
     /// One token of the per-address bucket for sends without credentials (none to take when the address is unknown).
     func takeUnidentifiedSendToken(from clientAddress: String?) throws {
         guard let clientAddress else { return }
-        try rateLimiter.take("unidentified-send-address", accountId: clientAddress, policy: limits.rateLimits.unidentifiedSendPerAddress)
+        try rateLimiter.take("unidentified-send", address: clientAddress, policy: limits.rateLimits.unidentifiedSendPerAddress)
     }
 
     /// Whether `key` opens `recipient`'s mailbox to a sealed-sender send: its unrestricted flag, or its access key,

@@ -6,6 +6,8 @@ public final class RateLimiter: Sendable {
     private struct Bucket {
         var tokens: Double
         var updated: ContinuousClock.Instant
+        /// When the bucket will be full again: from then on, forgetting it changes nothing.
+        var full: ContinuousClock.Instant
     }
 
     private struct Key: Hashable {
@@ -18,7 +20,9 @@ public final class RateLimiter: Sendable {
     /// Buckets kept before full (idle) ones are forgotten.
     private let maximumTracked: Int
 
-    /// A limiter; it forgets full buckets once it tracks more than `maximumTracked`.
+    /// A limiter that tracks at most `maximumTracked` buckets: past that it forgets the full ones and, if that is not
+    /// enough (many fresh addresses), arbitrary ones until half remain, so memory and the cost of a take stay bounded
+    /// (each purge frees half the table, so purges are rare whatever the traffic).
     public init(maximumTracked: Int = 100_000) {
         self.maximumTracked = maximumTracked
     }
@@ -28,7 +32,7 @@ public final class RateLimiter: Sendable {
         let now = clock.now
         let wait: Double? = buckets.withLock { buckets in
             let key = Key(accountId: accountId, action: action)
-            var bucket = buckets[key] ?? Bucket(tokens: policy.capacity, updated: now)
+            var bucket = buckets[key] ?? Bucket(tokens: policy.capacity, updated: now, full: now)
             let elapsed = now - bucket.updated
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             bucket.tokens = min(policy.capacity, bucket.tokens + seconds * policy.refillPerSecond)
@@ -38,8 +42,9 @@ public final class RateLimiter: Sendable {
                 return (1 - bucket.tokens) / max(policy.refillPerSecond, 1e-9)
             }
             bucket.tokens -= 1
+            bucket.full = now.advanced(by: .seconds((policy.capacity - bucket.tokens) / max(policy.refillPerSecond, 1e-9)))
             buckets[key] = bucket
-            if buckets.count > maximumTracked { Self.forgetIdle(&buckets, now: now, policy: policy) }
+            if buckets.count > maximumTracked { Self.purge(&buckets, now: now, keeping: maximumTracked / 2) }
             return nil
         }
         if let wait { throw ServerError.tooManyRequests(retryAfterSeconds: max(1, Int(wait.rounded(.up)))) }
@@ -49,11 +54,14 @@ public final class RateLimiter: Sendable {
     /// count against); a caller whose address is unknown (an in-process test client) takes none.
     func take(_ action: String, address: String?, policy: TokenBucketPolicy) throws {
         guard let address else { return }
-        try take(action + "-address", accountId: address, policy: policy)
+        try take(action + "-address", accountId: ClientAddress.limitKey(address), policy: policy)
     }
 
-    private static func forgetIdle(_ buckets: inout [Key: Bucket], now: ContinuousClock.Instant, policy: TokenBucketPolicy) {
-        let refillTime = Duration.seconds(policy.capacity / max(policy.refillPerSecond, 1e-9))
-        buckets = buckets.filter { now - $0.value.updated < refillTime }
+    /// Forgets the buckets that are full again (each by its own policy), then arbitrary ones beyond `keeping`.
+    private static func purge(_ buckets: inout [Key: Bucket], now: ContinuousClock.Instant, keeping: Int) {
+        buckets = buckets.filter { $0.value.full > now }
+        if buckets.count > keeping {
+            buckets = Dictionary(uniqueKeysWithValues: buckets.prefix(keeping).map { ($0.key, $0.value) })
+        }
     }
 }

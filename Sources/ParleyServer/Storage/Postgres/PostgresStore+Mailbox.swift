@@ -5,7 +5,9 @@ extension PostgresStore {
         try await transaction { connection in
             var stored = Self.firstOfEachKey(sends)
             // The sends' idempotency records in one statement; a send whose record was there already stores nothing.
+            // In key order: processes inserting overlapping keys then take their locks in the same order (no deadlock).
             let records = sends.indices.compactMap { index in stored[index] ? sends[index].idempotency : nil }
+                .sorted { ($0.scope, $0.key) < ($1.scope, $1.key) }
             if !records.isEmpty {
                 var inserted = Set<[String]>()
                 let rows = try await connection.query(Self.recordQuery(records), logger: logger)

@@ -176,9 +176,10 @@ enum SQLiteSchema {
         migrator.registerMigration("v10: idempotency records of sends") { db in
             try db.execute(sql: """
                 CREATE TABLE idempotency_records (
-                    -- device:<account>.<device>, or unidentified:<recipient account> for sends without credentials.
+                    -- device:<account>.<device>, or for sends without credentials unidentified:<recipient account> or
+                    -- unidentified-multi:<sha-256 of the recipients' service ids>.
                     scope TEXT NOT NULL, key TEXT NOT NULL,
-                    -- <recipient account>:<timestamp>: the message the key was first used for.
+                    -- <recipient account>:<timestamp> (multi:<timestamp>): the message the key was first used for.
                     fingerprint TEXT NOT NULL,
                     server_timestamp INTEGER NOT NULL,
                     PRIMARY KEY (scope, key)
