@@ -66,12 +66,10 @@ extension SendService {
         try idempotencyKey?.requireUnguessable()
         let named = message.recipients.map { $0.0.serviceIdString }.sorted().joined(separator: ",")
         let idempotency = idempotencyKey.map { key in
-            (scope: "unidentified-multi:" + SHA256.hash(data: Data(named.utf8)).map { String(format: "%02x", $0) }.joined(),
-             key: key.value, fingerprint: "multi:\(timestamp)")
+            Idempotency(scope: "unidentified-multi:" + SHA256.hash(data: Data(named.utf8)).map { String(format: "%02x", $0) }.joined(),
+                        key: key.value, fingerprint: "multi:\(timestamp)")
         }
-        if let idempotency, let first = try await store.idempotencyRecord(scope: idempotency.scope, key: idempotency.key) {
-            return .accepted(MultiRecipientSendResponse(serverTimestamp: try Self.repeated(first, fingerprint: idempotency.fingerprint)))
-        }
+        if let first = try await firstAnswer(to: idempotency) { return .accepted(MultiRecipientSendResponse(serverTimestamp: first)) }
         var resolved: [(account: StoredAccount, devices: [StoredDevice], recipient: SealedSenderMultiRecipientMessage.Recipient)] = []
         var unknown: [String] = []
         for (serviceId, recipient) in message.recipients {
@@ -126,15 +124,6 @@ extension SendService {
                     serverTimestamp: now))
             }
         }
-        let record = idempotency.map {
-            IdempotencyRecord(scope: $0.scope, key: $0.key, fingerprint: $0.fingerprint, serverTimestamp: now)
-        }
-        guard try await deliver(envelopes, idempotency: record) else {
-            guard let record, let first = try await store.idempotencyRecord(scope: record.scope, key: record.key) else {
-                throw ServerError.internalFailure("a send's idempotency record vanished")
-            }
-            return .accepted(MultiRecipientSendResponse(serverTimestamp: try Self.repeated(first, fingerprint: record.fingerprint)))
-        }
-        return .accepted(MultiRecipientSendResponse(serverTimestamp: now))
+        return .accepted(MultiRecipientSendResponse(serverTimestamp: try await store(envelopes, idempotency: idempotency, now: now)))
     }
 }

@@ -73,15 +73,13 @@ struct SendService: Sendable {
         let found = accountId.utf8.count <= 64 ? try await store.accountWithDevices(id: accountId.lowercased()) : nil
         let idempotency = found.flatMap { found in
             idempotencyKey.map { key in
-                (scope: caller.map { "device:\($0.account.id).\($0.device.deviceId)" } ?? "unidentified:\(found.account.id)",
-                 key: key.value, fingerprint: "\(found.account.id):\(request.timestamp)")
+                Idempotency(scope: caller.map { "device:\($0.account.id).\($0.device.deviceId)" } ?? "unidentified:\(found.account.id)",
+                            key: key.value, fingerprint: "\(found.account.id):\(request.timestamp)")
             }
         }
         // A repeat gets the first answer before anything else is checked: a retry must not be refused, and then sent
         // another way, for something that changed since the first send stored the message (an access key rotated).
-        if let idempotency, let first = try await store.idempotencyRecord(scope: idempotency.scope, key: idempotency.key) {
-            return .accepted(SendMessagesResponse(serverTimestamp: try Self.repeated(first, fingerprint: idempotency.fingerprint)))
-        }
+        if let first = try await firstAnswer(to: idempotency) { return .accepted(SendMessagesResponse(serverTimestamp: first)) }
         if case .unidentifiedAccess(let key, _) = authorization {
             // Without credentials an unknown account looks like a wrong key: the route says nothing about who exists.
             guard let recipient = found?.account, Self.allowsUnidentifiedAccess(recipient, key: key) else { throw ServerError.unauthorized }
@@ -117,17 +115,7 @@ struct SendService: Sendable {
                 sourceAccountId: source?.account.id, sourceDeviceId: source?.device.deviceId, type: type.rawValue,
                 content: content, timestamp: request.timestamp, serverTimestamp: now)
         }
-        let record = idempotency.map {
-            IdempotencyRecord(scope: $0.scope, key: $0.key, fingerprint: $0.fingerprint, serverTimestamp: now)
-        }
-        guard try await deliver(envelopes, idempotency: record) else {
-            // A repeat that raced the first send (sent before the first answer came): the first one's answer.
-            guard let record, let first = try await store.idempotencyRecord(scope: record.scope, key: record.key) else {
-                throw ServerError.internalFailure("a send's idempotency record vanished")
-            }
-            return .accepted(SendMessagesResponse(serverTimestamp: try Self.repeated(first, fingerprint: record.fingerprint)))
-        }
-        return .accepted(SendMessagesResponse(serverTimestamp: now))
+        return .accepted(SendMessagesResponse(serverTimestamp: try await store(envelopes, idempotency: idempotency, now: now)))
     }
 
     /// Stores `envelopes` in one (shared) transaction with `idempotency`, counts them, hands them to connected sockets
@@ -139,16 +127,6 @@ struct SendService: Sendable {
         metrics.messagesAccepted.increment(by: Int64(envelopes.count))
         push.messagesWaiting(for: hub.publish(envelopes))
         return true
-    }
-
-    /// The server timestamp to answer a repeat of the send `first` recorded with (its 200).
-    /// - Throws: 422 when the repeat is a different message (its fingerprint differs).
-    static func repeated(_ first: IdempotencyRecord, fingerprint: String) throws -> UInt64 {
-        guard first.fingerprint == fingerprint else {
-            throw ServerError.clientError(.unprocessableContent, "this \(IdempotencyKey.headerName) was first used for another message "
-                                          + "(another recipient or timestamp); choose a new key for a new message")
-        }
-        return first.serverTimestamp
     }
 
     /// The 409 answer when `requested` is not exactly the ids of `devices` (missing and extra ids, sorted), else `nil`.
