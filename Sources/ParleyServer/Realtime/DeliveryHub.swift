@@ -4,13 +4,14 @@ import Synchronization
 
 /// The connected devices of this server process and a way to reach each of them.
 ///
-/// Each connection ``subscribe(_:)``s with its device address and reads ``HubEvent``s from the returned stream;
+/// Each connection ``subscribe(_:deliver:)``s with its device address and a function that takes its ``HubEvent``s;
 /// senders ``publish(_:)`` stored envelopes and relay ephemeral events. A device has at most one live connection:
 /// a new one displaces the old. Safe to use from any task.
 public final class DeliveryHub: Sendable {
     private struct Subscriber {
         let id: UInt64
-        let continuation: AsyncStream<HubEvent>.Continuation
+        /// Hands an event to the connection (it must not block: the connection queues it).
+        let deliver: @Sendable (HubEvent) -> Void
     }
 
     private struct State {
@@ -50,23 +51,21 @@ public final class DeliveryHub: Sendable {
     /// Devices connected right now.
     public var connectedCount: Int { state.withLock { $0.count } }
 
-    /// Registers a connection for `address`; a previous connection of the same device gets ``HubEvent/displaced``.
-    /// Returns the subscription id (for ``unsubscribe(_:id:)``) and the connection's event stream.
-    func subscribe(_ address: DeviceAddress) -> (id: UInt64, events: AsyncStream<HubEvent>) {
-        let (stream, continuation) = AsyncStream<HubEvent>.makeStream(bufferingPolicy: .bufferingNewest(4096))
+    /// Registers a connection for `address`, whose events go to `deliver` (called from the publishing task: it must
+    /// only queue them); a previous connection of the same device gets ``HubEvent/displaced``. Returns the
+    /// subscription id, for ``unsubscribe(_:id:)``. The connection takes events into its own queue rather than through
+    /// a stream and a task of the hub's: an idle socket costs no task here.
+    func subscribe(_ address: DeviceAddress, deliver: @escaping @Sendable (HubEvent) -> Void) -> UInt64 {
         // Presence is reported under the lock, so opens and closes of one device reach the notifier in order.
         let (id, previous, count) = state.withLock { state -> (UInt64, Subscriber?, Int) in
             state.nextId += 1
-            let previous = state.replace(address, with: Subscriber(id: state.nextId, continuation: continuation))
+            let previous = state.replace(address, with: Subscriber(id: state.nextId, deliver: deliver))
             onPresenceChange(address, true)
             return (state.nextId, previous, state.count)
         }
-        if let previous {
-            previous.continuation.yield(.displaced)
-            previous.continuation.finish()
-        }
+        previous?.deliver(.displaced)
         onCountChange(count)
-        return (id, stream)
+        return id
     }
 
     /// Closes `address`'s connection here, if any (its credential was replaced or the device removed): it gets
@@ -78,8 +77,7 @@ public final class DeliveryHub: Sendable {
             return (removed, state.count)
         }
         guard let removed else { return }
-        removed.continuation.yield(.displaced)
-        removed.continuation.finish()
+        removed.deliver(.displaced)
         onCountChange(count)
     }
 
@@ -90,7 +88,6 @@ public final class DeliveryHub: Sendable {
             onPresenceChange(address, false)
             return (state.replace(address, with: nil), state.count)
         }
-        removed?.continuation.finish()
         if removed != nil { onCountChange(count) }
     }
 
@@ -109,13 +106,13 @@ public final class DeliveryHub: Sendable {
                 return (subscriber, envelope)
             }
         }
-        for (subscriber, envelope) in targets { subscriber.continuation.yield(.envelope(envelope)) }
+        for (subscriber, envelope) in targets { subscriber.deliver(.envelope(envelope)) }
         return offline
     }
 
     /// Tells a connected device that its mailbox changed elsewhere (another server process).
     public func mailboxChanged(_ address: DeviceAddress) {
-        state.withLock { $0[address] }?.continuation.yield(.mailboxChanged)
+        state.withLock { $0[address] }?.deliver(.mailboxChanged)
     }
 
     /// Relays an ephemeral event to every connected device of `accountId` except `excluding`; returns how many got it.
@@ -124,7 +121,7 @@ public final class DeliveryHub: Sendable {
         let targets = state.withLock { state in
             (state.accounts[accountId] ?? [:]).filter { DeviceAddress(accountId: accountId, deviceId: $0.key) != excluding }.map(\.value)
         }
-        for subscriber in targets { subscriber.continuation.yield(.ephemeral(event)) }
+        for subscriber in targets { subscriber.deliver(.ephemeral(event)) }
         return targets.count
     }
 }

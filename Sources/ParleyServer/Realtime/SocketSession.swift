@@ -36,14 +36,16 @@ struct SocketSession: Sendable {
     /// - Returns: the error reading ended with, if any (a protocol violation such as an oversized message or invalid
     ///   UTF-8): the caller rethrows it so that the WebSocket library closes with its code (1009, 1007, 1002).
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async -> (any Error)? {
-        let (subscription, events) = hub.subscribe(address)
-        let (inputs, input) = AsyncStream<Input>.makeStream()
+        // One queue of inputs for the delivery loop, fed by the hub directly (no task of its own per socket). It keeps the
+        // newest 4,096: when an old input is dropped, a mailbox re-read is queued after it, so whatever was dropped (a
+        // live envelope, an ack wake-up) is made good by the store, which is the truth.
+        let (inputs, input) = AsyncStream<Input>.makeStream(bufferingPolicy: .bufferingNewest(4096))
+        let subscription = hub.subscribe(address) { event in
+            if case .dropped = input.yield(.hub(event)) { input.yield(.hub(.mailboxChanged)) }
+        }
         let acks = AckBuffer()
         let readError = Mutex<(any Error)?>(nil)
         await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                for await event in events { input.yield(.hub(event)) }
-            }
             group.addTask {
                 do {
                     try await deliver(inputs, acks: acks, outbound: outbound)
@@ -96,7 +98,7 @@ struct SocketSession: Sendable {
                 try await send(.failure(code: "bad_frame", message: "an ack needs the envelope guid"), outbound)
                 return nil
             }
-            if acks.append(guid.lowercased()) { input.yield(.acks) }
+            if acks.append(guid.lowercased()), case .dropped = input.yield(.acks) { input.yield(.hub(.mailboxChanged)) }
         case .ephemeral:
             do {
                 try relay(frame.ephemeral)
@@ -140,12 +142,16 @@ struct SocketSession: Sendable {
         }
         await writing { try await refill(&window, outbound) }
         for await input in inputs {
-            switch input {
-            case .acks:
-                let guids = acks.takeAll()
+            // Acks are applied whatever woke the loop: a dropped wake-up cannot leave them waiting.
+            let guids = acks.takeAll()
+            if !guids.isEmpty {
                 let deleted = try await store.deleteEnvelopes(guids: guids, accountId: address.accountId, deviceId: address.deviceId)
                 metrics.messagesDelivered.increment(by: Int64(deleted))
                 for guid in guids { window.acknowledged(guid) }
+            }
+            switch input {
+            case .acks:
+                break
             case .hub(.envelope(let envelope)):
                 if window.acceptsLive(envelope.guid) { await writing { try await push(envelope, &window, outbound) } }
             case .hub(.mailboxChanged):
