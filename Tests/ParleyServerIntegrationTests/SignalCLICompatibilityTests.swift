@@ -286,6 +286,21 @@ import Testing
             }
         }
 
+        // The accounts and contacts routes answer in signal-cli-rest-api's shapes; a route for what Parley has no
+        // counterpart of is 501 with an error naming it.
+        func get(_ method: String, _ path: String) async throws -> String {
+            let connection = try RawConnection(port: port)
+            connection.send("\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Length: 0\r\n\r\n")
+            return await connection.read(for: 2).text
+        }
+        let accountsAnswer = try await get("GET", "/v1/accounts")
+        #expect(accountsAnswer.hasPrefix("HTTP/1.1 200") && accountsAnswer.contains("12025550123"), "\(accountsAnswer)")
+        let contacts = try await get("GET", "/v1/contacts/12025550123")
+        #expect(contacts.hasPrefix("HTTP/1.1 200") && contacts.contains(#""number":"+14155552671""#)
+                && contacts.contains(#""message_expiration":"0""#), "\(contacts)")
+        let stickers = try await get("GET", "/v1/sticker-packs/12025550123")
+        #expect(stickers.hasPrefix("HTTP/1.1 501") && stickers.contains("not supported by Parley"), "\(stickers)")
+
         // A receiver that connects later catches up with `?since=`: the two pings the bot's account stored, each with the
         // local id a later reconnect would pass on. (A raw handshake: WebSocket client libraries send an Origin, which the
         // loopback guard refuses as a browser's.)

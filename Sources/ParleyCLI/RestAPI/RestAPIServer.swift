@@ -6,8 +6,10 @@ import NIOCore
 import ParleyKit
 
 /// signal-cli-rest-api's REST surface (its json-rpc mode) over Parley: `POST /v2/send`, the `/v1/receive/{number}`
-/// WebSocket, groups, reactions, receipts, typing, remote delete, identities, devices, attachments, `/v1/about` and
-/// `/v1/health`, with that API's request and response JSON, so bots written for it (PyPI's `signalbot`) run on Parley.
+/// WebSocket, groups, reactions, receipts, typing, remote delete, identities, devices, contacts, accounts,
+/// attachments, `/v1/about` and `/v1/health`, with that API's request and response JSON, so bots written for it (PyPI's
+/// `signalbot`) run on Parley. Its routes for what Parley has no counterpart of (phone-number registration, profiles,
+/// sticker packs, polls, usernames, rate-limit challenges, settings) answer 501 with an error naming the route.
 /// A front door: every route turns into one of ``SignalCLIMethods``' calls — what signal-cli-rest-api itself does in front
 /// of signal-cli — and presents the answer. `{number}` picks the account (its number, account id or username).
 ///
@@ -21,6 +23,20 @@ struct RestAPIServer {
 
     /// The largest request body accepted (attachments travel base64-encoded inside it).
     static let maximumBodyBytes = 128 * 1024 * 1024
+
+    /// signal-cli-rest-api's routes for what Parley has no counterpart of: each answers 501 with an error naming it,
+    /// rather than a 404 that reads like a wrong address.
+    static let unsupportedRoutes: [(HTTPRequest.Method, String)] = [
+        (.post, "/v1/register/:number"), (.post, "/v1/register/:number/verify/:token"), (.post, "/v1/unregister/:number"),
+        (.put, "/v1/profiles/:number"), (.get, "/v1/profiles/:number/:recipient"),
+        (.get, "/v1/sticker-packs/:number"), (.post, "/v1/sticker-packs/:number"),
+        (.post, "/v1/polls/:number"), (.put, "/v1/polls/:number"), (.delete, "/v1/polls/:number"),
+        (.post, "/v1/accounts/:number/username"), (.delete, "/v1/accounts/:number/username"),
+        (.post, "/v1/accounts/:number/rate-limit-challenge"), (.put, "/v1/accounts/:number/settings"),
+        (.put, "/v1/contacts/:number"), (.post, "/v1/contacts/:number/sync"),
+        (.get, "/v1/search/:number"), (.get, "/v1/configuration"), (.post, "/v1/configuration"),
+        (.get, "/v1/qrcodelink"),
+    ]
 
     func run() async throws {
         let router = Router()
@@ -131,6 +147,30 @@ struct RestAPIServer {
                                     "last_seen_timestamp": fields["lastSeenTimestamp"] ?? .null,
                                     "creation_timestamp": fields["createdTimestamp"] ?? .null])
                 }))
+            }
+        }
+        router.get("/v1/accounts") { _, _ in
+            try Self.json(.array(accounts.all.map { .string($0.signalCLIName) }))
+        }
+        router.get("/v1/contacts/:number") { _, context in
+            try await handle {
+                let contacts = try await call("listContacts", on: try account(context), [:])
+                guard case .array(let entries) = contacts else { return try Self.json(.array([])) }
+                return try Self.json(.array(entries.map { entry in
+                    guard case .object(let fields) = entry else { return entry }
+                    let expiration = fields["messageExpirationTime"]?.integer ?? 0
+                    return .object([
+                        "number": fields["number"] ?? .null, "uuid": fields["uuid"] ?? .null, "name": fields["name"] ?? .null,
+                        "profile_name": .string(""), "username": fields["username"] ?? .null, "color": .string(""),
+                        "blocked": fields["isBlocked"] ?? .bool(false), "message_expiration": .string("\(expiration)"),
+                    ])
+                }))
+            }
+        }
+        for (method, path) in Self.unsupportedRoutes {
+            router.on(RouterPath(path), method: method) { _, _ in
+                try Self.error("\(method.rawValue) \(path) is not supported by Parley (no phone numbers, profiles, stickers or polls)",
+                               status: .notImplemented)
             }
         }
         router.get("/v1/attachments/:id") { _, context in
