@@ -169,8 +169,7 @@ struct RestAPIServer {
         }
         for (method, path) in Self.unsupportedRoutes {
             router.on(RouterPath(path), method: method) { _, _ in
-                try Self.error("\(method.rawValue) \(path) is not supported by Parley (no phone numbers, profiles, stickers or polls)",
-                               status: .notImplemented)
+                try Self.error("\(method.rawValue) \(path) is not supported by Parley's signal-cli-rest-api surface", status: .notImplemented)
             }
         }
         router.get("/v1/attachments/:id") { _, context in

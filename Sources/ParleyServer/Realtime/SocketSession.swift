@@ -25,10 +25,43 @@ struct SocketSession: Sendable {
     private var address: DeviceAddress { DeviceAddress(accountId: device.account.id, deviceId: device.device.deviceId) }
 
     /// What the delivery loop reacts to, in order.
-    private enum Input: Sendable {
+    fileprivate enum Input: Sendable {
         case hub(HubEvent)
         /// Acks are waiting in the ``AckBuffer``.
         case acks
+    }
+
+    /// The delivery loop's queue, fed by the hub (on the publishing task) and the reader. It keeps the newest
+    /// ``capacity`` inputs. Acks are applied only where their wake-up sits in the queue, after every live envelope
+    /// queued before the ack arrived (so an envelope cannot be pushed live again after its ack). When an input is
+    /// dropped, the queue remembers it (the loop then re-reads the store before pushing anything live, which makes good
+    /// a dropped envelope and keeps the mailbox order) and queues an ack wake-up at its end (a dropped wake-up cannot
+    /// leave acks waiting).
+    private final class InputQueue: Sendable {
+        static let capacity = 4_096
+        let inputs: AsyncStream<Input>
+        private let continuation: AsyncStream<Input>.Continuation
+        private let overflowed = Mutex(false)
+
+        init() {
+            (inputs, continuation) = AsyncStream<Input>.makeStream(bufferingPolicy: .bufferingNewest(Self.capacity))
+        }
+
+        func push(_ input: Input) {
+            guard case .dropped = continuation.yield(input) else { return }
+            overflowed.withLock { $0 = true }
+            continuation.yield(.acks)
+        }
+
+        /// Whether inputs were dropped since the last call.
+        func takeOverflow() -> Bool {
+            overflowed.withLock { overflowed in
+                defer { overflowed = false }
+                return overflowed
+            }
+        }
+
+        func finish() { continuation.finish() }
     }
 
     /// Runs until the client closes the socket, the server shuts down or a newer connection displaces this one.
@@ -36,19 +69,15 @@ struct SocketSession: Sendable {
     /// - Returns: the error reading ended with, if any (a protocol violation such as an oversized message or invalid
     ///   UTF-8): the caller rethrows it so that the WebSocket library closes with its code (1009, 1007, 1002).
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async -> (any Error)? {
-        // One queue of inputs for the delivery loop, fed by the hub directly (no task of its own per socket). It keeps the
-        // newest 4,096: when an old input is dropped, a mailbox re-read is queued after it, so whatever was dropped (a
-        // live envelope, an ack wake-up) is made good by the store, which is the truth.
-        let (inputs, input) = AsyncStream<Input>.makeStream(bufferingPolicy: .bufferingNewest(4096))
-        let subscription = hub.subscribe(address) { event in
-            if case .dropped = input.yield(.hub(event)) { input.yield(.hub(.mailboxChanged)) }
-        }
+        // One queue of inputs for the delivery loop, fed by the hub directly (no task of its own per socket).
+        let queue = InputQueue()
+        let subscription = hub.subscribe(address) { event in queue.push(.hub(event)) }
         let acks = AckBuffer()
         let readError = Mutex<(any Error)?>(nil)
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 do {
-                    try await deliver(inputs, acks: acks, outbound: outbound)
+                    try await deliver(queue, acks: acks, outbound: outbound)
                 } catch {
                     // The mailbox is intact (nothing is deleted before its ack); the client reconnects and drains it.
                     logger.warning("socket delivery stopped", metadata: ["device": "\(address)", "error": "\(error)"])
@@ -59,7 +88,7 @@ struct SocketSession: Sendable {
                 try await withThrowingTaskGroup(of: Void.self) { answering in
                     var running = 0
                     for try await message in inbound.messages(maxSize: limits.socketFrameBytes) {
-                        guard let request = try await receive(message, outbound: outbound, acks: acks, input: input) else { continue }
+                        guard let request = try await receive(message, outbound: outbound, acks: acks, queue: queue) else { continue }
                         if running >= limits.socketRequestsInFlight {
                             try await answering.next()
                             running -= 1
@@ -79,7 +108,7 @@ struct SocketSession: Sendable {
             }
             // Ends the hub forwarding, then lets the delivery loop apply the acks still queued and stop.
             hub.unsubscribe(address, id: subscription)
-            input.finish()
+            queue.finish()
         }
         return readError.withLock { $0 }
     }
@@ -87,7 +116,7 @@ struct SocketSession: Sendable {
     /// A frame from the client: acks go to the delivery loop (in order with deliveries), ephemeral events are relayed,
     /// a request is returned for the caller to answer.
     private func receive(_ message: WebSocketMessage, outbound: WebSocketOutboundWriter, acks: AckBuffer,
-                         input: AsyncStream<Input>.Continuation) async throws -> SocketRequest? {
+                         queue: InputQueue) async throws -> SocketRequest? {
         guard case .text(let text) = message, let frame = try? JSONDecoder().decode(SocketFrame.self, from: Data(text.utf8)) else {
             try await send(.failure(code: "bad_frame", message: "frames are JSON text SocketFrames"), outbound)
             return nil
@@ -98,7 +127,7 @@ struct SocketSession: Sendable {
                 try await send(.failure(code: "bad_frame", message: "an ack needs the envelope guid"), outbound)
                 return nil
             }
-            if acks.append(guid.lowercased()), case .dropped = input.yield(.acks) { input.yield(.hub(.mailboxChanged)) }
+            if acks.append(guid.lowercased()) { queue.push(.acks) }
         case .ephemeral:
             do {
                 try relay(frame.ephemeral)
@@ -133,7 +162,7 @@ struct SocketSession: Sendable {
 
     /// The delivery loop: one task owns the in-flight window, so deliveries and acks never race. Once the socket
     /// cannot be written (closed, displaced) it keeps applying acks until the inputs end.
-    private func deliver(_ inputs: AsyncStream<Input>, acks: AckBuffer, outbound: WebSocketOutboundWriter) async throws {
+    private func deliver(_ queue: InputQueue, acks: AckBuffer, outbound: WebSocketOutboundWriter) async throws {
         var window = DeliveryWindow(capacity: limits.socketWindow)
         var writable = true
         func writing(_ body: () async throws -> Void) async {
@@ -141,17 +170,15 @@ struct SocketSession: Sendable {
             do { try await body() } catch { writable = false }
         }
         await writing { try await refill(&window, outbound) }
-        for await input in inputs {
-            // Acks are applied whatever woke the loop: a dropped wake-up cannot leave them waiting.
-            let guids = acks.takeAll()
-            if !guids.isEmpty {
+        for await input in queue.inputs {
+            // Inputs were dropped: nothing goes out live until the store has been read again (in mailbox order).
+            if queue.takeOverflow() { window.needsRead = true }
+            switch input {
+            case .acks:
+                let guids = acks.takeAll()
                 let deleted = try await store.deleteEnvelopes(guids: guids, accountId: address.accountId, deviceId: address.deviceId)
                 metrics.messagesDelivered.increment(by: Int64(deleted))
                 for guid in guids { window.acknowledged(guid) }
-            }
-            switch input {
-            case .acks:
-                break
             case .hub(.envelope(let envelope)):
                 if window.acceptsLive(envelope.guid) { await writing { try await push(envelope, &window, outbound) } }
             case .hub(.mailboxChanged):

@@ -62,7 +62,11 @@ extension PostgresStore {
         makeDevice: @Sendable (_ accountId: String, _ deviceId: UInt32) -> StoredDevice
     ) async throws -> LinkOutcome {
         let code = ByteBuffer(bytes: codeHash)
-        let outcome = try await transaction { connection -> LinkOutcome in
+        // A transaction that failed after it may have committed leaves the account unknown: every cached account here is
+        // dropped (the other processes' copies expire).
+        let outcome: LinkOutcome
+        do {
+            outcome = try await transaction { connection -> LinkOutcome in
             // The code's row lock makes a second use of the same code wait, then find it gone.
             var accountIds: [String] = []
             let codes = try await connection.query(
@@ -79,6 +83,10 @@ extension PostgresStore {
             let deviceId = UInt32(truncatingIfNeeded: (deviceIds.max() ?? 0) + 1)
             try await insert(makeDevice(accountId, deviceId), on: connection)
             return .linked(accountId: accountId, deviceId: deviceId)
+            }
+        } catch {
+            accounts.invalidateAll()
+            throw error
         }
         if case .linked(let accountId, _) = outcome { accountChanged(accountId) }
         return outcome

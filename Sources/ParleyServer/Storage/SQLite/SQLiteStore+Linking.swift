@@ -26,7 +26,10 @@ extension SQLiteStore {
         codeHash: [UInt8], now: UInt64, maximumDevices: Int,
         makeDevice: @Sendable (_ accountId: String, _ deviceId: UInt32) -> StoredDevice
     ) async throws -> LinkOutcome {
-        let outcome = try await database.write { db -> LinkOutcome in
+        // A write that failed after it may have committed leaves the account unknown: every cached account is dropped.
+        let outcome: LinkOutcome
+        do {
+            outcome = try await database.write { db -> LinkOutcome in
             guard let accountId = try String.fetchOne(
                 db, sql: "SELECT account_id FROM link_codes WHERE code_hash = ? AND expires > ?", arguments: [Data(codeHash), Int64(now)])
             else { return .invalidCode }
@@ -36,6 +39,10 @@ extension SQLiteStore {
             let deviceId = UInt32((ids.max() ?? 0) + 1)
             try Self.insert(makeDevice(accountId, deviceId), db)
             return .linked(accountId: accountId, deviceId: deviceId)
+            }
+        } catch {
+            accounts.invalidateAll()
+            throw error
         }
         if case .linked(let accountId, _) = outcome { accounts.invalidate(accountId) }
         return outcome
