@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import HummingbirdTesting
 import ParleyAPI
+import ParleyProtocol
 import ParleyServer
 import Testing
 
@@ -84,6 +85,11 @@ import Testing
         for text in texts {
             #expect(!text.contains(ServerHarness.operatorToken))
             #expect(!text.contains("7, 7, 7") && !text.contains("9, 9, 9"), "no key bytes: \(text.prefix(200))")
+            // The sender certificates' signing key (random, so the byte patterns above found it only by chance).
+            #expect(!text.contains("scalar") && !text.contains("agreementKey"), "no private key: \(text)")
         }
+        let key = PrivateKey.generate()
+        #expect("\(key)" == "PrivateKey(<redacted>)" && String(reflecting: key) == "PrivateKey(<redacted>)")
+        #expect(!String(describing: IdentityKeyPair.generate()).contains("scalar"))
     }
 }

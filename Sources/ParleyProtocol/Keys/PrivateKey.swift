@@ -68,3 +68,14 @@ public struct PrivateKey: Sendable {
         }
     }
 }
+
+extension PrivateKey: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// Never the key: a value that holds a private key (a configuration, a key pair) can be printed or logged whole.
+    public var description: String { "PrivateKey(<redacted>)" }
+
+    /// Never the key (see ``description``).
+    public var debugDescription: String { description }
+
+    /// No children: reflection (`dump`, a containing struct's default description) shows no key bytes.
+    public var customMirror: Mirror { Mirror(self, children: [:]) }
+}
