@@ -126,27 +126,21 @@ struct RestAPIServer {
         }
         router.get("/v1/identities/:number") { _, context in
             try await handle {
-                let identities = try await call("listIdentities", on: try account(context), [:])
-                guard case .array(let entries) = identities else { return try Self.json(.array([])) }
-                return try Self.json(.array(entries.map { entry in
-                    guard case .object(let fields) = entry else { return entry }
-                    return .object([
+                try await list("listIdentities", of: try account(context)) { fields in
+                    .object([
                         "number": fields["number"] ?? .null, "uuid": fields["uuid"] ?? .null, "status": .string("TRUSTED_UNVERIFIED"),
                         "fingerprint": .string(""), "added": .string("0"), "safety_number": fields["safetyNumber"] ?? .null,
                     ])
-                }))
+                }
             }
         }
         router.get("/v1/devices/:number") { _, context in
             try await handle {
-                let devices = try await call("listDevices", on: try account(context), [:])
-                guard case .array(let entries) = devices else { return try Self.json(.array([])) }
-                return try Self.json(.array(entries.map { entry in
-                    guard case .object(let fields) = entry else { return entry }
-                    return .object(["id": fields["id"] ?? .null, "name": fields["name"] ?? .null,
-                                    "last_seen_timestamp": fields["lastSeenTimestamp"] ?? .null,
-                                    "creation_timestamp": fields["createdTimestamp"] ?? .null])
-                }))
+                try await list("listDevices", of: try account(context)) { fields in
+                    .object(["id": fields["id"] ?? .null, "name": fields["name"] ?? .null,
+                             "last_seen_timestamp": fields["lastSeenTimestamp"] ?? .null,
+                             "creation_timestamp": fields["createdTimestamp"] ?? .null])
+                }
             }
         }
         router.get("/v1/accounts") { _, _ in
@@ -154,17 +148,14 @@ struct RestAPIServer {
         }
         router.get("/v1/contacts/:number") { _, context in
             try await handle {
-                let contacts = try await call("listContacts", on: try account(context), [:])
-                guard case .array(let entries) = contacts else { return try Self.json(.array([])) }
-                return try Self.json(.array(entries.map { entry in
-                    guard case .object(let fields) = entry else { return entry }
-                    let expiration = fields["messageExpirationTime"]?.integer ?? 0
-                    return .object([
+                try await list("listContacts", of: try account(context)) { fields in
+                    .object([
                         "number": fields["number"] ?? .null, "uuid": fields["uuid"] ?? .null, "name": fields["name"] ?? .null,
                         "profile_name": .string(""), "username": fields["username"] ?? .null, "color": .string(""),
-                        "blocked": fields["isBlocked"] ?? .bool(false), "message_expiration": .string("\(expiration)"),
+                        "blocked": fields["isBlocked"] ?? .bool(false),
+                        "message_expiration": .string("\(fields["messageExpirationTime"]?.integer ?? 0)"),
                     ])
-                }))
+                }
             }
         }
         for (method, path) in Self.unsupportedRoutes {
@@ -299,6 +290,16 @@ struct RestAPIServer {
     /// signal-cli's `method` on `account`, as the JSON-RPC door would call it.
     private func call(_ method: String, on account: DaemonAccount, _ params: [String: JSONValue]) async throws -> JSONValue {
         try await account.methods.call(method, params.filter { $0.value != .null })
+    }
+
+    /// The answer to a listing route: signal-cli's list `method` for `account`, each entry in this API's shape.
+    private func list(_ method: String, of account: DaemonAccount,
+                      _ entry: ([String: JSONValue]) -> JSONValue) async throws -> Response {
+        guard case .array(let entries) = try await call(method, on: account, [:]) else { return try Self.json(.array([])) }
+        return try Self.json(.array(entries.map { value in
+            guard case .object(let fields) = value else { return value }
+            return entry(fields)
+        }))
     }
 
     private func account(_ context: BasicRequestContext) throws -> DaemonAccount {

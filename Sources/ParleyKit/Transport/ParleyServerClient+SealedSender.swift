@@ -18,7 +18,7 @@ extension ParleyServerClient {
         let (status, body) = try await send(
             .PUT, APIRoutes.messages(to: accountId), body: try JSONEncoder().encode(request), as: nil, expecting: [200, 409, 410],
             extraHeaders: [(APIRoutes.unidentifiedAccessKeyHeader, accessKey.base64EncodedString())]
-                + (idempotencyKey.map { [(APIRoutes.idempotencyKeyHeader, $0)] } ?? []))
+                + Self.idempotencyHeader(idempotencyKey))
         return try SendOutcome(status: status, body: body)
     }
 
@@ -32,7 +32,7 @@ extension ParleyServerClient {
             .PUT, APIRoutes.multiRecipientMessages(timestamp: timestamp), body: message, as: nil, expecting: [200, 404, 409, 410],
             contentType: APIRoutes.multiRecipientContentType,
             extraHeaders: [(APIRoutes.unidentifiedAccessKeyHeader, combinedAccessKey.base64EncodedString())]
-                + (idempotencyKey.map { [(APIRoutes.idempotencyKeyHeader, $0)] } ?? []))
+                + Self.idempotencyHeader(idempotencyKey))
         return try MultiRecipientSendOutcome(status: status, body: body)
     }
 }

@@ -137,7 +137,7 @@ public struct ParleyServerClient: Sendable {
                      idempotencyKey: String? = nil) async throws -> SendOutcome {
         let (status, body) = try await send(
             .PUT, APIRoutes.messages(to: accountId), body: try JSONEncoder().encode(request), as: device, expecting: [200, 409, 410],
-            extraHeaders: idempotencyKey.map { [(APIRoutes.idempotencyKeyHeader, $0)] } ?? [])
+            extraHeaders: Self.idempotencyHeader(idempotencyKey))
         return try SendOutcome(status: status, body: body)
     }
 
@@ -288,6 +288,11 @@ public struct ParleyServerClient: Sendable {
             throw ParleyError.server(.unexpected(status: status, body: data))
         }
         return (status, data)
+    }
+
+    /// The `Idempotency-Key` header carrying `key`, or none.
+    static func idempotencyHeader(_ key: String?) -> [(String, String)] {
+        key.map { [(APIRoutes.idempotencyKeyHeader, $0)] } ?? []
     }
 
     /// `text` percent-encoded as one path component (a `/` in it cannot reach another route).

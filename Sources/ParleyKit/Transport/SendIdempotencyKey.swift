@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import ParleyAPI
 
 /// The `Idempotency-Key` a send carries, so that repeating it after a lost answer (a dropped connection, a killed
 /// process whose job runs again) cannot store the message twice.
@@ -14,7 +15,6 @@ enum SendIdempotencyKey {
     static func make(purpose: String, recipient: String, timestamp: UInt64, credentials: DeviceCredentials) -> String {
         let label = "parley send idempotency key|\(credentials.deviceId)|\(purpose)|\(recipient)|\(timestamp)"
         let mac = HMAC<SHA256>.authenticationCode(for: Data(label.utf8), using: SymmetricKey(data: Data(credentials.password.utf8)))
-        return Data(mac.prefix(16)).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        return Base64URL.encode(Array(mac.prefix(16)))
     }
 }

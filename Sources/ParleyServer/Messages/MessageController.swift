@@ -20,7 +20,7 @@ struct MessageController: Sendable {
 
     @Sendable func send(_ request: Request, context: SenderRequestContext) async throws -> Response {
         let accountId = try context.pathParameter("id")
-        let key = try IdempotencyKey(header: request.headers[values: HTTPField.Name(IdempotencyKey.headerName)!].first)
+        let key = try Self.idempotencyKey(of: request)
         let body = try await JSONCoding.decode(SendMessagesRequest.self, from: request, limit: limits.sendBodyBytes)
         let outcome = try await sender.send(body, to: accountId, from: context.authorization, idempotencyKey: key)
         return try JSONCoding.response(outcome.body, status: outcome.status)
@@ -34,11 +34,16 @@ struct MessageController: Sendable {
         guard let text = request.uri.queryParameters["ts"], let timestamp = UInt64(text) else {
             throw ServerError.badRequest("ts must be the sender's timestamp in milliseconds")
         }
-        let idempotencyKey = try IdempotencyKey(header: request.headers[values: HTTPField.Name(IdempotencyKey.headerName)!].first)
+        let idempotencyKey = try Self.idempotencyKey(of: request)
         let body = try await JSONCoding.body(of: request, limit: limits.multiRecipientBodyBytes)
         let outcome = try await sender.sendMultiRecipient(body, timestamp: timestamp, accessKey: key, clientAddress: clientAddress,
                                                           idempotencyKey: idempotencyKey)
         return try JSONCoding.response(outcome.body, status: outcome.status)
+    }
+
+    /// The request's `Idempotency-Key`, if it has one.
+    private static func idempotencyKey(of request: Request) throws -> IdempotencyKey? {
+        try IdempotencyKey(header: request.headers[values: HTTPField.Name(IdempotencyKey.headerName)!].first)
     }
 
     @Sendable func fetch(_ request: Request, context: DeviceRequestContext) async throws -> Response {

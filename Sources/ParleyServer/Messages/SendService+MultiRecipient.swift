@@ -66,7 +66,7 @@ extension SendService {
         try idempotencyKey?.requireUnguessable()
         let named = message.recipients.map { $0.0.serviceIdString }.sorted().joined(separator: ",")
         let idempotency = idempotencyKey.map { key in
-            Idempotency(scope: "unidentified-multi:" + SHA256.hash(data: Data(named.utf8)).map { String(format: "%02x", $0) }.joined(),
+            Idempotency(scope: "unidentified-multi:" + ContentHashFormat.hex(Array(SHA256.hash(data: Data(named.utf8)))),
                         key: key.value, fingerprint: "multi:\(timestamp)")
         }
         if let first = try await firstAnswer(to: idempotency) { return .accepted(MultiRecipientSendResponse(serverTimestamp: first)) }

@@ -139,7 +139,6 @@ struct SendService: Sendable {
 
     /// One token of the per-address bucket for sends without credentials (none to take when the address is unknown).
     func takeUnidentifiedSendToken(from clientAddress: String?) throws {
-        guard let clientAddress else { return }
         try rateLimiter.take("unidentified-send", address: clientAddress, policy: limits.rateLimits.unidentifiedSendPerAddress)
     }
 
