@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 seconds="${FUZZ_SECONDS:-60}"
 targets=(prekey-signal-message signal-message sender-key-message sender-key-distribution-message plaintext-content sealed-sender
          sealed-sender-content sealed-sender-certificates sealed-sender-multi-recipient session-record prekey-records keys spqr-message
-         spqr-erasure-code session-pair api-json content attachment attachment-file provisioning hash-file)
+         spqr-erasure-code session-pair api-json content attachment attachment-file provisioning hash-file request-headers)
 extra=()
 if [ "${1:-}" = "--quick" ]; then
     seconds="${FUZZ_SECONDS:-10}"
@@ -22,9 +22,21 @@ elif [ $# -gt 0 ]; then
     extra=("$@")
 fi
 
-swift build --package-path Fuzz --scratch-path .build-fuzz --sanitize=fuzzer --sanitize=address -Xswiftc -enable-testing -q 2>&1 \
-    | { grep -v "ld.gold: warning: Cannot export local symbol .__asan" || true; }
-binary="$(swift build --package-path Fuzz --scratch-path .build-fuzz --show-bin-path)/ParleyFuzz"
+# SwiftPM hands swiftc each sanitizer as its own -sanitize= flag, in an order that changes from run to run, and swiftc
+# keeps only the last one: a Swift module came out with coverage and no AddressSanitizer, or the reverse (libFuzzer
+# then finds no new coverage and searches blind). The combined flag, passed last, gives every Swift module both.
+swift build --package-path Fuzz --scratch-path .build-fuzz --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address \
+    -Xswiftc -enable-testing -q 2>&1 | { grep -v "ld.gold: warning: Cannot export local symbol .__asan" || true; }
+bin="$(swift build --package-path Fuzz --scratch-path .build-fuzz --show-bin-path)"
+binary="$bin/ParleyFuzz"
+# Refuse to fuzz with a binary whose Swift code lacks either instrumentation.
+for object in "$bin"/ParleyProtocol.build/SessionCipher.swift.o "$bin"/ParleyKit.build/DataMessage.swift.o "$bin"/ParleyFuzz.build/FuzzTarget.swift.o; do
+    sections="$(objdump -h "$object")"
+    if ! grep -q __sancov_cntrs <<<"$sections" || ! grep -q asan <<<"$sections"; then
+        echo "fuzz: $object lacks coverage or AddressSanitizer instrumentation" >&2
+        exit 1
+    fi
+done
 failed=0
 for target in "${targets[@]}"; do
     corpus=".build-fuzz/corpus/$target" artifacts=".build-fuzz/artifacts/$target/" regressions="Fuzz/Regressions/$target"

@@ -29,6 +29,7 @@ struct FuzzTarget: Sendable {
         "provisioning": ClientTargets.provisioning,
         "attachment-file": ClientTargets.attachmentFile,
         "hash-file": ServerTargets.hashFile,
+        "request-headers": ServerTargets.requestHeaders,
     ]
 }
 
