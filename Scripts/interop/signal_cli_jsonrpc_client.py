@@ -78,7 +78,8 @@ def main():
     check(members == sorted([account, peer, peer2]), f"the group's members: {members}")
     print(f"group {group_id}", flush=True)
 
-    to_group = api.send_message(recipients=[group_id], message="hello group")
+    # A mention as signal-cli takes it (START:LENGTH:RECIPIENT, UTF-16 offsets): "@carol" in the group's text.
+    to_group = api.send_message(recipients=[group_id], message="hello group, @carol", mention=f"13:6:{peer2}")
     group_recipients = next(iter(to_group["timestamps"].values()))["recipients"]
     check(group_recipients and all(entry == group_id for entry in group_recipients), f"the group send: {to_group}")
     print("sent to group", flush=True)

@@ -2,18 +2,20 @@
 """A bot on PyPI's signalbot (2.x), the bot framework for signal-cli-rest-api, run against `parley rest-api`.
 
 Run by Tests/ParleyServerIntegrationTests/SignalCLICompatibilityTests.swift:
-  signalbot_ping.py HOST:PORT +NUMBER PINGS
-It answers "ping" with "pong" wherever it is asked (1:1 or a group) and prints one line per event for the test:
-  READY          the receive WebSocket is open (send pings after this)
-  PONG <chat>    one answer: the sender's UUID for a 1:1 chat, the REST group id (group.…) for a group
-  DONE <n>       after PINGS answers (exit 0);  TIMEOUT <n> after 60 s (exit 1)
+  signalbot_ping.py HOST:PORT +NUMBER ANSWERS
+It answers "ping" with "pong" wherever it is asked (1:1 or a group), and a message that mentions it with "hi" and a
+mention of the sender, and prints one line per event for the test:
+  READY             the receive WebSocket is open (send pings after this)
+  PONG <chat>       one answer: the sender's UUID for a 1:1 chat, the REST group id (group.…) for a group
+  MENTIONED <chat>  it was mentioned (by number and account id) and answered with a mention of the sender
+  DONE <n>          after ANSWERS answers (exit 0);  TIMEOUT <n> after 60 s (exit 1)
 """
 import sys
 import types
 from datetime import datetime, timedelta
 
 import signalbot._client.messages as receive_loop
-from signalbot import DataMessageContext, DataMessageHandler, SendMessage, SignalBot, text_triggered
+from signalbot import DataMessageContext, DataMessageHandler, MessageMention, SendMessage, SignalBot, text_triggered
 
 service, number, wanted = sys.argv[1], sys.argv[2], int(sys.argv[3])
 state = {"pongs": 0, "ready": False, "finished": False}
@@ -45,6 +47,18 @@ class AnnouncingConnect:
 receive_loop.websockets = types.SimpleNamespace(connect=AnnouncingConnect)
 
 
+def answered(bot, message, kind):
+    chat = message.source_or_group_id()
+    if message.is_group():
+        chat = bot.groups.get_id(chat) or chat
+    state["pongs"] += 1
+    say(f"{kind} {chat}")
+    if state["pongs"] >= wanted and not state["finished"]:
+        state["finished"] = True
+        say(f"DONE {state['pongs']}")
+        bot.request_stop()
+
+
 class Ping(DataMessageHandler):
     def __init__(self, bot):
         self.bot = bot
@@ -52,22 +66,35 @@ class Ping(DataMessageHandler):
     @text_triggered("ping")
     async def handle_data_message(self, context: DataMessageContext):
         await context.send(SendMessage(text="pong"))
+        answered(self.bot, context.message, "PONG")
+
+
+class Mentioned(DataMessageHandler):
+    """Answers a message that mentions this bot (as signal-cli presents a mention: number, uuid, start, length)."""
+
+    def __init__(self, bot):
+        self.bot = bot
+
+    async def handle_data_message(self, context: DataMessageContext):
         message = context.message
-        chat = message.source_or_group_id()
-        if message.is_group():
-            chat = self.bot.groups.get_id(chat) or chat
-        state["pongs"] += 1
-        say(f"PONG {chat}")
-        if state["pongs"] >= wanted and not state["finished"]:
-            state["finished"] = True
-            say(f"DONE {state['pongs']}")
-            self.bot.request_stop()
+        mine = [m for m in (message.mentions or []) if m.number == number and m.uuid and m.length >= 1]
+        if not mine or message.text is None:
+            return
+        # The mention's range is in UTF-16 units of the text, as Signal counts.
+        units = message.text.encode("utf-16-le")
+        if units[2 * mine[0].start:2 * (mine[0].start + mine[0].length)].decode("utf-16-le") != "@" + number.lstrip("+"):
+            say(f"BAD MENTION RANGE {mine[0]} in {message.text!r}")
+            return
+        sender = message.source_uuid
+        await context.send(SendMessage(text="hi \ufffc", mentions=[MessageMention(author=sender, start=3, length=1)]))
+        answered(self.bot, message, "MENTIONED")
 
 
 def main():
     bot = SignalBot({"signal_service": service, "phone_number": number, "connection_mode": "http_only",
                      "storage": {"type": "in-memory"}, "download_attachments": False})
     bot.register(Ping(bot), contacts=True, groups=True)
+    bot.register(Mentioned(bot), contacts=True, groups=True)
 
     async def give_up():
         if not state["finished"]:

@@ -109,6 +109,44 @@ import Testing
         }
     }
 
+    @Test func mentionsReachEveryDeviceAndFollowEditsAndDeletes() async throws {
+        try await TestServer.run { server in
+            let p = try await Self.people(server)
+            // "👋" is two UTF-16 units: the mention of Bob starts at 3.
+            let text = "👋 @bob, lunch?"
+            let original = try p.alice.sender.enqueue(body: text, to: p.bobId, mentions: [Mention(accountId: p.bobId, start: 3, length: 4)])
+            _ = try await p.alice.runJobs()
+            _ = try await p.bobPhone.receiveOnce()
+            _ = try await p.bobLaptop.receiveOnce()
+            for client in [p.bobPhone, p.bobLaptop] {
+                let received = try #require(try Self.messages(client, with: p.aliceId).first)
+                #expect(received.body == text && received.mentions == [Mention(accountId: p.bobId, start: 3, length: 4)])
+            }
+            #expect(try p.alice.message(id: original)?.mentions.map(\.accountId) == [p.bobId])
+
+            // An edit carries the new text's mentions; a delete for everyone erases them.
+            try p.alice.sender.edit(original, body: "\u{FFFC} and \u{FFFC}", mentions: [
+                Mention(accountId: p.bobId, start: 0, length: 1), Mention(accountId: p.aliceId, start: 6, length: 1),
+            ])
+            _ = try await p.alice.runJobs()
+            _ = try await p.bobPhone.receiveOnce()
+            #expect(try Self.messages(p.bobPhone, with: p.aliceId).first?.mentions.map(\.start) == [0, 6])
+            try p.alice.sender.deleteForEveryone(original)
+            _ = try await p.alice.runJobs()
+            _ = try await p.bobPhone.receiveOnce()
+            #expect(try Self.messages(p.bobPhone, with: p.aliceId).first?.mentions == [])
+            #expect(try Self.rowCount(p.bobPhone, "SELECT count(*) FROM messages WHERE mentions IS NOT NULL") == 0)
+
+            // A mention outside the text is refused before anything is stored.
+            #expect(throws: ParleyError.self) {
+                try p.alice.sender.enqueue(body: "hi", to: p.bobId, mentions: [Mention(accountId: p.bobId, start: 2, length: 1)])
+            }
+            // Jobs queued before mentions existed (no `mentions` key) still decode.
+            let legacy = #"{"attachments":[],"expireTimer":0,"isTimerUpdate":false,"body":"old"}"#
+            #expect(try JSONDecoder().decode(DataMessage.self, from: Data(legacy.utf8)) == DataMessage(body: "old"))
+        }
+    }
+
     @Test func theAuthorWindowClosesAfterADay() throws {
         let database = try ParleyDatabase(path: FileManager.default.temporaryDirectory.appendingPathComponent("window-\(UUID()).sqlite").path,
                                           key: try DatabaseKey(bytes: [UInt8](repeating: 9, count: 32)))

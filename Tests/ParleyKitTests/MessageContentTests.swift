@@ -25,6 +25,9 @@ import Testing
             MessageContent(typing: .started),
             MessageContent(typing: .stopped),
             MessageContent(dataMessage: DataMessage(body: nil, attachments: [Self.voiceNote])),
+            MessageContent(dataMessage: DataMessage(body: "hi \u{FFFC} and 👋 \u{FFFC}", mentions: [
+                Mention(accountId: "b", start: 3, length: 1), Mention(accountId: "c", start: 11, length: 1),
+            ])),
         ] {
             let bytes = try content.encode()
             #expect(bytes.count % 160 == 0)
@@ -74,6 +77,12 @@ import Testing
             DataMessage(body: "x", deleteTarget: 3, editTarget: 3),
             DataMessage(body: nil, expireTimer: DataMessage.maximumExpireTimer + 1, isTimerUpdate: true),
             DataMessage(body: String(repeating: "a", count: DataMessage.maximumBodyBytes + 1)),
+            // Mentions: inside the text (UTF-16 units: "👋" is two), not empty, naming an account, at most 100.
+            DataMessage(body: "👋", mentions: [Mention(accountId: "b", start: 1, length: 2)]),
+            DataMessage(body: "hi", mentions: [Mention(accountId: "b", start: 0, length: 0)]),
+            DataMessage(body: "hi", mentions: [Mention(accountId: "", start: 0, length: 1)]),
+            DataMessage(body: nil, mentions: [Mention(accountId: "b", start: 0, length: 1)]),
+            DataMessage(body: "hi", mentions: Array(repeating: Mention(accountId: "b", start: 0, length: 1), count: Mention.maximumPerMessage + 1)),
         ] {
             #expect(refused(try MessageContent(dataMessage: bad).encode()), "\(bad)")
         }

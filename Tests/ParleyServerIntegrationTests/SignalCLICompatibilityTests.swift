@@ -96,9 +96,21 @@ import Testing
         #expect(try await parley.run("receive", "--account", "carol").status == 0)
         let carolsGroups = try await parley.run("group", "list", "--account", "carol", "--json").stdout
         #expect(carolsGroups.contains("\"title\":\"Bots\""))
+        // The group message's mention of Carol (pysignalclijsonrpc's `mention`) is in Carol's copy.
+        let carolsGroupHistory = try await parley.run("history", "--group", try #require(Self.groupId(in: carolsGroups)), "--account", "carol",
+                                                      "--json").stdout
+        let carol = try #require(accountIds["carol"])
+        #expect(carolsGroupHistory.contains(#""mentions":[{"accountId":"\#(carol)","length":6,"start":13}]"#), "\(carolsGroupHistory)")
         // Alice left: Carol's group has Bob and Carol.
-        let alice = try #require(accountIds["alice"]), bob = try #require(accountIds["bob"]), carol = try #require(accountIds["carol"])
+        let alice = try #require(accountIds["alice"]), bob = try #require(accountIds["bob"])
         #expect(carolsGroups.contains(bob) && carolsGroups.contains(carol) && !carolsGroups.contains(alice))
+    }
+
+    /// The first group id in `parley group list --json` output (a JSON object per line).
+    static func groupId(in listing: String) -> String? {
+        guard let line = listing.split(separator: "\n").first,
+              let group = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
+        return group["groupId"] as? String
     }
 
     /// One daemon for two accounts (signal-cli's multi-account mode) over TCP: requests pick the account with `account`.
@@ -247,7 +259,7 @@ import Testing
         bot.executableURL = URL(fileURLWithPath: ProcessInfo.processInfo.environment["PARLEY_PYTHON"]
                                 ?? GRPCInteropTests.packageRoot.appendingPathComponent(".build/python/bin/python3").path)
         bot.arguments = [GRPCInteropTests.packageRoot.appendingPathComponent("Scripts/interop/signalbot_ping.py").path,
-                         restAPIAddress, "+12025550123", "2"]
+                         restAPIAddress, "+12025550123", "3"]
         let output = Pipe(), botErrors = Pipe()
         bot.standardOutput = output
         bot.standardError = botErrors
@@ -260,6 +272,9 @@ import Testing
             if line == "READY" {
                 #expect(try await parley.run("send", "12025550123", "ping", "--account", "pat").status == 0)
                 #expect(try await parley.run("send", "ping", "--group", group, "--account", "pat").status == 0)
+                // A mention of the bot (`--mention` finds "@12025550123" in the text): it answers with a mention of Pat.
+                #expect(try await parley.run("send", "👋 @12025550123 are you there?", "--group", group, "--mention", "12025550123",
+                                             "--account", "pat").status == 0)
             }
             if line.hasPrefix("DONE") || line.hasPrefix("TIMEOUT") { break }
         }
@@ -269,6 +284,7 @@ import Testing
         let pat = try #require(accountIds["pat"])
         #expect(seen.contains("PONG \(pat)"), "\(seen)")
         #expect(seen.contains { $0.hasPrefix("PONG group.") }, "\(seen)")
+        #expect(seen.contains { $0.hasPrefix("MENTIONED group.") }, "\(seen)")
 
         // Web pages cannot use it: a cross-site request or WebSocket handshake (with an Origin) is 403, a foreign Host 421.
         let port = try #require(restAPIAddress.split(separator: ":").last.flatMap { Int($0) })
@@ -325,5 +341,50 @@ import Testing
         #expect(try await parley.run("receive", "--account", "pat").status == 0)
         #expect(try await parley.run("history", "12025550123", "--account", "pat").stdout.contains("pong"))
         #expect(try await parley.run("history", "--group", group, "--account", "pat").stdout.contains("pong"))
+        // The bot's answer mentions Pat: signalbot's {author, start, length} arrived as Parley's mention.
+        let groupHistory = try await parley.run("history", "--group", group, "--account", "pat", "--json").stdout
+        #expect(groupHistory.contains(#""mentions":[{"accountId":"\#(pat)","length":1,"start":3}]"#), "\(groupHistory)")
+
+        // Every route of signal-cli-rest-api, as the API document bundled with signalbot lists it, is served: answered,
+        // refused with {"error": …}, or 501 for what Parley has no counterpart of — none unserved, none a 5xx.
+        let walker = Process()
+        walker.executableURL = bot.executableURL
+        walker.arguments = [GRPCInteropTests.packageRoot.appendingPathComponent("Scripts/interop/rest_api_routes.py").path,
+                            restAPIAddress, "+12025550123"]
+        let walk = try await ProcessRun.run(walker)
+        #expect(walk.status == 0 && walk.stdout.contains("FAILED 0"), "\(walk.stdout) \(walk.stderr.suffix(2000))")
+
+        // The routes behind the account's own state do what signal-cli-rest-api's do.
+        func request(_ method: String, _ path: String, _ body: String = "") async throws -> (status: Int, body: String) {
+            let connection = try RawConnection(port: port)
+            connection.send("\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
+                            + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)")
+            let answer = await connection.read(for: 10).text
+            let status = Int(answer.split(separator: " ").dropFirst().first ?? "") ?? 0
+            return (status, answer.components(separatedBy: "\r\n\r\n").dropFirst().joined(separator: "\r\n\r\n"))
+        }
+        let restGroup = try #require(seen.first { $0.hasPrefix("PONG group.") }.map { String($0.dropFirst(5)) })
+        let settings = try await request("GET", "/v1/configuration/12025550123/settings")
+        #expect(settings.status == 200 && settings.body.contains(#""trust_mode":"on-first-use""#), "\(settings)")
+        #expect(try await request("POST", "/v1/configuration/12025550123/settings", #"{"trust_mode":"always"}"#).status == 400)
+        let contact = try await request("GET", "/v1/contacts/12025550123/+14155552671")
+        #expect(contact.status == 200 && contact.body.contains(pat), "\(contact)")
+        #expect(try await request("PUT", "/v1/identities/12025550123/trust/+14155552671", #"{"trust_all_known_keys":true}"#).status == 204)
+        #expect(try await request("PUT", "/v1/identities/12025550123/trust/+14155552671", #"{"verified_safety_number":"1"}"#).status == 400)
+        let sentV1 = try await request("POST", "/v1/send", #"{"number":"+12025550123","recipients":["+14155552671"],"message":"from v1"}"#)
+        #expect(sentV1.status == 201 && sentV1.body.contains("timestamp"), "\(sentV1)")
+        // Members: Quinn removed, then the bot leaves; Pat's client sees both.
+        let removed = try await request("DELETE", "/v1/groups/12025550123/\(restGroup)/members", #"{"members":["+16175550100"]}"#)
+        #expect(removed.status == 204, "\(removed)")
+        let afterRemoval = try await request("GET", "/v1/groups/12025550123/\(restGroup)")
+        #expect(afterRemoval.status == 200 && !afterRemoval.body.contains("16175550100"), "\(afterRemoval)")
+        #expect(try await request("POST", "/v1/groups/12025550123/\(restGroup)/quit").status == 204)
+        let afterQuit = try await request("GET", "/v1/groups/12025550123/\(restGroup)")
+        #expect(afterQuit.body.contains(#""member":false"#), "\(afterQuit)")
+        #expect(try await parley.run("receive", "--account", "pat").status == 0)
+        #expect(try await parley.run("history", "12025550123", "--account", "pat").stdout.contains("from v1"))
+        let patsGroup = try await parley.run("group", "list", "--account", "pat", "--json").stdout
+        let quinn = try #require(accountIds["quinn"]), botId = try #require(accountIds["bot"])
+        #expect(!patsGroup.contains(quinn) && !patsGroup.contains(botId), "\(patsGroup)")
     }
 }

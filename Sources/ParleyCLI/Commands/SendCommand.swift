@@ -17,6 +17,24 @@ struct SendCommand: AsyncParsableCommand {
     @Option(help: "The attachment's waveform: up to 100 comma-separated levels in 0…1 (for audio other than WAV).")
     var waveform: String?
     @Option(name: .customLong("type"), help: "The attachment's MIME type (default: from its extension).") var contentType: String?
+    @Option(name: .customLong("mention"), help: "Mention this person (a username or account id) where the text says @NAME (repeatable).")
+    var mentioned: [String] = []
+
+    /// The mentions `--mention` asks for: each name's next `@NAME` in `body` (in order), naming its account.
+    func mentions(in body: String, client: ParleyClient) async throws -> [Mention] {
+        var mentions: [Mention] = []
+        var searchFrom = body.startIndex
+        for name in mentioned {
+            let tag = "@" + (name.hasPrefix("@") ? String(name.dropFirst()) : name)
+            guard let range = body.range(of: tag, range: searchFrom..<body.endIndex) else {
+                throw ValidationError("--mention \(name): the text has no \(tag) (after the earlier mentions)")
+            }
+            let start = body.utf16.distance(from: body.startIndex, to: range.lowerBound)
+            mentions.append(Mention(accountId: try await client.resolve(String(tag.dropFirst())), start: start, length: tag.utf16.count))
+            searchFrom = range.upperBound
+        }
+        return mentions
+    }
 
     /// The attachments with their metadata: measured from WAV files for voice notes, otherwise as the flags say.
     func files() throws -> [OutgoingAttachment] {
@@ -54,16 +72,19 @@ struct SendCommand: AsyncParsableCommand {
         }
         let (messageId, report, failure) = try await AccountContext.with(options) { client -> (Int64, ParleyClient.JobReport, MessageFailure?) in
             let id: Int64
+            let mentions = try await mentions(in: body, client: client)
             if let group {
                 id = try client.sender.enqueue(body: body, toGroup: try GroupCommand.id(group), files: try files(),
-                                               replyTo: try await replyTo?.resolve(in: client))
+                                               replyTo: try await replyTo?.resolve(in: client), mentions: mentions)
             } else {
                 let replyId = try await replyTo?.resolve(in: client)
                 do {
-                    id = try client.sender.enqueue(body: body, to: try await client.resolve(recipient), files: try files(), replyTo: replyId)
+                    id = try client.sender.enqueue(body: body, to: try await client.resolve(recipient), files: try files(), replyTo: replyId,
+                                                   mentions: mentions)
                 } catch ParleyError.server(.transport) where UUID(uuidString: recipient) == nil {
                     // A name never looked up, and no server to ask: the message waits with the name.
-                    id = try client.sender.enqueue(body: body, toUnresolvedUsername: recipient, files: try files(), replyTo: replyId)
+                    id = try client.sender.enqueue(body: body, toUnresolvedUsername: recipient, files: try files(), replyTo: replyId,
+                                                   mentions: mentions)
                 }
             }
             // Everything queued goes now, also what waits out a backoff: the server may be back.

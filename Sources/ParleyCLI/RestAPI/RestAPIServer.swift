@@ -5,11 +5,13 @@ import HummingbirdWebSocket
 import NIOCore
 import ParleyKit
 
-/// signal-cli-rest-api's REST surface (its json-rpc mode) over Parley: `POST /v2/send`, the `/v1/receive/{number}`
-/// WebSocket, groups, reactions, receipts, typing, remote delete, identities, devices, contacts, accounts,
-/// attachments, `/v1/about` and `/v1/health`, with that API's request and response JSON, so bots written for it (PyPI's
-/// `signalbot`) run on Parley. Its routes for what Parley has no counterpart of (phone-number registration, profiles,
-/// sticker packs, polls, usernames, rate-limit challenges, settings) answer 501 with an error naming the route.
+/// signal-cli-rest-api's REST surface (its json-rpc mode) over Parley: `POST /v2/send` (and the deprecated `/v1/send`),
+/// the `/v1/receive/{number}` WebSocket, reactions, receipts, typing, remote delete, `/v1/about` and `/v1/health` here;
+/// groups in ``addGroupRoutes(to:)``; identities, devices, the PIN, settings, contacts, accounts and attachments in
+/// ``addAccountRoutes(to:)`` — with that API's request and response JSON, so bots written for it (PyPI's `signalbot`)
+/// run on Parley. Its routes for what Parley has no counterpart of (phone-number registration, profiles, sticker packs,
+/// polls, usernames, rate-limit challenges, global settings, group administrators…) answer 501 with an error naming
+/// the route: every route of that API is served.
 /// A front door: every route turns into one of ``SignalCLIMethods``' calls — what signal-cli-rest-api itself does in front
 /// of signal-cli — and presents the answer. `{number}` picks the account (its number, account id or username).
 ///
@@ -35,7 +37,13 @@ struct RestAPIServer {
         (.post, "/v1/accounts/:number/rate-limit-challenge"), (.put, "/v1/accounts/:number/settings"),
         (.put, "/v1/contacts/:number"), (.post, "/v1/contacts/:number/sync"),
         (.get, "/v1/search/:number"), (.get, "/v1/configuration"), (.post, "/v1/configuration"),
-        (.get, "/v1/qrcodelink"),
+        (.get, "/v1/qrcodelink"), (.get, "/v1/qrcodelink/raw"), (.post, "/v1/polls/:number/vote"),
+        (.get, "/v1/contacts/:number/:recipient/avatar"), (.delete, "/v1/devices/:number/local-data"),
+        // Parley's groups have no administrators, avatars, invite links, blocking or pinned messages.
+        (.post, "/v1/groups/:number/:group/admins"), (.delete, "/v1/groups/:number/:group/admins"),
+        (.get, "/v1/groups/:number/:group/avatar"), (.post, "/v1/groups/:number/:group/block"),
+        (.post, "/v1/groups/:number/:group/join"), (.post, "/v1/groups/:number/:group/pin-message"),
+        (.delete, "/v1/groups/:number/:group/pin-message"),
     ]
 
     func run() async throws {
@@ -48,39 +56,23 @@ struct RestAPIServer {
                 "version": .string("unset"), "capabilities": .object(["v2/send": .array([.string("quotes"), .string("mentions")])]),
             ]))
         }
-        router.post("/v2/send") { request, _ in try await handle { try await send(try await Self.body(request)) } }
-        router.get("/v1/groups/:number") { _, context in
-            try await handle { try Self.json(try await groups(of: try account(context))) }
+        router.post("/v2/send") { request, _ in
+            try await handle { try Self.json(.array(try await send(try await Self.body(request))), status: .created) }
         }
-        router.get("/v1/groups/:number/:group") { _, context in
+        // The deprecated first version: one attachment, one timestamp in the answer.
+        router.post("/v1/send") { request, _ in
             try await handle {
-                let wanted = try context.parameters.require("group")
-                let all = try await groups(of: try account(context))
-                guard case .array(let entries) = all,
-                      let entry = entries.first(where: { if case .object(let fields) = $0 { fields["id"] == .string(wanted) } else { false } })
-                else { return try Self.error("No group with that id found", status: .notFound) }
-                return try Self.json(entry)
+                var body = try await Self.body(request)
+                if let attachment = body["base64_attachment"], attachment != .null { body["base64_attachments"] = .array([attachment]) }
+                return try Self.json(try await send(body).first ?? .object([:]), status: .created)
             }
         }
-        router.post("/v1/groups/:number") { request, context in
-            try await handle {
-                let body = try await Self.body(request)
-                let result = try await call("updateGroup", on: try account(context), [
-                    "name": body["name"] ?? .null, "member": body["members"] ?? .array([]),
-                ])
-                guard case .object(let fields) = result, let id = fields["groupId"]?.string else { return try Self.error("no group was made") }
-                return try Self.json(.object(["id": .string(RestAPIGroupID.restForm(of: id))]), status: .created)
-            }
+        // In json-rpc mode messages arrive over the WebSocket only; a plain request is told so.
+        router.get("/v1/receive/:number") { _, _ in
+            try Self.error("In json-rpc mode, messages are received over a WebSocket: connect to this address with an Upgrade")
         }
-        router.put("/v1/groups/:number/:group") { request, context in
-            try await handle {
-                let body = try await Self.body(request)
-                _ = try await call("updateGroup", on: try account(context), [
-                    "groupId": .string(try Self.signalCLIGroupID(try context.parameters.require("group"))), "name": body["name"] ?? .null,
-                ])
-                return Response(status: .noContent)
-            }
-        }
+        addGroupRoutes(to: router)
+        addAccountRoutes(to: router)
         for method in [HTTPRequest.Method.post, .delete] {
             router.on("/v1/reactions/:number", method: method) { request, context in
                 try await handle {
@@ -124,58 +116,11 @@ struct RestAPIServer {
                 return try Self.json(.object(["timestamp": .string(Self.timestamp(of: result))]), status: .created)
             }
         }
-        router.get("/v1/identities/:number") { _, context in
-            try await handle {
-                try await list("listIdentities", of: try account(context)) { fields in
-                    .object([
-                        "number": fields["number"] ?? .null, "uuid": fields["uuid"] ?? .null, "status": .string("TRUSTED_UNVERIFIED"),
-                        "fingerprint": .string(""), "added": .string("0"), "safety_number": fields["safetyNumber"] ?? .null,
-                    ])
-                }
-            }
-        }
-        router.get("/v1/devices/:number") { _, context in
-            try await handle {
-                try await list("listDevices", of: try account(context)) { fields in
-                    .object(["id": fields["id"] ?? .null, "name": fields["name"] ?? .null,
-                             "last_seen_timestamp": fields["lastSeenTimestamp"] ?? .null,
-                             "creation_timestamp": fields["createdTimestamp"] ?? .null])
-                }
-            }
-        }
-        router.get("/v1/accounts") { _, _ in
-            try Self.json(.array(accounts.all.map { .string($0.signalCLIName) }))
-        }
-        router.get("/v1/contacts/:number") { _, context in
-            try await handle {
-                try await list("listContacts", of: try account(context)) { fields in
-                    .object([
-                        "number": fields["number"] ?? .null, "uuid": fields["uuid"] ?? .null, "name": fields["name"] ?? .null,
-                        "profile_name": .string(""), "username": fields["username"] ?? .null, "color": .string(""),
-                        "blocked": fields["isBlocked"] ?? .bool(false),
-                        "message_expiration": .string("\(fields["messageExpirationTime"]?.integer ?? 0)"),
-                    ])
-                }
-            }
-        }
         for (method, path) in Self.unsupportedRoutes {
             router.on(RouterPath(path), method: method) { _, _ in
                 try Self.error("\(method.rawValue) \(path) is not supported by Parley's signal-cli-rest-api surface", status: .notImplemented)
             }
         }
-        router.get("/v1/attachments/:id") { _, context in
-            try await handle {
-                guard let (accountId, id) = SignalCLIEnvelope.parseAttachmentID(try context.parameters.require("id")),
-                      let account = accounts.all.first(where: { $0.accountId == accountId })
-                else { return try Self.error("no such attachment", status: .notFound) }
-                let file = try account.client.temporaryFile(named: "rest-download")
-                defer { try? FileManager.default.removeItem(at: file) }
-                try await account.client.downloadAttachment(id, to: file)
-                return Response(status: .ok, headers: [.contentType: "application/octet-stream"],
-                                body: ResponseBody(byteBuffer: ByteBuffer(bytes: try Data(contentsOf: file))))
-            }
-        }
-
         let sockets = Router(context: BasicWebSocketRequestContext.self)
         sockets.ws("/v1/receive/:number") { [endpoint] request, context in
             guard LoopbackGuard(endpoint: endpoint).refusal(of: request) == nil,
@@ -196,19 +141,30 @@ struct RestAPIServer {
 
     // MARK: Routes
 
-    /// `POST /v2/send`: one signal-cli `send` per group and one for every other recipient, answered with one
-    /// `{"timestamp": "…"}` per send in an array (201).
-    private func send(_ body: [String: JSONValue]) async throws -> Response {
-        guard let number = body["number"]?.string else { return try Self.error("number is required") }
+    /// `POST /v2/send`: one signal-cli `send` per group and one for every other recipient; one `{"timestamp": "…"}` per
+    /// send (the route answers them in an array, 201). Mentions (`{author, start, length}`) become signal-cli's
+    /// `START:LENGTH:AUTHOR`.
+    private func send(_ body: [String: JSONValue]) async throws -> [JSONValue] {
+        guard let number = body["number"]?.string else { throw JSONRPCError.userError("number is required") }
         let account = try account(named: number)
         let recipients = (body["recipients"]?.stringList ?? []) + (body["recipient"]?.stringList ?? [])
-        guard !recipients.isEmpty else { return try Self.error("Couldn't process request - please provide at least one recipient") }
+        guard !recipients.isEmpty else {
+            throw JSONRPCError.userError("Couldn't process request - please provide at least one recipient")
+        }
         var common: [String: JSONValue] = ["message": body["message"] ?? .string("")]
         common["attachment"] = .array((body["base64_attachments"]?.stringList ?? []).map { attachment in
             .string(attachment.hasPrefix("data:") ? attachment : "data:application/octet-stream;base64," + attachment)
         })
         for (from, to) in [("quote_timestamp", "quoteTimestamp"), ("quote_author", "quoteAuthor"), ("edit_timestamp", "editTimestamp")] {
             if let value = body[from], value != .null { common[to] = value }
+        }
+        if case .array(let mentions) = body["mentions"] {
+            common["mention"] = .array(try mentions.map { mention in
+                guard case .object(let fields) = mention, let author = fields["author"]?.string,
+                      let start = fields["start"]?.integer, let length = fields["length"]?.integer
+                else { throw JSONRPCError.userError("Couldn't process request - a mention needs author, start and length") }
+                return .string("\(start):\(length):\(author)")
+            })
         }
         var sends: [[String: JSONValue]] = []
         let people = recipients.filter { !$0.hasPrefix("group.") }
@@ -221,29 +177,7 @@ struct RestAPIServer {
             let result = try await call("send", on: account, params)
             answers.append(.object(["timestamp": .string(Self.timestamp(of: result))]))
         }
-        return try Self.json(.array(answers), status: .created)
-    }
-
-    /// `GET /v1/groups/{number}`: signal-cli's groups in signal-cli-rest-api's form.
-    private func groups(of account: DaemonAccount) async throws -> JSONValue {
-        guard case .array(let groups) = try await call("listGroups", on: account, [:]) else { return .array([]) }
-        return .array(groups.compactMap { group -> JSONValue? in
-            guard case .object(let fields) = group, let id = fields["id"]?.string else { return nil }
-            var members: [JSONValue] = []
-            if case .array(let list) = fields["members"] {
-                for case .object(let address) in list {
-                    if let number = address["number"], number != .null { members.append(number) } else if let uuid = address["uuid"] { members.append(uuid) }
-                }
-            }
-            let everyone = JSONValue.string("every-member")
-            return .object([
-                "name": fields["name"] ?? .string(""), "description": fields["description"] ?? .string(""),
-                "id": .string(RestAPIGroupID.restForm(of: id)), "internal_id": .string(id), "members": .array(members),
-                "blocked": fields["isBlocked"] ?? .bool(false), "member": fields["isMember"] ?? .bool(true),
-                "pending_invites": .array([]), "pending_requests": .array([]), "invite_link": .string(""), "admins": .array([]),
-                "permissions": .object(["add_members": everyone, "edit_group": everyone, "send_messages": everyone]),
-            ])
-        })
+        return answers
     }
 
     /// `/v1/receive/{number}`: every incoming message of `account` as a text frame (signal-cli's `{"envelope",
@@ -279,7 +213,7 @@ struct RestAPIServer {
     // MARK: Helpers
 
     /// Runs a route, turning a failure into signal-cli-rest-api's `{"error": …}` answer.
-    private func handle(_ route: () async throws -> Response) async throws -> Response {
+    func handle(_ route: () async throws -> Response) async throws -> Response {
         do {
             return try await route()
         } catch {
@@ -288,12 +222,12 @@ struct RestAPIServer {
     }
 
     /// signal-cli's `method` on `account`, as the JSON-RPC door would call it.
-    private func call(_ method: String, on account: DaemonAccount, _ params: [String: JSONValue]) async throws -> JSONValue {
+    func call(_ method: String, on account: DaemonAccount, _ params: [String: JSONValue]) async throws -> JSONValue {
         try await account.methods.call(method, params.filter { $0.value != .null })
     }
 
     /// The answer to a listing route: signal-cli's list `method` for `account`, each entry in this API's shape.
-    private func list(_ method: String, of account: DaemonAccount,
+    func list(_ method: String, of account: DaemonAccount,
                       _ entry: ([String: JSONValue]) -> JSONValue) async throws -> Response {
         guard case .array(let entries) = try await call(method, on: account, [:]) else { return try Self.json(.array([])) }
         return try Self.json(.array(entries.map { value in
@@ -302,11 +236,11 @@ struct RestAPIServer {
         }))
     }
 
-    private func account(_ context: BasicRequestContext) throws -> DaemonAccount {
+    func account(_ context: BasicRequestContext) throws -> DaemonAccount {
         try account(named: try context.parameters.require("number"))
     }
 
-    private func account(named number: String) throws -> DaemonAccount {
+    func account(named number: String) throws -> DaemonAccount {
         guard let account = accounts.named(number) else {
             throw JSONRPCError.userError("Unknown account \(number): this server serves \(accounts.all.map(\.signalCLIName).joined(separator: ", "))")
         }
@@ -314,7 +248,7 @@ struct RestAPIServer {
     }
 
     /// A request's JSON body (whatever its content type says: signalbot sends `text/plain`).
-    private static func body(_ request: Request) async throws -> [String: JSONValue] {
+    static func body(_ request: Request) async throws -> [String: JSONValue] {
         let buffer = try await request.body.collect(upTo: maximumBodyBytes)
         guard buffer.readableBytes > 0 else { return [:] }
         guard case .object(let fields) = try JSONDecoder().decode(JSONValue.self, from: Data(buffer: buffer)) else {
@@ -324,30 +258,30 @@ struct RestAPIServer {
     }
 
     /// signal-cli's recipient parameters for a body's `recipient`: a `group.…` id or a person.
-    private static func recipient(_ body: [String: JSONValue]) throws -> [String: JSONValue] {
+    static func recipient(_ body: [String: JSONValue]) throws -> [String: JSONValue] {
         guard let recipient = body["recipient"]?.string else { throw JSONRPCError.userError("Couldn't process request - recipient missing") }
         if recipient.hasPrefix("group.") { return ["groupId": .string(try signalCLIGroupID(recipient))] }
         return ["recipient": .string(recipient)]
     }
 
     /// signal-cli's group id inside a REST group id.
-    private static func signalCLIGroupID(_ text: String) throws -> String {
+    static func signalCLIGroupID(_ text: String) throws -> String {
         guard let id = RestAPIGroupID.signalCLIID(in: text) else { throw JSONRPCError.userError("Invalid group id \(text)") }
         return id
     }
 
     /// The `timestamp` of a signal-cli result, as text.
-    private static func timestamp(of result: JSONValue) -> String {
+    static func timestamp(of result: JSONValue) -> String {
         if case .object(let fields) = result, let timestamp = fields["timestamp"]?.integer { return String(timestamp) }
         return "0"
     }
 
-    private static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok) throws -> Response {
+    static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok) throws -> Response {
         Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
                  body: ResponseBody(byteBuffer: ByteBuffer(bytes: try JSONEncoder().encode(value))))
     }
 
-    private static func error(_ message: String, status: HTTPResponse.Status = .badRequest) throws -> Response {
+    static func error(_ message: String, status: HTTPResponse.Status = .badRequest) throws -> Response {
         try json(.object(["error": .string(message)]), status: status)
     }
 }

@@ -69,6 +69,20 @@ extension ParleyClient {
         try staging.file(purpose)
     }
 
+    /// Up to `limit` attachments of received messages that this device can still download, oldest first.
+    public func receivedAttachments(limit: Int = 1000) throws -> [AttachmentInfo] {
+        try database.read { db in try AttachmentsTable.receivedInfos(limit: max(0, limit), db) }
+    }
+
+    /// Deletes received attachment `attachmentId` from this device: its keys and the file Parley downloaded for it
+    /// (the message stays, one attachment fewer). Returns `false` when there is no such received attachment.
+    @discardableResult
+    public func deleteReceivedAttachment(_ attachmentId: Int64) async throws -> Bool {
+        let result = try await database.awaitableWrite { db in try AttachmentsTable.deleteReceived(attachmentId, db) }
+        if let file = result.downloadedFile { try? FileManager.default.removeItem(atPath: file) }
+        return result.deleted
+    }
+
     /// The attachments of a message, with what shows before downloading (type, name, duration, waveform).
     public func attachments(ofMessage messageId: Int64) throws -> [AttachmentInfo] {
         try database.read { db in try AttachmentsTable.infos(of: messageId, db) }

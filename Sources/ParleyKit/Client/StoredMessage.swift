@@ -10,6 +10,8 @@ public struct StoredMessage: Sendable, Equatable, Codable {
     public let timestamp: UInt64
     /// The text (the latest version when edited; `nil` once deleted).
     public let body: String?
+    /// The accounts the text mentions (ranges of ``body`` in UTF-16 code units).
+    public let mentions: [Mention]
     /// Where it stands.
     public let status: MessageStatus
     /// Why it failed, for failed and undecryptable messages.
@@ -51,6 +53,7 @@ extension StoredMessage {
         try container.encode(authorAccountId, forKey: .authorAccountId)
         try container.encode(timestamp, forKey: .timestamp)
         try container.encode(body, forKey: .body)
+        try container.encode(mentions, forKey: .mentions)
         try container.encode(status, forKey: .status)
         try container.encodeIfPresent(failureReason, forKey: .failureReason)
         try container.encodeIfPresent(replyToId, forKey: .replyToId)

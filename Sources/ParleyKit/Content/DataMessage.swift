@@ -8,6 +8,8 @@ public struct DataMessage: Codable, Sendable, Equatable {
 
     /// The text (at most 2 KiB inline when sent by Parley; longer text travels as an attachment).
     public var body: String?
+    /// The accounts the text mentions (ranges of ``body``).
+    public var mentions: [Mention]
     /// Attachments.
     public var attachments: [AttachmentPointer]
     /// The message this one replies to.
@@ -29,10 +31,11 @@ public struct DataMessage: Codable, Sendable, Equatable {
     public var profileKey: Data?
 
     /// A message.
-    public init(body: String?, attachments: [AttachmentPointer] = [], quote: Quote? = nil, reaction: Reaction? = nil,
-                deleteTarget: UInt64? = nil, editTarget: UInt64? = nil, expireTimer: UInt32 = 0, isTimerUpdate: Bool = false,
-                group: GroupContext? = nil) {
+    public init(body: String?, mentions: [Mention] = [], attachments: [AttachmentPointer] = [], quote: Quote? = nil,
+                reaction: Reaction? = nil, deleteTarget: UInt64? = nil, editTarget: UInt64? = nil, expireTimer: UInt32 = 0,
+                isTimerUpdate: Bool = false, group: GroupContext? = nil) {
         self.body = body
+        self.mentions = mentions
         self.attachments = attachments
         self.quote = quote
         self.reaction = reaction
@@ -50,7 +53,16 @@ public struct DataMessage: Codable, Sendable, Equatable {
         guard !wire.hasBody || wire.body.utf8.count <= Self.maximumBodyBytes else {
             throw ParleyError.malformedContent("a body longer than \(Self.maximumBodyBytes) bytes")
         }
-        self.init(body: wire.hasBody ? wire.body : nil, attachments: try wire.attachments.map(AttachmentPointer.init),
+        guard wire.bodyRanges.count <= Mention.maximumPerMessage else {
+            throw ParleyError.malformedContent("more than \(Mention.maximumPerMessage) mentions")
+        }
+        let mentions = wire.bodyRanges.map(Mention.init)
+        do {
+            try Mention.validate(mentions, in: wire.hasBody ? wire.body : nil)
+        } catch ParleyError.invalidArgument(let reason) {
+            throw ParleyError.malformedContent(reason)
+        }
+        self.init(body: wire.hasBody ? wire.body : nil, mentions: mentions, attachments: try wire.attachments.map(AttachmentPointer.init),
                   quote: wire.hasQuote ? Quote(authorAccountId: wire.quote.authorAccountID, timestamp: wire.quote.timestamp) : nil,
                   reaction: wire.hasReaction ? try Reaction(wire.reaction) : nil,
                   deleteTarget: wire.hasDelete ? wire.delete.targetTimestamp : nil,
@@ -73,6 +85,7 @@ public struct DataMessage: Codable, Sendable, Equatable {
     func wire() throws -> Parley_Content_DataMessage {
         var wire = Parley_Content_DataMessage()
         if let body { wire.body = body }
+        wire.bodyRanges = mentions.map { $0.wire() }
         wire.attachments = try attachments.map { try $0.wire() }
         if let quote {
             wire.quote.authorAccountID = quote.authorAccountId
@@ -86,5 +99,23 @@ public struct DataMessage: Codable, Sendable, Equatable {
         if let group { wire.group = group.wire() }
         if let profileKey { wire.profileKey = profileKey }
         return wire
+    }
+}
+
+extension DataMessage {
+    /// Decodes a message as queued jobs keep it; `mentions` may be missing (jobs queued before mentions existed).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(body: try container.decodeIfPresent(String.self, forKey: .body),
+                  mentions: try container.decodeIfPresent([Mention].self, forKey: .mentions) ?? [],
+                  attachments: try container.decode([AttachmentPointer].self, forKey: .attachments),
+                  quote: try container.decodeIfPresent(Quote.self, forKey: .quote),
+                  reaction: try container.decodeIfPresent(Reaction.self, forKey: .reaction),
+                  deleteTarget: try container.decodeIfPresent(UInt64.self, forKey: .deleteTarget),
+                  editTarget: try container.decodeIfPresent(UInt64.self, forKey: .editTarget),
+                  expireTimer: try container.decode(UInt32.self, forKey: .expireTimer),
+                  isTimerUpdate: try container.decode(Bool.self, forKey: .isTimerUpdate),
+                  group: try container.decodeIfPresent(GroupContext.self, forKey: .group))
+        profileKey = try container.decodeIfPresent(Data.self, forKey: .profileKey)
     }
 }

@@ -199,6 +199,13 @@ nonisolated struct Parley_Content_DataMessage: @unchecked Sendable {
     set {_uniqueStorage()._profileKey = newValue}
   }
 
+  /// Ranges of the body that name an account (mentions, as Signal's DataMessage.bodyRanges with a mentionAci). The
+  /// body usually holds a placeholder (U+FFFC) where each mention is drawn.
+  var bodyRanges: [Parley_Content_BodyRange] {
+    get {_storage._bodyRanges}
+    set {_uniqueStorage()._bodyRanges = newValue}
+  }
+
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
   nonisolated enum Flags: SwiftProtobuf.Enum, Swift.CaseIterable {
@@ -431,6 +438,24 @@ nonisolated struct Parley_Content_AttachmentPointer: Sendable {
   fileprivate var _durationMs: UInt32? = nil
 }
 
+/// A range of a message body, in UTF-16 code units (as Signal's BodyRange).
+nonisolated struct Parley_Content_BodyRange: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var start: UInt32 = 0
+
+  var length: UInt32 = 0
+
+  /// The account the range mentions.
+  var mentionAccountID: String = String()
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+}
+
 nonisolated struct Parley_Content_Quote: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -644,7 +669,7 @@ nonisolated extension Parley_Content_SenderKeyDistribution: SwiftProtobuf.Messag
 
 nonisolated extension Parley_Content_DataMessage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   static let protoMessageName: String = _protobuf_package + ".DataMessage"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}body\0\u{1}attachments\0\u{1}quote\0\u{1}reaction\0\u{1}delete\0\u{3}expire_timer\0\u{1}flags\0\u{1}edit\0\u{1}group\0\u{3}profile_key\0")
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}body\0\u{1}attachments\0\u{1}quote\0\u{1}reaction\0\u{1}delete\0\u{3}expire_timer\0\u{1}flags\0\u{1}edit\0\u{1}group\0\u{3}profile_key\0\u{3}body_ranges\0")
 
   fileprivate class _StorageClass {
     var _body: String? = nil
@@ -657,6 +682,7 @@ nonisolated extension Parley_Content_DataMessage: SwiftProtobuf.Message, SwiftPr
     var _edit: Parley_Content_Edit? = nil
     var _group: Parley_Content_GroupContext? = nil
     var _profileKey: Data = Data()
+    var _bodyRanges: [Parley_Content_BodyRange] = []
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -677,6 +703,7 @@ nonisolated extension Parley_Content_DataMessage: SwiftProtobuf.Message, SwiftPr
       _edit = source._edit
       _group = source._group
       _profileKey = source._profileKey
+      _bodyRanges = source._bodyRanges
     }
   }
 
@@ -705,6 +732,7 @@ nonisolated extension Parley_Content_DataMessage: SwiftProtobuf.Message, SwiftPr
         case 8: try { try decoder.decodeSingularMessageField(value: &_storage._edit) }()
         case 9: try { try decoder.decodeSingularMessageField(value: &_storage._group) }()
         case 10: try { try decoder.decodeSingularBytesField(value: &_storage._profileKey) }()
+        case 11: try { try decoder.decodeRepeatedMessageField(value: &_storage._bodyRanges) }()
         default: break
         }
       }
@@ -747,6 +775,9 @@ nonisolated extension Parley_Content_DataMessage: SwiftProtobuf.Message, SwiftPr
       if !_storage._profileKey.isEmpty {
         try visitor.visitSingularBytesField(value: _storage._profileKey, fieldNumber: 10)
       }
+      if !_storage._bodyRanges.isEmpty {
+        try visitor.visitRepeatedMessageField(value: _storage._bodyRanges, fieldNumber: 11)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -766,6 +797,7 @@ nonisolated extension Parley_Content_DataMessage: SwiftProtobuf.Message, SwiftPr
         if _storage._edit != rhs_storage._edit {return false}
         if _storage._group != rhs_storage._group {return false}
         if _storage._profileKey != rhs_storage._profileKey {return false}
+        if _storage._bodyRanges != rhs_storage._bodyRanges {return false}
         return true
       }
       if !storagesAreEqual {return false}
@@ -1071,6 +1103,46 @@ nonisolated extension Parley_Content_AttachmentPointer: SwiftProtobuf.Message, S
     if lhs._durationMs != rhs._durationMs {return false}
     if lhs.waveform != rhs.waveform {return false}
     if lhs.voiceNote != rhs.voiceNote {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Parley_Content_BodyRange: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".BodyRange"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}start\0\u{1}length\0\u{3}mention_account_id\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt32Field(value: &self.start) }()
+      case 2: try { try decoder.decodeSingularUInt32Field(value: &self.length) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.mentionAccountID) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.start != 0 {
+      try visitor.visitSingularUInt32Field(value: self.start, fieldNumber: 1)
+    }
+    if self.length != 0 {
+      try visitor.visitSingularUInt32Field(value: self.length, fieldNumber: 2)
+    }
+    if !self.mentionAccountID.isEmpty {
+      try visitor.visitSingularStringField(value: self.mentionAccountID, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: Parley_Content_BodyRange, rhs: Parley_Content_BodyRange) -> Bool {
+    if lhs.start != rhs.start {return false}
+    if lhs.length != rhs.length {return false}
+    if lhs.mentionAccountID != rhs.mentionAccountID {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

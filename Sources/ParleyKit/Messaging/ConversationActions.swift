@@ -68,7 +68,9 @@ enum ConversationActions {
             guard let conversation else { return .rejected("no conversation with \(origin.peer)") }
             if let reaction = message.reaction { return try react(reaction, from: origin, in: conversation, db) }
             if let target = message.deleteTarget { return try delete(target, from: origin, in: conversation, db) }
-            if let target = message.editTarget { return try edit(target, body: message.body, from: origin, in: conversation, db) }
+            if let target = message.editTarget {
+                return try edit(target, body: message.body, mentions: message.mentions, from: origin, in: conversation, db)
+            }
         }
         let threadId = try groupThread ?? ThreadsTable.oneToOne(with: origin.peer, now: origin.now, db)
         // Only a timer change changes the conversation's timer (an older message's timer cannot undo a newer change).
@@ -79,6 +81,7 @@ enum ConversationActions {
                              authorDeviceId: origin.authorDevice, timestamp: origin.timestamp, serverTimestamp: origin.serverTimestamp,
                              body: message.isTimerUpdate ? nil : message.body, status: origin.status, replyToId: nil)
         row.kind = message.isTimerUpdate ? .timerChange : .message
+        row.mentions = message.isTimerUpdate ? [] : message.mentions
         row.expireTimer = message.expireTimer
         row.replyToId = try message.quote.flatMap { try MessagesTable.id(author: $0.authorAccountId, timestamp: $0.timestamp, db) }
         guard let id = try MessagesTable.insert(row, db) else { return .duplicate }
@@ -100,8 +103,8 @@ enum ConversationActions {
         return .applied
     }
 
-    /// Replaces the body of the author's own message, keeping the previous version in `message_edits`.
-    static func edit(_ targetTimestamp: UInt64, body: String?, from origin: Origin, in conversation: Int64, _ db: Database) throws -> Result {
+    /// Replaces the body (and what it mentions) of the author's own message, keeping the previous text in `message_edits`.
+    static func edit(_ targetTimestamp: UInt64, body: String?, mentions: [Mention] = [], from origin: Origin, in conversation: Int64, _ db: Database) throws -> Result {
         guard let body, !body.isEmpty else { return .rejected("an edit needs the new text") }
         let target: Int64
         switch try authorsMessage(targetTimestamp, from: origin, in: conversation, db) {
@@ -111,7 +114,7 @@ enum ConversationActions {
         guard let current = try MessagesTable.currentVersion(target, db) else { return .rejected("no such message") }
         guard origin.timestamp > current.changedAt else { return .duplicate }
         try MessageEditsTable.keep(current.body, of: target, until: current.changedAt, db)
-        try MessagesTable.replaceBody(target, with: body, editedAt: origin.timestamp, db)
+        try MessagesTable.replaceBody(target, with: body, mentions: mentions, editedAt: origin.timestamp, db)
         return .applied
     }
 

@@ -31,10 +31,13 @@ public struct MessageSender: Sendable {
     }
 
     /// Stores an outgoing message to `accountId` with its send job; returns the message's local id.
-    /// `attachments` are files to encrypt and upload when the job runs; `replyTo` is a local message id.
+    /// `attachments` are files to encrypt and upload when the job runs; `replyTo` is a local message id; `mentions` are
+    /// ranges of `body` naming accounts (``Mention``).
     @discardableResult
-    public func enqueue(body: String, to accountId: String, attachments: [URL] = [], replyTo: Int64? = nil) throws -> Int64 {
-        try enqueue(body: body, to: accountId, files: try attachments.map { try OutgoingAttachment(file: $0) }, replyTo: replyTo)
+    public func enqueue(body: String, to accountId: String, attachments: [URL] = [], replyTo: Int64? = nil,
+                        mentions: [Mention] = []) throws -> Int64 {
+        try enqueue(body: body, to: accountId, files: try attachments.map { try OutgoingAttachment(file: $0) }, replyTo: replyTo,
+                    mentions: mentions)
     }
 
     /// Stores an outgoing message to `username`, a name this device has not looked up and cannot look up now (the
@@ -42,8 +45,8 @@ public struct MessageSender: Sendable {
     /// (``PendingRecipients``), then is sent. Returns the message's local id.
     @discardableResult
     public func enqueue(body: String, toUnresolvedUsername username: String, files: [OutgoingAttachment] = [],
-                        replyTo: Int64? = nil) throws -> Int64 {
-        try enqueue(body: body, files: files, replyTo: replyTo, queueSend: false) { db, now in
+                        replyTo: Int64? = nil, mentions: [Mention] = []) throws -> Int64 {
+        try enqueue(body: body, files: files, replyTo: replyTo, mentions: mentions, queueSend: false) { db, now in
             try ThreadsTable.oneToOne(with: try PendingRecipients.placeholder(for: username, db, now: now), now: now, db)
         }
     }
@@ -51,24 +54,29 @@ public struct MessageSender: Sendable {
     /// Stores an outgoing message to `accountId` with its send job; returns the message's local id. `files` carry
     /// their metadata (type, voice note, duration, waveform) into the encrypted pointers.
     @discardableResult
-    public func enqueue(body: String, to accountId: String, files: [OutgoingAttachment], replyTo: Int64? = nil) throws -> Int64 {
-        try enqueue(body: body, files: files, replyTo: replyTo) { db, now in try ThreadsTable.oneToOne(with: accountId, now: now, db) }
+    public func enqueue(body: String, to accountId: String, files: [OutgoingAttachment], replyTo: Int64? = nil,
+                        mentions: [Mention] = []) throws -> Int64 {
+        try enqueue(body: body, files: files, replyTo: replyTo, mentions: mentions) { db, now in
+            try ThreadsTable.oneToOne(with: accountId, now: now, db)
+        }
     }
 
     /// Stores an outgoing message to the group `groupId` with its send job (sent with Sender Keys); returns the
     /// message's local id.
     @discardableResult
-    public func enqueue(body: String, toGroup groupId: Data, files: [OutgoingAttachment] = [], replyTo: Int64? = nil) throws -> Int64 {
-        try enqueue(body: body, files: files, replyTo: replyTo) { db, _ in
+    public func enqueue(body: String, toGroup groupId: Data, files: [OutgoingAttachment] = [], replyTo: Int64? = nil,
+                        mentions: [Mention] = []) throws -> Int64 {
+        try enqueue(body: body, files: files, replyTo: replyTo, mentions: mentions) { db, _ in
             guard let group = try ThreadsTable.group(id: groupId, db) else { throw ParleyError.invalidArgument("no such group") }
             guard !group.left else { throw ParleyError.invalidArgument("this account is no longer a member of “\(group.title)”") }
             return group.threadId
         }
     }
 
-    private func enqueue(body: String, files: [OutgoingAttachment], replyTo: Int64?, queueSend: Bool = true,
+    private func enqueue(body: String, files: [OutgoingAttachment], replyTo: Int64?, mentions: [Mention], queueSend: Bool = true,
                          thread: (Database, UInt64) throws -> Int64) throws -> Int64 {
         guard !body.isEmpty || !files.isEmpty else { throw ParleyError.invalidArgument("a message needs text or an attachment") }
+        try Mention.validate(mentions, in: body)
         for file in files {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: file.file.path, isDirectory: &isDirectory) else {
@@ -87,6 +95,7 @@ public struct MessageSender: Sendable {
                 threadId: threadId, outgoing: true, authorAccountId: credentials.accountId, authorDeviceId: credentials.deviceId,
                 timestamp: timestamp, body: body.isEmpty ? nil : body, status: .sending, replyToId: replyTo)
             message.expireTimer = try ThreadsTable.expireTimer(threadId: threadId, db)
+            message.mentions = mentions
             guard let id = try MessagesTable.insert(message, db) else {
                 throw ParleyError.invalidArgument("a message with this timestamp already exists")
             }
@@ -132,14 +141,15 @@ public struct MessageSender: Sendable {
         }
     }
 
-    /// Replaces the text of this account's message `messageId` (within 24 hours of sending); the earlier text is
-    /// kept as history and the message shows as edited.
+    /// Replaces the text of this account's message `messageId` (within 24 hours of sending), with the accounts the new
+    /// text mentions; the earlier text is kept as history and the message shows as edited.
     @discardableResult
-    public func edit(_ messageId: Int64, body: String) throws -> UInt64 {
+    public func edit(_ messageId: Int64, body: String, mentions: [Mention] = []) throws -> UInt64 {
         guard !body.isEmpty, body.utf8.count <= Self.inlineTextLimit else {
             throw ParleyError.invalidArgument("an edit is 1…\(Self.inlineTextLimit) bytes of text")
         }
-        return try act(on: messageId) { target in DataMessage(body: body, editTarget: target.timestamp) }
+        try Mention.validate(mentions, in: body)
+        return try act(on: messageId) { target in DataMessage(body: body, mentions: mentions, editTarget: target.timestamp) }
     }
 
     /// Deletes this account's message `messageId` for everyone (within 24 hours of sending): every copy becomes
@@ -260,7 +270,10 @@ public struct MessageSender: Sendable {
                                              progress: progress))
             inline = String(decoding: Array(loaded.message.body.utf8.prefix(Self.inlineTextLimit)), as: UTF8.self)
         }
-        let message = DataMessage(body: inline.isEmpty ? nil : inline, attachments: pointers, quote: loaded.message.quote,
+        // A long text's mentions travel with the inline part they fall in (the rest is in the text attachment).
+        let inlineUnits = inline.utf16.count
+        let mentions = loaded.message.mentions.filter { $0.start + $0.length <= inlineUnits }
+        let message = DataMessage(body: inline.isEmpty ? nil : inline, mentions: mentions, attachments: pointers, quote: loaded.message.quote,
                                   expireTimer: loaded.message.expireTimer, group: loaded.group.map { GroupContext(id: $0.id, revision: $0.revision) })
         var accepted: UInt64?
         if let group = loaded.group {

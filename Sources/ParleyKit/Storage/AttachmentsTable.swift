@@ -105,9 +105,31 @@ enum AttachmentsTable {
 
     /// The attachments of message `messageId`, for showing.
     static func infos(of messageId: Int64, _ db: Database) throws -> [AttachmentInfo] {
+        try infos(where: "message_id = ?", [messageId], db)
+    }
+
+    /// Up to `limit` attachments of received messages that can still be downloaded (not blocked), oldest first.
+    static func receivedInfos(limit: Int, _ db: Database) throws -> [AttachmentInfo] {
+        try infos(where: "state IN (?, ?) AND server_id IS NOT NULL", [State.remote.rawValue, State.downloaded.rawValue], limit: limit, db)
+    }
+
+    /// Deletes received attachment `id` from this device (its keys and row); returns the file Parley downloaded for it,
+    /// if any, for the caller to remove. `false` in `deleted` when there is no such received attachment.
+    static func deleteReceived(_ id: Int64, _ db: Database) throws -> (deleted: Bool, downloadedFile: String?) {
+        guard let row = try Row.fetchOne(db, sql: "SELECT state, local_path FROM attachments WHERE id = ? AND server_id IS NOT NULL AND state IN (?, ?, ?)",
+                                         arguments: [id, State.remote.rawValue, State.downloaded.rawValue, State.blocked.rawValue])
+        else { return (false, nil) }
+        try db.execute(sql: "DELETE FROM attachments WHERE id = ?", arguments: [id])
+        return (true, row["state"] as String == State.downloaded.rawValue ? row["local_path"] : nil)
+    }
+
+    /// The attachments matching `condition`, oldest first, at most `limit` of them.
+    private static func infos(where condition: String, _ arguments: StatementArguments, limit: Int = Int.max,
+                              _ db: Database) throws -> [AttachmentInfo] {
         try Row.fetchAll(db, sql: """
-            SELECT id, file_name, size, content_type, duration_ms, waveform, voice_note, state FROM attachments WHERE message_id = ? ORDER BY id
-            """, arguments: [messageId]).map {
+            SELECT id, file_name, size, content_type, duration_ms, waveform, voice_note, state FROM attachments
+            WHERE \(condition) ORDER BY id LIMIT ?
+            """, arguments: arguments + [Int64(limit)]).map {
             AttachmentInfo(id: $0["id"], fileName: $0["file_name"], size: $0["size"], contentType: $0["content_type"],
                            durationMilliseconds: ($0["duration_ms"] as Int64?).map { $0.clampedUInt32 },
                            waveform: Waveform.decode($0["waveform"]), voiceNote: $0["voice_note"], state: $0["state"])

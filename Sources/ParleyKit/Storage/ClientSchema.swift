@@ -186,6 +186,11 @@ enum ClientSchema {
                 CREATE INDEX message_send_log_by_age ON message_send_log (sent_at);
                 """)
         }
+        migrator.registerMigration("v7: mentions") { db in
+            // The accounts a message's text mentions: a JSON array of {accountId, start, length} (UTF-16 ranges of
+            // the body), NULL when it mentions no one.
+            try db.execute(sql: "ALTER TABLE messages ADD COLUMN mentions TEXT")
+        }
         return migrator
     }
 }

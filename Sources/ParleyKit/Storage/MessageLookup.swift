@@ -54,7 +54,7 @@ extension StoredMessage {
     init(row: Row) {
         self.init(
             id: row["id"], outgoing: row["outgoing"], authorAccountId: row["author_account_id"],
-            timestamp: UInt64(row["timestamp"] as Int64), body: row["body"],
+            timestamp: UInt64(row["timestamp"] as Int64), body: row["body"], mentions: MessagesTable.mentions(inColumn: row["mentions"]),
             status: MessageStatus(rawValue: row["status"]) ?? .failed, failureReason: row["failure_reason"],
             replyToId: row["reply_to_id"], attachmentCount: row["attachment_count"],
             kind: MessageKind(rawValue: row["kind"]) ?? .message, editedAt: (row["edited_at"] as Int64?).map(UInt64.init),

@@ -13,15 +13,27 @@ enum MessagesTable {
         let unread = !message.outgoing && message.kind == .message
         try db.execute(sql: """
             INSERT OR IGNORE INTO messages (thread_id, outgoing, author_account_id, author_device_id, timestamp, server_timestamp,
-                                            body, status, reply_to_id, read, kind, expire_timer)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                            body, status, reply_to_id, read, kind, expire_timer, mentions)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [message.threadId, message.outgoing, message.authorAccountId, Int64(message.authorDeviceId),
                              Int64(message.timestamp), message.serverTimestamp.map(Int64.init), message.body,
-                             message.status.rawValue, message.replyToId, !unread, message.kind.rawValue, Int64(message.expireTimer)])
+                             message.status.rawValue, message.replyToId, !unread, message.kind.rawValue, Int64(message.expireTimer),
+                             try mentionsColumn(message.mentions)])
         guard db.changesCount > 0 else { return nil }
         let id = db.lastInsertedRowID
         try ThreadsTable.noteMessage(id, at: message.timestamp, unread: unread, threadId: message.threadId, db)
         return id
+    }
+
+    /// The `mentions` column's value for `mentions`: a JSON array, `NULL` for none.
+    static func mentionsColumn(_ mentions: [Mention]) throws -> String? {
+        mentions.isEmpty ? nil : String(decoding: try JSONEncoder().encode(mentions), as: UTF8.self)
+    }
+
+    /// The mentions in a `mentions` column's value (none when it is `NULL` or unreadable).
+    static func mentions(inColumn text: String?) -> [Mention] {
+        guard let text else { return [] }
+        return (try? JSONDecoder().decode([Mention].self, from: Data(text.utf8))) ?? []
     }
 
     /// The local id of the message `authorAccountId` sent at `timestamp`, for quotes and receipts.
@@ -158,12 +170,13 @@ enum MessagesTable {
         /// The other account of a 1:1 conversation (`nil` in a group).
         let recipient: String?
         let quote: Quote?
+        let mentions: [Mention]
     }
 
     /// Message `id` with its conversation and quote, if it is still to be sent.
     static func unsent(_ id: Int64, _ db: Database) throws -> Unsent? {
         guard let row = try Row.fetchOne(db, sql: """
-            SELECT m.timestamp, m.body, m.status, m.expire_timer, m.thread_id, t.recipient_account_id, q.author_account_id AS quote_author, q.timestamp AS quote_timestamp
+            SELECT m.timestamp, m.body, m.mentions, m.status, m.expire_timer, m.thread_id, t.recipient_account_id, q.author_account_id AS quote_author, q.timestamp AS quote_timestamp
             FROM messages m JOIN threads t ON t.id = m.thread_id LEFT JOIN messages q ON q.id = m.reply_to_id WHERE m.id = ?
             """, arguments: [id]), row["status"] as String == MessageStatus.sending.rawValue
         else { return nil }
@@ -172,7 +185,8 @@ enum MessagesTable {
         return Unsent(timestamp: UInt64(row["timestamp"] as Int64), body: row["body"] ?? "",
                       expireTimer: (row["expire_timer"] as Int64).clampedUInt32, threadId: row["thread_id"],
                       recipient: row["recipient_account_id"],
-                      quote: quoteAuthor.flatMap { author in quoteTimestamp.map { Quote(authorAccountId: author, timestamp: UInt64($0)) } })
+                      quote: quoteAuthor.flatMap { author in quoteTimestamp.map { Quote(authorAccountId: author, timestamp: UInt64($0)) } },
+                      mentions: mentions(inColumn: row["mentions"]))
     }
 
     /// Who wrote message `id`, when, where and how it stands: what an act on it (reaction, edit, delete) needs.
@@ -219,14 +233,15 @@ enum MessagesTable {
         }
     }
 
-    /// Replaces message `id`'s text by an edit made at `editedAt`.
-    static func replaceBody(_ id: Int64, with body: String, editedAt: UInt64, _ db: Database) throws {
-        try db.execute(sql: "UPDATE messages SET body = ?, edited_at = ? WHERE id = ?", arguments: [body, Int64(editedAt), id])
+    /// Replaces message `id`'s text (and what it mentions) by an edit made at `editedAt`.
+    static func replaceBody(_ id: Int64, with body: String, mentions: [Mention], editedAt: UInt64, _ db: Database) throws {
+        try db.execute(sql: "UPDATE messages SET body = ?, mentions = ?, edited_at = ? WHERE id = ?",
+                       arguments: [body, try mentionsColumn(mentions), Int64(editedAt), id])
     }
 
     /// Makes message `id` a tombstone (deleted for everyone): its text goes.
     static func makeTombstone(_ id: Int64, _ db: Database) throws {
-        try db.execute(sql: "UPDATE messages SET body = NULL, deleted = 1, edited_at = NULL WHERE id = ?", arguments: [id])
+        try db.execute(sql: "UPDATE messages SET body = NULL, mentions = NULL, deleted = 1, edited_at = NULL WHERE id = ?", arguments: [id])
     }
 
     /// The timestamps outgoing message `id` went out under (its own and its last edit's); empty for an incoming message.

@@ -14,6 +14,8 @@ struct NewMessage {
     var serverTimestamp: UInt64?
     /// Its text.
     var body: String?
+    /// The accounts its text mentions.
+    var mentions: [Mention] = []
     /// Where it stands.
     var status: MessageStatus
     /// The local id of the message it quotes.

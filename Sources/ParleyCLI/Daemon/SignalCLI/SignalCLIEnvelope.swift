@@ -27,6 +27,14 @@ enum SignalCLIEnvelope {
         if let group = try client.groups().first(where: { $0.threadId == message.threadId }) {
             data["groupInfo"] = groupInfo(group, update: message.kind == .groupChange)
         }
+        if !message.mentions.isEmpty {
+            let usernames = try client.usernames(of: message.mentions.map(\.accountId))
+            data["mentions"] = .array(message.mentions.map { mention in
+                let named = SignalCLIAddress.Address(accountId: mention.accountId, username: usernames[mention.accountId])
+                return .object(["name": .string(named.number ?? named.uuid), "number": .orNull(named.number), "uuid": .string(named.uuid),
+                                "start": .integer(Int64(mention.start)), "length": .integer(Int64(mention.length))])
+            })
+        }
         if let quotedId = message.replyToId, let quoted = try client.message(id: quotedId) {
             let quotedAuthor = SignalCLIAddress.Address(accountId: quoted.authorAccountId, username: quoted.authorUsername)
             data["quote"] = .object([

@@ -70,9 +70,10 @@ struct SignalCLIMethods: Sendable {
         let recipients = p.list("recipient", "recipients") + p.list("username", "usernames").map { "u:" + $0 }
         let groups = try p.list("groupId", "groupIds").map { try group($0) }
         let text = p.string("message") ?? ""
+        let mentions = try await mentions(p.list("mention", "mentions"))
         if let target = p.integer("editTimestamp") {
             let own = try ownMessage(sentAt: target)
-            let timestamp = try client.sender.edit(own.id, body: text)
+            let timestamp = try client.sender.edit(own.id, body: text, mentions: mentions)
             return try await delivered(timestamp: timestamp, recipients: recipients, groups: groups)
         }
         guard !recipients.isEmpty || !groups.isEmpty else { throw JSONRPCError.userError("No recipients given") }
@@ -92,11 +93,12 @@ struct SignalCLIMethods: Sendable {
         var sent: [(id: Int64, recipient: String?, group: GroupInfo?)] = []
         for recipient in recipients {
             let accountId = try await SignalCLIAddress.resolve(recipient, with: client)
-            sent.append((try client.sender.enqueue(body: text, to: accountId, attachments: files, replyTo: replyTo), accountId, nil))
+            sent.append((try client.sender.enqueue(body: text, to: accountId, attachments: files, replyTo: replyTo, mentions: mentions),
+                         accountId, nil))
         }
         for group in groups {
             sent.append((try client.sender.enqueue(body: text, toGroup: group.id, files: try files.map { try OutgoingAttachment(file: $0) },
-                                                   replyTo: replyTo), nil, group))
+                                                   replyTo: replyTo, mentions: mentions), nil, group))
         }
         staging.track(files, carriedBy: sent.map(\.id))
         _ = try await client.runJobs()
@@ -114,6 +116,20 @@ struct SignalCLIMethods: Sendable {
             }
         }
         return try answer(timestamp: timestamp, results: results)
+    }
+
+    /// signal-cli's `mention` values, `START:LENGTH:RECIPIENT` each (UTF-16 offsets into the message, a recipient as
+    /// ``SignalCLIAddress`` takes it), as mentions of Parley accounts.
+    private func mentions(_ values: [String]) async throws -> [Mention] {
+        var mentions: [Mention] = []
+        for value in values {
+            let parts = value.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+            guard parts.count == 3, let start = Int(parts[0]), let length = Int(parts[1]) else {
+                throw JSONRPCError.userError("Invalid mention syntax (\(value)) expected 'start:length:recipientNumber'")
+            }
+            mentions.append(Mention(accountId: try await SignalCLIAddress.resolve(String(parts[2]), with: client), start: start, length: length))
+        }
+        return mentions
     }
 
     private func sendReaction(_ p: Params) async throws -> JSONValue {

@@ -1,0 +1,99 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import ParleyKit
+
+/// signal-cli-rest-api's group routes: list, create, rename, add and remove members, leave (`quit`, or `DELETE`, which
+/// signal-cli-rest-api's json-rpc mode also turns into leaving). Group ids are that API's (``RestAPIGroupID``).
+extension RestAPIServer {
+    /// Adds the group routes to `router`.
+    func addGroupRoutes(to router: Router<BasicRequestContext>) {
+        router.get("/v1/groups/:number") { _, context in
+            try await handle { try Self.json(try await groups(of: try account(context))) }
+        }
+        router.get("/v1/groups/:number/:group") { _, context in
+            try await handle {
+                let wanted = try context.parameters.require("group")
+                let all = try await groups(of: try account(context))
+                guard case .array(let entries) = all,
+                      let entry = entries.first(where: { if case .object(let fields) = $0 { fields["id"] == .string(wanted) } else { false } })
+                else { return try Self.error("No group with that id found", status: .notFound) }
+                return try Self.json(entry)
+            }
+        }
+        router.post("/v1/groups/:number") { request, context in
+            try await handle {
+                let body = try await Self.body(request)
+                guard body["name"]?.string != nil else { return try Self.error("Couldn't process request - group name missing") }
+                let result = try await call("updateGroup", on: try account(context), [
+                    "name": body["name"] ?? .null, "member": body["members"] ?? .array([]),
+                ])
+                guard case .object(let fields) = result, let id = fields["groupId"]?.string else { return try Self.error("no group was made") }
+                return try Self.json(.object(["id": .string(RestAPIGroupID.restForm(of: id))]), status: .created)
+            }
+        }
+        router.put("/v1/groups/:number/:group") { request, context in
+            try await handle {
+                let body = try await Self.body(request)
+                _ = try await call("updateGroup", on: try account(context), [
+                    "groupId": .string(try Self.signalCLIGroupID(try context.parameters.require("group"))), "name": body["name"] ?? .null,
+                ])
+                return Response(status: .noContent)
+            }
+        }
+        for method in [HTTPRequest.Method.post, .delete] {
+            router.on("/v1/groups/:number/:group/members", method: method) { request, context in
+                try await handle {
+                    let body = try await Self.body(request)
+                    guard let members = body["members"], !(members.stringList ?? []).isEmpty else {
+                        return try Self.error("Couldn't process request - members missing")
+                    }
+                    _ = try await call("updateGroup", on: try account(context), [
+                        "groupId": .string(try Self.signalCLIGroupID(try context.parameters.require("group"))),
+                        method == .post ? "member" : "removeMember": members,
+                    ])
+                    return Response(status: .noContent)
+                }
+            }
+        }
+        router.post("/v1/groups/:number/:group/quit") { _, context in
+            try await handle {
+                try await leave(try context.parameters.require("group"), account: try account(context))
+                return Response(status: .noContent)
+            }
+        }
+        router.delete("/v1/groups/:number/:group") { _, context in
+            try await handle {
+                try await leave(try context.parameters.require("group"), account: try account(context))
+                return Response(status: .ok)
+            }
+        }
+    }
+
+    /// Leaves the group `group` (a REST group id) as `account`.
+    private func leave(_ group: String, account: DaemonAccount) async throws {
+        _ = try await call("quitGroup", on: account, ["groupId": .string(try Self.signalCLIGroupID(group))])
+    }
+
+    /// `GET /v1/groups/{number}`: signal-cli's groups in signal-cli-rest-api's form.
+    func groups(of account: DaemonAccount) async throws -> JSONValue {
+        guard case .array(let groups) = try await call("listGroups", on: account, [:]) else { return .array([]) }
+        return .array(groups.compactMap { group -> JSONValue? in
+            guard case .object(let fields) = group, let id = fields["id"]?.string else { return nil }
+            var members: [JSONValue] = []
+            if case .array(let list) = fields["members"] {
+                for case .object(let address) in list {
+                    if let number = address["number"], number != .null { members.append(number) } else if let uuid = address["uuid"] { members.append(uuid) }
+                }
+            }
+            let everyone = JSONValue.string("every-member")
+            return .object([
+                "name": fields["name"] ?? .string(""), "description": fields["description"] ?? .string(""),
+                "id": .string(RestAPIGroupID.restForm(of: id)), "internal_id": .string(id), "members": .array(members),
+                "blocked": fields["isBlocked"] ?? .bool(false), "member": fields["isMember"] ?? .bool(true),
+                "pending_invites": .array([]), "pending_requests": .array([]), "invite_link": .string(""), "admins": .array([]),
+                "permissions": .object(["add_members": everyone, "edit_group": everyone, "send_messages": everyone]),
+            ])
+        })
+    }
+}
