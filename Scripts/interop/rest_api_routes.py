@@ -5,8 +5,11 @@ Parley has no counterpart of — never an unserved 404, a 5xx other than 501, or
 
 Run by Tests/ParleyServerIntegrationTests/SignalCLICompatibilityTests.swift:
   rest_api_routes.py HOST:PORT +NUMBER
-Path parameters name nothing that exists (another number, an unknown group, attachment and device), so no route
-changes the account. Prints one line per route that fails, then `ROUTES <n> FAILED <m>`; exits 1 when any failed.
+This checks that each route is served and answers in the API's error shape; what the routes do is checked by the
+test's own requests. Path parameters other than the served account name nothing that exists (an unknown group,
+attachment, device and person), bodies are empty, and the one route that would change the account with an empty body
+(`DELETE …/pin`, which deletes the identity backup) is called for an account this server does not serve. Prints one
+line per route that fails, then `ROUTES <n> FAILED <m>`; exits 1 when any failed.
 """
 import http.client
 import json
@@ -25,12 +28,16 @@ document = json.loads(schema_file.read_text())
 values = {"number": number, "groupid": "group.bm90LWEtZ3JvdXA=", "attachment": "unknown_1", "uuid": "+19999999999",
           "numberToTrust": "+19999999999", "deviceId": "99", "token": "123456"}
 
+# Routes that change the served account even with an empty body: called for an account that is not served.
+destructive = {("delete", "/v1/accounts/{number}/pin")}
+
 failed = 0
 routes = 0
 for path, operations in sorted(document["paths"].items()):
     for method in sorted(operations):
         routes += 1
-        concrete = re.sub(r"\{(\w+)\}", lambda match: values.get(match.group(1), "x"), path)
+        names = dict(values, number="+19999999998") if (method, path) in destructive else values
+        concrete = re.sub(r"\{(\w+)\}", lambda match: names.get(match.group(1), "x"), path)
         connection = http.client.HTTPConnection(host, int(port), timeout=30)
         body = b"" if method == "get" else b"{}"
         connection.request(method.upper(), concrete, body=body, headers={"Content-Type": "application/json"})

@@ -129,13 +129,35 @@ import Testing
                 Mention(accountId: p.bobId, start: 0, length: 1), Mention(accountId: p.aliceId, start: 6, length: 1),
             ])
             _ = try await p.alice.runJobs()
-            _ = try await p.bobPhone.receiveOnce()
+            let editOutcomes = try await p.bobPhone.receiveOnce()
             #expect(try Self.messages(p.bobPhone, with: p.aliceId).first?.mentions.map(\.start) == [0, 6])
+            // Front doors hear of the edit with its mentions (signal-cli's editMessage).
+            #expect(editOutcomes.contains { outcome in
+                guard case .acted(let act) = outcome, case .edit(_, _, let mentions) = act.kind else { return false }
+                return mentions.map(\.accountId) == [p.bobId, p.aliceId]
+            }, "\(editOutcomes)")
             try p.alice.sender.deleteForEveryone(original)
             _ = try await p.alice.runJobs()
             _ = try await p.bobPhone.receiveOnce()
-            #expect(try Self.messages(p.bobPhone, with: p.aliceId).first?.mentions == [])
-            #expect(try Self.rowCount(p.bobPhone, "SELECT count(*) FROM messages WHERE mentions IS NOT NULL") == 0)
+            _ = try await p.bobLaptop.receiveOnce()
+            for client in [p.alice, p.bobPhone, p.bobLaptop] {
+                let other = client === p.alice ? p.bobId : p.aliceId
+                #expect(try Self.messages(client, with: other).first?.mentions == [])
+                #expect(try Self.rowCount(client, "SELECT count(*) FROM messages WHERE mentions IS NOT NULL") == 0)
+            }
+
+            // A long text travels as an attachment with its start inline, cut between characters; its mentions must
+            // fall in the inline part. Here U+FFFC (3 UTF-8 bytes) straddles the 2,048-byte cut.
+            let long = "\u{FFFC}" + String(repeating: "a", count: 2044) + "\u{FFFC}" + String(repeating: "b", count: 100)
+            #expect(throws: ParleyError.self) {
+                try p.alice.sender.enqueue(body: long, to: p.bobId, mentions: [Mention(accountId: p.bobId, start: 2045, length: 1)])
+            }
+            try p.alice.sender.enqueue(body: long, to: p.bobId, mentions: [Mention(accountId: p.bobId, start: 0, length: 1)])
+            _ = try await p.alice.runJobs()
+            _ = try await p.bobPhone.receiveOnce()
+            let longCopy = try #require(try Self.messages(p.bobPhone, with: p.aliceId).last)
+            #expect(longCopy.mentions == [Mention(accountId: p.bobId, start: 0, length: 1)])
+            #expect(longCopy.body?.hasSuffix("a") == true && longCopy.body?.contains("\u{FFFD}") == false, "cut between characters")
 
             // A mention outside the text is refused before anything is stored.
             #expect(throws: ParleyError.self) {

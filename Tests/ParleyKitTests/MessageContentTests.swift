@@ -25,14 +25,47 @@ import Testing
             MessageContent(typing: .started),
             MessageContent(typing: .stopped),
             MessageContent(dataMessage: DataMessage(body: nil, attachments: [Self.voiceNote])),
+            // UTF-16 offsets: "👋" is two units, so the second placeholder is at 12.
             MessageContent(dataMessage: DataMessage(body: "hi \u{FFFC} and 👋 \u{FFFC}", mentions: [
-                Mention(accountId: "b", start: 3, length: 1), Mention(accountId: "c", start: 11, length: 1),
+                Mention(accountId: Self.bob, start: 3, length: 1), Mention(accountId: Self.carol, start: 12, length: 1),
             ])),
         ] {
             let bytes = try content.encode()
             #expect(bytes.count % 160 == 0)
             #expect(try MessageContent.decode(bytes) == content)
         }
+    }
+
+    static let bob = "0f3f8a4e-1c2d-4b5a-9e8f-7a6b5c4d3e2f", carol = "c0ffee00-1234-4abc-8def-0123456789ab"
+
+    /// Mentions count UTF-16 code units, as Signal does: checked on send; on receipt a range that does not fit the text
+    /// or names no account is dropped, the message kept.
+    @Test func mentionsAreUTF16RangesNamingAccounts() throws {
+        // "👋a": "a" is at 2 in UTF-16 (at 1 in characters, at 4 in UTF-8).
+        try Mention.validate([Mention(accountId: Self.bob, start: 2, length: 1)], in: "👋a")
+        for (mention, body) in [
+            (Mention(accountId: Self.bob, start: 2, length: 2), "👋a"),  // past the end
+            (Mention(accountId: Self.bob, start: 0, length: 0), "hi"),  // empty
+            (Mention(accountId: Self.bob, start: -1, length: 1), "hi"),
+            (Mention(accountId: Self.bob, start: 0, length: 1), ""),
+            (Mention(accountId: "bob", start: 0, length: 1), "hi"),  // not an account id
+            (Mention(accountId: Self.bob.uppercased(), start: 0, length: 1), "hi"),
+        ] {
+            #expect(throws: ParleyError.self, "\(mention) in \(body)") { try Mention.validate([mention], in: body) }
+        }
+        // Received: the bad ranges (as a sender that counts characters or bytes would make them) are dropped.
+        var wire = Parley_Content_DataMessage()
+        wire.body = "👋 @bob"
+        for (start, length, account) in [(3, 4, Self.bob), (2, 4, Self.carol), (3, 9, Self.bob), (0, 1, "+15550001"), (UInt32.max, 2, Self.bob)] as [(UInt32, UInt32, String)] {
+            var range = Parley_Content_BodyRange()
+            range.start = start
+            range.length = length
+            range.mentionAccountID = account
+            wire.bodyRanges.append(range)
+        }
+        let received = try DataMessage(wire)
+        #expect(received.body == "👋 @bob")
+        #expect(received.mentions == [Mention(accountId: Self.bob, start: 3, length: 4), Mention(accountId: Self.carol, start: 2, length: 4)])
     }
 
     static let voiceNote = AttachmentPointer(
@@ -77,12 +110,8 @@ import Testing
             DataMessage(body: "x", deleteTarget: 3, editTarget: 3),
             DataMessage(body: nil, expireTimer: DataMessage.maximumExpireTimer + 1, isTimerUpdate: true),
             DataMessage(body: String(repeating: "a", count: DataMessage.maximumBodyBytes + 1)),
-            // Mentions: inside the text (UTF-16 units: "👋" is two), not empty, naming an account, at most 100.
-            DataMessage(body: "👋", mentions: [Mention(accountId: "b", start: 1, length: 2)]),
-            DataMessage(body: "hi", mentions: [Mention(accountId: "b", start: 0, length: 0)]),
-            DataMessage(body: "hi", mentions: [Mention(accountId: "", start: 0, length: 1)]),
-            DataMessage(body: nil, mentions: [Mention(accountId: "b", start: 0, length: 1)]),
-            DataMessage(body: "hi", mentions: Array(repeating: Mention(accountId: "b", start: 0, length: 1), count: Mention.maximumPerMessage + 1)),
+            // At most 100 mentions.
+            DataMessage(body: "hi", mentions: Array(repeating: Mention(accountId: Self.bob, start: 0, length: 1), count: Mention.maximumPerMessage + 1)),
         ] {
             #expect(refused(try MessageContent(dataMessage: bad).encode()), "\(bad)")
         }

@@ -73,6 +73,14 @@ import Testing
         try input.fileHandleForWriting.close()
         await daemon.exited()
 
+        // `--mention NAME` takes the whole `@NAME` (not the start of `@bobby`), in any case; a text without it is refused.
+        #expect(try await parley.run("send", "bob", "@bobby, ask 👋 @Bob", "--mention", "bob", "--account", "alice").status == 0)
+        let noTag = try await parley.run("send", "bob", "hi", "--mention", "bob", "--account", "alice")
+        #expect(noTag.status != 0 && noTag.stderr.contains("no @bob"), "\(noTag.stderr)")
+        #expect(try await parley.run("receive", "--account", "bob").status == 0)
+        let mentioned = try await parley.run("history", "alice", "--account", "bob", "--json").stdout
+        #expect(mentioned.contains(#""length":4,"start":15"#), "\(mentioned)")
+
         // Text from standard input with `-`; mistakes said in words, with nothing stored.
         let piped = parley.process(["send", "bob", "-", "--account", "alice"])
         let stdin = Pipe()

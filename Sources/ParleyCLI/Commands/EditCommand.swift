@@ -8,11 +8,13 @@ struct EditCommand: AsyncParsableCommand {
     @OptionGroup var options: GlobalOptions
     @Argument(help: "The message: its local id (from `parley history`) or AUTHOR:TIMESTAMP (username or `me`, and the sender's timestamp).") var message: MessageReference
     @Argument(help: "The new text.") var text: String
+    @Option(name: .customLong("mention"), help: "Mention this person (a username or account id) where the new text says @NAME (repeatable); an edit's mentions replace the message's.")
+    var mentioned: [String] = []
 
     func run() async throws {
         let (messageId, report) = try await AccountContext.with(options) { client in
             let messageId = try await message.resolve(in: client)
-            try client.sender.edit(messageId, body: text)
+            try client.sender.edit(messageId, body: text, mentions: try await MentionTags.mentions(of: mentioned, in: text, client: client))
             return (messageId, try await client.runJobs())
         }
         Output(json: options.json).emitJobs(report, text: "edited message \(messageId)")

@@ -20,22 +20,6 @@ struct SendCommand: AsyncParsableCommand {
     @Option(name: .customLong("mention"), help: "Mention this person (a username or account id) where the text says @NAME (repeatable).")
     var mentioned: [String] = []
 
-    /// The mentions `--mention` asks for: each name's next `@NAME` in `body` (in order), naming its account.
-    func mentions(in body: String, client: ParleyClient) async throws -> [Mention] {
-        var mentions: [Mention] = []
-        var searchFrom = body.startIndex
-        for name in mentioned {
-            let tag = "@" + (name.hasPrefix("@") ? String(name.dropFirst()) : name)
-            guard let range = body.range(of: tag, range: searchFrom..<body.endIndex) else {
-                throw ValidationError("--mention \(name): the text has no \(tag) (after the earlier mentions)")
-            }
-            let start = body.utf16.distance(from: body.startIndex, to: range.lowerBound)
-            mentions.append(Mention(accountId: try await client.resolve(String(tag.dropFirst())), start: start, length: tag.utf16.count))
-            searchFrom = range.upperBound
-        }
-        return mentions
-    }
-
     /// The attachments with their metadata: measured from WAV files for voice notes, otherwise as the flags say.
     func files() throws -> [OutgoingAttachment] {
         let levels = try waveform.map { text in
@@ -72,7 +56,7 @@ struct SendCommand: AsyncParsableCommand {
         }
         let (messageId, report, failure) = try await AccountContext.with(options) { client -> (Int64, ParleyClient.JobReport, MessageFailure?) in
             let id: Int64
-            let mentions = try await mentions(in: body, client: client)
+            let mentions = try await MentionTags.mentions(of: mentioned, in: body, client: client)
             if let group {
                 id = try client.sender.enqueue(body: body, toGroup: try GroupCommand.id(group), files: try files(),
                                                replyTo: try await replyTo?.resolve(in: client), mentions: mentions)

@@ -120,7 +120,7 @@ extension RestAPIServer {
                 else { return try Self.error("no such attachment", status: .notFound) }
                 let file = try account.client.temporaryFile(named: "rest-download")
                 defer { try? FileManager.default.removeItem(at: file) }
-                try await account.client.downloadAttachment(id, to: file)
+                try await account.client.downloadAttachment(id, to: file, recordingIt: false)
                 return Response(status: .ok, headers: [.contentType: "application/octet-stream"],
                                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: try Data(contentsOf: file))))
             }

@@ -64,6 +64,10 @@ struct RestAPIServer {
             try await handle {
                 var body = try await Self.body(request)
                 if let attachment = body["base64_attachment"], attachment != .null { body["base64_attachments"] = .array([attachment]) }
+                // `is_group`: the recipients are groups (their REST ids, with or without the `group.` prefix).
+                if body["is_group"] == .bool(true) {
+                    body["recipients"] = .array((body["recipients"]?.stringList ?? []).map { .string($0.hasPrefix("group.") ? $0 : "group." + $0) })
+                }
                 return try Self.json(try await send(body).first ?? .object([:]), status: .created)
             }
         }

@@ -1,6 +1,6 @@
 /// One attachment of a message, as shown before (and after) downloading it.
 public struct AttachmentInfo: Sendable, Equatable, Codable {
-    /// Local id (for ``ParleyClient/downloadAttachment(_:to:progress:)``).
+    /// Local id (for ``ParleyClient/downloadAttachment(_:to:recordingIt:progress:)``).
     public let id: Int64
     /// The sender's file name.
     public let fileName: String?

@@ -5,8 +5,10 @@ import ParleyAPI
 /// Attachments of received messages: downloading (digest, MAC, the duplicate-content check) and what shows
 /// before downloading.
 extension ParleyClient {
-    /// Downloads, checks (digest and MAC) and decrypts attachment `attachmentId` into `destination`.
-    public func downloadAttachment(_ attachmentId: Int64, to destination: URL,
+    /// Downloads, checks (digest and MAC) and decrypts attachment `attachmentId` into `destination`, and records it as
+    /// downloaded there — unless `recordingIt` is false: a copy handed on and removed by the caller (a front door
+    /// serving the bytes) leaves the attachment as it was.
+    public func downloadAttachment(_ attachmentId: Int64, to destination: URL, recordingIt: Bool = true,
                                    progress: @escaping @Sendable (Int64) -> Void = { _ in }) async throws {
         guard let download = try database.read({ db in try AttachmentsTable.download(attachmentId, db) }) else {
             throw ParleyError.invalidArgument("no downloadable attachment \(attachmentId)")
@@ -44,11 +46,12 @@ extension ParleyClient {
             if errno == EXDEV {  // another file system: copy, then the staging file goes with the deferred cleanup
                 if FileManager.default.fileExists(atPath: destination.path) { try FileManager.default.removeItem(at: destination) }
                 try FileManager.default.copyItem(at: plaintext, to: destination)
-                return try await markDownloaded(attachmentId, at: destination)
+                if recordingIt { try await markDownloaded(attachmentId, at: destination) }
+                return
             }
             throw ParleyError.invalidArgument("cannot write \(destination.path): \(String(cString: strerror(errno)))")
         }
-        try await markDownloaded(attachmentId, at: destination)
+        if recordingIt { try await markDownloaded(attachmentId, at: destination) }
     }
 
     fileprivate func markDownloaded(_ attachmentId: Int64, at destination: URL) async throws {

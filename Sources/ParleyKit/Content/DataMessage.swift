@@ -56,12 +56,9 @@ public struct DataMessage: Codable, Sendable, Equatable {
         guard wire.bodyRanges.count <= Mention.maximumPerMessage else {
             throw ParleyError.malformedContent("more than \(Mention.maximumPerMessage) mentions")
         }
-        let mentions = wire.bodyRanges.map(Mention.init)
-        do {
-            try Mention.validate(mentions, in: wire.hasBody ? wire.body : nil)
-        } catch ParleyError.invalidArgument(let reason) {
-            throw ParleyError.malformedContent(reason)
-        }
+        // As Signal's apps do, a range that does not fit the text or names no account is dropped, not the message.
+        let units = wire.hasBody ? wire.body.utf16.count : 0
+        let mentions = wire.bodyRanges.map(Mention.init).filter { $0.fits(units) && $0.namesAnAccount }
         self.init(body: wire.hasBody ? wire.body : nil, mentions: mentions, attachments: try wire.attachments.map(AttachmentPointer.init),
                   quote: wire.hasQuote ? Quote(authorAccountId: wire.quote.authorAccountID, timestamp: wire.quote.timestamp) : nil,
                   reaction: wire.hasReaction ? try Reaction(wire.reaction) : nil,

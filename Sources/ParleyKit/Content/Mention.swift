@@ -1,3 +1,5 @@
+import Foundation
+
 /// A range of a message's text that names an account (an @-mention), as Signal's body ranges: offsets in UTF-16 code
 /// units, as the apps that draw them count. The text usually holds a placeholder (U+FFFC, ``placeholder``) where the
 /// mention is drawn, but any range of the text may be one.
@@ -6,8 +8,6 @@ public struct Mention: Codable, Sendable, Equatable, Hashable {
     public static let placeholder = "\u{FFFC}"
     /// The most mentions one message may carry.
     public static let maximumPerMessage = 100
-    /// The longest account id a mention may name (UTF-8 bytes).
-    public static let maximumAccountIdBytes = 64
 
     /// The mentioned account.
     public var accountId: String
@@ -24,23 +24,32 @@ public struct Mention: Codable, Sendable, Equatable, Hashable {
     }
 
     /// Checks `mentions` against the text they range over.
-    /// - Throws: ``ParleyError/invalidArgument(_:)`` naming what is wrong: too many, a range outside `body`, an empty
-    ///   range, an empty or oversized account id.
+    /// - Throws: ``ParleyError/invalidArgument(_:)`` naming what is wrong: too many, a range outside `body` or empty, an
+    ///   account id that is not one (a lowercase UUID).
     public static func validate(_ mentions: [Mention], in body: String?) throws {
-        guard !mentions.isEmpty else { return }
         guard mentions.count <= maximumPerMessage else {
             throw ParleyError.invalidArgument("a message carries at most \(maximumPerMessage) mentions")
         }
         let units = body?.utf16.count ?? 0
         for mention in mentions {
-            guard mention.start >= 0, mention.length >= 1, mention.start <= units - mention.length else {
+            guard mention.fits(units) else {
                 throw ParleyError.invalidArgument("a mention at \(mention.start) of length \(mention.length) is not inside the "
                                                   + "text's \(units) UTF-16 code units")
             }
-            guard (1...maximumAccountIdBytes).contains(mention.accountId.utf8.count) else {
-                throw ParleyError.invalidArgument("a mention names an account id of 1…\(maximumAccountIdBytes) bytes")
+            guard mention.namesAnAccount else {
+                throw ParleyError.invalidArgument("a mention names an account by its id (a lowercase UUID), not “\(mention.accountId.prefix(64))”")
             }
         }
+    }
+
+    /// Whether the range lies inside a text of `units` UTF-16 code units and is not empty.
+    func fits(_ units: Int) -> Bool {
+        start >= 0 && length >= 1 && start <= units - length
+    }
+
+    /// Whether ``accountId`` is an account id: a UUID in lowercase, as Parley writes them.
+    var namesAnAccount: Bool {
+        accountId.utf8.count == 36 && UUID(uuidString: accountId)?.uuidString.lowercased() == accountId
     }
 
     init(_ wire: Parley_Content_BodyRange) {

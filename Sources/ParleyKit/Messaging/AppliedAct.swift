@@ -9,8 +9,8 @@ public struct AppliedAct: Sendable, Equatable {
         case reaction(emoji: String, remove: Bool, targetAuthorAccountId: String, targetTimestamp: UInt64)
         /// The author withdrew its message sent at `targetTimestamp`.
         case deleteForEveryone(targetTimestamp: UInt64)
-        /// The author replaced the text of its message sent at `targetTimestamp` with `body`.
-        case edit(targetTimestamp: UInt64, body: String)
+        /// The author replaced the text of its message sent at `targetTimestamp` with `body`, which mentions `mentions`.
+        case edit(targetTimestamp: UInt64, body: String, mentions: [Mention])
         /// A receipt (`delivered` or `read`) for this account's messages sent at `timestamps`.
         case receipt(kind: String, timestamps: [UInt64])
     }

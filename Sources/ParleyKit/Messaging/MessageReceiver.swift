@@ -180,7 +180,7 @@ public struct MessageReceiver: Sendable {
             return .reaction(emoji: reaction.emoji, remove: reaction.remove, targetAuthorAccountId: reaction.targetAuthorAccountId,
                              targetTimestamp: reaction.targetTimestamp)
         }
-        if let target = message.editTarget { return .edit(targetTimestamp: target, body: message.body ?? "") }
+        if let target = message.editTarget { return .edit(targetTimestamp: target, body: message.body ?? "", mentions: message.mentions) }
         return message.deleteTarget.map { .deleteForEveryone(targetTimestamp: $0) }
     }
 

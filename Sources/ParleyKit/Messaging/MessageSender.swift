@@ -23,6 +23,21 @@ public struct MessageSender: Sendable {
     /// Attempts before a send is marked failed.
     public static let maximumAttempts = 8
 
+    /// What of `body` travels inline: all of it up to ``inlineTextLimit`` UTF-8 bytes, else the longest run of whole
+    /// characters from its start that fits (never a character cut in two).
+    static func inlinePart(of body: String) -> String {
+        guard body.utf8.count > inlineTextLimit else { return body }
+        var bytes = 0
+        var end = body.startIndex
+        for index in body.indices {
+            let next = body.index(after: index)
+            bytes += body.utf8.distance(from: index, to: next)
+            guard bytes <= inlineTextLimit else { break }
+            end = next
+        }
+        return String(body[..<end])
+    }
+
     /// Hears how far an attachment transfer is: the file's name, bytes done, bytes in all.
     public typealias TransferProgress = @Sendable (_ fileName: String, _ done: Int64, _ total: Int64) -> Void
 
@@ -77,6 +92,12 @@ public struct MessageSender: Sendable {
                          thread: (Database, UInt64) throws -> Int64) throws -> Int64 {
         guard !body.isEmpty || !files.isEmpty else { throw ParleyError.invalidArgument("a message needs text or an attachment") }
         try Mention.validate(mentions, in: body)
+        // A long text travels as an attachment with its start inline; mentions travel with the inline part only.
+        let inlineUnits = Self.inlinePart(of: body).utf16.count
+        if let late = mentions.first(where: { !$0.fits(inlineUnits) }) {
+            throw ParleyError.invalidArgument("a mention at \(late.start) is past the first \(Self.inlineTextLimit / 1024) KiB of a long "
+                                              + "text, which travels as an attachment without mentions")
+        }
         for file in files {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: file.file.path, isDirectory: &isDirectory) else {
@@ -268,11 +289,12 @@ public struct MessageSender: Sendable {
             try Data(loaded.message.body.utf8).write(to: file)
             pointers.append(try await upload(file, rowId: nil, name: nil, contentType: "text/x-signal-plain", as: loaded.credentials,
                                              progress: progress))
-            inline = String(decoding: Array(loaded.message.body.utf8.prefix(Self.inlineTextLimit)), as: UTF8.self)
+            inline = Self.inlinePart(of: loaded.message.body)
         }
-        // A long text's mentions travel with the inline part they fall in (the rest is in the text attachment).
+        // A long text's mentions all fall in the inline part (enqueue refuses others); a row stored before that rule
+        // loses the ones that do not.
         let inlineUnits = inline.utf16.count
-        let mentions = loaded.message.mentions.filter { $0.start + $0.length <= inlineUnits }
+        let mentions = loaded.message.mentions.filter { $0.fits(inlineUnits) }
         let message = DataMessage(body: inline.isEmpty ? nil : inline, mentions: mentions, attachments: pointers, quote: loaded.message.quote,
                                   expireTimer: loaded.message.expireTimer, group: loaded.group.map { GroupContext(id: $0.id, revision: $0.revision) })
         var accepted: UInt64?

@@ -27,14 +27,7 @@ enum SignalCLIEnvelope {
         if let group = try client.groups().first(where: { $0.threadId == message.threadId }) {
             data["groupInfo"] = groupInfo(group, update: message.kind == .groupChange)
         }
-        if !message.mentions.isEmpty {
-            let usernames = try client.usernames(of: message.mentions.map(\.accountId))
-            data["mentions"] = .array(message.mentions.map { mention in
-                let named = SignalCLIAddress.Address(accountId: mention.accountId, username: usernames[mention.accountId])
-                return .object(["name": .string(named.number ?? named.uuid), "number": .orNull(named.number), "uuid": .string(named.uuid),
-                                "start": .integer(Int64(mention.start)), "length": .integer(Int64(mention.length))])
-            })
-        }
+        try addMentions(message.mentions, to: &data, client: client)
         if let quotedId = message.replyToId, let quoted = try client.message(id: quotedId) {
             let quotedAuthor = SignalCLIAddress.Address(accountId: quoted.authorAccountId, username: quoted.authorUsername)
             data["quote"] = .object([
@@ -85,8 +78,9 @@ enum SignalCLIEnvelope {
                 "targetSentTimestamp": .integer(Int64(targetTimestamp)), "isRemove": .bool(remove),
             ])
             body = ["dataMessage": .object(try withGroup(data, act.groupId, client: client))]
-        case .edit(let targetTimestamp, let text):
-            let data = dataMessage(timestamp: act.timestamp, text: text, expiresInSeconds: 0, isExpirationUpdate: false)
+        case .edit(let targetTimestamp, let text, let mentions):
+            var data = dataMessage(timestamp: act.timestamp, text: text, expiresInSeconds: 0, isExpirationUpdate: false)
+            try addMentions(mentions, to: &data, client: client)
             body = ["editMessage": .object(["targetSentTimestamp": .integer(Int64(targetTimestamp)),
                                             "dataMessage": .object(try withGroup(data, act.groupId, client: client))])]
         case .deleteForEveryone(let targetTimestamp):
@@ -129,6 +123,17 @@ enum SignalCLIEnvelope {
     private static func dataMessage(timestamp: UInt64, text: String?, expiresInSeconds: UInt32, isExpirationUpdate: Bool) -> [String: JSONValue] {
         ["timestamp": .integer(Int64(timestamp)), "message": .orNull(text),
          "expiresInSeconds": .integer(Int64(expiresInSeconds)), "isExpirationUpdate": .bool(isExpirationUpdate), "viewOnce": .bool(false)]
+    }
+
+    /// signal-cli's `mentions` of a `dataMessage` (`{name, number, uuid, start, length}` each), when there are any.
+    private static func addMentions(_ mentions: [Mention], to data: inout [String: JSONValue], client: ParleyClient) throws {
+        guard !mentions.isEmpty else { return }
+        let usernames = try client.usernames(of: mentions.map(\.accountId))
+        data["mentions"] = .array(mentions.map { mention in
+            let named = SignalCLIAddress.Address(accountId: mention.accountId, username: usernames[mention.accountId])
+            return .object(["name": .string(named.number ?? named.uuid), "number": .orNull(named.number), "uuid": .string(named.uuid),
+                            "start": .integer(Int64(mention.start)), "length": .integer(Int64(mention.length))])
+        })
     }
 
     /// signal-cli's `groupInfo` for `group`.
