@@ -59,7 +59,7 @@ public enum ParleyServerApplication {
         router.ws(RouterPath(APIRoutes.webSocket)) { request, _ in
             await sockets.shouldUpgrade(request)
         } onUpgrade: { inbound, outbound, context in
-            try await sockets.run(inbound, outbound, request: context.request, logger: context.logger)
+            try await sockets.run(inbound, outbound, authorization: context.request.headers[.authorization], logger: context.logger)
         }
         return router
     }
@@ -73,8 +73,8 @@ public enum ParleyServerApplication {
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         let webSocket = WebSocketServerConfiguration(
-            maxFrameSize: max(dependencies.limits.socketFrameBytes, 1 << 14), autoPing: .enabled(timePeriod: keepAliveInterval),
-            validateUTF8: true)
+            // Pings come from the event loop (WebSocketKeepAlive in GuardedServerChannel), not a task per socket.
+            maxFrameSize: max(dependencies.limits.socketFrameBytes, 1 << 14), autoPing: .disabled, validateUTF8: true)
         let webSocketResponder = makeWebSocketRouter(dependencies).buildResponder()
         // Idle WebSockets are read from at every ping's pong: the read timeout spans at least three pings.
         var connectionLimits = dependencies.limits.connections
@@ -90,7 +90,8 @@ public enum ParleyServerApplication {
                 GuardedServerChannel(
                     base: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: channel),
                     connections: connections,
-                    credentialsVerify: { authorization in (try? await authenticator.authenticate(authorization: authorization)) != nil })
+                    credentialsVerify: { authorization in (try? await authenticator.authenticate(authorization: authorization)) != nil },
+                    keepAliveInterval: keepAliveInterval)
             },
             configuration: .init(address: .hostname(host, port: port), serverName: "parley-server"),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },

@@ -68,6 +68,61 @@ import Testing
         return (received, false)
     }
 
+    /// The opcodes of the whole server frames at the start of `buffer`, which loses them (a partial frame stays).
+    static func takeFrames(_ buffer: inout [UInt8]) -> [UInt8] {
+        var opcodes: [UInt8] = []
+        while buffer.count >= 2 {
+            var length = Int(buffer[1] & 0x7F), offset = 2
+            if length == 126 {
+                guard buffer.count >= 4 else { break }
+                length = Int(buffer[2]) << 8 | Int(buffer[3])
+                offset = 4
+            } else if length == 127 {
+                guard buffer.count >= 10 else { break }
+                length = buffer[2..<10].reduce(0) { $0 << 8 | Int($1) }
+                offset = 10
+            }
+            guard buffer.count >= offset + length else { break }
+            opcodes.append(buffer[0] & 0x0F)
+            buffer.removeFirst(offset + length)
+        }
+        return opcodes
+    }
+
+    /// Keep-alive from the server's event loop: an idle socket is pinged every interval; one that answers with pongs
+    /// stays open well past the read timeout, one that answers nothing is closed by it.
+    @Test func idleSocketsArePingedAndSilentOnesClosed() async throws {
+        let directory = NSTemporaryDirectory() + "parley-websocket-\(UUID())"
+        // A 1 s ping; the read timeout spans three of them (3 s).
+        let server = try await ServerProcess(arguments: ["--data-directory", directory, "--keep-alive-seconds", "1", "--read-timeout-seconds", "2"])
+        defer { server.stop(); try? FileManager.default.removeItem(atPath: directory) }
+        // Two accounts (a second socket of one device would displace the first), both registered before either socket
+        // opens: from its upgrade on, the answering socket must be read.
+        let pinged = try await ContractFuzzTests.register("pinged", at: server)
+        let quiet = try await ContractFuzzTests.register("silent", at: server)
+        let answering = try await Self.upgraded(server, credentials: pinged)
+        let silent = try await Self.upgraded(server, credentials: quiet)
+
+        var buffer: [UInt8] = []
+        var pings = 0
+        var silentClosedAfter: Double?
+        let started = Date()
+        while Date().timeIntervalSince(started) < 7 {
+            let (bytes, closed) = await answering.readBytes(for: 0.25)
+            #expect(!closed, "a socket that answers pings was closed after \(Date().timeIntervalSince(started)) s")
+            if closed { break }
+            buffer += bytes
+            for opcode in Self.takeFrames(&buffer) where opcode == 0x9 {
+                pings += 1
+                answering.send(bytes: Self.frame(opcode: 0xA, []))
+            }
+            if silentClosedAfter == nil, await silent.readBytes(for: 0.01).closed { silentClosedAfter = Date().timeIntervalSince(started) }
+        }
+        #expect(pings >= 4, "\(pings) pings in 7 s at one a second")
+        let closedAfter = try #require(silentClosedAfter, "a socket that answers nothing stayed open")
+        #expect(closedAfter > 2 && closedAfter < 6, "closed after \(closedAfter) s")
+    }
+
     @Test func protocolViolationsCloseWithTheirCodes() async throws {
         let directory = NSTemporaryDirectory() + "parley-websocket-\(UUID())"
         let server = try await ServerProcess(arguments: ["--data-directory", directory])

@@ -5,8 +5,8 @@ import NIOCore
 import NIOHTTP1
 
 /// The server's child channel: Hummingbird's HTTP/1 + WebSocket upgrade channel behind the ``ConnectionGuard``, with a
-/// deadline for the first request head, a read timeout and the WebSocket masking rule (``WebSocketMaskRequirement``) in
-/// front of its pipeline. A refused connection gets a raw
+/// deadline for the first request head, a read timeout, the WebSocket masking rule (``WebSocketMaskRequirement``) and
+/// keep-alive pings (``WebSocketKeepAlive``) in front of its pipeline. A refused connection gets a raw
 /// `503` JSON answer with `Retry-After` and is closed before any request is parsed.
 struct GuardedServerChannel<Base: ServerChildChannel>: ServerChildChannel {
     typealias Value = Base.Value
@@ -15,6 +15,8 @@ struct GuardedServerChannel<Base: ServerChildChannel>: ServerChildChannel {
     let connections: ConnectionGuard
     /// Whether an `Authorization` value names a device whose credential is right (only then may a socket upgrade).
     let credentialsVerify: @Sendable (String) async -> Bool
+    /// How often an upgraded WebSocket is pinged.
+    let keepAliveInterval: Duration
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         let address = channel.remoteAddress?.ipAddress ?? channel.remoteAddress?.description ?? "unknown"
@@ -30,7 +32,8 @@ struct GuardedServerChannel<Base: ServerChildChannel>: ServerChildChannel {
         channel.closeFuture.whenComplete { _ in connections.release(address) }
         do {
             try channel.pipeline.syncOperations.addHandlers(
-                [WebSocketMaskRequirement(), IdleStateHandler(readTimeout: TimeAmount(connections.limits.readTimeout)), ReadTimeoutCloser(),
+                [WebSocketMaskRequirement(), WebSocketKeepAlive(interval: TimeAmount(keepAliveInterval)),
+                 IdleStateHandler(readTimeout: TimeAmount(connections.limits.readTimeout)), ReadTimeoutCloser(),
                  FirstRequestHeadDeadline(timeout: TimeAmount(connections.limits.requestHeadTimeout))],
                 position: .first)
         } catch {

@@ -39,7 +39,12 @@ final class WebSocketMaskRequirement: ChannelDuplexHandler, RemovableChannelHand
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         if case .upgradeRequested = state, case .byteBuffer(let buffer) = unwrapOutboundIn(data), buffer.readableBytes > 0 {
-            state = buffer.readableBytesView.starts(with: Self.switchingProtocols) ? .frames(header: [], payload: 0) : .http
+            let switching = buffer.readableBytesView.starts(with: Self.switchingProtocols)
+            state = switching ? .frames(header: [], payload: 0) : .http
+            context.write(data, promise: promise)
+            // ``WebSocketKeepAlive`` starts pinging.
+            if switching { context.fireUserInboundEventTriggered(WebSocketFramesBegan()) }
+            return
         }
         context.write(data, promise: promise)
     }

@@ -4,7 +4,8 @@ import Logging
 import ParleyAPI
 
 /// `GET /v1/websocket`: authenticates the upgrade request with the device's credentials, then runs a ``SocketSession``.
-struct SocketController: Sendable {
+/// A class for the reason ``SocketSession`` is one: each socket's suspended ``run(_:_:authorization:logger:)`` keeps `self`.
+final class SocketController: Sendable {
     let store: any MailboxStore
     let authenticator: DeviceAuthenticator
     let hub: DeliveryHub
@@ -13,6 +14,17 @@ struct SocketController: Sendable {
     let metrics: ServerMetrics
     /// The send path for request frames.
     let sender: SendService
+
+    init(store: any MailboxStore, authenticator: DeviceAuthenticator, hub: DeliveryHub, limits: ServerLimits, rateLimiter: RateLimiter,
+         metrics: ServerMetrics, sender: SendService) {
+        self.store = store
+        self.authenticator = authenticator
+        self.hub = hub
+        self.limits = limits
+        self.rateLimiter = rateLimiter
+        self.metrics = metrics
+        self.sender = sender
+    }
 
     /// The HTTP side of the WebSocket route, for requests that were not upgraded.
     func addRoutes(to routes: ServerRoutes) {
@@ -24,9 +36,11 @@ struct SocketController: Sendable {
         (try? await authenticator.authenticate(request)) == nil ? .dontUpgrade : .upgrade([:])
     }
 
-    func run(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, request: Request, logger: Logger) async throws {
+    /// Runs the socket of the device `authorization` (the upgrade request's `Authorization` header) names. Only what
+    /// the session needs is passed in, not the request: this call stays suspended for the socket's life.
+    func run(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, authorization: String?, logger: Logger) async throws {
         // Verified moments ago in shouldUpgrade; a second check costs one HMAC.
-        let device = try await authenticator.authenticate(request)
+        let device = try await authenticator.authenticate(authorization: authorization)
         let session = SocketSession(
             device: device, store: store, hub: hub, limits: limits, rateLimiter: rateLimiter, metrics: metrics,
             requests: SocketRequestHandler(device: device, sender: sender), logger: logger)

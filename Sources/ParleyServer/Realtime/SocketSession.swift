@@ -11,7 +11,11 @@ import ParleyAPI
 /// Delivery is flow-controlled: at most ``ServerLimits/socketWindow`` envelopes are in flight (sent, not yet
 /// acknowledged). The mailbox in the store is the truth: live pushes are a shortcut taken only while the session
 /// is caught up, and anything it could not push is read back from the store in order.
-struct SocketSession: Sendable {
+///
+/// A class, not a struct: every suspended async call of a session keeps `self` in its frame, and an idle socket keeps
+/// several suspended (the reader, the delivery loop); a reference there instead of a copy of these fields is what
+/// makes 10,000 idle sockets fit in the memory they do (BENCHMARKS.md).
+final class SocketSession: Sendable {
     let device: AuthenticatedDevice
     let store: any MailboxStore
     let hub: DeliveryHub
@@ -21,6 +25,18 @@ struct SocketSession: Sendable {
     /// Answers request frames.
     let requests: SocketRequestHandler
     let logger: Logger
+
+    init(device: AuthenticatedDevice, store: any MailboxStore, hub: DeliveryHub, limits: ServerLimits, rateLimiter: RateLimiter,
+         metrics: ServerMetrics, requests: SocketRequestHandler, logger: Logger) {
+        self.device = device
+        self.store = store
+        self.hub = hub
+        self.limits = limits
+        self.rateLimiter = rateLimiter
+        self.metrics = metrics
+        self.requests = requests
+        self.logger = logger
+    }
 
     private var address: DeviceAddress { DeviceAddress(accountId: device.account.id, deviceId: device.device.deviceId) }
 
@@ -75,13 +91,11 @@ struct SocketSession: Sendable {
         let acks = AckBuffer()
         let readError = Mutex<(any Error)?>(nil)
         await withTaskGroup(of: Void.self) { group in
-            group.addTask {
+            group.addTask { [self] in
                 do {
                     try await deliver(queue, acks: acks, outbound: outbound)
                 } catch {
-                    // The mailbox is intact (nothing is deleted before its ack); the client reconnects and drains it.
-                    logger.warning("socket delivery stopped", metadata: ["device": "\(address)", "error": "\(error)"])
-                    try? await outbound.close(.unexpectedServerError, reason: "delivery failed")
+                    await deliveryStopped(error, outbound)
                 }
             }
             do {
@@ -94,7 +108,7 @@ struct SocketSession: Sendable {
                             running -= 1
                         }
                         running += 1
-                        answering.addTask {
+                        answering.addTask { [self] in
                             let response = await requests.respond(to: request)
                             // A socket that closed meanwhile gets no answer; the client sends again after reconnecting.
                             try? await send(.response(response), outbound)
@@ -111,6 +125,14 @@ struct SocketSession: Sendable {
             queue.finish()
         }
         return readError.withLock { $0 }
+    }
+
+    /// The delivery loop failed (the store): the socket closes; the mailbox is intact (nothing is deleted before its
+    /// ack), and the client reconnects and drains it. Apart from ``run(inbound:outbound:)`` so that the delivery task's
+    /// frame, kept for the socket's life, does not hold what logging the failure needs.
+    private func deliveryStopped(_ error: any Error, _ outbound: WebSocketOutboundWriter) async {
+        logger.warning("socket delivery stopped", metadata: ["device": "\(address)", "error": "\(error)"])
+        try? await outbound.close(.unexpectedServerError, reason: "delivery failed")
     }
 
     /// A frame from the client: acks go to the delivery loop (in order with deliveries), ephemeral events are relayed,
@@ -163,33 +185,41 @@ struct SocketSession: Sendable {
     /// The delivery loop: one task owns the in-flight window, so deliveries and acks never race. Once the socket
     /// cannot be written (closed, displaced) it keeps applying acks until the inputs end.
     private func deliver(_ queue: InputQueue, acks: AckBuffer, outbound: WebSocketOutboundWriter) async throws {
+        // Flat on purpose (no closures wrapping the writes): this task lives as long as the socket and keeps the memory
+        // its deepest call chain ever took.
         var window = DeliveryWindow(capacity: limits.socketWindow)
         var writable = true
-        func writing(_ body: () async throws -> Void) async {
-            guard writable else { return }
-            do { try await body() } catch { writable = false }
-        }
-        await writing { try await refill(&window, outbound) }
+        do { try await refill(&window, outbound) } catch { writable = false }
         for await input in queue.inputs {
             // Inputs were dropped: nothing goes out live until the store has been read again (in mailbox order).
             if queue.takeOverflow() { window.needsRead = true }
-            switch input {
-            case .acks:
+            if case .acks = input {
                 let guids = acks.takeAll()
                 let deleted = try await store.deleteEnvelopes(guids: guids, accountId: address.accountId, deviceId: address.deviceId)
                 metrics.messagesDelivered.increment(by: Int64(deleted))
                 for guid in guids { window.acknowledged(guid) }
-            case .hub(.envelope(let envelope)):
-                if window.acceptsLive(envelope.guid) { await writing { try await push(envelope, &window, outbound) } }
-            case .hub(.mailboxChanged):
-                window.needsRead = true
-            case .hub(.ephemeral(let event)):
-                await writing { try await send(.event(event), outbound) }
-            case .hub(.displaced):
-                await writing { try await outbound.close(.policyViolation, reason: "another connection of this device took over") }
+            }
+            // A socket that cannot be written (closed, displaced) only applies acks until the inputs end.
+            guard writable else { continue }
+            do {
+                switch input {
+                case .acks:
+                    break
+                case .hub(.envelope(let envelope)):
+                    if window.acceptsLive(envelope.guid) { try await push(envelope, &window, outbound) }
+                case .hub(.mailboxChanged):
+                    window.needsRead = true
+                case .hub(.ephemeral(let event)):
+                    try await send(.event(event), outbound)
+                case .hub(.displaced):
+                    writable = false
+                    try await outbound.close(.policyViolation, reason: "another connection of this device took over")
+                    continue
+                }
+                try await refill(&window, outbound)
+            } catch {
                 writable = false
             }
-            await writing { try await refill(&window, outbound) }
         }
     }
 
