@@ -194,7 +194,7 @@ struct ServeCommand: AsyncParsableCommand {
             try await store.preparePartitions(now: now)
         }
         try await serve(dependencies, services: [maintenance, MailboxChangeListener(store: store, hub: dependencies.hub),
-                                                 AccountChangeListener(store: store)],
+                                                 AccountChangeListener(store: store, hub: dependencies.hub)],
                         backend: "PostgreSQL", logger: logger)
     }
 

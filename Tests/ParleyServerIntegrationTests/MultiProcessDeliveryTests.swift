@@ -69,6 +69,15 @@ import Testing
             let alice = try await TestDevice.register(viaFirst, "alice")
             // The second process reads Alice's account (and keeps it) while authenticating her.
             for _ in 0..<3 { _ = try await viaSecond.devices(as: alice.credentials) }
+            // And holds her socket, signed in with the old credential.
+            let opened = AsyncStream<Void>.makeStream()
+            let socket = Task {
+                try await MessageSocket(baseURL: viaSecond.baseURL, device: alice.credentials).run { frame, _ in
+                    if frame.type == .queueEmpty { opened.continuation.yield() }
+                    return true
+                }
+            }
+            for await _ in opened.stream { break }
 
             // A new credential through the first process (a restored PIN backup starts the device over).
             let newPassword = DeviceCredentials.makePassword()
@@ -88,6 +97,20 @@ import Testing
             let seconds = try #require(refusedAfter, "the old credential still worked on the second process after 5 s")
             #expect(seconds < 2, "refused after \(seconds) s")
             #expect(try await viaSecond.devices(as: renewed).devices.count == 1)
+            // The socket signed in with the old credential was closed by the second process too, as the first closes its own.
+            let closedInTime = await withTaskGroup(of: Bool.self) { group in
+                group.addTask { _ = try? await socket.value; return true }
+                group.addTask {
+                    try? await Task.sleep(for: .seconds(5))
+                    socket.cancel()  // else the first task never ends
+                    return false
+                }
+                let first = await group.next() ?? false
+                group.cancelAll()
+                return first
+            }
+            socket.cancel()
+            #expect(closedInTime, "the old credential's socket on the second process was still open 5 s after the change")
         }
     }
 }

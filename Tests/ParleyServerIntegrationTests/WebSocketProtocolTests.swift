@@ -93,8 +93,8 @@ import Testing
     /// stays open well past the read timeout, one that answers nothing is closed by it.
     @Test func idleSocketsArePingedAndSilentOnesClosed() async throws {
         let directory = NSTemporaryDirectory() + "parley-websocket-\(UUID())"
-        // A 1 s ping; the read timeout spans three of them (3 s).
-        let server = try await ServerProcess(arguments: ["--data-directory", directory, "--keep-alive-seconds", "1", "--read-timeout-seconds", "2"])
+        // A 1 s ping and a 5 s read timeout (room for a machine busy with the other suites to answer in time).
+        let server = try await ServerProcess(arguments: ["--data-directory", directory, "--keep-alive-seconds", "1", "--read-timeout-seconds", "5"])
         defer { server.stop(); try? FileManager.default.removeItem(atPath: directory) }
         // Two accounts (a second socket of one device would displace the first), both registered before either socket
         // opens: from its upgrade on, the answering socket must be read.
@@ -107,7 +107,7 @@ import Testing
         var pings = 0
         var silentClosedAfter: Double?
         let started = Date()
-        while Date().timeIntervalSince(started) < 7 {
+        while Date().timeIntervalSince(started) < 9 {
             let (bytes, closed) = await answering.readBytes(for: 0.25)
             #expect(!closed, "a socket that answers pings was closed after \(Date().timeIntervalSince(started)) s")
             if closed { break }
@@ -118,9 +118,9 @@ import Testing
             }
             if silentClosedAfter == nil, await silent.readBytes(for: 0.01).closed { silentClosedAfter = Date().timeIntervalSince(started) }
         }
-        #expect(pings >= 4, "\(pings) pings in 7 s at one a second")
+        #expect(pings >= 5, "\(pings) pings in 9 s at one a second")
         let closedAfter = try #require(silentClosedAfter, "a socket that answers nothing stayed open")
-        #expect(closedAfter > 2 && closedAfter < 6, "closed after \(closedAfter) s")
+        #expect(closedAfter > 3.5 && closedAfter < 9, "closed after \(closedAfter) s")
     }
 
     @Test func protocolViolationsCloseWithTheirCodes() async throws {

@@ -36,15 +36,18 @@ struct DeviceAuthenticator: Sendable {
     /// The device `accountId.deviceId` if `credential` is its credential.
     func authenticate(accountId: String, deviceId: UInt32, credential: [UInt8]) async throws -> AuthenticatedDevice {
         guard accountId.count <= 64, credential.count <= 512, let (account, devices) = try await store.accountWithDevices(id: accountId),
-              let device = devices.first(where: { $0.deviceId == deviceId })
+              var device = devices.first(where: { $0.deviceId == deviceId })
         else { throw ServerError.unauthorized }
         switch hasher.verify(credential, against: device.passwordHash) {
         case .valid:
             break
         case .validNeedsRehash(let fastHash):
             // Only if no reset replaced the credential meanwhile.
-            _ = try await store.replaceDeviceCredentialHash(
-                accountId: account.id, deviceId: deviceId, from: device.passwordHash, to: fastHash)
+            if try await store.replaceDeviceCredentialHash(accountId: account.id, deviceId: deviceId, from: device.passwordHash, to: fastHash) {
+                // What the device is now stored with (a socket is later checked against it: DeliveryHub.closeRevoked).
+                device = StoredDevice(accountId: device.accountId, deviceId: device.deviceId, registrationId: device.registrationId,
+                                      name: device.name, passwordHash: fastHash, created: device.created)
+            }
         case .invalid:
             throw ServerError.unauthorized
         case .busy:

@@ -10,6 +10,8 @@ import Synchronization
 public final class DeliveryHub: Sendable {
     private struct Subscriber {
         let id: UInt64
+        /// The stored credential hash the connection authenticated against (``closeRevoked(accountId:current:)``).
+        let credential: String
         /// Hands an event to the connection (it must not block: the connection queues it).
         let deliver: @Sendable (HubEvent) -> Void
     }
@@ -55,11 +57,12 @@ public final class DeliveryHub: Sendable {
     /// only queue them); a previous connection of the same device gets ``HubEvent/displaced``. Returns the
     /// subscription id, for ``unsubscribe(_:id:)``. The connection takes events into its own queue rather than through
     /// a stream and a task of the hub's: an idle socket costs no task here.
-    func subscribe(_ address: DeviceAddress, deliver: @escaping @Sendable (HubEvent) -> Void) -> UInt64 {
+    /// `credential` is the stored hash the connection authenticated against.
+    func subscribe(_ address: DeviceAddress, credential: String, deliver: @escaping @Sendable (HubEvent) -> Void) -> UInt64 {
         // Presence is reported under the lock, so opens and closes of one device reach the notifier in order.
         let (id, previous, count) = state.withLock { state -> (UInt64, Subscriber?, Int) in
             state.nextId += 1
-            let previous = state.replace(address, with: Subscriber(id: state.nextId, deliver: deliver))
+            let previous = state.replace(address, with: Subscriber(id: state.nextId, credential: credential, deliver: deliver))
             onPresenceChange(address, true)
             return (state.nextId, previous, state.count)
         }
@@ -71,7 +74,35 @@ public final class DeliveryHub: Sendable {
     /// Closes `address`'s connection here, if any (its credential was replaced or the device removed): it gets
     /// ``HubEvent/displaced`` and must sign in again.
     func disconnect(_ address: DeviceAddress) {
+        close(address, onlyId: nil)
+    }
+
+    /// Whether any device of `accountId` is connected here.
+    public func isConnected(accountId: String) -> Bool {
+        state.withLock { $0.accounts[accountId] != nil }
+    }
+
+    /// Closes this process's connections of `accountId` whose sign-in no longer stands, after another server process
+    /// changed the account: all of them when `current` is `nil` (the account is gone) or the account is disabled, else
+    /// those whose device was removed or whose credential was replaced (``StoredDevice/passwordHash`` differs).
+    public func closeRevoked(accountId: String, current: (account: StoredAccount, devices: [StoredDevice])?) {
+        let revoked = state.withLock { state -> [(DeviceAddress, UInt64)] in
+            (state.accounts[accountId] ?? [:]).compactMap { deviceId, subscriber in
+                let stands = current.map { current in
+                    !current.account.disabled
+                        && current.devices.contains { $0.deviceId == deviceId && $0.passwordHash == subscriber.credential }
+                } ?? false
+                return stands ? nil : (DeviceAddress(accountId: accountId, deviceId: deviceId), subscriber.id)
+            }
+        }
+        for (address, id) in revoked { close(address, onlyId: id) }
+    }
+
+    /// Removes `address`'s connection (only connection `onlyId`, when given: not a newer one that replaced it) and tells
+    /// it ``HubEvent/displaced``.
+    private func close(_ address: DeviceAddress, onlyId: UInt64?) {
         let (removed, count) = state.withLock { state -> (Subscriber?, Int) in
+            if let onlyId, state[address]?.id != onlyId { return (nil, state.count) }
             let removed = state.replace(address, with: nil)
             if removed != nil { onPresenceChange(address, false) }
             return (removed, state.count)

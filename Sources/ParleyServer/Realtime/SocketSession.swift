@@ -87,7 +87,7 @@ final class SocketSession: Sendable {
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async -> (any Error)? {
         // One queue of inputs for the delivery loop, fed by the hub directly (no task of its own per socket).
         let queue = InputQueue()
-        let subscription = hub.subscribe(address) { event in queue.push(.hub(event)) }
+        let subscription = hub.subscribe(address, credential: device.device.passwordHash) { event in queue.push(.hub(event)) }
         let acks = AckBuffer()
         let readError = Mutex<(any Error)?>(nil)
         await withTaskGroup(of: Void.self) { group in

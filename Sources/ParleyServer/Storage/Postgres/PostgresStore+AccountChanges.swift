@@ -20,7 +20,8 @@ extension PostgresStore {
     /// Forgets cached accounts other processes sharing the database change, until the task is cancelled. On every
     /// (re)connection the whole cache is forgotten, since notifications sent while no one listened are lost. Holds one
     /// pooled connection while it runs.
-    public func listenForAccountChanges() async throws {
+    /// `onChange` hears each account another process changed, after this process's copy is forgotten.
+    public func listenForAccountChanges(onChange: @escaping @Sendable (String) async -> Void = { _ in }) async throws {
         while !Task.isCancelled {
             do {
                 try await withConnection { connection in
@@ -31,7 +32,9 @@ extension PostgresStore {
                                 logger.warning("Ignoring a malformed account notification", metadata: ["payload": "\(notification.payload)"])
                                 continue
                             }
-                            if change.instanceId != instanceId { accounts.invalidate(change.accountId) }
+                            guard change.instanceId != instanceId else { continue }
+                            accounts.invalidate(change.accountId)
+                            await onChange(change.accountId)
                         }
                     }
                 }

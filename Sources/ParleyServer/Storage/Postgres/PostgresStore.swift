@@ -24,7 +24,7 @@ public final class PostgresStore: ServerStore, Service {
     let instanceId: String
     /// Accounts with their devices, as ``accountWithDevices(id:)`` reads them for every request. This store's writes
     /// invalidate what they change and announce it on ``AccountNotification/channel``; other processes' writes reach
-    /// it through ``listenForAccountChanges()`` (``AccountChangeListener``), and entries expire after 10 s, which bounds
+    /// it through ``listenForAccountChanges(onChange:)`` (``AccountChangeListener``), and entries expire after 10 s, which bounds
     /// a copy's staleness when no listener runs or a notification was missed.
     let accounts = AccountCache(lifetime: .seconds(10))
 
