@@ -373,6 +373,11 @@ import Testing
         #expect(try await request("PUT", "/v1/identities/12025550123/trust/+14155552671", #"{"verified_safety_number":"1"}"#).status == 400)
         let sentV1 = try await request("POST", "/v1/send", #"{"number":"+12025550123","recipients":["+14155552671"],"message":"from v1"}"#)
         #expect(sentV1.status == 201 && sentV1.body.contains("timestamp"), "\(sentV1)")
+        // A send naming an unknown group (or person) fails whole: nothing goes to the others.
+        let partial = try await request("POST", "/v2/send", #"{"number":"+12025550123","recipients":["+14155552671","group.bm90LWEtZ3JvdXA="],"message":"not sent"}"#)
+        #expect(partial.status == 400, "\(partial)")
+        let unknownPerson = try await request("POST", "/v2/send", #"{"number":"+12025550123","recipients":["+14155552671","+19999999997"],"message":"not sent"}"#)
+        #expect(unknownPerson.status == 400, "\(unknownPerson)")
         // Members: Quinn removed, then the bot leaves; Pat's client sees both.
         let removed = try await request("DELETE", "/v1/groups/12025550123/\(restGroup)/members", #"{"members":["+16175550100"]}"#)
         #expect(removed.status == 204, "\(removed)")
@@ -382,7 +387,8 @@ import Testing
         let afterQuit = try await request("GET", "/v1/groups/12025550123/\(restGroup)")
         #expect(afterQuit.body.contains(#""member":false"#), "\(afterQuit)")
         #expect(try await parley.run("receive", "--account", "pat").status == 0)
-        #expect(try await parley.run("history", "12025550123", "--account", "pat").stdout.contains("from v1"))
+        let patsChat = try await parley.run("history", "12025550123", "--account", "pat").stdout
+        #expect(patsChat.contains("from v1") && !patsChat.contains("not sent"), "\(patsChat)")
         let patsGroup = try await parley.run("group", "list", "--account", "pat", "--json").stdout
         let quinn = try #require(accountIds["quinn"]), botId = try #require(accountIds["bot"])
         #expect(!patsGroup.contains(quinn) && !patsGroup.contains(botId), "\(patsGroup)")

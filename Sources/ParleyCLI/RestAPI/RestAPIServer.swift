@@ -173,9 +173,13 @@ struct RestAPIServer {
         var sends: [[String: JSONValue]] = []
         let people = recipients.filter { !$0.hasPrefix("group.") }
         if !people.isEmpty { sends.append(common.merging(["recipient": .array(people.map(JSONValue.string))]) { $1 }) }
-        for group in recipients.filter({ $0.hasPrefix("group.") }) {
-            sends.append(common.merging(["groupId": .string(try Self.signalCLIGroupID(group))]) { $1 })
+        let groups = try recipients.filter { $0.hasPrefix("group.") }.map { try Self.signalCLIGroupID($0) }
+        // Every group is known before anything is sent: an unknown one fails the request without a partial send.
+        if !groups.isEmpty, case .array(let known) = try await call("listGroups", on: account, ["groupId": .array(groups.map(JSONValue.string))]),
+           known.count < Set(groups).count {
+            throw JSONRPCError.userError("Group not found: one of \(groups.joined(separator: ", ")) is not a group of \(number)")
         }
+        for group in groups { sends.append(common.merging(["groupId": .string(group)]) { $1 }) }
         var answers: [JSONValue] = []
         for params in sends {
             let result = try await call("send", on: account, params)

@@ -91,8 +91,9 @@ struct SignalCLIMethods: Sendable {
             replyTo = message.id
         }
         var sent: [(id: Int64, recipient: String?, group: GroupInfo?)] = []
-        for recipient in recipients {
-            let accountId = try await SignalCLIAddress.resolve(recipient, with: client)
+        // Every recipient is looked up before anything is queued: one unknown name fails the call with nothing sent.
+        let accountIds = try await recipients.asyncMap { try await SignalCLIAddress.resolve($0, with: client) }
+        for accountId in accountIds {
             sent.append((try client.sender.enqueue(body: text, to: accountId, attachments: files, replyTo: replyTo, mentions: mentions),
                          accountId, nil))
         }
