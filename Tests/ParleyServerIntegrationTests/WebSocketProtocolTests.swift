@@ -100,27 +100,52 @@ import Testing
         // opens: from its upgrade on, the answering socket must be read.
         let pinged = try await ContractFuzzTests.register("pinged", at: server)
         let quiet = try await ContractFuzzTests.register("silent", at: server)
+        // The answering socket is read (and its pings answered) from its upgrade on, on a task of its own.
         let answering = try await Self.upgraded(server, credentials: pinged)
-        let silent = try await Self.upgraded(server, credentials: quiet)
-
-        var buffer: [UInt8] = []
-        var pings = 0
-        var silentClosedAfter: Double?
-        let started = Date()
-        while Date().timeIntervalSince(started) < 9 {
-            let (bytes, closed) = await answering.readBytes(for: 0.25)
-            #expect(!closed, "a socket that answers pings was closed after \(Date().timeIntervalSince(started)) s")
-            if closed { break }
-            buffer += bytes
-            for opcode in Self.takeFrames(&buffer) where opcode == 0x9 {
-                pings += 1
-                answering.send(bytes: Self.frame(opcode: 0xA, []))
+        let answerer = Task { () -> (pings: Int, closedAfter: Double?) in
+            var buffer: [UInt8] = []
+            var pings = 0
+            let started = Date()
+            while Date().timeIntervalSince(started) < 12 {
+                let (bytes, closed) = await answering.readBytes(for: 0.25)
+                if closed { return (pings, Date().timeIntervalSince(started)) }
+                buffer += bytes
+                for opcode in Self.takeFrames(&buffer) where opcode == 0x9 {
+                    pings += 1
+                    answering.send(bytes: Self.frame(opcode: 0xA, []))
+                }
             }
-            if silentClosedAfter == nil, await silent.readBytes(for: 0.01).closed { silentClosedAfter = Date().timeIntervalSince(started) }
+            return (pings, nil)
         }
-        #expect(pings >= 5, "\(pings) pings in 9 s at one a second")
-        let closedAfter = try #require(silentClosedAfter, "a socket that answers nothing stayed open")
-        #expect(closedAfter > 3.5 && closedAfter < 9, "closed after \(closedAfter) s")
+        let silent = try await Self.upgraded(server, credentials: quiet)
+        let silentSince = Date()
+        let silentClosed = await Self.untilClosed(silent, seconds: 12).closed
+        let silentFor = Date().timeIntervalSince(silentSince)
+        let (pings, answeringClosedAfter) = await answerer.value
+        #expect(answeringClosedAfter == nil, "a socket that answers pings was closed after \(answeringClosedAfter ?? 0) s")
+        #expect(pings >= 8, "\(pings) pings in 12 s at one a second")
+        #expect(silentClosed && silentFor > 3.5 && silentFor < 11, "a socket that answers nothing: closed \(silentClosed) after \(silentFor) s")
+    }
+
+    /// A socket the server closed (here: displaced by a newer connection of its device) acts on nothing the client sends
+    /// afterwards: a request frame sent after the close frame gets no answer, and the connection ends.
+    @Test func aDisplacedSocketActsOnNothingMore() async throws {
+        let directory = NSTemporaryDirectory() + "parley-websocket-\(UUID())"
+        let server = try await ServerProcess(arguments: ["--data-directory", directory])
+        defer { server.stop(); try? FileManager.default.removeItem(atPath: directory) }
+        let credentials = try await ContractFuzzTests.register("twice", at: server)
+        let first = try await Self.upgraded(server, credentials: credentials)
+        _ = await first.readBytes(for: 0.5)  // its queue-empty frame
+        let second = try await Self.upgraded(server, credentials: credentials)
+        defer { _ = second }
+        var received = await first.readBytes(for: 2).bytes
+        #expect(Self.closeCode(in: received) == 1008, "\(received)")
+        // Ignoring the close, the first connection asks for its devices: no answer comes.
+        first.send(bytes: Self.frame(opcode: 0x1, Array(#"{"type":"request","request":{"id":7,"verb":"GET","path":"/v1/devices"}}"#.utf8)))
+        let after = await Self.untilClosed(first, seconds: 15)
+        received = after.bytes
+        #expect(!String(decoding: received, as: UTF8.self).contains("\"response\""), "\(String(decoding: received, as: UTF8.self))")
+        #expect(after.closed, "the displaced connection stayed open")
     }
 
     @Test func protocolViolationsCloseWithTheirCodes() async throws {

@@ -72,9 +72,14 @@ public final class DeliveryHub: Sendable {
     }
 
     /// Closes `address`'s connection here, if any (its credential was replaced or the device removed): it gets
-    /// ``HubEvent/displaced`` and must sign in again.
+    /// ``HubEvent/revoked`` and must sign in again.
     func disconnect(_ address: DeviceAddress) {
         close(address, onlyId: nil)
+    }
+
+    /// The accounts with a device connected here.
+    public func connectedAccountIds() -> [String] {
+        state.withLock { Array($0.accounts.keys) }
     }
 
     /// Whether any device of `accountId` is connected here.
@@ -99,7 +104,7 @@ public final class DeliveryHub: Sendable {
     }
 
     /// Removes `address`'s connection (only connection `onlyId`, when given: not a newer one that replaced it) and tells
-    /// it ``HubEvent/displaced``.
+    /// it ``HubEvent/revoked``.
     private func close(_ address: DeviceAddress, onlyId: UInt64?) {
         let (removed, count) = state.withLock { state -> (Subscriber?, Int) in
             if let onlyId, state[address]?.id != onlyId { return (nil, state.count) }
@@ -108,7 +113,7 @@ public final class DeliveryHub: Sendable {
             return (removed, state.count)
         }
         guard let removed else { return }
-        removed.deliver(.displaced)
+        removed.deliver(.revoked)
         onCountChange(count)
     }
 

@@ -10,4 +10,7 @@ enum HubEvent: Sendable {
     case ephemeral(EphemeralEvent)
     /// A newer connection of the same device took over; this one closes.
     case displaced
+    /// The connection's sign-in no longer stands (the device removed, its credential replaced, the account disabled or
+    /// deleted); it closes, and the client must sign in again.
+    case revoked
 }

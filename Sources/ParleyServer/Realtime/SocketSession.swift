@@ -18,6 +18,8 @@ import ParleyAPI
 final class SocketSession: Sendable {
     let device: AuthenticatedDevice
     let store: any MailboxStore
+    /// Where the session checks its sign-in still stands once subscribed.
+    let accounts: any AccountStore
     let hub: DeliveryHub
     let limits: ServerLimits
     let rateLimiter: RateLimiter
@@ -26,10 +28,11 @@ final class SocketSession: Sendable {
     let requests: SocketRequestHandler
     let logger: Logger
 
-    init(device: AuthenticatedDevice, store: any MailboxStore, hub: DeliveryHub, limits: ServerLimits, rateLimiter: RateLimiter,
-         metrics: ServerMetrics, requests: SocketRequestHandler, logger: Logger) {
+    init(device: AuthenticatedDevice, store: any MailboxStore, accounts: any AccountStore, hub: DeliveryHub, limits: ServerLimits,
+         rateLimiter: RateLimiter, metrics: ServerMetrics, requests: SocketRequestHandler, logger: Logger) {
         self.device = device
         self.store = store
+        self.accounts = accounts
         self.hub = hub
         self.limits = limits
         self.rateLimiter = rateLimiter
@@ -90,18 +93,25 @@ final class SocketSession: Sendable {
         let subscription = hub.subscribe(address, credential: device.device.passwordHash) { event in queue.push(.hub(event)) }
         let acks = AckBuffer()
         let readError = Mutex<(any Error)?>(nil)
+        // Set once the server has closed the socket (displaced, revoked, delivery failed): nothing the client sends
+        // after that is acted on — a client that ignores the close frame cannot keep sending as the device.
+        let closedByServer = ClosedByServer()
         await withTaskGroup(of: Void.self) { group in
             group.addTask { [self] in
                 do {
-                    try await deliver(queue, acks: acks, outbound: outbound)
+                    try await deliver(queue, acks: acks, outbound: outbound, closedByServer: closedByServer)
                 } catch {
+                    closedByServer.set()
                     await deliveryStopped(error, outbound)
                 }
             }
+            // A sign-in that was revoked between the authentication and the subscription above is caught here.
+            await closeIfRevoked()
             do {
                 try await withThrowingTaskGroup(of: Void.self) { answering in
                     var running = 0
                     for try await message in inbound.messages(maxSize: limits.socketFrameBytes) {
+                        if closedByServer.isSet { break }
                         guard let request = try await receive(message, outbound: outbound, acks: acks, queue: queue) else { continue }
                         if running >= limits.socketRequestsInFlight {
                             try await answering.next()
@@ -125,6 +135,16 @@ final class SocketSession: Sendable {
             queue.finish()
         }
         return readError.withLock { $0 }
+    }
+
+    /// Closes this socket if its sign-in no longer stands in the store (read afresh: a change committed before the
+    /// subscription had no socket to close). A failed read decides nothing.
+    private func closeIfRevoked() async {
+        do {
+            hub.closeRevoked(accountId: address.accountId, current: try await accounts.accountWithDevices(id: address.accountId))
+        } catch {
+            logger.warning("checking a new socket's sign-in failed", metadata: ["device": "\(address)", "error": "\(error)"])
+        }
     }
 
     /// The delivery loop failed (the store): the socket closes; the mailbox is intact (nothing is deleted before its
@@ -184,12 +204,12 @@ final class SocketSession: Sendable {
 
     /// The delivery loop: one task owns the in-flight window, so deliveries and acks never race. Once the socket
     /// cannot be written (closed, displaced) it keeps applying acks until the inputs end.
-    private func deliver(_ queue: InputQueue, acks: AckBuffer, outbound: WebSocketOutboundWriter) async throws {
+    private func deliver(_ queue: InputQueue, acks: AckBuffer, outbound: WebSocketOutboundWriter, closedByServer: ClosedByServer) async throws {
         // Flat on purpose (no closures wrapping the writes): this task lives as long as the socket and keeps the memory
         // its deepest call chain ever took.
         var window = DeliveryWindow(capacity: limits.socketWindow)
         var writable = true
-        do { try await refill(&window, outbound) } catch { writable = false }
+        do { try await refill(&window, outbound) } catch let failure as StoreReadFailure { throw failure.error } catch { writable = false }
         for await input in queue.inputs {
             // Inputs were dropped: nothing goes out live until the store has been read again (in mailbox order).
             if queue.takeOverflow() { window.needsRead = true }
@@ -211,12 +231,19 @@ final class SocketSession: Sendable {
                     window.needsRead = true
                 case .hub(.ephemeral(let event)):
                     try await send(.event(event), outbound)
-                case .hub(.displaced):
+                case .hub(.displaced), .hub(.revoked):
                     writable = false
-                    try await outbound.close(.policyViolation, reason: "another connection of this device took over")
+                    closedByServer.set()
+                    let reason = if case .hub(.displaced) = input { "another connection of this device took over" }
+                                 else { "this device's sign-in was revoked: sign in again" }
+                    try await outbound.close(.policyViolation, reason: reason)
                     continue
                 }
                 try await refill(&window, outbound)
+            } catch let failure as StoreReadFailure {
+                // The store, not the socket, failed: the socket closes (1011) and the client reconnects, rather than
+                // staying open with nothing delivered and no push sent.
+                throw failure.error
             } catch {
                 writable = false
             }
@@ -227,8 +254,13 @@ final class SocketSession: Sendable {
     private func refill(_ window: inout DeliveryWindow, _ outbound: WebSocketOutboundWriter) async throws {
         while window.needsRead && window.hasRoom {
             let notBefore = ServerClock.milliseconds() &- limits.messageLifetimeMilliseconds
-            let page = try await store.pendingEnvelopes(
-                accountId: address.accountId, deviceId: address.deviceId, notBefore: notBefore, limit: window.capacity)
+            let page: [StoredEnvelope]
+            do {
+                page = try await store.pendingEnvelopes(
+                    accountId: address.accountId, deviceId: address.deviceId, notBefore: notBefore, limit: window.capacity)
+            } catch {
+                throw StoreReadFailure(error: error)
+            }
             var sent = 0
             for envelope in page where window.hasRoom && window.isNew(envelope.guid) {
                 try await push(envelope, &window, outbound)
@@ -256,4 +288,19 @@ final class SocketSession: Sendable {
         let data = try JSONEncoder().encode(frame)
         try await outbound.write(.text(String(decoding: data, as: UTF8.self)))
     }
+}
+
+/// A mailbox read failed during delivery (told apart from a failed write to the socket, which only stops writing).
+private struct StoreReadFailure: Error {
+    let error: any Error
+}
+
+/// Whether the server closed a socket (shared by its reader and its delivery loop).
+private final class ClosedByServer: Sendable {
+    private let closed = Mutex(false)
+
+    /// Once set, stays set.
+    func set() { closed.withLock { $0 = true } }
+
+    var isSet: Bool { closed.withLock { $0 } }
 }

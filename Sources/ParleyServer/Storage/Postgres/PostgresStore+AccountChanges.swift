@@ -20,13 +20,17 @@ extension PostgresStore {
     /// Forgets cached accounts other processes sharing the database change, until the task is cancelled. On every
     /// (re)connection the whole cache is forgotten, since notifications sent while no one listened are lost. Holds one
     /// pooled connection while it runs.
-    /// `onChange` hears each account another process changed, after this process's copy is forgotten.
-    public func listenForAccountChanges(onChange: @escaping @Sendable (String) async -> Void = { _ in }) async throws {
+    /// `onChange` hears each account another process changed, after this process's copy is forgotten, and
+    /// `onListening` each time listening (re)starts, after every copy is forgotten (changes made while no one listened
+    /// were missed). Both are called on the listening task: they must hand the work on, not do it.
+    public func listenForAccountChanges(onListening: @escaping @Sendable () -> Void = {},
+                                        onChange: @escaping @Sendable (String) -> Void = { _ in }) async throws {
         while !Task.isCancelled {
             do {
                 try await withConnection { connection in
                     try await connection.listen(on: AccountNotification.channel) { notifications in
                         accounts.invalidateAll()
+                        onListening()
                         for try await notification in notifications {
                             guard let change = AccountNotification(payload: notification.payload) else {
                                 logger.warning("Ignoring a malformed account notification", metadata: ["payload": "\(notification.payload)"])
@@ -34,7 +38,7 @@ extension PostgresStore {
                             }
                             guard change.instanceId != instanceId else { continue }
                             accounts.invalidate(change.accountId)
-                            await onChange(change.accountId)
+                            onChange(change.accountId)
                         }
                     }
                 }
