@@ -32,44 +32,17 @@ extension RestAPIServer {
         router.get("/v1/accounts") { _, _ in
             try Self.json(.array(accounts.all.map { .string($0.signalCLIName) }))
         }
-        router.put("/v1/identities/:number/trust/:recipient") { request, context in
-            try await handle {
-                let body = try await Self.body(request)
-                _ = try await call("trust", on: try account(context), [
-                    "recipient": .string(try context.parameters.require("recipient")),
-                    "verifiedSafetyNumber": body["verified_safety_number"] ?? .null,
-                    "trustAllKnownKeys": body["trust_all_known_keys"] ?? .null,
-                ])
-                return Response(status: .noContent)
-            }
+        forward(router, .put, "/v1/identities/:number/trust/:recipient", to: "trust") { body, context in
+            ["recipient": .string(try context.parameters.require("recipient")),
+             "verifiedSafetyNumber": body["verified_safety_number"] ?? .null, "trustAllKnownKeys": body["trust_all_known_keys"] ?? .null]
         }
-        router.post("/v1/devices/:number") { request, context in
-            try await handle {
-                let body = try await Self.body(request)
-                _ = try await call("addDevice", on: try account(context), ["uri": body["uri"] ?? .null])
-                return Response(status: .noContent)
-            }
+        forward(router, .post, "/v1/devices/:number", to: "addDevice") { body, _ in ["uri": body["uri"] ?? .null] }
+        forward(router, .delete, "/v1/devices/:number/:device", to: "removeDevice") { _, context in
+            guard let device = Int64(try context.parameters.require("device")) else { throw JSONRPCError.userError("Invalid device id") }
+            return ["deviceId": .integer(device)]
         }
-        router.delete("/v1/devices/:number/:device") { _, context in
-            try await handle {
-                guard let device = Int64(try context.parameters.require("device")) else { return try Self.error("Invalid device id") }
-                _ = try await call("removeDevice", on: try account(context), ["deviceId": .integer(device)])
-                return Response(status: .noContent)
-            }
-        }
-        router.post("/v1/accounts/:number/pin") { request, context in
-            try await handle {
-                let body = try await Self.body(request)
-                _ = try await call("setPin", on: try account(context), ["pin": body["pin"] ?? .null])
-                return Response(status: .created)
-            }
-        }
-        router.delete("/v1/accounts/:number/pin") { _, context in
-            try await handle {
-                _ = try await call("removePin", on: try account(context), [:])
-                return Response(status: .noContent)
-            }
-        }
+        forward(router, .post, "/v1/accounts/:number/pin", to: "setPin", answering: .created) { body, _ in ["pin": body["pin"] ?? .null] }
+        forward(router, .delete, "/v1/accounts/:number/pin", to: "removePin") { _, _ in [:] }
         // Parley trusts a key on first use and refuses a changed one until it is trusted: signal-cli's `on-first-use`.
         router.get("/v1/configuration/:number/settings") { _, context in
             try await handle {

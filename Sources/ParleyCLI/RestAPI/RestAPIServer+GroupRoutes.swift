@@ -32,47 +32,27 @@ extension RestAPIServer {
                 return try Self.json(.object(["id": .string(RestAPIGroupID.restForm(of: id))]), status: .created)
             }
         }
-        router.put("/v1/groups/:number/:group") { request, context in
-            try await handle {
-                let body = try await Self.body(request)
-                _ = try await call("updateGroup", on: try account(context), [
-                    "groupId": .string(try Self.signalCLIGroupID(try context.parameters.require("group"))), "name": body["name"] ?? .null,
-                ])
-                return Response(status: .noContent)
-            }
+        forward(router, .put, "/v1/groups/:number/:group", to: "updateGroup") { body, context in
+            ["groupId": .string(try Self.groupID(context)), "name": body["name"] ?? .null]
         }
-        for method in [HTTPRequest.Method.post, .delete] {
-            router.on("/v1/groups/:number/:group/members", method: method) { request, context in
-                try await handle {
-                    let body = try await Self.body(request)
-                    guard let members = body["members"], !(members.stringList ?? []).isEmpty else {
-                        return try Self.error("Couldn't process request - members missing")
-                    }
-                    _ = try await call("updateGroup", on: try account(context), [
-                        "groupId": .string(try Self.signalCLIGroupID(try context.parameters.require("group"))),
-                        method == .post ? "member" : "removeMember": members,
-                    ])
-                    return Response(status: .noContent)
+        for (method, parameter) in [(HTTPRequest.Method.post, "member"), (.delete, "removeMember")] {
+            forward(router, method, "/v1/groups/:number/:group/members", to: "updateGroup") { body, context in
+                guard let members = body["members"], !(members.stringList ?? []).isEmpty else {
+                    throw JSONRPCError.userError("Couldn't process request - members missing")
                 }
+                return ["groupId": .string(try Self.groupID(context)), parameter: members]
             }
         }
-        router.post("/v1/groups/:number/:group/quit") { _, context in
-            try await handle {
-                try await leave(try context.parameters.require("group"), account: try account(context))
-                return Response(status: .noContent)
-            }
-        }
-        router.delete("/v1/groups/:number/:group") { _, context in
-            try await handle {
-                try await leave(try context.parameters.require("group"), account: try account(context))
-                return Response(status: .ok)
-            }
+        // Leaving: `quit`, or `DELETE` (which signal-cli-rest-api's json-rpc mode also turns into leaving).
+        forward(router, .post, "/v1/groups/:number/:group/quit", to: "quitGroup") { _, context in ["groupId": .string(try Self.groupID(context))] }
+        forward(router, .delete, "/v1/groups/:number/:group", to: "quitGroup", answering: .ok) { _, context in
+            ["groupId": .string(try Self.groupID(context))]
         }
     }
 
-    /// Leaves the group `group` (a REST group id) as `account`.
-    private func leave(_ group: String, account: DaemonAccount) async throws {
-        _ = try await call("quitGroup", on: account, ["groupId": .string(try Self.signalCLIGroupID(group))])
+    /// signal-cli's group id for a route's `{group}` (a REST group id).
+    private static func groupID(_ context: BasicRequestContext) throws -> String {
+        try signalCLIGroupID(try context.parameters.require("group"))
     }
 
     /// `GET /v1/groups/{number}`: signal-cli's groups in signal-cli-rest-api's form.

@@ -78,37 +78,20 @@ struct RestAPIServer {
         addGroupRoutes(to: router)
         addAccountRoutes(to: router)
         for method in [HTTPRequest.Method.post, .delete] {
-            router.on("/v1/reactions/:number", method: method) { request, context in
-                try await handle {
-                    let body = try await Self.body(request)
-                    var params = try Self.recipient(body)
-                    params["emoji"] = body["reaction"] ?? .string("👍")
-                    params["targetAuthor"] = body["target_author"] ?? .null
-                    params["targetTimestamp"] = body["timestamp"] ?? .null
-                    params["remove"] = .bool(method == .delete)
-                    _ = try await call("sendReaction", on: try account(context), params)
-                    return Response(status: .noContent)
-                }
+            forward(router, method, "/v1/reactions/:number", to: "sendReaction") { body, _ in
+                try Self.recipient(body).merging([
+                    "emoji": body["reaction"] ?? .string("👍"), "targetAuthor": body["target_author"] ?? .null,
+                    "targetTimestamp": body["timestamp"] ?? .null, "remove": .bool(method == .delete),
+                ]) { $1 }
             }
         }
-        router.post("/v1/receipts/:number") { request, context in
-            try await handle {
-                let body = try await Self.body(request)
-                _ = try await call("sendReceipt", on: try account(context), [
-                    "recipient": body["recipient"] ?? .null, "type": body["receipt_type"] ?? .string("read"),
-                    "targetTimestamp": body["timestamp"] ?? .null,
-                ])
-                return Response(status: .noContent)
-            }
+        forward(router, .post, "/v1/receipts/:number", to: "sendReceipt") { body, _ in
+            ["recipient": body["recipient"] ?? .null, "type": body["receipt_type"] ?? .string("read"),
+             "targetTimestamp": body["timestamp"] ?? .null]
         }
         for method in [HTTPRequest.Method.put, .delete] {
-            router.on("/v1/typing-indicator/:number", method: method) { request, context in
-                try await handle {
-                    var params = try Self.recipient(try await Self.body(request))
-                    params["stop"] = .bool(method == .delete)
-                    _ = try await call("sendTyping", on: try account(context), params)
-                    return Response(status: .noContent)
-                }
+            forward(router, method, "/v1/typing-indicator/:number", to: "sendTyping") { body, _ in
+                try Self.recipient(body).merging(["stop": .bool(method == .delete)]) { $1 }
             }
         }
         router.delete("/v1/remote-delete/:number") { request, context in
@@ -226,6 +209,20 @@ struct RestAPIServer {
             return try await route()
         } catch {
             return try Self.error(JSONRPCError(failure: error).message)
+        }
+    }
+
+    /// Adds a route that is one signal-cli call on the `{number}` account: `params` builds the call's parameters from
+    /// the request's JSON body and path parameters; the answer is `status` without a body.
+    func forward(_ router: Router<BasicRequestContext>, _ method: HTTPRequest.Method, _ path: String, to rpc: String,
+                 answering status: HTTPResponse.Status = .noContent,
+                 params: @escaping @Sendable (_ body: [String: JSONValue], _ context: BasicRequestContext) throws -> [String: JSONValue]) {
+        router.on(RouterPath(path), method: method) { request, context in
+            try await handle {
+                let body = try await Self.body(request)
+                _ = try await call(rpc, on: try account(context), try params(body, context))
+                return Response(status: status)
+            }
         }
     }
 
