@@ -1,4 +1,6 @@
+import AsyncHTTPClient
 import Foundation
+import ParleyKit
 import Testing
 
 /// RFC 6455 on the device socket, byte by byte from a raw TCP connection: a client frame without a mask is a protocol
@@ -89,42 +91,54 @@ import Testing
         return opcodes
     }
 
-    /// Keep-alive from the server's event loop: an idle socket is pinged every interval; one that answers with pongs
-    /// stays open well past the read timeout, one that answers nothing is closed by it.
+    /// Keep-alive from the server's event loop: an idle socket is pinged every interval. A client that answers (here
+    /// ParleyKit's socket, whose WebSocket library answers pings by itself, and which sends nothing else) stays open
+    /// well past the read timeout; a raw connection that answers nothing is closed by it.
     @Test func idleSocketsArePingedAndSilentOnesClosed() async throws {
         let directory = NSTemporaryDirectory() + "parley-websocket-\(UUID())"
-        // A 1 s ping and a 5 s read timeout (room for a machine busy with the other suites to answer in time).
-        let server = try await ServerProcess(arguments: ["--data-directory", directory, "--keep-alive-seconds", "1", "--read-timeout-seconds", "5"])
+        // A 1 s ping and an 8 s read timeout (room for a machine busy with the other suites to answer in time).
+        let server = try await ServerProcess(arguments: ["--data-directory", directory, "--keep-alive-seconds", "1", "--read-timeout-seconds", "8"])
         defer { server.stop(); try? FileManager.default.removeItem(atPath: directory) }
-        // Two accounts (a second socket of one device would displace the first), both registered before either socket
-        // opens: from its upgrade on, the answering socket must be read.
-        let pinged = try await ContractFuzzTests.register("pinged", at: server)
+        let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        defer { Task { try? await http.shutdown() } }
+        let api = ParleyServerClient(baseURL: server.baseURL, http: http)
+        let answering = try await TestDevice.register(api, "pinged")
         let quiet = try await ContractFuzzTests.register("silent", at: server)
-        // The answering socket is read (and its pings answered) from its upgrade on, on a task of its own.
-        let answering = try await Self.upgraded(server, credentials: pinged)
-        let answerer = Task { () -> (pings: Int, closedAfter: Double?) in
-            var buffer: [UInt8] = []
-            var pings = 0
-            let started = Date()
-            while Date().timeIntervalSince(started) < 12 {
-                let (bytes, closed) = await answering.readBytes(for: 0.25)
-                if closed { return (pings, Date().timeIntervalSince(started)) }
-                buffer += bytes
-                for opcode in Self.takeFrames(&buffer) where opcode == 0x9 {
-                    pings += 1
-                    answering.send(bytes: Self.frame(opcode: 0xA, []))
-                }
+
+        let opened = AsyncStream<Void>.makeStream()
+        let answeringSocket = Task {
+            try await MessageSocket(baseURL: server.baseURL, device: answering.credentials).run { frame, _ in
+                if frame.type == .queueEmpty { opened.continuation.yield() }
+                return true
             }
-            return (pings, nil)
         }
+        for await _ in opened.stream { break }
+        // The raw connection: its bytes are read (pings included) but never answered.
         let silent = try await Self.upgraded(server, credentials: quiet)
         let silentSince = Date()
-        let silentClosed = await Self.untilClosed(silent, seconds: 12).closed
+        var received: [UInt8] = []
+        var silentClosed = false
+        while Date().timeIntervalSince(silentSince) < 16, !silentClosed {
+            let (bytes, closed) = await silent.readBytes(for: 0.5)
+            received += bytes
+            silentClosed = closed
+        }
         let silentFor = Date().timeIntervalSince(silentSince)
-        let (pings, answeringClosedAfter) = await answerer.value
-        #expect(answeringClosedAfter == nil, "a socket that answers pings was closed after \(answeringClosedAfter ?? 0) s")
-        #expect(pings >= 8, "\(pings) pings in 12 s at one a second")
-        #expect(silentClosed && silentFor > 3.5 && silentFor < 11, "a socket that answers nothing: closed \(silentClosed) after \(silentFor) s")
+        let pings = Self.takeFrames(&received).filter { $0 == 0x9 }.count
+        #expect(silentClosed && silentFor > 6 && silentFor < 15, "a socket that answers nothing: closed \(silentClosed) after \(silentFor) s")
+        #expect(pings >= 4, "the silent connection saw \(pings) pings in \(silentFor) s at one a second")
+        // Past the read timeout, the socket that answers pings (and sends nothing else) is still open.
+        let socketEnded = await withTaskGroup(of: Bool.self) { group in
+            group.addTask { _ = try? await answeringSocket.value; return true }
+            group.addTask {
+                try? await Task.sleep(for: .milliseconds(100))
+                return false
+            }
+            let first = await group.next() ?? true
+            answeringSocket.cancel()
+            return first
+        }
+        #expect(!socketEnded, "the socket that answers pings was closed")
     }
 
     /// A socket the server closed (here: displaced by a newer connection of its device) acts on nothing the client sends

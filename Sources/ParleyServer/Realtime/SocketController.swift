@@ -7,7 +7,6 @@ import ParleyAPI
 /// A class for the reason ``SocketSession`` is one: each socket's suspended ``run(_:_:authorization:logger:)`` keeps `self`.
 final class SocketController: Sendable {
     let store: any MailboxStore
-    let accounts: any AccountStore
     let authenticator: DeviceAuthenticator
     let hub: DeliveryHub
     let limits: ServerLimits
@@ -16,10 +15,9 @@ final class SocketController: Sendable {
     /// The send path for request frames.
     let sender: SendService
 
-    init(store: any MailboxStore, accounts: any AccountStore, authenticator: DeviceAuthenticator, hub: DeliveryHub, limits: ServerLimits, rateLimiter: RateLimiter,
+    init(store: any MailboxStore, authenticator: DeviceAuthenticator, hub: DeliveryHub, limits: ServerLimits, rateLimiter: RateLimiter,
          metrics: ServerMetrics, sender: SendService) {
         self.store = store
-        self.accounts = accounts
         self.authenticator = authenticator
         self.hub = hub
         self.limits = limits
@@ -44,7 +42,7 @@ final class SocketController: Sendable {
         // Verified moments ago in shouldUpgrade; a second check costs one HMAC.
         let device = try await authenticator.authenticate(authorization: authorization)
         let session = SocketSession(
-            device: device, store: store, accounts: accounts, hub: hub, limits: limits, rateLimiter: rateLimiter, metrics: metrics,
+            device: device, store: store, hub: hub, limits: limits, rateLimiter: rateLimiter, metrics: metrics,
             requests: SocketRequestHandler(device: device, sender: sender), logger: logger)
         // A protocol violation (an oversized message, invalid UTF-8) is rethrown: the library closes with its code.
         if let error = await session.run(inbound: inbound, outbound: outbound) { throw error }

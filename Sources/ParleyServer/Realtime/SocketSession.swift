@@ -18,8 +18,6 @@ import ParleyAPI
 final class SocketSession: Sendable {
     let device: AuthenticatedDevice
     let store: any MailboxStore
-    /// Where the session checks its sign-in still stands once subscribed.
-    let accounts: any AccountStore
     let hub: DeliveryHub
     let limits: ServerLimits
     let rateLimiter: RateLimiter
@@ -28,11 +26,10 @@ final class SocketSession: Sendable {
     let requests: SocketRequestHandler
     let logger: Logger
 
-    init(device: AuthenticatedDevice, store: any MailboxStore, accounts: any AccountStore, hub: DeliveryHub, limits: ServerLimits,
+    init(device: AuthenticatedDevice, store: any MailboxStore, hub: DeliveryHub, limits: ServerLimits,
          rateLimiter: RateLimiter, metrics: ServerMetrics, requests: SocketRequestHandler, logger: Logger) {
         self.device = device
         self.store = store
-        self.accounts = accounts
         self.hub = hub
         self.limits = limits
         self.rateLimiter = rateLimiter
@@ -105,8 +102,6 @@ final class SocketSession: Sendable {
                     await deliveryStopped(error, outbound)
                 }
             }
-            // A sign-in that was revoked between the authentication and the subscription above is caught here.
-            await closeIfRevoked()
             do {
                 try await withThrowingTaskGroup(of: Void.self) { answering in
                     var running = 0
@@ -135,16 +130,6 @@ final class SocketSession: Sendable {
             queue.finish()
         }
         return readError.withLock { $0 }
-    }
-
-    /// Closes this socket if its sign-in no longer stands in the store (read afresh: a change committed before the
-    /// subscription had no socket to close). A failed read decides nothing.
-    private func closeIfRevoked() async {
-        do {
-            hub.closeRevoked(accountId: address.accountId, current: try await accounts.accountWithDevices(id: address.accountId))
-        } catch {
-            logger.warning("checking a new socket's sign-in failed", metadata: ["device": "\(address)", "error": "\(error)"])
-        }
     }
 
     /// The delivery loop failed (the store): the socket closes; the mailbox is intact (nothing is deleted before its
