@@ -88,9 +88,7 @@ extension RestAPIServer {
         }
         router.get("/v1/attachments/:id") { _, context in
             try await handle {
-                guard let (accountId, id) = SignalCLIEnvelope.parseAttachmentID(try context.parameters.require("id")),
-                      let account = accounts.all.first(where: { $0.accountId == accountId })
-                else { return try Self.error("no such attachment", status: .notFound) }
+                guard let (account, id) = try attachment(context) else { return try Self.error("no such attachment", status: .notFound) }
                 let file = try account.client.temporaryFile(named: "rest-download")
                 defer { try? FileManager.default.removeItem(at: file) }
                 try await account.client.downloadAttachment(id, to: file, recordingIt: false)
@@ -98,16 +96,21 @@ extension RestAPIServer {
                                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: try Data(contentsOf: file))))
             }
         }
-
         router.delete("/v1/attachments/:id") { _, context in
             try await handle {
-                guard let (accountId, id) = SignalCLIEnvelope.parseAttachmentID(try context.parameters.require("id")),
-                      let account = accounts.all.first(where: { $0.accountId == accountId }),
-                      try await account.client.deleteReceivedAttachment(id)
+                guard let (account, id) = try attachment(context), try await account.client.deleteReceivedAttachment(id)
                 else { return try Self.error("no such attachment", status: .notFound) }
                 return Response(status: .noContent)
             }
         }
+    }
+
+    /// The served account and local attachment id a route's `{id}` names (`ACCOUNTID_LOCALID`, as events name them).
+    private func attachment(_ context: BasicRequestContext) throws -> (DaemonAccount, Int64)? {
+        guard let (accountId, id) = SignalCLIEnvelope.parseAttachmentID(try context.parameters.require("id")),
+              let account = accounts.all.first(where: { $0.accountId == accountId })
+        else { return nil }
+        return (account, id)
     }
 
     /// The trust mode Parley keeps, in signal-cli's words.

@@ -104,7 +104,7 @@ enum ConversationActions {
     }
 
     /// Replaces the body (and what it mentions) of the author's own message, keeping the previous text in `message_edits`.
-    static func edit(_ targetTimestamp: UInt64, body: String?, mentions: [Mention] = [], from origin: Origin, in conversation: Int64, _ db: Database) throws -> Result {
+    static func edit(_ targetTimestamp: UInt64, body: String?, mentions: [Mention], from origin: Origin, in conversation: Int64, _ db: Database) throws -> Result {
         guard let body, !body.isEmpty else { return .rejected("an edit needs the new text") }
         let target: Int64
         switch try authorsMessage(targetTimestamp, from: origin, in: conversation, db) {

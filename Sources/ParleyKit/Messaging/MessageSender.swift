@@ -93,10 +93,12 @@ public struct MessageSender: Sendable {
         guard !body.isEmpty || !files.isEmpty else { throw ParleyError.invalidArgument("a message needs text or an attachment") }
         try Mention.validate(mentions, in: body)
         // A long text travels as an attachment with its start inline; mentions travel with the inline part only.
-        let inlineUnits = Self.inlinePart(of: body).utf16.count
-        if let late = mentions.first(where: { !$0.fits(inlineUnits) }) {
-            throw ParleyError.invalidArgument("a mention at \(late.start) is past the first \(Self.inlineTextLimit / 1024) KiB of a long "
-                                              + "text, which travels as an attachment without mentions")
+        if !mentions.isEmpty {
+            let inlineUnits = Self.inlinePart(of: body).utf16.count
+            if let late = mentions.first(where: { !$0.fits(inlineUnits) }) {
+                throw ParleyError.invalidArgument("a mention at \(late.start) is past the first \(Self.inlineTextLimit / 1024) KiB of a "
+                                                  + "long text, which travels as an attachment without mentions")
+            }
         }
         for file in files {
             var isDirectory: ObjCBool = false

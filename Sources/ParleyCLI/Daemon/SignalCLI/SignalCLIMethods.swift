@@ -122,15 +122,13 @@ struct SignalCLIMethods: Sendable {
     /// signal-cli's `mention` values, `START:LENGTH:RECIPIENT` each (UTF-16 offsets into the message, a recipient as
     /// ``SignalCLIAddress`` takes it), as mentions of Parley accounts.
     private func mentions(_ values: [String]) async throws -> [Mention] {
-        var mentions: [Mention] = []
-        for value in values {
+        try await values.asyncMap { value in
             let parts = value.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
             guard parts.count == 3, let start = Int(parts[0]), let length = Int(parts[1]) else {
                 throw JSONRPCError.userError("Invalid mention syntax (\(value)) expected 'start:length:recipientNumber'")
             }
-            mentions.append(Mention(accountId: try await SignalCLIAddress.resolve(String(parts[2]), with: client), start: start, length: length))
+            return Mention(accountId: try await SignalCLIAddress.resolve(String(parts[2]), with: client), start: start, length: length)
         }
-        return mentions
     }
 
     private func sendReaction(_ p: Params) async throws -> JSONValue {

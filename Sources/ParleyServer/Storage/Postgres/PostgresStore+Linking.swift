@@ -67,22 +67,22 @@ extension PostgresStore {
         let outcome: LinkOutcome
         do {
             outcome = try await transaction { connection -> LinkOutcome in
-            // The code's row lock makes a second use of the same code wait, then find it gone.
-            var accountIds: [String] = []
-            let codes = try await connection.query(
-                "SELECT account_id FROM link_codes WHERE code_hash = \(code) AND expires > \(Self.bigint(now)) FOR UPDATE", logger: logger)
-            for try await accountId in codes.decode(String.self) { accountIds.append(accountId) }
-            guard let accountId = accountIds.first else { return .invalidCode }
-            // The account's row lock serializes links to one account, so two never pick the same device id.
-            try await perform("SELECT 1 FROM accounts WHERE id = \(accountId) FOR UPDATE", on: connection)
-            var deviceIds: [Int64] = []
-            let rows = try await connection.query("SELECT device_id FROM devices WHERE account_id = \(accountId)", logger: logger)
-            for try await deviceId in rows.decode(Int64.self) { deviceIds.append(deviceId) }
-            guard deviceIds.count < maximumDevices else { return .tooManyDevices }
-            try await perform("DELETE FROM link_codes WHERE code_hash = \(code)", on: connection)
-            let deviceId = UInt32(truncatingIfNeeded: (deviceIds.max() ?? 0) + 1)
-            try await insert(makeDevice(accountId, deviceId), on: connection)
-            return .linked(accountId: accountId, deviceId: deviceId)
+                // The code's row lock makes a second use of the same code wait, then find it gone.
+                var accountIds: [String] = []
+                let codes = try await connection.query(
+                    "SELECT account_id FROM link_codes WHERE code_hash = \(code) AND expires > \(Self.bigint(now)) FOR UPDATE", logger: logger)
+                for try await accountId in codes.decode(String.self) { accountIds.append(accountId) }
+                guard let accountId = accountIds.first else { return .invalidCode }
+                // The account's row lock serializes links to one account, so two never pick the same device id.
+                try await perform("SELECT 1 FROM accounts WHERE id = \(accountId) FOR UPDATE", on: connection)
+                var deviceIds: [Int64] = []
+                let rows = try await connection.query("SELECT device_id FROM devices WHERE account_id = \(accountId)", logger: logger)
+                for try await deviceId in rows.decode(Int64.self) { deviceIds.append(deviceId) }
+                guard deviceIds.count < maximumDevices else { return .tooManyDevices }
+                try await perform("DELETE FROM link_codes WHERE code_hash = \(code)", on: connection)
+                let deviceId = UInt32(truncatingIfNeeded: (deviceIds.max() ?? 0) + 1)
+                try await insert(makeDevice(accountId, deviceId), on: connection)
+                return .linked(accountId: accountId, deviceId: deviceId)
             }
         } catch {
             accounts.invalidateAll()

@@ -30,15 +30,15 @@ extension SQLiteStore {
         let outcome: LinkOutcome
         do {
             outcome = try await database.write { db -> LinkOutcome in
-            guard let accountId = try String.fetchOne(
-                db, sql: "SELECT account_id FROM link_codes WHERE code_hash = ? AND expires > ?", arguments: [Data(codeHash), Int64(now)])
-            else { return .invalidCode }
-            let ids = try Int64.fetchAll(db, sql: "SELECT device_id FROM devices WHERE account_id = ?", arguments: [accountId])
-            guard ids.count < maximumDevices else { return .tooManyDevices }
-            try db.execute(sql: "DELETE FROM link_codes WHERE code_hash = ?", arguments: [Data(codeHash)])
-            let deviceId = UInt32((ids.max() ?? 0) + 1)
-            try Self.insert(makeDevice(accountId, deviceId), db)
-            return .linked(accountId: accountId, deviceId: deviceId)
+                guard let accountId = try String.fetchOne(
+                    db, sql: "SELECT account_id FROM link_codes WHERE code_hash = ? AND expires > ?", arguments: [Data(codeHash), Int64(now)])
+                else { return .invalidCode }
+                let ids = try Int64.fetchAll(db, sql: "SELECT device_id FROM devices WHERE account_id = ?", arguments: [accountId])
+                guard ids.count < maximumDevices else { return .tooManyDevices }
+                try db.execute(sql: "DELETE FROM link_codes WHERE code_hash = ?", arguments: [Data(codeHash)])
+                let deviceId = UInt32((ids.max() ?? 0) + 1)
+                try Self.insert(makeDevice(accountId, deviceId), db)
+                return .linked(accountId: accountId, deviceId: deviceId)
             }
         } catch {
             accounts.invalidateAll()
