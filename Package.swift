@@ -53,7 +53,8 @@ let package = Package(
         .target(name: "CParleyPassword", linkerSettings: [.linkedLibrary("sodium")]),
         // The one Swift wrapper of CParleyPassword: Argon2id and ristretto255, for ParleyKit and ParleyServer alike.
         .target(name: "ParleyPassword", dependencies: ["CParleyPassword"]),
-        .target(name: "ParleyAPI"),
+        // Codable request and response types; the socket's binary frames are protobuf (Protos/ParleyAPI).
+        .target(name: "ParleyAPI", dependencies: [.product(name: "SwiftProtobuf", package: "swift-protobuf")]),
         // The encrypting SQLite VFS under the client database (XChaCha20-Poly1305 per page, libsodium) and the
         // passphrase KDF (Argon2id).
         .target(name: "CParleyDatabase", linkerSettings: [.linkedLibrary("sqlite3"), .linkedLibrary("sodium")]),

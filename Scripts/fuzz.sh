@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 seconds="${FUZZ_SECONDS:-60}"
 targets=(prekey-signal-message signal-message sender-key-message sender-key-distribution-message plaintext-content sealed-sender
          sealed-sender-content sealed-sender-certificates sealed-sender-multi-recipient session-record prekey-records keys spqr-message
-         spqr-erasure-code session-pair api-json content attachment attachment-file provisioning hash-file request-headers)
+         spqr-erasure-code session-pair api-json content attachment attachment-file provisioning hash-file request-headers socket-binary-frames)
 extra=()
 if [ "${1:-}" = "--quick" ]; then
     seconds="${FUZZ_SECONDS:-10}"
@@ -25,6 +25,9 @@ fi
 # SwiftPM hands swiftc each sanitizer as its own -sanitize= flag, in an order that changes from run to run, and swiftc
 # keeps only the last one: a Swift module came out with coverage and no AddressSanitizer, or the reverse (libFuzzer
 # then finds no new coverage and searches blind). The combined flag, passed last, gives every Swift module both.
+# The Parley package is a path dependency here, and SwiftPM reuses the build plan it made for it even after source
+# files were added to it (the build then fails with "cannot find … in scope"); planning again costs seconds, not a rebuild.
+rm -f .build-fuzz/debug.yaml .build-fuzz/*/debug/description.json
 swift build --package-path Fuzz --scratch-path .build-fuzz --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address \
     -Xswiftc -enable-testing -q 2>&1 | { grep -v "ld.gold: warning: Cannot export local symbol .__asan" || true; }
 bin="$(swift build --package-path Fuzz --scratch-path .build-fuzz --show-bin-path)"

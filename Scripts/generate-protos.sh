@@ -23,6 +23,8 @@ generate() { # module visibility
 }
 generate ParleyProtocol Internal
 generate ParleyKit Internal
+# The socket's binary frames (Signal's WebSocketMessage); ParleyAPI presents them as its own types.
+generate ParleyAPI Internal
 # Seed 002's key service: messages, server protocol and client stubs, public for the server, its tests and parley-load.
 generate ParleyGRPC Public
 protoc --plugin=protoc-gen-grpc-swift-2="$grpc_plugin" --proto_path=Protos/ParleyGRPC \

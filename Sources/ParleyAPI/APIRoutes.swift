@@ -55,6 +55,16 @@ public enum APIRoutes {
     public static func acknowledge(guid: String) -> String { "/v1/messages/\(guid)" }
     /// `GET` with a WebSocket upgrade: the authenticated device's real-time channel (``SocketFrame``s).
     public static let webSocket = "/v1/websocket"
+    /// The query that opens ``webSocket`` with binary frames (``BinarySocketMessage``) instead of JSON text frames.
+    public static let binaryFramesQuery = "frames=binary"
+    /// Over a binary socket, client → server: relay an ``EphemeralEvent`` (JSON body).
+    public static let socketEphemeral = "/v1/ephemeral"
+    /// Over a binary socket, server → client: one envelope (protobuf body); a `200` response acknowledges it.
+    public static let socketDeliveredMessage = "/api/v1/message"
+    /// Over a binary socket, server → client: the mailbox stored at connect time has been delivered.
+    public static let socketQueueEmpty = "/api/v1/queue/empty"
+    /// Over a binary socket, server → client: an ``EphemeralEvent`` (JSON body), never stored.
+    public static let socketDeliveredEphemeral = "/api/v1/ephemeral"
     /// `POST`: upload an encrypted attachment (streamed, raw bytes).
     public static let attachments = "/v1/attachments"
     /// `GET`: download an attachment (supports `Range`).

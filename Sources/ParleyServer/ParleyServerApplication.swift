@@ -59,7 +59,8 @@ public enum ParleyServerApplication {
         router.ws(RouterPath(APIRoutes.webSocket)) { request, _ in
             await sockets.shouldUpgrade(request)
         } onUpgrade: { inbound, outbound, context in
-            try await sockets.run(inbound, outbound, authorization: context.request.headers[.authorization], logger: context.logger)
+            try await sockets.run(inbound, outbound, authorization: context.request.headers[.authorization],
+                                  binaryFrames: context.request.uri.queryParameters["frames"] == "binary", logger: context.logger)
         }
         return router
     }

@@ -48,6 +48,9 @@ extension LoadCommand {
         @Option(help: "Send over http (a PUT per message) or socket (request frames on each client's WebSocket).")
         var over = "http"
 
+        @Flag(help: "Use JSON text frames on the sockets instead of binary (protobuf) frames.")
+        var jsonFrames = false
+
         @Option(help: "Connect the receivers' sockets to this server instead (a second process on the same PostgreSQL; with --over http).")
         var receiveServer: String?
 
@@ -61,7 +64,7 @@ extension LoadCommand {
                 throw ValidationError("--receive-server needs --over http: a socket sends to the server it is connected to")
             }
             let run = TrafficRun(api: api, clients: clients, rate: rate, duration: duration, concurrency: concurrency, payload: payload,
-                                 overSocket: over == "socket", serverPid: options.serverPid,
+                                 overSocket: over == "socket", binaryFrames: !jsonFrames, serverPid: options.serverPid,
                                  receiveBaseURL: receiveServer ?? options.server)
             let report = try await shuttingDown(http) { try await run.execute() }
             print(report.render(serverMemory: options.serverPid.flatMap(residentMemory(pid:))))

@@ -15,6 +15,8 @@ struct TrafficRun: Sendable {
     let payload: Int
     /// Sends as request frames over each client's own socket instead of HTTP requests.
     let overSocket: Bool
+    /// Whether the sockets use binary frames (else JSON text frames).
+    let binaryFrames: Bool
     /// The server's process id, to read its CPU time from /proc.
     let serverPid: Int32?
     /// Where the receivers' sockets connect (another server process on the same PostgreSQL, or the same server).
@@ -118,7 +120,7 @@ struct TrafficRun: Sendable {
     }
 
     private func receive(as account: LoadAccount, tally: Tally, ready: ReadyCount) async throws {
-        let socket = MessageSocket(baseURL: receiveBaseURL, device: account.credentials)
+        let socket = MessageSocket(baseURL: receiveBaseURL, device: account.credentials, binaryFrames: binaryFrames)
         try await socket.run { frame, writer in
             switch frame.type {
             case .queueEmpty:

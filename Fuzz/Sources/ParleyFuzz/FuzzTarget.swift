@@ -30,6 +30,7 @@ struct FuzzTarget: Sendable {
         "attachment-file": ClientTargets.attachmentFile,
         "hash-file": ServerTargets.hashFile,
         "request-headers": ServerTargets.requestHeaders,
+        "socket-binary-frames": SocketFrameTargets.binary,
     ]
 }
 

@@ -4,7 +4,7 @@ import Logging
 import ParleyAPI
 
 /// `GET /v1/websocket`: authenticates the upgrade request with the device's credentials, then runs a ``SocketSession``.
-/// A class for the reason ``SocketSession`` is one: each socket's suspended ``run(_:_:authorization:logger:)`` keeps `self`.
+/// A class for the reason ``SocketSession`` is one: each socket's suspended ``run(_:_:authorization:binaryFrames:logger:)`` keeps `self`.
 final class SocketController: Sendable {
     let store: any MailboxStore
     let authenticator: DeviceAuthenticator
@@ -38,12 +38,16 @@ final class SocketController: Sendable {
 
     /// Runs the socket of the device `authorization` (the upgrade request's `Authorization` header) names. Only what
     /// the session needs is passed in, not the request: this call stays suspended for the socket's life.
-    func run(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, authorization: String?, logger: Logger) async throws {
+    /// With `binaryFrames` (the upgrade asked for ``ParleyAPI/APIRoutes/binaryFramesQuery``) the socket speaks
+    /// ``ParleyAPI/BinarySocketMessage``s, else JSON text ``ParleyAPI/SocketFrame``s.
+    func run(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, authorization: String?, binaryFrames: Bool,
+             logger: Logger) async throws {
         // Verified moments ago in shouldUpgrade; a second check costs one HMAC.
         let device = try await authenticator.authenticate(authorization: authorization)
         let session = SocketSession(
             device: device, store: store, hub: hub, limits: limits, rateLimiter: rateLimiter, metrics: metrics,
-            requests: SocketRequestHandler(device: device, sender: sender), logger: logger)
+            requests: SocketRequestHandler(device: device, sender: sender), binaryDeliveries: binaryFrames ? BinaryDeliveries() : nil,
+            logger: logger)
         // A protocol violation (an oversized message, invalid UTF-8) is rethrown: the library closes with its code.
         if let error = await session.run(inbound: inbound, outbound: outbound) { throw error }
     }

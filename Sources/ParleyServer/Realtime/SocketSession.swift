@@ -1,6 +1,7 @@
 import Foundation
 import HummingbirdWebSocket
 import Logging
+import NIOCore
 import Synchronization
 import ParleyAPI
 
@@ -24,10 +25,13 @@ final class SocketSession: Sendable {
     let metrics: ServerMetrics
     /// Answers request frames.
     let requests: SocketRequestHandler
+    /// Set when the socket speaks binary frames (``ParleyAPI/BinarySocketMessage``): the server's requests on it.
+    let binaryDeliveries: BinaryDeliveries?
     let logger: Logger
 
     init(device: AuthenticatedDevice, store: any MailboxStore, hub: DeliveryHub, limits: ServerLimits,
-         rateLimiter: RateLimiter, metrics: ServerMetrics, requests: SocketRequestHandler, logger: Logger) {
+         rateLimiter: RateLimiter, metrics: ServerMetrics, requests: SocketRequestHandler, binaryDeliveries: BinaryDeliveries?,
+         logger: Logger) {
         self.device = device
         self.store = store
         self.hub = hub
@@ -35,6 +39,7 @@ final class SocketSession: Sendable {
         self.rateLimiter = rateLimiter
         self.metrics = metrics
         self.requests = requests
+        self.binaryDeliveries = binaryDeliveries
         self.logger = logger
     }
 
@@ -144,6 +149,9 @@ final class SocketSession: Sendable {
     /// a request is returned for the caller to answer.
     private func receive(_ message: WebSocketMessage, outbound: WebSocketOutboundWriter, acks: AckBuffer,
                          queue: InputQueue) async throws -> SocketRequest? {
+        if let binaryDeliveries {
+            return try await receiveBinary(message, deliveries: binaryDeliveries, outbound: outbound, acks: acks, queue: queue)
+        }
         guard case .text(let text) = message, let frame = try? JSONDecoder().decode(SocketFrame.self, from: Data(text.utf8)) else {
             try await send(.failure(code: "bad_frame", message: "frames are JSON text SocketFrames"), outbound)
             return nil
@@ -171,6 +179,43 @@ final class SocketSession: Sendable {
             try await send(.failure(code: "bad_frame", message: "clients send only ack, ephemeral and request frames"), outbound)
         }
         return nil
+    }
+
+    /// A frame from a binary socket: a `200` response acknowledges the envelope its request carried, an ephemeral
+    /// request is relayed and answered, a send request is returned for the caller to answer.
+    private func receiveBinary(_ message: WebSocketMessage, deliveries: BinaryDeliveries, outbound: WebSocketOutboundWriter,
+                               acks: AckBuffer, queue: InputQueue) async throws -> SocketRequest? {
+        let frame: BinarySocketMessage
+        do throws(BinarySocketMessageError) {
+            guard case .binary(let buffer) = message else { throw BinarySocketMessageError("frames on this socket are binary WebSocketMessages") }
+            frame = try BinarySocketMessage(serializedBytes: Array(buffer.readableBytesView))
+        } catch {
+            try await send(.failure(code: "bad_frame", message: error.message), outbound)
+            return nil
+        }
+        switch frame {
+        case .response(let response):
+            // Another request's answer (queue empty, an event), or an envelope the client did not store: nothing to do.
+            if let guid = deliveries.answered(response.id), (200..<300).contains(response.status) {
+                if acks.append(guid) { queue.push(.acks) }
+            }
+            return nil
+        case .request(let request) where request.path == APIRoutes.socketEphemeral:
+            var status = 200, body: String?
+            do {
+                guard request.verb == "PUT" else { throw ServerError.clientError(.methodNotAllowed, "only PUT \(APIRoutes.socketEphemeral)") }
+                let event = try JSONCoding.decode(EphemeralEvent.self, from: Data(request.body ?? []))
+                try relay(event)
+            } catch {
+                let failure = error as? ServerError ?? .badRequest("\(error)")
+                (status, body) = (Int(failure.status.code), JSONCoding.text(failure.body))
+            }
+            try await send(.response(SocketResponse(id: request.id, status: status, body: body)), outbound)
+            return nil
+        case .request(let request):
+            return SocketRequest(id: request.id, verb: request.verb, path: request.path, headers: request.headers,
+                                 body: request.body.map { String(decoding: $0, as: UTF8.self) })
+        }
     }
 
     private func relay(_ event: EphemeralEvent?) throws {
@@ -265,13 +310,48 @@ final class SocketSession: Sendable {
 
     private func push(_ envelope: StoredEnvelope, _ window: inout DeliveryWindow, _ outbound: WebSocketOutboundWriter) async throws {
         window.sent(envelope.guid)
-        try await send(.deliver(Envelope(stored: envelope)), outbound)
+        if let binaryDeliveries {
+            let body = BinarySocketMessage.envelope(
+                guid: envelope.guid, sourceAccountId: envelope.sourceAccountId, sourceDeviceId: envelope.sourceDeviceId,
+                type: envelope.type, content: envelope.content, timestamp: envelope.timestamp,
+                serverTimestamp: envelope.serverTimestamp)
+            let request = BinarySocketRequest(id: binaryDeliveries.id(delivering: envelope.guid), verb: "PUT",
+                                              path: APIRoutes.socketDeliveredMessage, body: body)
+            try await outbound.write(.binary(ByteBuffer(bytes: BinarySocketMessage.request(request).serializedBytes())))
+        } else {
+            try await send(.deliver(Envelope(stored: envelope)), outbound)
+        }
         metrics.messagesPushed.increment()
     }
 
+    /// Writes `frame` as JSON text, or on a binary socket as the ``ParleyAPI/BinarySocketMessage`` that carries it.
     private func send(_ frame: SocketFrame, _ outbound: WebSocketOutboundWriter) async throws {
-        let data = try JSONEncoder().encode(frame)
-        try await outbound.write(.text(String(decoding: data, as: UTF8.self)))
+        guard let binaryDeliveries else {
+            let data = try JSONEncoder().encode(frame)
+            try await outbound.write(.text(String(decoding: data, as: UTF8.self)))
+            return
+        }
+        let message: BinarySocketMessage
+        switch frame.type {
+        case .response:
+            let response = frame.response ?? SocketResponse(id: 0, status: 500, body: nil)
+            message = .response(BinarySocketResponse(id: response.id, status: UInt32(clamping: response.status),
+                                                     body: response.body.map { Array($0.utf8) }))
+        case .error:
+            // A frame that could not be read has no id to answer: id 0, the error code as the message.
+            let error = frame.error ?? APIErrorBody(code: "bad_frame", message: "")
+            message = .response(BinarySocketResponse(id: 0, status: 400, message: error.code, body: Array(JSONCoding.text(error).utf8)))
+        case .queueEmpty:
+            message = .request(BinarySocketRequest(id: binaryDeliveries.nextId(), verb: "PUT", path: APIRoutes.socketQueueEmpty))
+        case .ephemeral:
+            let body = try JSONEncoder().encode(frame.ephemeral)
+            message = .request(BinarySocketRequest(id: binaryDeliveries.nextId(), verb: "PUT", path: APIRoutes.socketDeliveredEphemeral,
+                                                   body: Array(body)))
+        case .envelope, .ack, .request:
+            // Envelopes go out through push(_:_:_:); the server sends no acks or requests of these kinds.
+            return
+        }
+        try await outbound.write(.binary(ByteBuffer(bytes: message.serializedBytes())))
     }
 }
 
