@@ -18,9 +18,6 @@ public enum BinarySocketMessage: Sendable, Equatable {
     /// The answer to a request.
     case response(BinarySocketResponse)
 
-    /// At most this many headers on one request or response.
-    public static let maxHeaders = 32
-
     /// Parses a frame's bytes.
     /// - Throws: ``BinarySocketMessageError`` when the bytes are not a request or response frame.
     public init(serializedBytes bytes: [UInt8]) throws(BinarySocketMessageError) {
@@ -34,11 +31,10 @@ public enum BinarySocketMessage: Sendable, Equatable {
         case .request:
             guard message.hasRequest else { throw BinarySocketMessageError("a REQUEST frame without its request") }
             let request = message.request
+            // The number of headers is the receiver's to bound (the server answers more than 32 with a 400 under the
+            // request's id); the frame's size bounds it here.
             guard request.hasID, request.hasVerb, request.hasPath else {
                 throw BinarySocketMessageError("a request needs an id, a verb and a path")
-            }
-            guard request.headers.count <= Self.maxHeaders else {
-                throw BinarySocketMessageError("a request carries at most \(Self.maxHeaders) headers")
             }
             self = .request(BinarySocketRequest(
                 id: request.id, verb: request.verb, path: request.path, headers: request.headers,
@@ -47,9 +43,6 @@ public enum BinarySocketMessage: Sendable, Equatable {
             guard message.hasResponse else { throw BinarySocketMessageError("a RESPONSE frame without its response") }
             let response = message.response
             guard response.hasID, response.hasStatus else { throw BinarySocketMessageError("a response needs an id and a status") }
-            guard response.headers.count <= Self.maxHeaders else {
-                throw BinarySocketMessageError("a response carries at most \(Self.maxHeaders) headers")
-            }
             self = .response(BinarySocketResponse(
                 id: response.id, status: response.status, message: response.hasMessage ? response.message : nil,
                 body: response.hasBody ? [UInt8](response.body) : nil))

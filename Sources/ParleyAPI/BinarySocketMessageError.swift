@@ -6,5 +6,6 @@ public struct BinarySocketMessageError: Error, Sendable, Equatable, CustomString
     /// An error saying `message`.
     public init(_ message: String) { self.message = message }
 
+    /// The message.
     public var description: String { message }
 }

@@ -4,7 +4,8 @@ public struct BinarySocketResponse: Sendable, Equatable {
     public let id: UInt64
     /// The HTTP status.
     public let status: UInt32
-    /// A short reason, as Signal's responses carry one (the server sets the error code of a 4xx here).
+    /// A short reason, as Signal's responses carry one (the server sets `bad_frame` here when it answers a frame it
+    /// could not read, with id 0).
     public let message: String?
     /// The body: the HTTP route's JSON body.
     public let body: [UInt8]?

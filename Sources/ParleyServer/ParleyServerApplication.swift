@@ -60,7 +60,7 @@ public enum ParleyServerApplication {
             await sockets.shouldUpgrade(request)
         } onUpgrade: { inbound, outbound, context in
             try await sockets.run(inbound, outbound, authorization: context.request.headers[.authorization],
-                                  binaryFrames: context.request.uri.queryParameters["frames"] == "binary", logger: context.logger)
+                                  binaryFrames: SocketController.asksForBinaryFrames(context.request.uri.query), logger: context.logger)
         }
         return router
     }

@@ -76,10 +76,12 @@ import Testing
                 let queueEmpty = try await socket.request()
                 #expect(queueEmpty.path == APIRoutes.socketQueueEmpty)
                 try await socket.answer(queueEmpty)
-                // The first two are stored by the client; the third is refused (not a 2xx) and stays in the mailbox.
+                // The first is stored by the client; the second refused (not a 2xx), then acknowledged after all; the third
+                // only refused: it stays in the mailbox.
                 try await socket.answer(requests[0])
-                try await socket.answer(requests[1])
+                try await socket.answer(requests[1], status: 500)
                 try await socket.answer(requests[2], status: 500)
+                try await socket.answer(requests[1])
                 // A live envelope after the acks: the acks were applied before it was pushed.
                 let live = try await RealtimeTests.send(1, from: alice, to: bob, client: client, tag: "live")
                 let pushed = try await socket.request()
@@ -122,6 +124,11 @@ import Testing
                 try await socket.send(.request(BinarySocketRequest(id: 45, verb: "PUT", path: APIRoutes.socketEphemeral, body: Array("{}".utf8))))
                 let refused = try await socket.response()
                 #expect(refused.id == 45 && refused.status == 400)
+                // Too many headers: a 400 under the request's own id, as for a JSON request frame.
+                try await socket.send(.request(BinarySocketRequest(
+                    id: 47, verb: "PUT", path: APIRoutes.messages(to: bob.accountId), headers: (0..<33).map { "X-\($0):1" }, body: Array(body))))
+                let crowded = try await socket.response()
+                #expect(crowded.id == 47 && crowded.status == 400)
                 // Another route is a 404 response; the socket stays open.
                 try await socket.send(.request(BinarySocketRequest(id: 46, verb: "GET", path: "/v1/keys")))
                 #expect(try await socket.response().status == 404)

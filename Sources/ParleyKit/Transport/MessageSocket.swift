@@ -89,12 +89,13 @@ public struct MessageSocket: Sendable {
             return try SendOutcome(status: response.status, body: Data((response.body ?? "").utf8))
         }
 
-        /// Tells the server the envelope is safely stored: it deletes it.
+        /// Tells the server the envelope is safely stored: it deletes it. On a binary socket this answers the request
+        /// that carried the envelope; an envelope acknowledged already (or not delivered on this socket) needs nothing.
         public func acknowledge(_ guid: String) async throws {
             if let id = deliveries.answer(guid) {
                 try await write(.response(BinarySocketResponse(id: id, status: 200, message: "OK")))
-            } else {
-                try await send(.ack(guid))
+            } else if !deliveries.binary {
+                try await outbound.write(.text(String(decoding: try JSONEncoder().encode(SocketFrame.ack(guid)), as: UTF8.self)))
             }
         }
 

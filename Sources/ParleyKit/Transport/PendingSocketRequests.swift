@@ -4,22 +4,26 @@ import Synchronization
 /// The request frames a socket has sent and not yet had answered: each waiting caller is resumed by the response
 /// frame with its id (responses may come in any order, even before the caller starts waiting), or with an error once
 /// the socket closes. Requests nobody waits for (ephemeral events on a binary socket) are remembered until answered.
-/// Responses to ids this socket never issued are not kept: a server cannot grow this table.
+/// Only the first response to an id this socket issued is kept: a server cannot grow this table.
 final class PendingSocketRequests: Sendable {
     private struct State {
         var nextId: UInt64 = 1
+        /// Issued for a caller who waits, not answered yet.
+        var outstanding: Set<UInt64> = []
+        /// Issued for nobody to wait on, not answered yet.
+        var unawaited: Set<UInt64> = []
         var waiting: [UInt64: CheckedContinuation<SocketResponse, any Error>] = [:]
         var arrived: [UInt64: SocketResponse] = [:]
-        var unawaited: Set<UInt64> = []
         var closed = false
     }
 
     private let state = Mutex(State())
 
-    /// A fresh request id.
+    /// A fresh request id; its caller waits with ``response(for:)``.
     func nextId() -> UInt64 {
         state.withLock { state in
             defer { state.nextId += 1 }
+            state.outstanding.insert(state.nextId)
             return state.nextId
         }
     }
@@ -47,13 +51,13 @@ final class PendingSocketRequests: Sendable {
     }
 
     /// A response frame arrived. Returns `false` when nobody waits or will wait for it (an unawaited request's answer,
-    /// or an id this socket never issued), so the caller can report a failure in it.
+    /// an id this socket never issued or one answered already), so the caller can report a failure in it.
     @discardableResult
     func deliver(_ response: SocketResponse) -> Bool {
         let waiter: CheckedContinuation<SocketResponse, any Error>?? = state.withLock { state in
-            if let waiter = state.waiting.removeValue(forKey: response.id) { return waiter }
             if state.unawaited.remove(response.id) != nil { return .none }
-            guard response.id != 0, response.id < state.nextId, !state.closed else { return .none }
+            guard state.outstanding.remove(response.id) != nil, !state.closed else { return .none }
+            if let waiter = state.waiting.removeValue(forKey: response.id) { return waiter }
             state.arrived[response.id] = response
             return .some(nil)
         }
@@ -67,6 +71,8 @@ final class PendingSocketRequests: Sendable {
         let waiters = state.withLock { state in
             state.closed = true
             state.arrived.removeAll()
+            state.outstanding.removeAll()
+            state.unawaited.removeAll()
             defer { state.waiting.removeAll() }
             return Array(state.waiting.values)
         }

@@ -2,10 +2,11 @@ import Synchronization
 
 /// The server's envelope requests on a binary socket that the client has not answered yet: ``MessageSocket/Writer``
 /// answers the one that carried an envelope when the caller acknowledges it. Bounded: past ``capacity`` unanswered
-/// envelopes (an honest server keeps at most 100 in flight) the rest are acknowledged the JSON way, which such a
-/// server refuses, and they come again on the next connection.
+/// envelopes (an honest server keeps at most 100 in flight), and for guids longer than ``maxGuidLength``, nothing is
+/// recorded; those envelopes stay unacknowledged and come again on the next connection.
 final class SocketDeliveries: Sendable {
     static let capacity = 10_000
+    static let maxGuidLength = 64
 
     private struct State {
         var binary = false
@@ -23,7 +24,7 @@ final class SocketDeliveries: Sendable {
     /// Envelope `guid` arrived in request `id`.
     func delivered(_ guid: String, in id: UInt64) {
         state.withLock { state in
-            guard state.requests.count < Self.capacity || state.requests[guid] != nil else { return }
+            guard guid.utf8.count <= Self.maxGuidLength, state.requests.count < Self.capacity || state.requests[guid] != nil else { return }
             state.requests[guid] = id
         }
     }

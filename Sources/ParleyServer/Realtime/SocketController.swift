@@ -52,6 +52,12 @@ final class SocketController: Sendable {
         if let error = await session.run(inbound: inbound, outbound: outbound) { throw error }
     }
 
+    /// Whether an upgrade request's query asks for binary frames (``ParleyAPI/APIRoutes/binaryFramesQuery`` among its
+    /// `&`-separated parts).
+    static func asksForBinaryFrames(_ query: String?) -> Bool {
+        query?.split(separator: "&").contains { $0 == APIRoutes.binaryFramesQuery } ?? false
+    }
+
     /// The answer to a `GET /v1/websocket` that was not upgraded: 401 without valid credentials, else 400.
     @Sendable func refuse(_ request: Request, context: DeviceRequestContext) async throws -> Response {
         throw ServerError.badRequest("this route needs a WebSocket upgrade")

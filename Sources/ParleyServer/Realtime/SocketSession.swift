@@ -196,9 +196,7 @@ final class SocketSession: Sendable {
         switch frame {
         case .response(let response):
             // Another request's answer (queue empty, an event), or an envelope the client did not store: nothing to do.
-            if let guid = deliveries.answered(response.id), (200..<300).contains(response.status) {
-                if acks.append(guid) { queue.push(.acks) }
-            }
+            if let guid = deliveries.acknowledged(response.id, status: response.status), acks.append(guid) { queue.push(.acks) }
             return nil
         case .request(let request) where request.path == APIRoutes.socketEphemeral:
             var status = 200, body: String?
@@ -207,10 +205,11 @@ final class SocketSession: Sendable {
                 let event = try JSONCoding.decode(EphemeralEvent.self, from: Data(request.body ?? []))
                 try relay(event)
             } catch {
-                let failure = error as? ServerError ?? .badRequest("\(error)")
+                let failure = error as? ServerError ?? .badRequest("an ephemeral request's body is a JSON EphemeralEvent")
                 (status, body) = (Int(failure.status.code), JSONCoding.text(failure.body))
             }
-            try await send(.response(SocketResponse(id: request.id, status: status, body: body)), outbound)
+            // As on a JSON socket, a client gone before the answer does not end the reading.
+            try? await send(.response(SocketResponse(id: request.id, status: status, body: body)), outbound)
             return nil
         case .request(let request):
             return SocketRequest(id: request.id, verb: request.verb, path: request.path, headers: request.headers,
