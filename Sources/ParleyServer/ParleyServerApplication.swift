@@ -104,7 +104,7 @@ public enum ParleyServerApplication {
     }
 
     private static func socketController(_ d: ServerDependencies) -> SocketController {
-        SocketController(store: d.store, authenticator: d.authenticator, hub: d.hub, limits: d.limits, rateLimiter: d.rateLimiter,
+        SocketController(store: d.store, acknowledgements: d.acknowledgementWriter, authenticator: d.authenticator, hub: d.hub, limits: d.limits, rateLimiter: d.rateLimiter,
                          metrics: d.metrics, sender: d.sendService)
     }
 }

@@ -28,6 +28,8 @@ public struct ServerDependencies: Sendable {
     public let registration: RegistrationMode
     /// Writes the envelopes of concurrent sends in shared transactions (every front door's sends).
     public let envelopeWriter: EnvelopeGroupCommit
+    /// Deletes what the sockets' devices acknowledged in shared transactions.
+    public let acknowledgementWriter: AcknowledgementGroupCommit
     /// The server key and certificate sender certificates are signed with.
     public let sealedSender: SealedSenderSettings
     /// Wakes offline devices through their push targets (a service the application runs).
@@ -52,6 +54,7 @@ public struct ServerDependencies: Sendable {
         self.store = store
         self.registration = registration
         self.envelopeWriter = EnvelopeGroupCommit(store: store, enabled: groupCommit, metrics: metrics)
+        self.acknowledgementWriter = AcknowledgementGroupCommit(store: store)
         self.attachments = attachments
         self.hasher = hasher
         self.limits = limits

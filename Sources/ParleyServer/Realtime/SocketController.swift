@@ -7,6 +7,7 @@ import ParleyAPI
 /// A class for the reason ``SocketSession`` is one: each socket's suspended ``run(_:_:authorization:binaryFrames:logger:)`` keeps `self`.
 final class SocketController: Sendable {
     let store: any MailboxStore
+    let acknowledgements: AcknowledgementGroupCommit
     let authenticator: DeviceAuthenticator
     let hub: DeliveryHub
     let limits: ServerLimits
@@ -15,9 +16,10 @@ final class SocketController: Sendable {
     /// The send path for request frames.
     let sender: SendService
 
-    init(store: any MailboxStore, authenticator: DeviceAuthenticator, hub: DeliveryHub, limits: ServerLimits, rateLimiter: RateLimiter,
+    init(store: any MailboxStore, acknowledgements: AcknowledgementGroupCommit, authenticator: DeviceAuthenticator, hub: DeliveryHub, limits: ServerLimits, rateLimiter: RateLimiter,
          metrics: ServerMetrics, sender: SendService) {
         self.store = store
+        self.acknowledgements = acknowledgements
         self.authenticator = authenticator
         self.hub = hub
         self.limits = limits
@@ -45,7 +47,7 @@ final class SocketController: Sendable {
         // Verified moments ago in shouldUpgrade; a second check costs one HMAC.
         let device = try await authenticator.authenticate(authorization: authorization)
         let session = SocketSession(
-            device: device, store: store, hub: hub, limits: limits, rateLimiter: rateLimiter, metrics: metrics,
+            device: device, store: store, acknowledgements: acknowledgements, hub: hub, limits: limits, rateLimiter: rateLimiter, metrics: metrics,
             requests: SocketRequestHandler(device: device, sender: sender), binaryDeliveries: binaryFrames ? BinaryDeliveries() : nil,
             logger: logger)
         // A protocol violation (an oversized message, invalid UTF-8) is rethrown: the library closes with its code.

@@ -19,6 +19,8 @@ import ParleyAPI
 final class SocketSession: Sendable {
     let device: AuthenticatedDevice
     let store: any MailboxStore
+    /// Deletes acknowledged envelopes together with other sockets' acknowledgements.
+    let acknowledgements: AcknowledgementGroupCommit
     let hub: DeliveryHub
     let limits: ServerLimits
     let rateLimiter: RateLimiter
@@ -29,11 +31,13 @@ final class SocketSession: Sendable {
     let binaryDeliveries: BinaryDeliveries?
     let logger: Logger
 
-    init(device: AuthenticatedDevice, store: any MailboxStore, hub: DeliveryHub, limits: ServerLimits,
+    init(device: AuthenticatedDevice, store: any MailboxStore, acknowledgements: AcknowledgementGroupCommit, hub: DeliveryHub,
+         limits: ServerLimits,
          rateLimiter: RateLimiter, metrics: ServerMetrics, requests: SocketRequestHandler, binaryDeliveries: BinaryDeliveries?,
          logger: Logger) {
         self.device = device
         self.store = store
+        self.acknowledgements = acknowledgements
         self.hub = hub
         self.limits = limits
         self.rateLimiter = rateLimiter
@@ -238,13 +242,16 @@ final class SocketSession: Sendable {
         // its deepest call chain ever took.
         var window = DeliveryWindow(capacity: limits.socketWindow)
         var writable = true
+        // What this device's previous socket acknowledged is deleted before the mailbox is read.
+        await acknowledgements.settled(address)
         do { try await refill(&window, outbound) } catch let failure as StoreReadFailure { throw failure.error } catch { writable = false }
         for await input in queue.inputs {
             // Inputs were dropped: nothing goes out live until the store has been read again (in mailbox order).
             if queue.takeOverflow() { window.needsRead = true }
             if case .acks = input {
                 let guids = acks.takeAll()
-                let deleted = try await store.deleteEnvelopes(guids: guids, accountId: address.accountId, deviceId: address.deviceId)
+                let deleted = try await acknowledgements.delete(
+                    DeviceAcknowledgements(accountId: address.accountId, deviceId: address.deviceId, guids: guids))
                 metrics.messagesDelivered.increment(by: Int64(deleted))
                 for guid in guids { window.acknowledged(guid) }
             }

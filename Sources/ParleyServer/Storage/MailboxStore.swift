@@ -14,8 +14,9 @@ public protocol MailboxStore: Sendable {
     func pendingEnvelopes(accountId: String, deviceId: UInt32, notBefore: UInt64, limit: Int) async throws -> [StoredEnvelope]
     /// Deletes one envelope of the device; `false` when it has none with that guid.
     func deleteEnvelope(guid: String, accountId: String, deviceId: UInt32) async throws -> Bool
-    /// Deletes several envelopes of one device in one transaction (acknowledgements in a batch); returns how many.
-    func deleteEnvelopes(guids: [String], accountId: String, deviceId: UInt32) async throws -> Int
+    /// Deletes what several devices acknowledged, in one transaction; returns how many envelopes were deleted for each
+    /// element, in order.
+    func deleteEnvelopes(_ acknowledgements: [DeviceAcknowledgements]) async throws -> [Int]
     /// Deletes every envelope accepted before `serverTime`; returns how many (a backend that drops whole partitions
     /// may report only the rows it deleted one by one).
     func deleteEnvelopes(olderThan serverTime: UInt64) async throws -> Int

@@ -108,23 +108,41 @@ extension PostgresStore {
         }
     }
 
-    /// Drops every monthly partition that ends at or before `serverTime`, then deletes the older rows left in the
-    /// partition holding `serverTime` and in the default partition. Returns only the rows deleted one by one: a
-    /// dropped partition's rows are not counted.
-    public func deleteEnvelopes(guids: [String], accountId: String, deviceId: UInt32) async throws -> Int {
-        guard !guids.isEmpty else { return 0 }
+    public func deleteEnvelopes(_ acknowledgements: [DeviceAcknowledgements]) async throws -> [Int] {
+        guard !acknowledgements.isEmpty else { return [] }
+        // One statement for every device: (guid, account, device) rows joined against the mailbox, so a guid deletes
+        // only its own device's envelope; each deleted row is counted for the first element that acknowledged it.
+        var guids: [String] = [], accounts: [String] = [], devices: [Int64] = []
+        for device in acknowledgements {
+            for guid in device.guids {
+                guids.append(guid)
+                accounts.append(device.accountId)
+                devices.append(Int64(device.deviceId))
+            }
+        }
         return try await withConnection { connection in
             let rows = try await connection.query("""
-                WITH d AS (DELETE FROM mailbox WHERE account_id = \(accountId) AND device_id = \(Int64(deviceId))
-                           AND guid = ANY(\(guids)) RETURNING 1)
-                SELECT count(*) FROM d
+                DELETE FROM mailbox m USING unnest(\(guids)::text[], \(accounts)::text[], \(devices)::bigint[])
+                    AS a(guid, account_id, device_id)
+                WHERE m.guid = a.guid AND m.account_id = a.account_id AND m.device_id = a.device_id
+                RETURNING m.guid, m.account_id, m.device_id
                 """, logger: logger)
-            var count = 0
-            for try await (deleted) in rows.decode(Int64.self) { count = Int(deleted) }
-            return count
+            var deleted = Set<DeletedEnvelope>()
+            for try await (guid, account, device) in rows.decode((String, String, Int64).self) {
+                deleted.insert(DeletedEnvelope(guid: guid, accountId: account, deviceId: device))
+            }
+            return acknowledgements.map { device in
+                device.guids.reduce(0) { count, guid in
+                    let row = DeletedEnvelope(guid: guid, accountId: device.accountId, deviceId: Int64(device.deviceId))
+                    return deleted.remove(row) == nil ? count : count + 1
+                }
+            }
         }
     }
 
+    /// Drops every monthly partition that ends at or before `serverTime`, then deletes the older rows left in the
+    /// partition holding `serverTime` and in the default partition. Returns only the rows deleted one by one: a
+    /// dropped partition's rows are not counted.
     public func deleteEnvelopes(olderThan serverTime: UInt64) async throws -> Int {
         let cutoff = Self.bigint(serverTime)
         try await dropPartitions(endingBy: cutoff)
@@ -200,4 +218,11 @@ extension PostgresStore {
                                  timestamp, server_timestamp) VALUES \(rows.joined(separator: ", "))
             """, binds: bindings)
     }
+}
+
+/// A row an acknowledgement delete returned.
+private struct DeletedEnvelope: Hashable {
+    let guid: String
+    let accountId: String
+    let deviceId: Int64
 }

@@ -76,16 +76,18 @@ extension SQLiteStore {
         }
     }
 
-    public func deleteEnvelopes(guids: [String], accountId: String, deviceId: UInt32) async throws -> Int {
-        guard !guids.isEmpty else { return 0 }
+    public func deleteEnvelopes(_ acknowledgements: [DeviceAcknowledgements]) async throws -> [Int] {
+        guard !acknowledgements.isEmpty else { return [] }
         return try await database.write { db in
-            var deleted = 0
             let delete = try db.cachedStatement(sql: "DELETE FROM mailbox WHERE guid = ? AND account_id = ? AND device_id = ?")
-            for guid in guids {
-                try delete.execute(arguments: [guid, accountId, Int64(deviceId)])
-                deleted += db.changesCount
+            return try acknowledgements.map { device in
+                var deleted = 0
+                for guid in device.guids {
+                    try delete.execute(arguments: [guid, device.accountId, Int64(device.deviceId)])
+                    deleted += db.changesCount
+                }
+                return deleted
             }
-            return deleted
         }
     }
 
