@@ -54,7 +54,7 @@ public struct ServerDependencies: Sendable {
         self.store = store
         self.registration = registration
         self.envelopeWriter = EnvelopeGroupCommit(store: store, enabled: groupCommit, metrics: metrics)
-        self.acknowledgementWriter = AcknowledgementGroupCommit(store: store)
+        self.acknowledgementWriter = AcknowledgementGroupCommit(store: store, enabled: groupCommit, metrics: metrics)
         self.attachments = attachments
         self.hasher = hasher
         self.limits = limits

@@ -50,6 +50,12 @@ import Testing
             #expect(carolLeft.map(\.guid) == carols[20...].map(\.guid))
             // Deleting again deletes nothing.
             #expect(try await acknowledgements.delete(DeviceAcknowledgements(accountId: bob.accountId, deviceId: 1, guids: [bobs[0].guid])) == 0)
+            // The 31 deletes shared transactions.
+            let (_, metrics) = try await client.call(.get, APIRoutes.metrics)
+            let line = try #require(String(decoding: metrics, as: UTF8.self).split(separator: "\n")
+                .first { $0.hasPrefix("parley_acknowledgement_transactions_total ") })
+            let transactions = try #require(Int(line.split(separator: " ").last ?? ""))
+            #expect(transactions >= 2 && transactions < 31, "\(transactions) transactions for 31 deletes")
         }
     }
 }

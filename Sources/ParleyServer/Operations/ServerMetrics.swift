@@ -9,6 +9,8 @@ public final class ServerMetrics: Sendable {
     let messagesAccepted: Counter
     /// Write transactions that stored envelopes (with group commit, one per batch of concurrent sends).
     let envelopeTransactions: Counter
+    /// Transactions that deleted acknowledged envelopes (with group commit, one per batch of the sockets' acknowledgements).
+    let acknowledgementTransactions: Counter
     /// Envelopes a device acknowledged (over its socket or `DELETE /v1/messages/{guid}`).
     let messagesDelivered: Counter
     /// Envelopes pushed over sockets (delivered or not yet acknowledged).
@@ -33,6 +35,9 @@ public final class ServerMetrics: Sendable {
             "messages_accepted", unit: "total", help: "Envelopes stored for delivery, one per recipient device."))
         envelopeTransactions = registry.makeCounter(descriptor: Self.name(
             "envelope_transactions", unit: "total", help: "Write transactions that stored envelopes (one per group-commit batch)."))
+        acknowledgementTransactions = registry.makeCounter(descriptor: Self.name(
+            "acknowledgement_transactions", unit: "total",
+            help: "Transactions that deleted envelopes acknowledged over sockets (one per group-commit batch)."))
         messagesDelivered = registry.makeCounter(descriptor: Self.name(
             "messages_delivered", unit: "total", help: "Envelopes acknowledged by their device."))
         messagesPushed = registry.makeCounter(descriptor: Self.name(

@@ -7,11 +7,17 @@ import Synchronization
 /// is its own. Without it, each socket deleted its acknowledgements on its own, a transaction for every few envelopes.
 ///
 /// A device's new socket reads its mailbox only after the deletes its previous socket handed over have committed
-/// (``settled(_:)``), so an envelope acknowledged just before a reconnect is not delivered again.
+/// (``settled(_:)``). That narrows, not closes, the window in which an envelope acknowledged just before a reconnect is
+/// delivered again (acknowledgements the old socket had not handed over yet are not waited for): delivery stays at
+/// least once, and clients drop an envelope they already stored.
 public final class AcknowledgementGroupCommit: Sendable {
-    /// Largest batch, in envelopes.
+    /// Largest batch, in envelopes (one device's acknowledgements are never split; a socket hands over at most
+    /// ``AckBuffer/capacity`` at a time).
     public let maximumEnvelopes: Int
+    /// Whether devices share transactions; off, every delete is its own transaction (for comparison).
+    public let isEnabled: Bool
     private let store: any MailboxStore
+    private let metrics: ServerMetrics?
 
     private struct Waiting {
         let acknowledgements: DeviceAcknowledgements
@@ -30,14 +36,17 @@ public final class AcknowledgementGroupCommit: Sendable {
     private let state = Mutex(State())
 
     /// A group commit over `store`.
-    public init(store: any MailboxStore, maximumEnvelopes: Int = 2_000) {
+    public init(store: any MailboxStore, enabled: Bool = true, maximumEnvelopes: Int = 2_000, metrics: ServerMetrics? = nil) {
         self.store = store
+        self.isEnabled = enabled
+        self.metrics = metrics
         self.maximumEnvelopes = max(1, maximumEnvelopes)
     }
 
     /// Deletes the acknowledged envelopes in the next batch; returns how many of them were deleted once it committed.
     public func delete(_ acknowledgements: DeviceAcknowledgements) async throws -> Int {
         guard !acknowledgements.guids.isEmpty else { return 0 }
+        guard isEnabled else { return try await commit([acknowledgements])[0] }
         return try await withCheckedThrowingContinuation { (done: CheckedContinuation<Int, any Error>) in
             let startDeleter = state.withLock { state in
                 state.queue.append(Waiting(acknowledgements: acknowledgements, done: done))
@@ -66,7 +75,7 @@ public final class AcknowledgementGroupCommit: Sendable {
     private func deleteWaiting() async {
         while let batch = nextBatch() {
             do {
-                let deleted = try await store.deleteEnvelopes(batch.map(\.acknowledgements))
+                let deleted = try await commit(batch.map(\.acknowledgements))
                 for (waiting, count) in zip(batch, deleted) { finish(waiting, .success(count)) }
             } catch {
                 guard batch.count > 1 else {
@@ -75,7 +84,7 @@ public final class AcknowledgementGroupCommit: Sendable {
                 }
                 for waiting in batch {
                     do {
-                        finish(waiting, .success(try await store.deleteEnvelopes([waiting.acknowledgements])[0]))
+                        finish(waiting, .success(try await commit([waiting.acknowledgements])[0]))
                     } catch {
                         finish(waiting, .failure(error))
                     }
@@ -84,12 +93,24 @@ public final class AcknowledgementGroupCommit: Sendable {
         }
     }
 
+    /// One delete transaction, counted in `parley_acknowledgement_transactions_total`; a count for every element, or an
+    /// error (so no waiter is left without an answer).
+    private func commit(_ acknowledgements: [DeviceAcknowledgements]) async throws -> [Int] {
+        metrics?.acknowledgementTransactions.increment()
+        let deleted = try await store.deleteEnvelopes(acknowledgements)
+        guard deleted.count == acknowledgements.count else {
+            throw AcknowledgementCountMismatch(expected: acknowledgements.count, received: deleted.count)
+        }
+        return deleted
+    }
+
     /// Answers one waiting delete, and whoever waits for its device to settle once it was the device's last.
     private func finish(_ waiting: Waiting, _ result: Result<Int, any Error>) {
         let device = Self.address(waiting.acknowledgements)
         let settled = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            let left = (state.pending[device] ?? 1) - 1
-            guard left == 0 else {
+            // Every queued delete counted one for its device, and is finished exactly once.
+            let left = state.pending[device, default: 0] - 1
+            guard left <= 0 else {
                 state.pending[device] = left
                 return []
             }

@@ -162,8 +162,9 @@ final class SocketSession: Sendable {
         }
         switch frame.type {
         case .ack:
-            guard let guid = frame.guid, guid.count <= 64 else {
-                try await send(.failure(code: "bad_frame", message: "an ack needs the envelope guid"), outbound)
+            // Envelope guids are UUIDs the server made: anything else acknowledges nothing, and never reaches the store.
+            guard let guid = frame.guid, guid.utf8.count == 36, UUID(uuidString: guid) != nil else {
+                try await send(.failure(code: "bad_frame", message: "an ack needs the envelope guid (a UUID)"), outbound)
                 return nil
             }
             if acks.append(guid.lowercased()) { queue.push(.acks) }
