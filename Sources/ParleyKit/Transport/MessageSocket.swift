@@ -95,7 +95,7 @@ public struct MessageSocket: Sendable {
             if let id = deliveries.answer(guid) {
                 try await write(.response(BinarySocketResponse(id: id, status: 200, message: "OK")))
             } else if !deliveries.binary {
-                try await outbound.write(.text(String(decoding: try JSONEncoder().encode(SocketFrame.ack(guid)), as: UTF8.self)))
+                try await writeText(.ack(guid))
             }
         }
 
@@ -106,7 +106,7 @@ public struct MessageSocket: Sendable {
         /// answer to its envelope's request, an event as a `PUT /v1/ephemeral` request, a request as itself).
         public func send(_ frame: SocketFrame) async throws {
             guard deliveries.binary else {
-                try await outbound.write(.text(String(decoding: try JSONEncoder().encode(frame), as: UTF8.self)))
+                try await writeText(frame)
                 return
             }
             switch frame.type {
@@ -121,8 +121,12 @@ public struct MessageSocket: Sendable {
                 try await write(.request(BinarySocketRequest(id: request.id, verb: request.verb, path: request.path,
                                                              headers: request.headers ?? [], body: request.body.map { Array($0.utf8) })))
             case .envelope, .queueEmpty, .error, .response:
-                try await outbound.write(.text(String(decoding: try JSONEncoder().encode(frame), as: UTF8.self)))
+                try await writeText(frame)
             }
+        }
+
+        private func writeText(_ frame: SocketFrame) async throws {
+            try await outbound.write(.text(String(decoding: try JSONEncoder().encode(frame), as: UTF8.self)))
         }
 
         private func write(_ message: BinarySocketMessage) async throws {

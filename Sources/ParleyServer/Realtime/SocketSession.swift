@@ -32,9 +32,8 @@ final class SocketSession: Sendable {
     let logger: Logger
 
     init(device: AuthenticatedDevice, store: any MailboxStore, acknowledgements: AcknowledgementGroupCommit, hub: DeliveryHub,
-         limits: ServerLimits,
-         rateLimiter: RateLimiter, metrics: ServerMetrics, requests: SocketRequestHandler, binaryDeliveries: BinaryDeliveries?,
-         logger: Logger) {
+         limits: ServerLimits, rateLimiter: RateLimiter, metrics: ServerMetrics, requests: SocketRequestHandler,
+         binaryDeliveries: BinaryDeliveries?, logger: Logger) {
         self.device = device
         self.store = store
         self.acknowledgements = acknowledgements
@@ -186,7 +185,7 @@ final class SocketSession: Sendable {
         return nil
     }
 
-    /// A frame from a binary socket: a `200` response acknowledges the envelope its request carried, an ephemeral
+    /// A frame from a binary socket: a `2xx` response acknowledges the envelope its request carried, an ephemeral
     /// request is relayed and answered, a send request is returned for the caller to answer.
     private func receiveBinary(_ message: WebSocketMessage, deliveries: BinaryDeliveries, outbound: WebSocketOutboundWriter,
                                acks: AckBuffer, queue: InputQueue) async throws -> SocketRequest? {
