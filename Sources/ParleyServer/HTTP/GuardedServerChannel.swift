@@ -5,9 +5,9 @@ import NIOCore
 import NIOHTTP1
 
 /// The server's child channel: Hummingbird's HTTP/1 + WebSocket upgrade channel behind the ``ConnectionGuard``, with a
-/// deadline for the first request head, a read timeout, the WebSocket masking rule (``WebSocketMaskRequirement``) and
-/// keep-alive pings (``WebSocketKeepAlive``) in front of its pipeline. A refused connection gets a raw
-/// `503` JSON answer with `Retry-After` and is closed before any request is parsed.
+/// deadline for the first request head, a read timeout, the WebSocket masking rule (``WebSocketMaskRequirement``),
+/// coalesced flushes (``WebSocketFlushCoalescer``) and keep-alive pings (``WebSocketKeepAlive``) in front of its
+/// pipeline. A refused connection gets a raw `503` JSON answer with `Retry-After` and is closed before any request is parsed.
 struct GuardedServerChannel<Base: ServerChildChannel>: ServerChildChannel {
     typealias Value = Base.Value
 
@@ -32,7 +32,7 @@ struct GuardedServerChannel<Base: ServerChildChannel>: ServerChildChannel {
         channel.closeFuture.whenComplete { _ in connections.release(address) }
         do {
             try channel.pipeline.syncOperations.addHandlers(
-                [WebSocketMaskRequirement(), WebSocketKeepAlive(interval: TimeAmount(keepAliveInterval)),
+                [WebSocketMaskRequirement(), WebSocketFlushCoalescer(), WebSocketKeepAlive(interval: TimeAmount(keepAliveInterval)),
                  IdleStateHandler(readTimeout: TimeAmount(connections.limits.readTimeout)), ReadTimeoutCloser(),
                  FirstRequestHeadDeadline(timeout: TimeAmount(connections.limits.requestHeadTimeout))],
                 position: .first)

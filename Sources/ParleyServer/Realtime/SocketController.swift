@@ -44,14 +44,22 @@ final class SocketController: Sendable {
     /// ``ParleyAPI/BinarySocketMessage``s, else JSON text ``ParleyAPI/SocketFrame``s.
     func run(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, authorization: String?, binaryFrames: Bool,
              logger: Logger) async throws {
+        let session = try await session(authorization: authorization, binaryFrames: binaryFrames, logger: logger)
+        // A protocol violation (an oversized message, invalid UTF-8) is rethrown: the library closes with its code.
+        if let error = await session.run(inbound: inbound, outbound: outbound) { throw error }
+    }
+
+    /// The session of the device `authorization` names. Out of line, so that what authenticating takes (the parsed
+    /// credential, the device record) is not part of the frame ``run(_:_:authorization:binaryFrames:logger:)`` keeps
+    /// for the socket's life.
+    @inline(never)
+    private func session(authorization: String?, binaryFrames: Bool, logger: Logger) async throws -> SocketSession {
         // Verified moments ago in shouldUpgrade; a second check costs one HMAC.
         let device = try await authenticator.authenticate(authorization: authorization)
-        let session = SocketSession(
+        return SocketSession(
             device: device, store: store, acknowledgements: acknowledgements, hub: hub, limits: limits, rateLimiter: rateLimiter, metrics: metrics,
             requests: SocketRequestHandler(device: device, sender: sender), binaryDeliveries: binaryFrames ? BinaryDeliveries() : nil,
             logger: logger)
-        // A protocol violation (an oversized message, invalid UTF-8) is rethrown: the library closes with its code.
-        if let error = await session.run(inbound: inbound, outbound: outbound) { throw error }
     }
 
     /// Whether an upgrade request's query asks for binary frames (``ParleyAPI/APIRoutes/binaryFramesQuery`` among its

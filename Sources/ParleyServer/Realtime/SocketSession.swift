@@ -101,7 +101,9 @@ final class SocketSession: Sendable {
         // Set once the server has closed the socket (displaced, revoked, delivery failed): nothing the client sends
         // after that is acted on — a client that ignores the close frame cannot keep sending as the device.
         let closedByServer = ClosedByServer()
-        await withTaskGroup(of: Void.self) { group in
+        // One group for the socket's life: the delivery loop (`false` when it ends) and the answers to request frames
+        // (`true`). A second group for the answers would stay allocated on the reader's task of every idle socket.
+        await withTaskGroup(of: Bool.self) { group in
             group.addTask { [self] in
                 do {
                     try await deliver(queue, acks: acks, outbound: outbound, closedByServer: closedByServer)
@@ -109,31 +111,43 @@ final class SocketSession: Sendable {
                     closedByServer.set()
                     await deliveryStopped(error, outbound)
                 }
+                return false
             }
             do {
-                try await withThrowingTaskGroup(of: Void.self) { answering in
-                    var running = 0
-                    for try await message in inbound.messages(maxSize: limits.socketFrameBytes) {
-                        if closedByServer.isSet { break }
-                        guard let request = try await receive(message, outbound: outbound, acks: acks, queue: queue) else { continue }
-                        if running >= limits.socketRequestsInFlight {
-                            try await answering.next()
-                            running -= 1
-                        }
-                        running += 1
-                        answering.addTask { [self] in
-                            let response = await requests.respond(to: request)
-                            // A socket that closed meanwhile gets no answer; the client sends again after reconnecting.
-                            try? await send(.response(response), outbound)
-                        }
+                var answering = 0
+                for try await message in inbound.messages(maxSize: limits.socketFrameBytes) {
+                    if closedByServer.isSet { break }
+                    let request: SocketRequest
+                    switch read(message, acks: acks, queue: queue) {
+                    case .nothing:
+                        continue
+                    case .reply(let frame):
+                        try await outbound.write(frame)
+                        continue
+                    case .replyIfOpen(let frame):
+                        // A client gone before the answer does not end the reading.
+                        try? await outbound.write(frame)
+                        continue
+                    case .answer(let sent):
+                        request = sent
                     }
-                    try await answering.waitForAll()
+                    // The delivery loop ending frees no room for answers.
+                    while answering >= limits.socketRequestsInFlight, let answered = await group.next() {
+                        if answered { answering -= 1 }
+                    }
+                    answering += 1
+                    group.addTask { [self] in
+                        let response = await requests.respond(to: request)
+                        // A socket that closed meanwhile gets no answer; the client sends again after reconnecting.
+                        try? await send(.response(response), outbound)
+                        return true
+                    }
                 }
             } catch {
-                logger.debug("socket read ended", metadata: ["device": "\(address)", "error": "\(error)"])
-                readError.withLock { $0 = error }
+                readEnded(error, readError)
             }
-            // Ends the hub forwarding, then lets the delivery loop apply the acks still queued and stop.
+            // Ends the hub forwarding, then lets the delivery loop apply the acks still queued and stop; the group waits
+            // for it and for the answers still running.
             hub.unsubscribe(address, id: subscription)
             queue.finish()
         }
@@ -148,60 +162,90 @@ final class SocketSession: Sendable {
         try? await outbound.close(.unexpectedServerError, reason: "delivery failed")
     }
 
+    /// Keeps the error the reading ended with. Out of line: building the log's metadata is not part of the reader's
+    /// frame.
+    @inline(never)
+    private func readEnded(_ error: any Error, _ readError: borrowing Mutex<(any Error)?>) {
+        logger.debug("socket read ended", metadata: ["device": "\(address)", "error": "\(error)"])
+        readError.withLock { $0 = error }
+    }
+
+    /// What the reader does with a client's frame once it has been read. Small, as it sits in the reader's frame:
+    /// replies come encoded, a request boxed.
+    private enum ReadStep {
+        /// Nothing more (an ack handed to the delivery loop, a response that needs no action).
+        case nothing
+        /// Write this frame back; a failed write ends the reading.
+        case reply(WebSocketOutboundWriter.OutboundFrame)
+        /// Write this frame back if the socket is still open.
+        case replyIfOpen(WebSocketOutboundWriter.OutboundFrame)
+        /// A request to answer on a task of its own.
+        indirect case answer(SocketRequest)
+
+        /// A reply of `frame` as `socket` writes it (nothing if it cannot be encoded, which JSON frames of these kinds
+        /// always can).
+        static func reply(_ frame: SocketFrame, on socket: SocketSession, ifOpen: Bool = false) -> ReadStep {
+            guard let encoded = try? socket.encode(frame) else { return .nothing }
+            return ifOpen ? .replyIfOpen(encoded) : .reply(encoded)
+        }
+    }
+
     /// A frame from the client: acks go to the delivery loop (in order with deliveries), ephemeral events are relayed,
-    /// a request is returned for the caller to answer.
-    private func receive(_ message: WebSocketMessage, outbound: WebSocketOutboundWriter, acks: AckBuffer,
-                         queue: InputQueue) async throws -> SocketRequest? {
+    /// a request is returned for the reader to answer.
+    ///
+    /// Synchronous on purpose, as everything the reader does per frame except its writes: an async call here would
+    /// take its frame from the reader's task allocator, and an idle socket's task keeps the memory its deepest call
+    /// ever took (BENCHMARKS.md, idle sockets).
+    @inline(never)
+    private func read(_ message: WebSocketMessage, acks: AckBuffer, queue: InputQueue) -> ReadStep {
         if let binaryDeliveries {
-            return try await receiveBinary(message, deliveries: binaryDeliveries, outbound: outbound, acks: acks, queue: queue)
+            return readBinary(message, deliveries: binaryDeliveries, acks: acks, queue: queue)
         }
         guard case .text(let text) = message, let frame = try? JSONDecoder().decode(SocketFrame.self, from: Data(text.utf8)) else {
-            try await send(.failure(code: "bad_frame", message: "frames are JSON text SocketFrames"), outbound)
-            return nil
+            return .reply(.failure(code: "bad_frame", message: "frames are JSON text SocketFrames"), on: self)
         }
         switch frame.type {
         case .ack:
             // Envelope guids are UUIDs the server made: anything else acknowledges nothing, and never reaches the store.
             guard let guid = frame.guid, guid.utf8.count == 36, UUID(uuidString: guid) != nil else {
-                try await send(.failure(code: "bad_frame", message: "an ack needs the envelope guid (a UUID)"), outbound)
-                return nil
+                return .reply(.failure(code: "bad_frame", message: "an ack needs the envelope guid (a UUID)"), on: self)
             }
             if acks.append(guid.lowercased()) { queue.push(.acks) }
         case .ephemeral:
             do {
                 try relay(frame.ephemeral)
             } catch let error as ServerError {
-                try await send(.failure(code: error.body.code, message: error.body.message), outbound)
+                return .reply(.failure(code: error.body.code, message: error.body.message), on: self)
+            } catch {
+                return .reply(.failure(code: "bad_frame", message: "the ephemeral event was refused"), on: self)
             }
         case .request:
             guard let request = frame.request else {
-                try await send(.failure(code: "bad_frame", message: "a request frame needs a request"), outbound)
-                return nil
+                return .reply(.failure(code: "bad_frame", message: "a request frame needs a request"), on: self)
             }
-            return request
+            return .answer(request)
         case .envelope, .queueEmpty, .error, .response:
-            try await send(.failure(code: "bad_frame", message: "clients send only ack, ephemeral and request frames"), outbound)
+            return .reply(.failure(code: "bad_frame", message: "clients send only ack, ephemeral and request frames"), on: self)
         }
-        return nil
+        return .nothing
     }
 
     /// A frame from a binary socket: a `2xx` response acknowledges the envelope its request carried, an ephemeral
-    /// request is relayed and answered, a send request is returned for the caller to answer.
-    private func receiveBinary(_ message: WebSocketMessage, deliveries: BinaryDeliveries, outbound: WebSocketOutboundWriter,
-                               acks: AckBuffer, queue: InputQueue) async throws -> SocketRequest? {
+    /// request is relayed and answered, a send request is returned for the reader to answer.
+    @inline(never)
+    private func readBinary(_ message: WebSocketMessage, deliveries: BinaryDeliveries, acks: AckBuffer, queue: InputQueue) -> ReadStep {
         let frame: BinarySocketMessage
         do throws(BinarySocketMessageError) {
             guard case .binary(let buffer) = message else { throw BinarySocketMessageError("frames on this socket are binary WebSocketMessages") }
             frame = try BinarySocketMessage(serializedBytes: Array(buffer.readableBytesView))
         } catch {
-            try await send(.failure(code: "bad_frame", message: error.message), outbound)
-            return nil
+            return .reply(.failure(code: "bad_frame", message: error.message), on: self)
         }
         switch frame {
         case .response(let response):
             // Another request's answer (queue empty, an event), or an envelope the client did not store: nothing to do.
             if let guid = deliveries.acknowledged(response.id, status: response.status), acks.append(guid) { queue.push(.acks) }
-            return nil
+            return .nothing
         case .request(let request) where request.path == APIRoutes.socketEphemeral:
             var status = 200, body: String?
             do {
@@ -213,11 +257,10 @@ final class SocketSession: Sendable {
                 (status, body) = (Int(failure.status.code), JSONCoding.text(failure.body))
             }
             // As on a JSON socket, a client gone before the answer does not end the reading.
-            try? await send(.response(SocketResponse(id: request.id, status: status, body: body)), outbound)
-            return nil
+            return .reply(.response(SocketResponse(id: request.id, status: status, body: body)), on: self, ifOpen: true)
         case .request(let request):
-            return SocketRequest(id: request.id, verb: request.verb, path: request.path, headers: request.headers,
-                                 body: request.body.map { String(decoding: $0, as: UTF8.self) })
+            return .answer(SocketRequest(id: request.id, verb: request.verb, path: request.path, headers: request.headers,
+                                         body: request.body.map { String(decoding: $0, as: UTF8.self) }))
         }
     }
 
@@ -316,26 +359,42 @@ final class SocketSession: Sendable {
 
     private func push(_ envelope: StoredEnvelope, _ window: inout DeliveryWindow, _ outbound: WebSocketOutboundWriter) async throws {
         window.sent(envelope.guid)
-        if let binaryDeliveries {
-            let body = BinarySocketMessage.envelope(
-                guid: envelope.guid, sourceAccountId: envelope.sourceAccountId, sourceDeviceId: envelope.sourceDeviceId,
-                type: envelope.type, content: envelope.content, timestamp: envelope.timestamp,
-                serverTimestamp: envelope.serverTimestamp)
-            let request = BinarySocketRequest(id: binaryDeliveries.id(delivering: envelope.guid), verb: "PUT",
-                                              path: APIRoutes.socketDeliveredMessage, body: body)
-            try await outbound.write(.binary(ByteBuffer(bytes: BinarySocketMessage.request(request).serializedBytes())))
-        } else {
-            try await send(.deliver(Envelope(stored: envelope)), outbound)
-        }
+        try await outbound.write(try encode(envelope))
         metrics.messagesPushed.increment()
     }
 
     /// Writes `frame` as JSON text, or on a binary socket as the ``ParleyAPI/BinarySocketMessage`` that carries it.
     private func send(_ frame: SocketFrame, _ outbound: WebSocketOutboundWriter) async throws {
+        guard let encoded = try encode(frame) else { return }
+        try await outbound.write(encoded)
+    }
+
+    // The encoders are synchronous and kept out of line: what they build then lives on the thread's stack, not in the
+    // async frames of the delivery loop and the reader, whose task allocators keep their deepest call's memory for the
+    // socket's life.
+
+    /// An envelope as this socket's frame: a binary `PUT /api/v1/message` request, or a JSON envelope frame.
+    @inline(never)
+    private func encode(_ envelope: StoredEnvelope) throws -> WebSocketOutboundWriter.OutboundFrame {
+        guard let binaryDeliveries else {
+            let data = try JSONEncoder().encode(SocketFrame.deliver(Envelope(stored: envelope)))
+            return .text(String(decoding: data, as: UTF8.self))
+        }
+        let body = BinarySocketMessage.envelope(
+            guid: envelope.guid, sourceAccountId: envelope.sourceAccountId, sourceDeviceId: envelope.sourceDeviceId,
+            type: envelope.type, content: envelope.content, timestamp: envelope.timestamp,
+            serverTimestamp: envelope.serverTimestamp)
+        let request = BinarySocketRequest(id: binaryDeliveries.id(delivering: envelope.guid), verb: "PUT",
+                                          path: APIRoutes.socketDeliveredMessage, body: body)
+        return .binary(ByteBuffer(bytes: BinarySocketMessage.request(request).serializedBytes()))
+    }
+
+    /// `frame` as this socket writes it, or `nil` for a kind a binary socket does not carry.
+    @inline(never)
+    fileprivate func encode(_ frame: SocketFrame) throws -> WebSocketOutboundWriter.OutboundFrame? {
         guard let binaryDeliveries else {
             let data = try JSONEncoder().encode(frame)
-            try await outbound.write(.text(String(decoding: data, as: UTF8.self)))
-            return
+            return .text(String(decoding: data, as: UTF8.self))
         }
         let message: BinarySocketMessage
         switch frame.type {
@@ -355,9 +414,9 @@ final class SocketSession: Sendable {
                                                    body: Array(body)))
         case .envelope, .ack, .request:
             // Envelopes go out through push(_:_:_:); the server sends no acks or requests of these kinds.
-            return
+            return nil
         }
-        try await outbound.write(.binary(ByteBuffer(bytes: message.serializedBytes())))
+        return .binary(ByteBuffer(bytes: message.serializedBytes()))
     }
 }
 
