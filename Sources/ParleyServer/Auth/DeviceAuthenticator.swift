@@ -47,6 +47,11 @@ struct DeviceAuthenticator: Sendable {
                 // What the device is now stored with (a socket is later checked against it: DeliveryHub.closeRevoked).
                 device = StoredDevice(accountId: device.accountId, deviceId: device.deviceId, registrationId: device.registrationId,
                                       name: device.name, passwordHash: fastHash, created: device.created)
+            } else if let current = try await store.accountWithDevices(id: accountId)?.devices.first(where: { $0.deviceId == deviceId }),
+                      case .valid = hasher.verify(credential, against: current.passwordHash) {
+                // Another sign-in with the same credential re-hashed it first: the device is stored with its hash now,
+                // and a socket checked against the old one would be closed as revoked.
+                device = current
             }
         case .invalid:
             throw ServerError.unauthorized
@@ -56,5 +61,13 @@ struct DeviceAuthenticator: Sendable {
         // Only a device that proved its credential learns that its account is disabled.
         guard !account.disabled else { throw ServerError.forbidden("this account has been disabled by the server's operator") }
         return AuthenticatedDevice(account: account, device: device)
+    }
+
+    /// Whether `device`'s sign-in still stands, read from the store now: the device is there with the credential hash
+    /// it signed in with, and the account is not disabled. A socket asks once it is subscribed to the hub: a revocation
+    /// that landed between the upgrade's sign-in and the subscription found no connection to close.
+    func signInStands(_ device: AuthenticatedDevice) async throws -> Bool {
+        DeliveryHub.signInStands(deviceId: device.device.deviceId, credential: device.device.passwordHash,
+                                 in: try await store.accountWithDevices(id: device.account.id))
     }
 }

@@ -2,18 +2,20 @@ import NIOCore
 
 /// Lets the frames an upgraded WebSocket is given together leave in one `writev`: a flush is passed on once the event
 /// loop has run the tasks already queued, so the writes those tasks make share it (as Netty's
-/// `FlushConsolidationHandler` does).
+/// `FlushConsolidationHandler` does, without its flush on a channel turning unwritable: the wait is one pass of the
+/// event loop's queue).
 ///
 /// The WebSocket library flushes every frame it writes, and each flush was a system call of its own: 14% of the
 /// server's CPU when sockets carry thousands of messages a second (BENCHMARKS.md). Frames are handed to the event loop
 /// one task each — the envelopes a delivery loop pushes, the answers to a socket's requests — so when a socket is busy
-/// several are queued at once, and they now go out together. A frame waits at most for the tasks queued before its
-/// flush, never for a timer.
+/// several are often queued at once; those already queued when the flush runs go out together. A frame waits at most
+/// for the tasks queued before its flush, never for a timer.
 ///
-/// Until the `101 Switching Protocols` goes out (``WebSocketFramesBegan``) flushes pass straight through, so plain HTTP
-/// is untouched. A close flushes what waits first, so no frame written before it is lost.
-/// Sits right after ``WebSocketMaskRequirement``, which announces the upgrade.
-final class WebSocketFlushCoalescer: ChannelDuplexHandler, RemovableChannelHandler {
+/// Flushes pass straight through until ``WebSocketMaskRequirement`` sees the `101 Switching Protocols` written and
+/// announces ``WebSocketFramesBegan``, so plain HTTP is untouched; the `101` itself leaves with the first deferred
+/// flush. A close flushes what waits first, so no frame written before it is lost. It sits right after
+/// ``WebSocketMaskRequirement`` and is not removable.
+final class WebSocketFlushCoalescer: ChannelDuplexHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
     typealias OutboundIn = IOData
@@ -46,7 +48,7 @@ final class WebSocketFlushCoalescer: ChannelDuplexHandler, RemovableChannelHandl
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
-        // Removed with its channel: the queued task finds nothing to flush.
+        // Not removable: it leaves only with its closed channel, and the queued task then finds nothing to flush.
         flushQueued = false
     }
 

@@ -93,14 +93,19 @@ public final class DeliveryHub: Sendable {
     public func closeRevoked(accountId: String, current: (account: StoredAccount, devices: [StoredDevice])?) {
         let revoked = state.withLock { state -> [(DeviceAddress, UInt64)] in
             (state.accounts[accountId] ?? [:]).compactMap { deviceId, subscriber in
-                let stands = current.map { current in
-                    !current.account.disabled
-                        && current.devices.contains { $0.deviceId == deviceId && $0.passwordHash == subscriber.credential }
-                } ?? false
-                return stands ? nil : (DeviceAddress(accountId: accountId, deviceId: deviceId), subscriber.id)
+                Self.signInStands(deviceId: deviceId, credential: subscriber.credential, in: current)
+                    ? nil : (DeviceAddress(accountId: accountId, deviceId: deviceId), subscriber.id)
             }
         }
         for (address, id) in revoked { close(address, onlyId: id) }
+    }
+
+    /// Whether a sign-in as device `deviceId` with the stored credential hash `credential` still stands in `current`,
+    /// the account as stored (`nil`: it is gone): the account is not disabled and the device is there with that hash.
+    static func signInStands(deviceId: UInt32, credential: String,
+                             in current: (account: StoredAccount, devices: [StoredDevice])?) -> Bool {
+        guard let current, !current.account.disabled else { return false }
+        return current.devices.contains { $0.deviceId == deviceId && $0.passwordHash == credential }
     }
 
     /// Removes `address`'s connection (only connection `onlyId`, when given: not a newer one that replaced it) and tells

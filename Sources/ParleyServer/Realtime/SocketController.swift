@@ -57,7 +57,7 @@ final class SocketController: Sendable {
         // Verified moments ago in shouldUpgrade; a second check costs one HMAC.
         let device = try await authenticator.authenticate(authorization: authorization)
         return SocketSession(
-            device: device, store: store, acknowledgements: acknowledgements, hub: hub, limits: limits, rateLimiter: rateLimiter, metrics: metrics,
+            device: device, authenticator: authenticator, store: store, acknowledgements: acknowledgements, hub: hub, limits: limits, rateLimiter: rateLimiter, metrics: metrics,
             requests: SocketRequestHandler(device: device, sender: sender), binaryDeliveries: binaryFrames ? BinaryDeliveries() : nil,
             logger: logger)
     }

@@ -18,6 +18,8 @@ import ParleyAPI
 /// makes 10,000 idle sockets fit in the memory they do (BENCHMARKS.md).
 final class SocketSession: Sendable {
     let device: AuthenticatedDevice
+    /// Checks, once the socket is subscribed, that the device's sign-in still stands.
+    let authenticator: DeviceAuthenticator
     let store: any MailboxStore
     /// Deletes acknowledged envelopes together with other sockets' acknowledgements.
     let acknowledgements: AcknowledgementGroupCommit
@@ -31,10 +33,11 @@ final class SocketSession: Sendable {
     let binaryDeliveries: BinaryDeliveries?
     let logger: Logger
 
-    init(device: AuthenticatedDevice, store: any MailboxStore, acknowledgements: AcknowledgementGroupCommit, hub: DeliveryHub,
+    init(device: AuthenticatedDevice, authenticator: DeviceAuthenticator, store: any MailboxStore, acknowledgements: AcknowledgementGroupCommit, hub: DeliveryHub,
          limits: ServerLimits, rateLimiter: RateLimiter, metrics: ServerMetrics, requests: SocketRequestHandler,
          binaryDeliveries: BinaryDeliveries?, logger: Logger) {
         self.device = device
+        self.authenticator = authenticator
         self.store = store
         self.acknowledgements = acknowledgements
         self.hub = hub
@@ -132,7 +135,7 @@ final class SocketSession: Sendable {
                         request = sent
                     }
                     // The delivery loop ending frees no room for answers.
-                    while answering >= limits.socketRequestsInFlight, let answered = await group.next() {
+                    while answering >= max(1, limits.socketRequestsInFlight), let answered = await group.next() {
                         if answered { answering -= 1 }
                     }
                     answering += 1
@@ -217,7 +220,7 @@ final class SocketSession: Sendable {
             } catch let error as ServerError {
                 return .reply(.failure(code: error.body.code, message: error.body.message), on: self)
             } catch {
-                return .reply(.failure(code: "bad_frame", message: "the ephemeral event was refused"), on: self)
+                return .reply(.failure(code: "bad_frame", message: "the ephemeral event was refused"), on: self)  // relay throws only ServerError
             }
         case .request:
             guard let request = frame.request else {
@@ -278,6 +281,17 @@ final class SocketSession: Sendable {
         hub.relay(stamped, toAccount: stamped.destinationAccountId, excluding: address)
     }
 
+    /// The close reason of a socket whose device was removed, whose credential was replaced or whose account was
+    /// disabled.
+    private static let revokedReason = "this device's sign-in was revoked: sign in again"
+
+    /// Closes a socket whose sign-in no longer stands. Out of line, as ``deliveryStopped(_:_:)``: the delivery loop's
+    /// frame, kept for the socket's life, does not hold what closing needs.
+    @inline(never)
+    private func closeRevoked(_ outbound: WebSocketOutboundWriter) async {
+        try? await outbound.close(.policyViolation, reason: Self.revokedReason)
+    }
+
     /// The delivery loop: one task owns the in-flight window, so deliveries and acks never race. Once the socket
     /// cannot be written (closed, displaced) it keeps applying acks until the inputs end.
     private func deliver(_ queue: InputQueue, acks: AckBuffer, outbound: WebSocketOutboundWriter, closedByServer: ClosedByServer) async throws {
@@ -287,7 +301,15 @@ final class SocketSession: Sendable {
         var writable = true
         // What this device's previous socket acknowledged is deleted before the mailbox is read.
         await acknowledgements.settled(address)
-        do { try await refill(&window, outbound) } catch let failure as StoreReadFailure { throw failure.error } catch { writable = false }
+        // The sign-in is read again now that the socket is subscribed: a revocation that landed between the upgrade's
+        // sign-in and the subscription found no connection to close (one that lands after this read finds it).
+        if try await authenticator.signInStands(device) {
+            do { try await refill(&window, outbound) } catch let failure as StoreReadFailure { throw failure.error } catch { writable = false }
+        } else {
+            writable = false
+            closedByServer.set()
+            await closeRevoked(outbound)
+        }
         for await input in queue.inputs {
             // Inputs were dropped: nothing goes out live until the store has been read again (in mailbox order).
             if queue.takeOverflow() { window.needsRead = true }
@@ -313,8 +335,7 @@ final class SocketSession: Sendable {
                 case .hub(.displaced), .hub(.revoked):
                     writable = false
                     closedByServer.set()
-                    let reason = if case .hub(.displaced) = input { "another connection of this device took over" }
-                                 else { "this device's sign-in was revoked: sign in again" }
+                    let reason = if case .hub(.displaced) = input { "another connection of this device took over" } else { Self.revokedReason }
                     try await outbound.close(.policyViolation, reason: reason)
                     continue
                 }
