@@ -2,7 +2,7 @@
 # Load test on this machine: a release parley-server on SQLite (fresh data directory) and parley-load beside it,
 # through the real HTTP and WebSocket paths. Prints each scenario's report (BENCHMARKS.md quotes them).
 #   Scripts/load-test.sh                 every scenario
-#   Scripts/load-test.sh throughput|socket-throughput|latency|socket-latency|idle|credential-flood|bundles|unauthenticated-flood
+#   Scripts/load-test.sh throughput|socket-throughput|latency|socket-latency|idle|idle-after-use|credential-flood|bundles|unauthenticated-flood
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build -c release --product parley-server >/dev/null
@@ -40,6 +40,10 @@ fi
 if [ "$scenario" = all ] || [ "$scenario" = idle ]; then
     echo "== idle: 10,000 authenticated sockets =="
     "$bin/parley-load" idle-sockets --server "$url" --server-pid "$server" --sockets 10000 --hold 5
+fi
+if [ "$scenario" = all ] || [ "$scenario" = idle-after-use ]; then
+    echo "== idle after use: 10,000 authenticated sockets, each having sent 8 messages over itself (and acknowledged 8) =="
+    "$bin/parley-load" idle-sockets --server "$url" --server-pid "$server" --sockets 10000 --hold 5 --sends 8
 fi
 if [ "$scenario" = all ] || [ "$scenario" = credential-flood ]; then
     echo "== credential flood: 10,000 wrong-password requests, 64 in flight, /health and a normal client timed =="

@@ -1,13 +1,17 @@
 import Foundation
+import ParleyAPI
 import ParleyKit
 import Synchronization
 
-/// Opens `sockets` authenticated WebSockets (one device each) and holds them idle.
+/// Opens `sockets` authenticated WebSockets (one device each) and holds them idle — after each has sent `sends` messages
+/// over its socket to the next device (and acknowledged the ones it received), if `sends` is more than zero, as a
+/// client that was used and then left open does.
 struct IdleSocketRun: Sendable {
     let api: ParleyServerClient
     let baseURL: String
     let sockets: Int
     let hold: Int
+    var sends = 0
     let measure: @Sendable () -> Int?
 
     struct Result {
@@ -20,13 +24,25 @@ struct IdleSocketRun: Sendable {
         let start = ContinuousClock.now
         let accounts = try await LoadAccount.register(api, count: sockets, prefix: "idle-\(UUID().uuidString.prefix(8).lowercased())", parallel: 32)
         let connected = TrafficRun.ReadyCount()
+        let received = TrafficRun.ReadyCount()  // its count: envelopes received and acknowledged
         let holders = Task {
             await withTaskGroup(of: Void.self) { group in
                 for account in accounts {
                     group.addTask {
                         let socket = MessageSocket(baseURL: baseURL, device: account.credentials)
-                        try? await socket.run { frame, _ in
-                            if frame.type == .queueEmpty { connected.count.withLock { $0 += 1 } }
+                        try? await socket.run { frame, writer in
+                            switch frame.type {
+                            case .queueEmpty:
+                                connected.writers.withLock { $0[account.credentials.accountId] = writer }
+                                connected.count.withLock { $0 += 1 }
+                            case .envelope:
+                                if let guid = frame.envelope?.guid {
+                                    try await writer.acknowledge(guid)
+                                    received.count.withLock { $0 += 1 }
+                                }
+                            default:
+                                break
+                            }
                             return !Task.isCancelled
                         }
                     }
@@ -37,11 +53,39 @@ struct IdleSocketRun: Sendable {
         while connected.count.withLock({ $0 }) < accounts.count && ContinuousClock.now < waitLimit {
             try await Task.sleep(for: .milliseconds(100))
         }
+        if sends > 0 {
+            try await sendOnce(from: accounts, writers: connected.writers.withLock { $0 })
+            while received.count.withLock({ $0 }) < accounts.count * sends && ContinuousClock.now < waitLimit + .seconds(120) {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
         let setup = ContinuousClock.now - start
         try await Task.sleep(for: .seconds(hold))
         let memory = measure()
         let count = connected.count.withLock { $0 }
         holders.cancel()
         return Result(connected: count, setupSeconds: seconds(setup), serverMemory: memory)
+    }
+
+    /// Each account sends `sends` messages to the next one over its socket, 64 accounts at a time.
+    private func sendOnce(from accounts: [LoadAccount], writers: [String: MessageSocket.Writer]) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (index, account) in accounts.enumerated() {
+                if index >= 64 { try await group.next() }
+                let recipient = accounts[(index + 1) % accounts.count]
+                guard let writer = writers[account.credentials.accountId] else { continue }
+                group.addTask {
+                    for number in 0..<sends {
+                        let request = SendMessagesRequest(
+                            messages: [OutgoingMessage(destinationDeviceId: recipient.credentials.deviceId,
+                                                       destinationRegistrationId: recipient.registrationId, type: 2,
+                                                       content: Data("idle \(number)".utf8).base64EncodedString())],
+                            timestamp: UInt64(Date().timeIntervalSince1970 * 1000))
+                        _ = try await writer.send(request, to: recipient.credentials.accountId)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
     }
 }

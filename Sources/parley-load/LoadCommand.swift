@@ -149,12 +149,15 @@ extension LoadCommand {
         @Option(help: "Seconds to hold them open once all are connected.")
         var hold = 5
 
+        @Option(help: "Messages each socket sends over itself (to the next socket's device) before they are held idle.")
+        var sends = 0
+
         func run() async throws {
             raiseOpenFileLimit()
             let http = HTTPClient(eventLoopGroupProvider: .singleton)
             let api = ParleyServerClient(baseURL: options.server, http: http)
             let before = options.serverPid.flatMap(residentMemory(pid:))
-            let idle = IdleSocketRun(api: api, baseURL: options.server, sockets: sockets, hold: hold) {
+            let idle = IdleSocketRun(api: api, baseURL: options.server, sockets: sockets, hold: hold, sends: sends) {
                 options.serverPid.flatMap(residentMemory(pid:))
             }
             let result = try await shuttingDown(http) { try await idle.execute() }

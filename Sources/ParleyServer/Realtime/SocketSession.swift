@@ -104,9 +104,11 @@ final class SocketSession: Sendable {
         // Set once the server has closed the socket (displaced, revoked, delivery failed): nothing the client sends
         // after that is acted on — a client that ignores the close frame cannot keep sending as the device.
         let closedByServer = ClosedByServer()
-        // One group for the socket's life: the delivery loop (`false` when it ends) and the answers to request frames
-        // (`true`). A second group for the answers would stay allocated on the reader's task of every idle socket.
-        await withTaskGroup(of: Bool.self) { group in
+        // One group for the socket's life: the delivery loop and the answers to request frames, at most
+        // `socketRequestsInFlight` at a time. A second group for the answers would stay allocated on the reader's task
+        // of every idle socket; a discarding group frees each answer's task as soon as it is done.
+        let answerSlots = AnswerSlots(count: limits.socketRequestsInFlight)
+        await withDiscardingTaskGroup { group in
             group.addTask { [self] in
                 do {
                     try await deliver(queue, acks: acks, outbound: outbound, closedByServer: closedByServer)
@@ -114,10 +116,8 @@ final class SocketSession: Sendable {
                     closedByServer.set()
                     await deliveryStopped(error, outbound)
                 }
-                return false
             }
             do {
-                var answering = 0
                 for try await message in inbound.messages(maxSize: limits.socketFrameBytes) {
                     if closedByServer.isSet { break }
                     let request: SocketRequest
@@ -134,16 +134,12 @@ final class SocketSession: Sendable {
                     case .answer(let sent):
                         request = sent
                     }
-                    // The delivery loop ending frees no room for answers.
-                    while answering >= max(1, limits.socketRequestsInFlight), let answered = await group.next() {
-                        if answered { answering -= 1 }
-                    }
-                    answering += 1
+                    if !answerSlots.tryTake() { await answerSlots.take() }
                     group.addTask { [self] in
                         let response = await requests.respond(to: request)
                         // A socket that closed meanwhile gets no answer; the client sends again after reconnecting.
                         try? await send(.response(response), outbound)
-                        return true
+                        answerSlots.giveBack()
                     }
                 }
             } catch {
