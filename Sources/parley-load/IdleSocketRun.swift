@@ -18,6 +18,9 @@ struct IdleSocketRun: Sendable {
         let connected: Int
         let setupSeconds: Double
         let serverMemory: Int?
+        /// With sends: the messages the server accepted, and how many of them the sockets received and acknowledged
+        /// before the memory was measured.
+        var delivered: (sent: Int, received: Int)?
     }
 
     func execute() async throws -> Result {
@@ -53,39 +56,47 @@ struct IdleSocketRun: Sendable {
         while connected.count.withLock({ $0 }) < accounts.count && ContinuousClock.now < waitLimit {
             try await Task.sleep(for: .milliseconds(100))
         }
+        defer { holders.cancel() }
+        var delivered: (sent: Int, received: Int)?
         if sends > 0 {
-            try await sendOnce(from: accounts, writers: connected.writers.withLock { $0 })
-            while received.count.withLock({ $0 }) < accounts.count * sends && ContinuousClock.now < waitLimit + .seconds(120) {
+            let sent = try await sendOnce(from: accounts, writers: connected.writers.withLock { $0 })
+            let receiveLimit = ContinuousClock.now + .seconds(120)
+            while received.count.withLock({ $0 }) < sent && ContinuousClock.now < receiveLimit {
                 try await Task.sleep(for: .milliseconds(100))
             }
+            delivered = (sent, received.count.withLock { $0 })
         }
         let setup = ContinuousClock.now - start
         try await Task.sleep(for: .seconds(hold))
         let memory = measure()
         let count = connected.count.withLock { $0 }
-        holders.cancel()
-        return Result(connected: count, setupSeconds: seconds(setup), serverMemory: memory)
+        return Result(connected: count, setupSeconds: seconds(setup), serverMemory: memory, delivered: delivered)
     }
 
-    /// Each account sends `sends` messages to the next one over its socket, 64 accounts at a time.
-    private func sendOnce(from accounts: [LoadAccount], writers: [String: MessageSocket.Writer]) async throws {
-        try await withThrowingTaskGroup(of: Void.self) { group in
+    /// Each connected account sends `sends` messages to the next one over its socket, 64 accounts at a time. Returns how
+    /// many the server accepted.
+    private func sendOnce(from accounts: [LoadAccount], writers: [String: MessageSocket.Writer]) async throws -> Int {
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            var accepted = 0
             for (index, account) in accounts.enumerated() {
-                if index >= 64 { try await group.next() }
+                if index >= 64 { accepted += try await group.next() ?? 0 }
                 let recipient = accounts[(index + 1) % accounts.count]
                 guard let writer = writers[account.credentials.accountId] else { continue }
                 group.addTask {
+                    var sent = 0
                     for number in 0..<sends {
                         let request = SendMessagesRequest(
                             messages: [OutgoingMessage(destinationDeviceId: recipient.credentials.deviceId,
                                                        destinationRegistrationId: recipient.registrationId, type: 2,
                                                        content: Data("idle \(number)".utf8).base64EncodedString())],
                             timestamp: UInt64(Date().timeIntervalSince1970 * 1000))
-                        _ = try await writer.send(request, to: recipient.credentials.accountId)
+                        if case .sent = try await writer.send(request, to: recipient.credentials.accountId) { sent += 1 }
                     }
+                    return sent
                 }
             }
-            try await group.waitForAll()
+            for try await count in group { accepted += count }
+            return accepted
         }
     }
 }

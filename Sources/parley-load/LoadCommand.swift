@@ -162,6 +162,12 @@ extension LoadCommand {
             }
             let result = try await shuttingDown(http) { try await idle.execute() }
             print("idle sockets: \(result.connected) of \(sockets) connected (setup \(String(format: "%.1f", result.setupSeconds)) s)")
+            if let delivered = result.delivered {
+                print("sent over the sockets: \(delivered.sent) accepted, \(delivered.received) received and acknowledged")
+                if delivered.received < delivered.sent || delivered.sent < result.connected * sends {
+                    print("warning: not every message was sent and received before the measurement")
+                }
+            }
             if let before, let after = result.serverMemory {
                 print("server RSS: \(before / 1024) MiB before, \(after / 1024) MiB with all sockets open"
                       + " (\(String(format: "%.1f", Double(after - before) * 1024 / Double(max(result.connected, 1)))) bytes per socket)")

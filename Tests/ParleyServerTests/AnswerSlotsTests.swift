@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import HummingbirdTesting
 import ParleyAPI
 @testable import ParleyServer
@@ -11,10 +12,16 @@ import Testing
         let slots = AnswerSlots(count: 2)
         #expect(slots.tryTake() && slots.tryTake())
         #expect(!slots.tryTake())
-        let taken = Task { await slots.take() }
-        try await Task.sleep(for: .milliseconds(50))
+        let returned = Mutex(false)
+        let taken = Task {
+            await slots.take()
+            returned.withLock { $0 = true }
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(!returned.withLock { $0 }, "take() returned with no slot free")
         slots.giveBack()  // to the waiting taker, not to the free count
         await taken.value
+        #expect(returned.withLock { $0 })
         #expect(!slots.tryTake())
         slots.giveBack()
         #expect(slots.tryTake())

@@ -108,42 +108,53 @@ final class SocketSession: Sendable {
         // `socketRequestsInFlight` at a time. A second group for the answers would stay allocated on the reader's task
         // of every idle socket; a discarding group frees each answer's task as soon as it is done.
         let answerSlots = AnswerSlots(count: limits.socketRequestsInFlight)
+        let signIn = SignInGate()
         await withDiscardingTaskGroup { group in
             group.addTask { [self] in
                 do {
-                    try await deliver(queue, acks: acks, outbound: outbound, closedByServer: closedByServer)
+                    try await deliver(queue, acks: acks, outbound: outbound, closedByServer: closedByServer, signIn: signIn)
                 } catch {
                     closedByServer.set()
+                    signIn.decide(stands: false)
                     await deliveryStopped(error, outbound)
                 }
             }
-            do {
-                for try await message in inbound.messages(maxSize: limits.socketFrameBytes) {
-                    if closedByServer.isSet { break }
-                    let request: SocketRequest
-                    switch read(message, acks: acks, queue: queue) {
-                    case .nothing:
-                        continue
-                    case .reply(let frame):
-                        try await outbound.write(frame)
-                        continue
-                    case .replyIfOpen(let frame):
-                        // A client gone before the answer does not end the reading.
-                        try? await outbound.write(frame)
-                        continue
-                    case .answer(let sent):
-                        request = sent
+            // Nothing the client sends is acted on before the delivery loop has read the sign-in again; if it no
+            // longer stands, nothing is read at all.
+            if await signIn.wait() {
+                do {
+                    for try await message in inbound.messages(maxSize: limits.socketFrameBytes) {
+                        if closedByServer.isSet { break }
+                        let request: SocketRequest
+                        switch read(message, acks: acks, queue: queue) {
+                        case .nothing:
+                            continue
+                        case .reply(let frame):
+                            try await outbound.write(frame)
+                            continue
+                        case .replyIfOpen(let frame):
+                            // A client gone before the answer does not end the reading.
+                            try? await outbound.write(frame)
+                            continue
+                        case .answer(let sent):
+                            request = sent
+                        }
+                        if !answerSlots.tryTake() { await answerSlots.take() }
+                        // Closed by the server while the reader waited for a slot: the request is not acted on.
+                        if closedByServer.isSet {
+                            answerSlots.giveBack()
+                            break
+                        }
+                        group.addTask { [self] in
+                            defer { answerSlots.giveBack() }
+                            let response = await requests.respond(to: request)
+                            // A socket that closed meanwhile gets no answer; the client sends again after reconnecting.
+                            try? await send(.response(response), outbound)
+                        }
                     }
-                    if !answerSlots.tryTake() { await answerSlots.take() }
-                    group.addTask { [self] in
-                        let response = await requests.respond(to: request)
-                        // A socket that closed meanwhile gets no answer; the client sends again after reconnecting.
-                        try? await send(.response(response), outbound)
-                        answerSlots.giveBack()
-                    }
+                } catch {
+                    readEnded(error, readError)
                 }
-            } catch {
-                readEnded(error, readError)
             }
             // Ends the hub forwarding, then lets the delivery loop apply the acks still queued and stop; the group waits
             // for it and for the answers still running.
@@ -290,7 +301,8 @@ final class SocketSession: Sendable {
 
     /// The delivery loop: one task owns the in-flight window, so deliveries and acks never race. Once the socket
     /// cannot be written (closed, displaced) it keeps applying acks until the inputs end.
-    private func deliver(_ queue: InputQueue, acks: AckBuffer, outbound: WebSocketOutboundWriter, closedByServer: ClosedByServer) async throws {
+    private func deliver(_ queue: InputQueue, acks: AckBuffer, outbound: WebSocketOutboundWriter, closedByServer: ClosedByServer,
+                         signIn: SignInGate) async throws {
         // Flat on purpose (no closures wrapping the writes): this task lives as long as the socket and keeps the memory
         // its deepest call chain ever took.
         var window = DeliveryWindow(capacity: limits.socketWindow)
@@ -300,10 +312,13 @@ final class SocketSession: Sendable {
         // The sign-in is read again now that the socket is subscribed: a revocation that landed between the upgrade's
         // sign-in and the subscription found no connection to close (one that lands after this read finds it).
         if try await authenticator.signInStands(device) {
+            signIn.decide(stands: true)
             do { try await refill(&window, outbound) } catch let failure as StoreReadFailure { throw failure.error } catch { writable = false }
         } else {
+            // The reader stops without reading, which ends the subscription and then this loop.
             writable = false
             closedByServer.set()
+            signIn.decide(stands: false)
             await closeRevoked(outbound)
         }
         for await input in queue.inputs {
