@@ -1,5 +1,4 @@
 import Foundation
-import ParleyAPI
 import ParleyKit
 import Synchronization
 
@@ -85,11 +84,7 @@ struct IdleSocketRun: Sendable {
                 group.addTask {
                     var sent = 0
                     for number in 0..<sends {
-                        let request = SendMessagesRequest(
-                            messages: [OutgoingMessage(destinationDeviceId: recipient.credentials.deviceId,
-                                                       destinationRegistrationId: recipient.registrationId, type: 2,
-                                                       content: Data("idle \(number)".utf8).base64EncodedString())],
-                            timestamp: UInt64(Date().timeIntervalSince1970 * 1000))
+                        let request = recipient.message(carrying: Data("idle \(number)".utf8))
                         if case .sent = try await writer.send(request, to: recipient.credentials.accountId) { sent += 1 }
                     }
                     return sent

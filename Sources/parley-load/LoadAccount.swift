@@ -37,4 +37,12 @@ struct LoadAccount: Sendable {
             return accounts.compactMap { $0 }
         }
     }
+
+    /// An opaque message (type 2) carrying `content` to this account's device, as the load runs send it.
+    func message(carrying content: Data) -> SendMessagesRequest {
+        SendMessagesRequest(
+            messages: [OutgoingMessage(destinationDeviceId: credentials.deviceId, destinationRegistrationId: registrationId,
+                                       type: 2, content: content.base64EncodedString())],
+            timestamp: UInt64(Date().timeIntervalSince1970 * 1000))
+    }
 }

@@ -98,11 +98,7 @@ struct TrafficRun: Sendable {
             }
             var content = withUnsafeBytes(of: monotonicNanoseconds().littleEndian, Array.init)
             content += filler
-            let request = SendMessagesRequest(
-                messages: [OutgoingMessage(destinationDeviceId: recipient.credentials.deviceId,
-                                           destinationRegistrationId: recipient.registrationId, type: 2,
-                                           content: Data(content).base64EncodedString())],
-                timestamp: UInt64(Date().timeIntervalSince1970 * 1000))
+            let request = recipient.message(carrying: Data(content))
             do {
                 let outcome = if overSocket, let writer {
                     try await writer.send(request, to: recipient.credentials.accountId)

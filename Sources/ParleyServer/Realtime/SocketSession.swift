@@ -224,10 +224,10 @@ final class SocketSession: Sendable {
         case .ephemeral:
             do {
                 try relay(frame.ephemeral)
-            } catch let error as ServerError {
-                return .reply(.failure(code: error.body.code, message: error.body.message), on: self)
             } catch {
-                return .reply(.failure(code: "bad_frame", message: "the ephemeral event was refused"), on: self)  // relay throws only ServerError
+                // relay throws ServerErrors (a bad event, the rate limit); anything else is refused as a bad frame.
+                let body = (error as? ServerError)?.body ?? APIErrorBody(code: "bad_frame", message: "the ephemeral event was refused")
+                return .reply(.failure(code: body.code, message: body.message), on: self)
             }
         case .request:
             guard let request = frame.request else {
@@ -408,10 +408,7 @@ final class SocketSession: Sendable {
     /// An envelope as this socket's frame: a binary `PUT /api/v1/message` request, or a JSON envelope frame.
     @inline(never)
     private func encode(_ envelope: StoredEnvelope) throws -> WebSocketOutboundWriter.OutboundFrame {
-        guard let binaryDeliveries else {
-            let data = try JSONEncoder().encode(SocketFrame.deliver(Envelope(stored: envelope)))
-            return .text(String(decoding: data, as: UTF8.self))
-        }
+        guard let binaryDeliveries else { return try Self.jsonText(.deliver(Envelope(stored: envelope))) }
         let body = BinarySocketMessage.envelope(
             guid: envelope.guid, sourceAccountId: envelope.sourceAccountId, sourceDeviceId: envelope.sourceDeviceId,
             type: envelope.type, content: envelope.content, timestamp: envelope.timestamp,
@@ -421,13 +418,15 @@ final class SocketSession: Sendable {
         return .binary(ByteBuffer(bytes: BinarySocketMessage.request(request).serializedBytes()))
     }
 
+    /// `frame` as a JSON socket writes it: a text frame.
+    private static func jsonText(_ frame: SocketFrame) throws -> WebSocketOutboundWriter.OutboundFrame {
+        .text(String(decoding: try JSONEncoder().encode(frame), as: UTF8.self))
+    }
+
     /// `frame` as this socket writes it, or `nil` for a kind a binary socket does not carry.
     @inline(never)
     fileprivate func encode(_ frame: SocketFrame) throws -> WebSocketOutboundWriter.OutboundFrame? {
-        guard let binaryDeliveries else {
-            let data = try JSONEncoder().encode(frame)
-            return .text(String(decoding: data, as: UTF8.self))
-        }
+        guard let binaryDeliveries else { return try Self.jsonText(frame) }
         let message: BinarySocketMessage
         switch frame.type {
         case .response:
