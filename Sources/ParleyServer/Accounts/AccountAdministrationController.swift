@@ -54,9 +54,8 @@ struct AccountAdministrationController: Sendable {
         let accountId = try context.pathParameter("account")
         let body = try await JSONCoding.decode(AccountDisabledRequest.self, from: request, limit: limits.smallBodyBytes)
         let id = try Self.validated(accountId)
-        let devices = body.disabled ? try await store.devices(accountId: id) : []
         guard try await store.setAccountDisabled(id: id, disabled: body.disabled) else { throw ServerError.notFound("no account \(accountId)") }
-        closeSockets(of: devices)
+        if body.disabled { hub.disconnect(accountId: id) }
         return Response(status: .noContent)
     }
 
@@ -64,9 +63,8 @@ struct AccountAdministrationController: Sendable {
     @Sendable func delete(_ request: Request, context: ParleyRequestContext) async throws -> Response {
         let accountId = try context.pathParameter("account")
         let id = try Self.validated(accountId)
-        let devices = try await store.devices(accountId: id)
         guard try await store.deleteAccount(id: id) else { throw ServerError.notFound("no account \(accountId)") }
-        closeSockets(of: devices)
+        hub.disconnect(accountId: id)
         return Response(status: .noContent)
     }
 
@@ -74,10 +72,5 @@ struct AccountAdministrationController: Sendable {
     private static func validated(_ accountId: String) throws -> String {
         guard accountId.utf8.count <= 64 else { throw ServerError.notFound("no account \(accountId.prefix(64))") }
         return accountId.lowercased()
-    }
-
-    /// Closes the sockets these devices have open to this process.
-    private func closeSockets(of devices: [StoredDevice]) {
-        for device in devices { hub.disconnect(DeviceAddress(accountId: device.accountId, deviceId: device.deviceId)) }
     }
 }

@@ -77,6 +77,16 @@ public final class DeliveryHub: Sendable {
         close(address, onlyId: nil)
     }
 
+    /// Closes every connection of `accountId` here (each gets ``HubEvent/revoked``): the operator disabled or deleted
+    /// the account. Called after the change is stored, so it also closes a device linked while the change was being
+    /// made; a connection subscribing after this call finds the change in its own sign-in check.
+    func disconnect(accountId: String) {
+        let connected = state.withLock { state in
+            (state.accounts[accountId] ?? [:]).map { (DeviceAddress(accountId: accountId, deviceId: $0.key), $0.value.id) }
+        }
+        for (address, id) in connected { close(address, onlyId: id) }
+    }
+
     /// The accounts with a device connected here.
     public func connectedAccountIds() -> [String] {
         state.withLock { Array($0.accounts.keys) }

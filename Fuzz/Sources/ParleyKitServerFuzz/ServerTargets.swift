@@ -1,3 +1,4 @@
+import FuzzHarness
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,3 +1,4 @@
+import FuzzHarness
 import ParleyProtocol
 
 /// Sealed sender: the outer envelope opened with Bob's identity, the inner content, and the certificates.

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import FuzzHarness
 @testable import ParleyKit
 import ParleyProtocol
 
@@ -95,16 +96,19 @@ enum ClientTargets {
         attachment.seeds().map { seed in Array(seed[0..<66]) + [3] + Array(seed[66...]) }
     })
 
+    /// The new device's key a provisioning envelope is encrypted to.
+    static let provisioningKey = IdentityKeyPair.generate()
+
     /// A provisioning envelope from the provisioning address, and a link code typed or scanned by the user.
     static let provisioning = FuzzTarget(run: { input in
-        if let plaintext = try? ProvisioningCipher.decrypt(input, with: Fixtures.shared.provisioningKey.privateKey) {
+        if let plaintext = try? ProvisioningCipher.decrypt(input, with: provisioningKey.privateKey) {
             _ = try? JSONDecoder().decode(DeviceProvisioning.self, from: Data(plaintext))
         }
         _ = try? LinkInvitation(code: String(decoding: input, as: UTF8.self))
     }, seeds: {
         let message = Data(#"{"accountId":"a","username":"alice","identityKeyPair":"AAAA","linkCode":"code"}"#.utf8)
         return [
-            (try? ProvisioningCipher.encrypt(Array(message), to: Fixtures.shared.provisioningKey.publicKey)) ?? [],
+            (try? ProvisioningCipher.encrypt(Array(message), to: provisioningKey.publicKey)) ?? [],
             Array(LinkInvitation.create().code.utf8),
         ]
     })

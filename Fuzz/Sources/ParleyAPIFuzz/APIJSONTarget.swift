@@ -1,4 +1,5 @@
 import Foundation
+import FuzzHarness
 import ParleyAPI
 
 /// The JSON the server reads from strangers (request bodies and socket frames): decoding refuses malformed input with

@@ -1,4 +1,5 @@
 import Foundation
+import FuzzHarness
 import ParleyProtocol
 
 /// A view of a fixture's stores that reads everything and keeps no write, so every input meets the same state (libFuzzer

@@ -1,3 +1,4 @@
+import FuzzHarness
 import ParleyProtocol
 
 /// SPQR's `pq_ratchet` codec and its systematic Reed–Solomon erasure code over GF(2¹⁶).
@@ -43,19 +44,4 @@ enum SPQRTargets {
             invariant(decoded.count == claimed * SPQRMessage.chunkLength, "a decoded message has the chunks' length")
         }
     }, seeds: { [[3] + Array(repeating: 0x41, count: 96) + [0, 0, 0, 5, 1, 2], [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]] })
-}
-
-/// Reads an input byte by byte; past the end it yields zeros.
-struct ByteReader {
-    private let bytes: [UInt8]
-    private var position = 0
-
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
-
-    var isExhausted: Bool { position >= bytes.count }
-
-    mutating func byte() -> UInt8 {
-        defer { position += 1 }
-        return position < bytes.count ? bytes[position] : 0
-    }
 }

@@ -1,3 +1,4 @@
+import FuzzHarness
 import ParleyProtocol
 
 /// The 1:1 and group wire messages: parse, and whatever parses serializes to bytes that parse again.

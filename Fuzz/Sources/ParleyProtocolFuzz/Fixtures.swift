@@ -13,8 +13,6 @@ struct Fixtures: @unchecked Sendable {
     let bobAddress = try! ProtocolAddress(name: "796abedb-ca4e-4f18-8803-1fab5b5f1bbc", deviceId: 1)
     let distributionId = UUID(uuidString: "d1d1d1d1-7000-11eb-b32a-33b8a8a487a6")!
     let trustRoot = PrivateKey.generate()
-    /// The new device's key a provisioning envelope is encrypted to.
-    let provisioningKey = IdentityKeyPair.generate()
     /// Alice → Bob: a pre-key message, then Bob's answer and Alice's next message (whisper messages).
     let preKeyMessage: [UInt8]
     let whisperMessages: [[UInt8]]

@@ -1,3 +1,4 @@
+import FuzzHarness
 import ParleyProtocol
 
 /// A stateful target: Alice and Bob, with an established PQXDH session with SPQR, exchange messages in the order the

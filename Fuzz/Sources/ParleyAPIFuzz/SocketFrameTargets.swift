@@ -1,4 +1,5 @@
 import Foundation
+import FuzzHarness
 import ParleyAPI
 
 /// The socket's binary frames (Signal's WebSocketMessage framing, `?frames=binary`), which both the server and the

@@ -1,3 +1,4 @@
+import FuzzHarness
 import ParleyProtocol
 
 /// Stored records and serialized keys, as a damaged or hostile database hands them back.

@@ -1,0 +1,35 @@
+@testable import ParleyServer
+import Synchronization
+import Testing
+
+/// `DeliveryHub.disconnect(accountId:)`, which the operator's disable and delete call after storing the change: every
+/// connection of the account here is told it is revoked, whatever devices it has, and no other account's is.
+@Suite struct DeliveryHubAccountDisconnectTests {
+    @Test func disconnectingAnAccountRevokesEveryOneOfItsConnectionsAndNoOther() {
+        let revoked = Mutex<[DeviceAddress]>([])
+        let counts = Mutex<[Int]>([])
+        let hub = DeliveryHub(onCountChange: { count in counts.withLock { $0.append(count) } })
+        let subscribe = { (address: DeviceAddress) in
+            _ = hub.subscribe(address, credential: "hash") { event in
+                if case .revoked = event { revoked.withLock { $0.append(address) } }
+            }
+        }
+        let alice = (1...3).map { DeviceAddress(accountId: "alice", deviceId: UInt32($0)) }
+        let bob = DeviceAddress(accountId: "bob", deviceId: 1)
+        alice.forEach(subscribe)
+        subscribe(bob)
+        #expect(hub.connectedCount == 4)
+
+        hub.disconnect(accountId: "alice")
+        #expect(Set(revoked.withLock { $0 }) == Set(alice))
+        #expect(hub.isConnected(accountId: "alice") == false)
+        #expect(hub.isConnected(accountId: "bob"))
+        #expect(hub.connectedCount == 1)
+        #expect(counts.withLock { $0.last } == 1)
+
+        // An account with nothing connected here: nothing happens.
+        hub.disconnect(accountId: "carol")
+        #expect(revoked.withLock { $0.count } == 3)
+        #expect(hub.connectedCount == 1)
+    }
+}
