@@ -1,7 +1,7 @@
 // swift-tools-version:6.1
 // Fuzz targets for Parley's parsers (libFuzzer). A separate package, like Benchmarks/, so the main build never
-// carries the sanitizers. Built and run by Scripts/fuzz.sh (`make fuzz`; `make test` runs each target briefly):
-//   swift build --package-path Fuzz --scratch-path .build-fuzz --sanitize=fuzzer --sanitize=address
+// carries the sanitizers. Built and run by Scripts/fuzz.sh (`make fuzz`; `make test` runs each target briefly), which
+// passes the sanitizer flags (see it for why SwiftPM gets only --sanitize=fuzzer).
 //
 // Three binaries, each linking only what its targets reach: after every input libFuzzer scans and clears the coverage
 // counters of all the instrumented code linked in, and with the server's dependencies (1.5 million counters) that

@@ -51,18 +51,31 @@ for name in ParleyProtocolFuzz ParleyAPIFuzz ParleyKitServerFuzz; do
     before=${#listed[@]}
     while read -r target; do
         [ -n "$target" ] || continue
+        if [ -n "${binary_of[$target]:-}" ]; then
+            echo "fuzz: $target is in ${binary_of[$target]##*/} and $name" >&2
+            exit 1
+        fi
         binary_of[$target]="$bin/$name"
         listed+=("$target")
-    done < <(PARLEY_FUZZ_LIST=1 ASAN_OPTIONS=detect_leaks=0 "$bin/$name" 2>/dev/null)
+    done < <(PARLEY_FUZZ_LIST=1 ASAN_OPTIONS=detect_leaks=0 "$bin/$name" 2>".build-fuzz/$name.list.log")
     if [ ${#listed[@]} -eq "$before" ]; then
-        echo "fuzz: $bin/$name lists no target" >&2
+        echo "fuzz: $bin/$name lists no target (its output: .build-fuzz/$name.list.log)" >&2
+        exit 1
+    fi
+done
+# Every target that ever failed still exists (its regression inputs would otherwise never be replayed).
+for regressions in Fuzz/Regressions/*/; do
+    [ -d "$regressions" ] || continue
+    target="$(basename "$regressions")"
+    if [ -z "${binary_of[$target]:-}" ]; then
+        echo "fuzz: Fuzz/Regressions/$target names no target (targets: ${listed[*]})" >&2
         exit 1
     fi
 done
 [ ${#targets[@]} -gt 0 ] || targets=("${listed[@]}")
 for target in "${targets[@]}"; do
-    if [ -z "${binary_of[$target]:-}" ]; then
-        echo "fuzz: no target $target (targets: ${listed[*]})" >&2
+    if [ -z "$target" ] || [ -z "${binary_of[$target]:-}" ]; then
+        echo "fuzz: no target '$target' (targets: ${listed[*]})" >&2
         exit 2
     fi
 done
@@ -84,11 +97,16 @@ for target in "${targets[@]}"; do
     [ -z "$(ls -A "$corpus")" ] && seeds=(env PARLEY_FUZZ_SEEDS="$corpus")
     [ -d "$regressions" ] && cp -n "$regressions"/* "$corpus"/ 2>/dev/null || true
     log=".build-fuzz/$target.log"
-    if ${seeds[@]+"${seeds[@]}"} env PARLEY_FUZZ_TARGET="$target" SWIFT_BACKTRACE=enable=no LSAN_OPTIONS="suppressions=$PWD/Fuzz/lsan.supp:print_suppressions=0" "${binary_of[$target]}" "$corpus" -dict=Fuzz/protobuf.dict \
+    if ${seeds[@]+"${seeds[@]}"} env -u PARLEY_FUZZ_LIST PARLEY_FUZZ_TARGET="$target" SWIFT_BACKTRACE=enable=no LSAN_OPTIONS="suppressions=$PWD/Fuzz/lsan.supp:print_suppressions=0" "${binary_of[$target]}" "$corpus" -dict=Fuzz/protobuf.dict \
         -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -max_len=8192 -print_final_stats=1 \
         -artifact_prefix="$artifacts" ${extra[@]+"${extra[@]}"} >"$log" 2>&1; then
         runs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")"
-        echo "fuzz $target: ${runs:-?} executions in ${seconds} s, no crash, leak or timeout"
+        if [ -n "$runs" ]; then
+            echo "fuzz $target: $runs executions in ${seconds} s, no crash, leak or timeout"
+        else
+            failed=$((failed + 1))
+            echo "fuzz $target: FAILED, it exited without fuzzing (log: $log)" >&2
+        fi
     else
         failed=$((failed + 1))
         echo "fuzz $target: FAILED (log: $log, input in $artifacts)" >&2

@@ -111,8 +111,12 @@ import Testing
                                           json: AccountDisabledRequest(disabled: false)).0 == .noContent)
             #expect(try await client.call(.get, APIRoutes.devices, headers: alice.headers).0 == .ok)
 
-            // Deleted: gone with its devices; the username is free again.
-            #expect(try await client.call(.delete, OperatorRoutes.account(bob.accountId), headers: Self.operatorHeaders).0 == .noContent)
+            // Deleted: gone with its devices, its open socket closed; the username is free again.
+            try await client.withSocket(bob) { socket in
+                _ = try await socket.expect(.queueEmpty)
+                #expect(try await client.call(.delete, OperatorRoutes.account(bob.accountId), headers: Self.operatorHeaders).0 == .noContent)
+                while let frame = try await socket.next() { _ = frame }  // the server closes it
+            }
             #expect(try await client.call(.get, APIRoutes.devices, headers: bob.headers).0 == .unauthorized)
             #expect(try await client.call(.delete, OperatorRoutes.account(bob.accountId), headers: Self.operatorHeaders).0 == .notFound)
             #expect(try await client.call(.put, OperatorRoutes.accountDisabled(UUID().uuidString), headers: Self.operatorHeaders,

@@ -10,7 +10,7 @@ public enum FuzzEntry {
     /// inputs there. With `PARLEY_FUZZ_LIST=1` it prints the binary's target names, one a line, and exits.
     public static func initialize(targets: [String: FuzzTarget]) -> CInt {
         let environment = ProcessInfo.processInfo.environment
-        if environment["PARLEY_FUZZ_LIST"] != nil {
+        if environment["PARLEY_FUZZ_LIST"] == "1" {
             print(targets.keys.sorted().joined(separator: "\n"))
             exit(0)
         }

@@ -96,8 +96,12 @@ enum ClientTargets {
         attachment.seeds().map { seed in Array(seed[0..<66]) + [3] + Array(seed[66...]) }
     })
 
-    /// The new device's key a provisioning envelope is encrypted to.
-    static let provisioningKey = IdentityKeyPair.generate()
+    /// The new device's key a provisioning envelope is encrypted to. Fixed, so the envelopes a corpus keeps from one run
+    /// still open in the next (a key made per process would fail every kept envelope's MAC check).
+    static let provisioningKey: IdentityKeyPair = {
+        let privateKey = try! PrivateKey(Array(repeating: UInt8(0x2A), count: 32))
+        return IdentityKeyPair(publicKey: privateKey.publicKey, privateKey: privateKey)
+    }()
 
     /// A provisioning envelope from the provisioning address, and a link code typed or scanned by the user.
     static let provisioning = FuzzTarget(run: { input in
