@@ -8,8 +8,7 @@ public enum SPQRErasureCode {
         precondition(!message.isEmpty && message.count % SPQRMessage.chunkLength == 0 && (0...SPQRMessage.maximumChunkIndex).contains(index))
         let count = message.count / SPQRMessage.chunkLength
         if index < count { return Array(message[index * 32..<index * 32 + 32]) }
-        let xs = (0..<count).map { UInt16($0) }
-        let weights = lagrangeWeights(at: UInt16(index), xs: xs)
+        let weights = LagrangeBasis(xs: (0..<count).map { UInt16($0) }).weights(at: UInt16(index))
         var chunk = [UInt8](repeating: 0, count: 32)
         for polynomial in 0..<16 {
             var value: UInt16 = 0
@@ -37,19 +36,19 @@ public enum SPQRErasureCode {
         }
         // The systematic chunks when all are there; otherwise the lowest indices given.
         if (0..<chunkCount).allSatisfy({ chunks[$0] != nil }) { return (0..<chunkCount).flatMap { chunks[$0]! } }
-        let used = chunks.keys.sorted().prefix(chunkCount)
-        let xs = used.map { UInt16($0) }
+        let used = Array(chunks.keys.sorted().prefix(chunkCount))
+        let usedChunks = used.map { chunks[$0]! }
+        let basis = LagrangeBasis(xs: used.map { UInt16($0) })
         var message = [UInt8](repeating: 0, count: chunkCount * 32)
         for target in 0..<chunkCount {
             if let known = chunks[target] {
                 message.replaceSubrange(target * 32..<target * 32 + 32, with: known)
                 continue
             }
-            let weights = lagrangeWeights(at: UInt16(target), xs: xs)
+            let weights = basis.weights(at: UInt16(target))
             for polynomial in 0..<16 {
                 var value: UInt16 = 0
-                for (position, index) in used.enumerated() {
-                    let bytes = chunks[index]!
+                for (position, bytes) in usedChunks.enumerated() {
                     value ^= GF16.multiply(UInt16(bytes[polynomial * 2]) << 8 | UInt16(bytes[polynomial * 2 + 1]), weights[position])
                 }
                 message[target * 32 + polynomial * 2] = UInt8(value >> 8)
@@ -57,17 +56,5 @@ public enum SPQRErasureCode {
             }
         }
         return message
-    }
-
-    /// The Lagrange basis at `x` for the distinct points `xs`: weight i = Π_{j≠i} (x − x_j) / (x_i − x_j).
-    private static func lagrangeWeights(at x: UInt16, xs: [UInt16]) -> [UInt16] {
-        xs.enumerated().map { i, xi in
-            var numerator: UInt16 = 1, denominator: UInt16 = 1
-            for (j, xj) in xs.enumerated() where j != i {
-                numerator = GF16.multiply(numerator, x ^ xj)
-                denominator = GF16.multiply(denominator, xi ^ xj)
-            }
-            return GF16.multiply(numerator, GF16.inverse(denominator))
-        }
     }
 }
