@@ -74,6 +74,8 @@ public struct DataMessage: Codable, Sendable, Equatable {
             throw ParleyError.malformedContent("a reaction, delete or timer update carries no body or attachments")
         }
         guard expireTimer <= Self.maximumExpireTimer else { throw ParleyError.malformedContent("a timer longer than a year") }
+        try MessageContent.checkTimestamps([quote?.timestamp, deleteTarget, editTarget, reaction?.targetTimestamp].compactMap { $0 },
+                                           of: "a message")
     }
 
     /// Longest disappearing-message timer: one year, in seconds.

@@ -11,6 +11,9 @@ public struct MessageContent: Codable, Sendable, Equatable {
     public static let maximumAttachments = 100
     /// Timestamps one receipt may name.
     public static let maximumReceiptTimestamps = 1000
+    /// The latest timestamp content may name (milliseconds since 1970): the largest a signed 64-bit database column
+    /// holds. A quote, reaction, edit, delete or receipt naming a later one is malformed.
+    public static let maximumTimestamp = UInt64(Int64.max)
 
     /// A message for a conversation.
     public var dataMessage: DataMessage?
@@ -77,6 +80,7 @@ public struct MessageContent: Codable, Sendable, Equatable {
             guard wire.receiptMessage.timestamps.count <= Self.maximumReceiptTimestamps else {
                 throw ParleyError.malformedContent("a receipt names more than \(Self.maximumReceiptTimestamps) messages")
             }
+            try Self.checkTimestamps(wire.receiptMessage.timestamps, of: "a receipt")
             content.receipt = Receipt(kind: wire.receiptMessage.type == .read ? "read" : "delivered",
                                       timestamps: wire.receiptMessage.timestamps)
         }
@@ -87,6 +91,13 @@ public struct MessageContent: Codable, Sendable, Equatable {
             throw ParleyError.malformedContent("no part is set")
         }
         return content
+    }
+
+    /// - Throws: ``ParleyError/malformedContent(_:)`` when one of `timestamps` is later than ``maximumTimestamp``.
+    static func checkTimestamps(_ timestamps: [UInt64], of what: String) throws {
+        guard timestamps.allSatisfy({ $0 <= maximumTimestamp }) else {
+            throw ParleyError.malformedContent("\(what) names a timestamp later than \(maximumTimestamp) ms")
+        }
     }
 
     private func wire() throws -> Parley_Content_Content {

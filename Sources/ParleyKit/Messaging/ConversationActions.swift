@@ -8,6 +8,9 @@ import GRDB
 enum ConversationActions {
     /// How long after sending its author may edit or delete a message (Signal: 24 hours).
     static let authorWindowMilliseconds: UInt64 = 24 * 3600 * 1000
+    /// Edits one message may have: each keeps the text it replaces (up to 64 KiB), so an author cannot make a receiver
+    /// store an unbounded history.
+    static let maximumEdits = 10
 
     /// What applying a message did.
     enum Result: Equatable {
@@ -83,7 +86,8 @@ enum ConversationActions {
         row.kind = message.isTimerUpdate ? .timerChange : .message
         row.mentions = message.isTimerUpdate ? [] : message.mentions
         row.expireTimer = message.expireTimer
-        row.replyToId = try message.quote.flatMap { try MessagesTable.id(author: $0.authorAccountId, timestamp: $0.timestamp, db) }
+        // A quote names a message of this conversation; one elsewhere is not linked (its text is not shown here).
+        row.replyToId = try message.quote.flatMap { try MessagesTable.id(author: $0.authorAccountId, timestamp: $0.timestamp, in: threadId, db) }
         guard let id = try MessagesTable.insert(row, db) else { return .duplicate }
         // A message this account sent (from another device) starts its timer now; one received, when it is read.
         if origin.outgoing, !message.isTimerUpdate { try MessagesTable.startTimer(messageId: id, now: origin.now, db) }
@@ -94,7 +98,7 @@ enum ConversationActions {
     /// Sets, replaces or withdraws `origin.author`'s reaction on the target message. An older reaction never
     /// replaces a newer one (deliveries may arrive out of order).
     static func react(_ reaction: Reaction, from origin: Origin, in conversation: Int64, _ db: Database) throws -> Result {
-        guard let target = try MessagesTable.id(author: reaction.targetAuthorAccountId, timestamp: reaction.targetTimestamp, db),
+        guard let target = try MessagesTable.id(author: reaction.targetAuthorAccountId, timestamp: reaction.targetTimestamp, in: conversation, db),
               try MessagesTable.isReactable(target, threadId: conversation, db)
         else { return .rejected("no message to react to in this conversation") }
         if let current = try ReactionsTable.timestamp(of: origin.author, on: target, db), current >= origin.timestamp { return .duplicate }
@@ -113,6 +117,9 @@ enum ConversationActions {
         }
         guard let current = try MessagesTable.currentVersion(target, db) else { return .rejected("no such message") }
         guard origin.timestamp > current.changedAt else { return .duplicate }
+        guard try MessageEditsTable.count(of: target, db) < Self.maximumEdits else {
+            return .rejected("a message is edited at most \(Self.maximumEdits) times")
+        }
         try MessageEditsTable.keep(current.body, of: target, until: current.changedAt, db)
         try MessagesTable.replaceBody(target, with: body, mentions: mentions, editedAt: origin.timestamp, db)
         return .applied

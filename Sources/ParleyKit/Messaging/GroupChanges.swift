@@ -6,6 +6,11 @@ import GRDB
 /// the group, as in Signal's client-managed groups); removing a member makes every remaining member's device
 /// start a new distribution, so the removed member cannot read what follows.
 enum GroupChanges {
+    /// How far past the known revision a change may jump. Changes can arrive out of order (a later one first), but no
+    /// honest group has this many in flight; a member jumping further (toward the last revision, after which nobody could
+    /// change the group again) is refused.
+    static let maximumRevisionStep: UInt32 = 1000
+
     /// Applies a change of title or members from `origin.author`: a group this account is added to appears; in a
     /// known group only a member may change it, and only to a newer revision. Records a notice in the conversation.
     static func apply(_ context: GroupContext, from origin: ConversationActions.Origin, _ db: Database) throws -> ConversationActions.Result {
@@ -15,6 +20,9 @@ enum GroupChanges {
         if let existing = try ThreadsTable.group(id: context.id, db) {
             guard existing.members.contains(origin.author) else { return .rejected("only a member may change the group") }
             guard context.revision > existing.revision else { return .duplicate }
+            guard context.revision - existing.revision <= Self.maximumRevisionStep else {
+                return .rejected("a change to revision \(context.revision) of a group at \(existing.revision)")
+            }
             threadId = existing.threadId
             let removed = Set(existing.members).subtracting(state.members), added = Set(state.members).subtracting(existing.members)
             try ThreadsTable.updateGroup(threadId: threadId, title: state.title, revision: context.revision,

@@ -50,6 +50,10 @@ public struct MessageReceiver: Sendable {
     /// Processes one envelope; the caller acknowledges it to the server after this returns (the result is committed).
     public func process(_ envelope: Envelope) async throws -> Outcome {
         guard let ciphertext = Data(base64Encoded: envelope.content) else { return .undecryptable(reason: "content is not base64") }
+        // The server bounds what it stores; a later time than a database column holds is a server's garbage.
+        guard envelope.timestamp <= MessageContent.maximumTimestamp, envelope.serverTimestamp <= MessageContent.maximumTimestamp else {
+            return .rejected(reason: "an envelope timestamp later than \(MessageContent.maximumTimestamp) ms")
+        }
         let now = clock.next()
         let wallTime = wallClock()
         return try await database.awaitableWrite { [store] db in
@@ -132,8 +136,9 @@ public struct MessageReceiver: Sendable {
                 let status: MessageStatus = receipt.kind == "read" ? .read : .delivered
                 try MessageSendLog.forget(timestamps: receipt.timestamps, to: source.accountId, deviceId: source.deviceId, db)
                 for timestamp in receipt.timestamps {
-                    guard let id = try MessagesTable.id(author: credentials.accountId, timestamp: timestamp, db) else { continue }
-                    try MessagesTable.setStatus(status, messageId: id, db)
+                    // Only a message sent to the receipt's sender: a 1:1 with it, or a group it is in.
+                    guard let id = try MessagesTable.sent(at: timestamp, by: credentials.accountId, seenBy: source.accountId, db) else { continue }
+                    try MessagesTable.receiptArrived(status, messageId: id, db)
                     try ReceiptsTable.record(receipt.kind, for: id, from: source.accountId, deviceId: source.deviceId, now: now, db)
                 }
                 return .acted(AppliedAct(authorAccountId: source.accountId, authorDeviceId: source.deviceId, timestamp: envelope.timestamp,
@@ -141,7 +146,15 @@ public struct MessageReceiver: Sendable {
             }
             if let typing = content.typing { return .typing(accountId: source.accountId, deviceId: source.deviceId, action: typing) }
             if let distribution = content.senderKeyDistribution {
-                return try Self.accept(distribution, from: sender, store: store, db)
+                do {
+                    return try Self.accept(distribution, from: sender, store: store, db)
+                } catch let error as DatabaseError {
+                    throw error
+                } catch {
+                    // Refused and acknowledged: left unacknowledged, it would come back first after every reconnect and
+                    // hold up everything behind it.
+                    return .rejected(reason: "a sender key that cannot be taken: \(error)")
+                }
             }
             return .applied
         }

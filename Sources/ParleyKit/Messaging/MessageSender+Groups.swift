@@ -47,6 +47,7 @@ extension MessageSender {
             var state = GroupState(title: group.title, members: group.members)
             change(&state)
             guard state != GroupState(title: group.title, members: group.members) else { return }
+            guard group.revision < UInt32.max else { throw ParleyError.invalidArgument("“\(group.title)” has no revision left to change it") }
             try changeGroup(GroupContext(id: groupId, revision: group.revision + 1, state: state), previous: group.members,
                             timestamp: timestamp, db)
         }

@@ -60,6 +60,7 @@ struct RetryReceipts: Sendable {
                        _ db: Database, now: UInt64) throws -> Bool {
         let request = try DecryptionErrorMessage.extractFromSerializedContent(try PlaintextContent(bytes: plaintext).body)
         guard request.deviceId == localDeviceId else { return false }
+        try MessageContent.checkTimestamps([request.timestamp], of: "a retry receipt")
         // Only a message this device can still resend is worth a new session: anything else (pruned, answered,
         // never sent) leaves the session alone, so a peer cannot break a working session with made-up receipts.
         guard try MessageSendLog.unansweredEntry(to: sender.name, deviceId: sender.deviceId, timestamp: request.timestamp, db) != nil else {

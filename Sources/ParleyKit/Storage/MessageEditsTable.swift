@@ -18,6 +18,11 @@ enum MessageEditsTable {
         try Int64.fetchAll(db, sql: "SELECT timestamp FROM message_edits WHERE message_id = ?", arguments: [messageId]).map { UInt64($0) }
     }
 
+    /// How many times message `messageId` was edited.
+    static func count(of messageId: Int64, _ db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT count(*) FROM message_edits WHERE message_id = ?", arguments: [messageId]) ?? 0
+    }
+
     /// Erases message `messageId`'s earlier versions.
     static func delete(of messageId: Int64, _ db: Database) throws {
         try db.execute(sql: "DELETE FROM message_edits WHERE message_id = ?", arguments: [messageId])

@@ -21,7 +21,10 @@ enum MessagesTable {
                              try mentionsColumn(message.mentions)])
         guard db.changesCount > 0 else { return nil }
         let id = db.lastInsertedRowID
-        try ThreadsTable.noteMessage(id, at: message.timestamp, unread: unread, threadId: message.threadId, db)
+        // The conversation moves up by when the server took the message when that is earlier: a sender's clock set
+        // years ahead cannot pin its conversation to the top.
+        let updated = min(message.timestamp, message.serverTimestamp ?? message.timestamp)
+        try ThreadsTable.noteMessage(id, at: updated, unread: unread, threadId: message.threadId, db)
         return id
     }
 
@@ -36,10 +39,27 @@ enum MessagesTable {
         return (try? JSONDecoder().decode([Mention].self, from: Data(text.utf8))) ?? []
     }
 
-    /// The local id of the message `authorAccountId` sent at `timestamp`, for quotes and receipts.
-    static func id(author authorAccountId: String, timestamp: UInt64, _ db: Database) throws -> Int64? {
-        try Int64.fetchOne(db, sql: "SELECT id FROM messages WHERE author_account_id = ? AND timestamp = ?",
-                           arguments: [authorAccountId, Int64(timestamp)])
+    /// The local id of the message `authorAccountId` sent at `timestamp` (in thread `threadId` when given: a quote or a
+    /// reaction names a message of its own conversation); `nil` when there is none.
+    static func id(author authorAccountId: String, timestamp: UInt64, in threadId: Int64? = nil, _ db: Database) throws -> Int64? {
+        guard let timestamp = Int64(exactly: timestamp) else { return nil }
+        guard let threadId else {
+            return try Int64.fetchOne(db, sql: "SELECT id FROM messages WHERE author_account_id = ? AND timestamp = ?",
+                                      arguments: [authorAccountId, timestamp])
+        }
+        return try Int64.fetchOne(db, sql: "SELECT id FROM messages WHERE author_account_id = ? AND timestamp = ? AND thread_id = ?",
+                                  arguments: [authorAccountId, timestamp, threadId])
+    }
+
+    /// The local id of the message this account (`localAccountId`) sent at `timestamp` to a conversation `recipient` is
+    /// in — the 1:1 with it, or a group it is a member of — for its receipts; `nil` for any other message.
+    static func sent(at timestamp: UInt64, by localAccountId: String, seenBy recipient: String, _ db: Database) throws -> Int64? {
+        guard let timestamp = Int64(exactly: timestamp) else { return nil }
+        return try Int64.fetchOne(db, sql: """
+            SELECT m.id FROM messages m JOIN threads t ON t.id = m.thread_id
+            WHERE m.author_account_id = ? AND m.outgoing = 1 AND m.timestamp = ? AND (t.recipient_account_id = ?
+                OR EXISTS (SELECT 1 FROM group_members g WHERE g.thread_id = t.id AND g.account_id = ?))
+            """, arguments: [localAccountId, timestamp, recipient, recipient])
     }
 
     /// Deletes the undecryptable copy of the message `authorAccountId`'s `device` sent at `timestamp`, if there is one
@@ -59,6 +79,15 @@ enum MessagesTable {
     }
 
     // MARK: Status and timers
+
+    /// A receipt's `status` (delivered or read) for outgoing message `messageId`: moves it forward only once it was sent.
+    /// A message still sending (some recipients have it, the send is retried for the others) or failed keeps its status,
+    /// so the retry still finds it unsent; ``markSent(_:serverTimestamp:now:_:)`` takes the receipts in afterwards.
+    static func receiptArrived(_ status: MessageStatus, messageId: Int64, _ db: Database) throws {
+        guard let current = try String.fetchOne(db, sql: "SELECT status FROM messages WHERE id = ?", arguments: [messageId]),
+              current != MessageStatus.sending.rawValue, current != MessageStatus.failed.rawValue else { return }
+        try setStatus(status, messageId: messageId, db)
+    }
 
     /// Moves an outgoing message to `status` (never backwards: sent → delivered → read; `failed` always applies).
     static func setStatus(_ status: MessageStatus, messageId: Int64, reason: String? = nil, _ db: Database) throws {
@@ -90,6 +119,9 @@ enum MessagesTable {
     /// A send finished: message `messageId` is sent (accepted by the server at `serverTimestamp`) and its timer starts.
     static func markSent(_ messageId: Int64, serverTimestamp: UInt64?, now: UInt64, _ db: Database) throws {
         try setStatus(.sent, messageId: messageId, db)
+        // Receipts that arrived while the send was still going.
+        let kinds = try String.fetchSet(db, sql: "SELECT DISTINCT kind FROM receipts WHERE message_id = ?", arguments: [messageId])
+        if kinds.contains("read") { try setStatus(.read, messageId: messageId, db) } else if kinds.contains("delivered") { try setStatus(.delivered, messageId: messageId, db) }
         try db.execute(sql: "UPDATE messages SET server_timestamp = ? WHERE id = ?", arguments: [serverTimestamp.map(Int64.init), messageId])
         try startTimer(messageId: messageId, now: now, db)
     }
