@@ -68,6 +68,27 @@ import Testing
         }
     }
 
+    /// A member whose account does not exist (gone, or a made-up id another member added) is left out of the group's
+    /// changes and messages; it does not fail them for everyone else.
+    @Test func aMemberWithNoAccountDoesNotStopTheGroup() async throws {
+        try await TestServer.run { server in
+            let p = try await ConversationFeatureTests.people(server)
+            let nobody = "00000000-0000-4000-8000-000000000000"  // sorts before every real member
+            let groupId = try p.alice.sender.createGroup(title: "With a ghost", members: [nobody, p.bobId])
+            var report = try await p.alice.runJobs()
+            #expect(report.failed == 0, "\(report)")
+            _ = try await p.bobPhone.receiveOnce()
+            #expect(try p.bobPhone.groups().first { $0.id == groupId }?.members.contains(nobody) == true)
+            let sent = try p.alice.sender.enqueue(body: "hello, group", toGroup: groupId)
+            report = try await p.alice.runJobs()
+            #expect(report.failed == 0, "\(report)")
+            #expect(try p.alice.database.read { db in try String.fetchOne(db, sql: "SELECT status FROM messages WHERE id = ?", arguments: [sent]) }
+                    == MessageStatus.sent.rawValue)
+            _ = try await p.bobPhone.receiveOnce()
+            #expect(try GroupConversationTests.groupTexts(p.bobPhone, groupId) == ["hello, group"])
+        }
+    }
+
     /// A receipt marks only a message sent to a conversation its sender is in, and never moves a message that is still
     /// being sent (the retry for the recipients who lack it must still find it unsent); the send's end takes it in.
     @Test func receiptsComeFromTheConversationAndWaitForTheSend() throws {

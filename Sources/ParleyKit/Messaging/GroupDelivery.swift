@@ -11,7 +11,8 @@ import ParleyProtocol
 /// (`PUT /v1/messages/multi_recipient`): the server learns neither the sender nor that the copies are one message from
 /// one account. Otherwise — or when the server refuses the combined key — each member gets its copy in a request of its
 /// own (sealed where that member's key is known). Device-list changes (409/410) are repaired per member, and a new or
-/// re-installed device gets the distribution message before the group message.
+/// re-installed device gets the distribution message before the group message. A member whose account is gone (the
+/// server knows no such account, or it has no device with keys) is left out; the others still get the message.
 struct GroupDelivery: Sendable {
     let database: ParleyDatabase
     let api: ParleyServerClient
@@ -49,7 +50,11 @@ struct GroupDelivery: Sendable {
         let members = outgoing.group.members.filter { $0 != credentials.accountId }
         if try await sendSealed(outgoing, to: members, as: credentials) { return }
         for member in members {
-            try await send(outgoing, to: member, as: credentials)
+            do {
+                try await send(outgoing, to: member, as: credentials)
+            } catch let error as ParleyError where error.namesNoAccount {
+                continue  // the member's account is gone: the other members still get the message
+            }
         }
     }
 
@@ -81,7 +86,11 @@ struct GroupDelivery: Sendable {
         for _ in 0...MessageDelivery.maximumRepairs {
             var recipients: [ProtocolAddress] = []
             for member in members {
-                try await handOut(outgoing.handout, to: member, threadId: outgoing.group.threadId, as: credentials)
+                do {
+                    try await handOut(outgoing.handout, to: member, threadId: outgoing.group.threadId, as: credentials)
+                } catch let error as ParleyError where error.namesNoAccount {
+                    return false  // a member's account is gone: the member-by-member path leaves it out
+                }
                 recipients += try sessions.devices(of: member).map { try ProtocolAddress(name: member, deviceId: $0.deviceId) }
             }
             let message: Data
@@ -126,7 +135,7 @@ struct GroupDelivery: Sendable {
                     try await sessions.establish(account.uuid, deviceIds: account.devices.staleDevices, as: credentials)
                 }
             case .unknownRecipients:
-                // A member's account is gone: the member-by-member path names it in its error.
+                // A member's account is gone: the member-by-member path leaves it out.
                 return false
             }
         }

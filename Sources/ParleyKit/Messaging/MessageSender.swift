@@ -239,7 +239,11 @@ public struct MessageSender: Sendable {
             try await groupDelivery.deliver(content, toGroup: threadId, timestamp: job.timestamp, as: credentials)
         case .accounts(let accountIds):
             for accountId in accountIds where accountId != credentials.accountId {
-                try await delivery.deliver(content, to: accountId, timestamp: job.timestamp, as: credentials)
+                do {
+                    try await delivery.deliver(content, to: accountId, timestamp: job.timestamp, as: credentials)
+                } catch let error as ParleyError where error.namesNoAccount {
+                    continue  // a member whose account is gone: the others still hear of the change
+                }
             }
         }
         try await delivery.deliver(MessageContent(sentTranscript: SentTranscript(destinationAccountId: destination, message: job.message)),

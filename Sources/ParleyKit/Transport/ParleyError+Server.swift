@@ -47,3 +47,13 @@ extension ParleyError {
         }
     }
 }
+
+extension ParleyError {
+    /// Whether the server answered 404 about the account a message was for: it does not exist (deleted, or never
+    /// registered) or has no device with keys. A send to several accounts (a group) leaves it out; the others still
+    /// get the message.
+    var namesNoAccount: Bool {
+        if case .server(let error) = self { return error.status == 404 }
+        return false
+    }
+}
