@@ -14,6 +14,7 @@ let package = Package(
     dependencies: [
         .package(name: "Parley", path: ".."),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
         // The libFuzzer hooks' logic, the target type and the input reader every binary shares.
@@ -39,6 +40,8 @@ let package = Package(
                 // The server's import-file and request-header parsers.
                 .product(name: "ParleyServer", package: "Parley"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                // The receive target reads the client's database inside the transaction it rolls back.
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
     ],

@@ -5,6 +5,7 @@ import FuzzHarness
 enum KitServerFuzzTargets {
     static let all: [String: FuzzTarget] = [
         "content": ClientTargets.content,
+        "receive": ReceiveTarget.target,
         "attachment": ClientTargets.attachment,
         "provisioning": ClientTargets.provisioning,
         "attachment-file": ClientTargets.attachmentFile,

@@ -90,74 +90,84 @@ public struct MessageReceiver: Sendable {
             } catch {
                 return try Self.recordFailure(envelope, from: source, reason: "\(error)", db, now: now)
             }
-            // A resent message takes the place of the copy that could not be decrypted.
-            try MessagesTable.removeUndecryptable(author: source.accountId, device: source.deviceId, timestamp: envelope.timestamp, db)
-            if let message = content.dataMessage {
-                if let profileKey = message.profileKey, source.accountId != credentials.accountId {
-                    try Self.keep(profileKey, of: source.accountId, db)
-                }
-                let origin = ConversationActions.Origin(
-                    author: source.accountId, authorDevice: source.deviceId, timestamp: envelope.timestamp,
-                    serverTimestamp: envelope.serverTimestamp, peer: source.accountId,
-                    outgoing: source.accountId == credentials.accountId, status: .received, now: now,
-                    localAccountId: credentials.accountId)
-                let result = try ConversationActions.apply(message, from: origin, db)
-                if case .stored(let id) = result, source.sealed {
-                    try MessagesTable.markSealed(id, db)
-                }
-                if case .stored = result, source.accountId != credentials.accountId, message.reaction == nil, !message.isTimerUpdate {
-                    try JobQueue.enqueue(.receipt(ReceiptJob(accountId: source.accountId, kind: "delivered", timestamps: [envelope.timestamp])),
-                                         now: now, db)
-                }
-                if case .applied = result, let kind = Self.act(message) {
-                    return .acted(AppliedAct(authorAccountId: source.accountId, authorDeviceId: source.deviceId, timestamp: envelope.timestamp,
-                                             groupId: message.group?.id, kind: kind))
-                }
-                return Outcome(result)
-            }
-            if let transcript = content.sentTranscript {
-                // Only this account's own devices may tell us what "we" sent.
-                guard source.accountId == credentials.accountId else {
-                    return try Self.recordFailure(envelope, from: source, reason: "a sent transcript from another account", db, now: now)
-                }
-                // The primary device rotated the profile key (it alone rotates: a linked device that has not heard of
-                // a rotation yet cannot bring the old key back).
-                if source.deviceId == 1, credentials.deviceId != 1, let bytes = transcript.message.profileKey,
-                   let profileKey = try? ProfileKey(bytes: bytes), try AccountManager.storedProfileKey(db) != profileKey {
-                    try AccountManager.keepProfileKey(profileKey, db)
-                }
-                let origin = ConversationActions.Origin(
-                    author: credentials.accountId, authorDevice: source.deviceId, timestamp: envelope.timestamp,
-                    serverTimestamp: envelope.serverTimestamp, peer: transcript.destinationAccountId, outgoing: true, status: .sent, now: now,
-                    localAccountId: credentials.accountId)
-                return Outcome(try ConversationActions.apply(transcript.message, from: origin, db))
-            }
-            if let receipt = content.receipt {
-                let status: MessageStatus = receipt.kind == "read" ? .read : .delivered
-                try MessageSendLog.forget(timestamps: receipt.timestamps, to: source.accountId, deviceId: source.deviceId, db)
-                for timestamp in receipt.timestamps {
-                    // Only a message sent to the receipt's sender: a 1:1 with it, or a group it is in.
-                    guard let id = try MessagesTable.sent(at: timestamp, by: credentials.accountId, seenBy: source.accountId, db) else { continue }
-                    try MessagesTable.receiptArrived(status, messageId: id, db)
-                    try ReceiptsTable.record(receipt.kind, for: id, from: source.accountId, deviceId: source.deviceId, now: now, db)
-                }
-                return .acted(AppliedAct(authorAccountId: source.accountId, authorDeviceId: source.deviceId, timestamp: envelope.timestamp,
-                                         groupId: nil, kind: .receipt(kind: receipt.kind, timestamps: receipt.timestamps)))
-            }
-            if let typing = content.typing { return .typing(accountId: source.accountId, deviceId: source.deviceId, action: typing) }
-            if let distribution = content.senderKeyDistribution {
-                do {
-                    return try Self.accept(distribution, from: sender, store: store, db)
-                } catch let error as DatabaseError {
-                    throw error
-                } catch {
-                    // Refused and acknowledged: left unacknowledged, it would come back first after every reconnect and
-                    // hold up everything behind it.
-                    return .rejected(reason: "a sender key that cannot be taken: \(error)")
-                }
-            }
-            return .applied
+            return try Self.apply(content, from: source, in: envelope, localAccountId: credentials.accountId,
+                                  localDeviceId: credentials.deviceId, store: store, db, now: now)
         }
+    }
+
+    /// Applies the decrypted `content` of `envelope` from `source` (inside the receive transaction): a data message to its
+    /// conversation, a sync transcript from this account's own devices, receipts, typing, a sender key. What breaks a
+    /// rule is refused or recorded; only a database failure throws (the envelope then stays unacknowledged).
+    static func apply(_ content: MessageContent, from source: EnvelopeSource, in envelope: Envelope, localAccountId: String,
+                      localDeviceId: UInt32, store: DatabaseProtocolStore, _ db: Database, now: UInt64) throws -> Outcome {
+        let sender = try ProtocolAddress(name: source.accountId, deviceId: source.deviceId)
+        // A resent message takes the place of the copy that could not be decrypted.
+        try MessagesTable.removeUndecryptable(author: source.accountId, device: source.deviceId, timestamp: envelope.timestamp, db)
+        if let message = content.dataMessage {
+            if let profileKey = message.profileKey, source.accountId != localAccountId {
+                try Self.keep(profileKey, of: source.accountId, db)
+            }
+            let origin = ConversationActions.Origin(
+                author: source.accountId, authorDevice: source.deviceId, timestamp: envelope.timestamp,
+                serverTimestamp: envelope.serverTimestamp, peer: source.accountId,
+                outgoing: source.accountId == localAccountId, status: .received, now: now,
+                localAccountId: localAccountId)
+            let result = try ConversationActions.apply(message, from: origin, db)
+            if case .stored(let id) = result, source.sealed {
+                try MessagesTable.markSealed(id, db)
+            }
+            if case .stored = result, source.accountId != localAccountId, message.reaction == nil, !message.isTimerUpdate {
+                try JobQueue.enqueue(.receipt(ReceiptJob(accountId: source.accountId, kind: "delivered", timestamps: [envelope.timestamp])),
+                                     now: now, db)
+            }
+            if case .applied = result, let kind = Self.act(message) {
+                return .acted(AppliedAct(authorAccountId: source.accountId, authorDeviceId: source.deviceId, timestamp: envelope.timestamp,
+                                         groupId: message.group?.id, kind: kind))
+            }
+            return Outcome(result)
+        }
+        if let transcript = content.sentTranscript {
+            // Only this account's own devices may tell us what "we" sent.
+            guard source.accountId == localAccountId else {
+                return try Self.recordFailure(envelope, from: source, reason: "a sent transcript from another account", db, now: now)
+            }
+            // The primary device rotated the profile key (it alone rotates: a linked device that has not heard of
+            // a rotation yet cannot bring the old key back).
+            if source.deviceId == 1, localDeviceId != 1, let bytes = transcript.message.profileKey,
+               let profileKey = try? ProfileKey(bytes: bytes), try AccountManager.storedProfileKey(db) != profileKey {
+                try AccountManager.keepProfileKey(profileKey, db)
+            }
+            let origin = ConversationActions.Origin(
+                author: localAccountId, authorDevice: source.deviceId, timestamp: envelope.timestamp,
+                serverTimestamp: envelope.serverTimestamp, peer: transcript.destinationAccountId, outgoing: true, status: .sent, now: now,
+                localAccountId: localAccountId)
+            return Outcome(try ConversationActions.apply(transcript.message, from: origin, db))
+        }
+        if let receipt = content.receipt {
+            let status: MessageStatus = receipt.kind == "read" ? .read : .delivered
+            try MessageSendLog.forget(timestamps: receipt.timestamps, to: source.accountId, deviceId: source.deviceId, db)
+            for timestamp in receipt.timestamps {
+                // Only a message sent to the receipt's sender: a 1:1 with it, or a group it is in.
+                guard let id = try MessagesTable.sent(at: timestamp, by: localAccountId, seenBy: source.accountId, db) else { continue }
+                try MessagesTable.receiptArrived(status, messageId: id, db)
+                try ReceiptsTable.record(receipt.kind, for: id, from: source.accountId, deviceId: source.deviceId, now: now, db)
+            }
+            return .acted(AppliedAct(authorAccountId: source.accountId, authorDeviceId: source.deviceId, timestamp: envelope.timestamp,
+                                     groupId: nil, kind: .receipt(kind: receipt.kind, timestamps: receipt.timestamps)))
+        }
+        if let typing = content.typing { return .typing(accountId: source.accountId, deviceId: source.deviceId, action: typing) }
+        if let distribution = content.senderKeyDistribution {
+            do {
+                return try Self.accept(distribution, from: sender, store: store, db)
+            } catch let error as DatabaseError {
+                throw error
+            } catch {
+                // Refused and acknowledged: left unacknowledged, it would come back first after every reconnect and
+                // hold up everything behind it.
+                return .rejected(reason: "a sender key that cannot be taken: \(error)")
+            }
+        }
+        return .applied
     }
 
     /// Processes an ephemeral event (never stored by the server): a typing indicator encrypted for each of this
