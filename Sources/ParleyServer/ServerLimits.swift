@@ -6,6 +6,9 @@ public struct ServerLimits: Sendable {
     public var keyUploadBytes = 512 * 1024
     /// One-time keys of each kind per upload.
     public var keysPerUpload = 100
+    /// One-time keys of each kind one device may hold (clients keep about 100 and refill when low): an upload that would
+    /// go past it is refused, so an account cannot fill the store with keys nobody will claim.
+    public var storedKeysPerKind = 1_000
     /// One device's ciphertext, decoded.
     public var messageBytes = 96 * 1024
     /// Body limit of a send: six devices' ciphertexts in base64, plus the rest.

@@ -85,6 +85,21 @@ import Testing
         }
     }
 
+    /// One recipient named 15,000 times (what a 1 MiB body holds): its devices add up in place, not by copying the list
+    /// each time (225 million device copies before).
+    @Test func aRecipientNamedFifteenThousandTimesParsesInLinearTime() throws {
+        var input = Self.bytes("22", "9875")  // 15,000 as a varint
+        for index in 0..<15_000 {
+            input.append(Self.bytes(Self.alice))
+            input.append(contentsOf: [UInt8(index % 127 + 1), 0x11, 0xAA])
+            input.append(Self.bytes(Self.aliceKeys))
+        }
+        input.append(Self.bytes(Self.shared))
+        let message = try SealedSenderMultiRecipientMessage(bytes: input)
+        #expect(message.recipients.count == 1)
+        #expect(message.recipient(try Self.serviceId("00", Self.alice))?.devices.count == 15_000)
+    }
+
     @Test func twentyFiveThousandExcludedRecipientsParseInLinearTime() throws {
         var input = Self.bytes("22", "a8c301")
         for index in 0..<25_000 {

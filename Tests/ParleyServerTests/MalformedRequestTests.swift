@@ -51,7 +51,26 @@ import Testing
         Case(method: .put, path: BackupRoutes.backup, body: "[]", authenticated: true, expected: .badRequest),
         Case(method: .post, path: BackupRoutes.evaluate(username: "nobody"), body: "not json", authenticated: false, expected: .notFound),
         Case(method: .put, path: APIRoutes.deviceRegistration, body: #"{"registrationId":-1}"#, authenticated: true, expected: .badRequest),
+        // NUL, which PostgreSQL refuses in text, never reaches the store: in a device name, in a path segment.
+        Case(method: .post, path: APIRoutes.accounts,
+             body: #"{"username":"ok_name","identityKey":"\#(identity)","registrationId":1,"password":"AAAAAAAAAAAAAAAAAAAAAA==","deviceName":"a\u0000b"}"#,
+             authenticated: false, expected: .badRequest),
+        Case(method: .get, path: "/v1/keys/%00/1", body: nil, authenticated: true, expected: .badRequest),
     ]
+
+    /// Basic credentials whose user holds a NUL or is over 64 bytes: 401, as any wrong sign-in (on PostgreSQL the NUL
+    /// reached the account lookup, which failed as a 500).
+    @Test func credentialsWithAControlCharacterAreUnauthorized() async throws {
+        try await ServerHarness().run { client in
+            for user in ["\u{0}.1", "a\u{0}b.1", String(repeating: "é", count: 40) + ".1"] {
+                let basic = "Basic " + Data("\(user):AAAAAAAAAAAAAAAAAAAAAA==".utf8).base64EncodedString()
+                let headers: HTTPFields = [.authorization: basic, .contentType: "application/json"]
+                let (status, body) = try await client.call(.get, "/v1/messages", headers: headers, raw: nil)
+                #expect(status == .unauthorized, "\(user.debugDescription)")
+                #expect(try JSONDecoder().decode(APIErrorBody.self, from: body).code == "unauthorized")
+            }
+        }
+    }
 
     @Test(arguments: cases)
     func answersWithAJSONClientError(_ testCase: Case) async throws {

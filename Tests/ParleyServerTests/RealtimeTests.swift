@@ -124,9 +124,16 @@ import Testing
             try await client.withSocket(alice) { socket in
                 _ = try await socket.expect(.queueEmpty)
                 try await socket.send(.event(EphemeralEvent(destinationAccountId: bob.accountId, kind: "typing", content: "AQID", timestamp: 5)))
-                try await socket.send(.event(EphemeralEvent(destinationAccountId: bob.accountId, kind: "", content: "AQID", timestamp: 5)))
-                let refusal = try await socket.expect(.error)
-                #expect(refusal.error?.code == "bad_request")
+                // No kind; one character of 100,000 combining marks (the bound is bytes, not characters); a destination
+                // of 10,000 bytes: each refused, nothing relayed.
+                let marks = "a" + String(repeating: "\u{0301}", count: 100_000)
+                for bad in [EphemeralEvent(destinationAccountId: bob.accountId, kind: "", content: "AQID", timestamp: 5),
+                            EphemeralEvent(destinationAccountId: bob.accountId, kind: marks, content: "AQID", timestamp: 5),
+                            EphemeralEvent(destinationAccountId: String(repeating: "b", count: 10_000), kind: "typing", content: "AQID", timestamp: 5)] {
+                    try await socket.send(.event(bad))
+                    let refusal = try await socket.expect(.error)
+                    #expect(refusal.error?.code == "bad_request")
+                }
                 try await socket.send(SocketFrame(type: .ack))
                 #expect(try await socket.expect(.error).error?.code == "bad_frame")
             }

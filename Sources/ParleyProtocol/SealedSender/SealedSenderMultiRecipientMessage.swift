@@ -12,7 +12,7 @@ public struct SealedSenderMultiRecipientMessage: Sendable {
     /// One recipient: its devices and where its key material sits in the message.
     public struct Recipient: Sendable {
         /// The devices the sender encrypted for, with the registration ids it saw in its sessions.
-        public let devices: [Device]
+        public internal(set) var devices: [Device]
         let keyMaterial: Range<Int>
     }
 
@@ -83,8 +83,8 @@ public struct SealedSenderMultiRecipientMessage: Sendable {
                 guard !devices.isEmpty, !recipients[position].recipient.devices.isEmpty else {
                     throw SignalError.invalidSealedSenderMessage("recipient \(serviceId.logString) named twice, once without devices")
                 }
-                let existing = recipients[position].recipient
-                recipients[position].recipient = Recipient(devices: existing.devices + devices, keyMaterial: existing.keyMaterial)
+                // In place: a recipient named thousands of times must not copy its growing list each time.
+                recipients[position].recipient.devices.append(contentsOf: devices)
             } else if devices.isEmpty {
                 guard excludedSet.insert(serviceId).inserted else {
                     throw SignalError.invalidSealedSenderMessage("recipient \(serviceId.logString) excluded twice")

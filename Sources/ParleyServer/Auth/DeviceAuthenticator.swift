@@ -35,7 +35,8 @@ struct DeviceAuthenticator: Sendable {
 
     /// The device `accountId.deviceId` if `credential` is its credential.
     func authenticate(accountId: String, deviceId: UInt32, credential: [UInt8]) async throws -> AuthenticatedDevice {
-        guard accountId.count <= 64, credential.count <= 512, let (account, devices) = try await store.accountWithDevices(id: accountId),
+        guard accountId.utf8.count <= 64, !accountId.containsControlCharacter, credential.count <= 512,
+              let (account, devices) = try await store.accountWithDevices(id: accountId),
               var device = devices.first(where: { $0.deviceId == deviceId })
         else { throw ServerError.unauthorized }
         switch hasher.verify(credential, against: device.passwordHash) {

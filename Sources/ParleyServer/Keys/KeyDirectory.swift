@@ -8,10 +8,21 @@ struct KeyDirectory: Sendable {
     let limits: ServerLimits
     let rateLimiter: RateLimiter
 
-    /// Checks and stores `keys` for the caller's device: all or nothing.
+    /// Checks and stores `keys` for the caller's device: all or nothing. Rate-limited per account, and refused when the
+    /// device would hold more than ``ServerLimits/storedKeysPerKind`` one-time keys of a kind.
     func upload(_ keys: UploadedKeys, by caller: AuthenticatedDevice) async throws {
         guard keys.preKeys.count <= limits.keysPerUpload, keys.kemPreKeys.count <= limits.keysPerUpload else {
             throw ServerError.badRequest("at most \(limits.keysPerUpload) keys of each kind per upload")
+        }
+        try rateLimiter.take("keys", accountId: caller.account.id, policy: limits.rateLimits.keyUpload)
+        if !keys.preKeys.isEmpty || !keys.kemPreKeys.isEmpty {
+            // Checked before the store (two uploads at once may pass it together: the bound is approximate by at most
+            // one upload per concurrent request).
+            let held = try await store.preKeyCounts(accountId: caller.account.id, deviceId: caller.device.deviceId)
+            guard held.oneTime + keys.preKeys.count <= limits.storedKeysPerKind, held.kem + keys.kemPreKeys.count <= limits.storedKeysPerKind else {
+                throw ServerError.badRequest(
+                    "this device holds \(held.oneTime) one-time and \(held.kem) KEM keys; at most \(limits.storedKeysPerKind) of each")
+            }
         }
         guard let identity = try? PublicKey(caller.account.identityKey) else { throw ServerError.internalFailure("stored identity key") }
         var upload = KeyUpload()

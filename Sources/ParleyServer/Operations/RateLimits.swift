@@ -8,6 +8,8 @@ public struct RateLimits: Sendable {
     public var attachmentUpload = TokenBucketPolicy(capacity: 50, refillPerSecond: 1)
     /// Link codes issued.
     public var linkCode = TokenBucketPolicy(capacity: 10, refillPerSecond: 1.0 / 60)
+    /// Key uploads (each checks up to 201 signatures; clients upload at registration and when their keys run low).
+    public var keyUpload = TokenBucketPolicy(capacity: 30, refillPerSecond: 1.0 / 10)
     /// Ephemeral events sent over the socket.
     public var ephemeral = TokenBucketPolicy(capacity: 200, refillPerSecond: 20)
 
@@ -38,7 +40,7 @@ public struct RateLimits: Sendable {
     /// Every bucket scaled by `factor` (load testing runs with a large one).
     public func scaled(by factor: Double) -> RateLimits {
         var copy = self
-        for keyPath in [\RateLimits.send, \.bundleFetch, \.attachmentUpload, \.linkCode, \.ephemeral, \.contentHash, \.backup,
+        for keyPath in [\RateLimits.send, \.bundleFetch, \.keyUpload, \.attachmentUpload, \.linkCode, \.ephemeral, \.contentHash, \.backup,
                         \.unidentifiedSendPerRecipient, \.unidentifiedSendPerAddress, \.pushTarget, \.registrationPerAddress,
                         \.unauthenticatedPerAddress] {
             copy[keyPath: keyPath] = TokenBucketPolicy(

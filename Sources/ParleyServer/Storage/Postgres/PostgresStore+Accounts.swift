@@ -38,19 +38,23 @@ extension PostgresStore {
     }
 
     public func account(id: String) async throws -> StoredAccount? {
-        try await withConnection { connection in
+        // PostgreSQL refuses NUL in text, so no stored account has one: the lookup would fail, not miss.
+        guard !id.utf8.contains(0) else { return nil }
+        return try await withConnection { connection in
             try await accounts("\(unescaped: Self.accountColumns) WHERE id = \(id)", on: connection).first
         }
     }
 
     public func account(username: String) async throws -> StoredAccount? {
-        try await withConnection { connection in
+        guard !username.utf8.contains(0) else { return nil }
+        return try await withConnection { connection in
             try await accounts("\(unescaped: Self.accountColumns) WHERE lower(username) = lower(\(username))", on: connection).first
         }
     }
 
     public func accountWithDevices(id: String) async throws -> (account: StoredAccount, devices: [StoredDevice])? {
-        try await accounts.value(id) {
+        guard !id.utf8.contains(0) else { return nil }
+        return try await accounts.value(id) {
             try await readAccountWithDevices(id: id)
         }
     }
