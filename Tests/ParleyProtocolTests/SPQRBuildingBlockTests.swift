@@ -175,7 +175,8 @@ struct SPQRVectors: Decodable {
                 #expect(try SPQRErasureCode.decode(chunks, chunkCount: count) == message)
             }
             // Parity alone: every systematic chunk rebuilt from the next N chunks.
-            let parity = Dictionary(uniqueKeysWithValues: (count..<(2 * count)).map { ($0, SPQRErasureCode.chunk($0, of: message)) })
+            let parity = SPQRErasureCode.chunks(count..<(2 * count), of: message)
+            #expect(parity == Dictionary(uniqueKeysWithValues: (count..<(2 * count)).map { ($0, SPQRErasureCode.chunk($0, of: message)) }))
             #expect(try SPQRErasureCode.decode(parity, chunkCount: count) == message)
             let tooFew = Dictionary(uniqueKeysWithValues: (1..<count).map { ($0, SPQRErasureCode.chunk($0, of: message)) })
             #expect(throws: SPQRError.self) { try SPQRErasureCode.decode(tooFew, chunkCount: count) }

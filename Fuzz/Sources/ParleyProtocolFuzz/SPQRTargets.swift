@@ -28,7 +28,9 @@ enum SPQRTargets {
                 indices += (0...SPQRMessage.maximumChunkIndex).lazy.filter { !taken.contains($0) }.prefix(count - indices.count)
             }
         }
-        let chunks = Dictionary(uniqueKeysWithValues: indices.map { ($0, SPQRErasureCode.chunk($0, of: message)) })
+        let chunks = SPQRErasureCode.chunks(indices, of: message)
+        invariant(chunks.count == count && SPQRErasureCode.chunk(indices[0], of: message) == chunks[indices[0]],
+                  "the chunks asked for together are the chunks asked for one by one")
         invariant((try? SPQRErasureCode.decode(chunks, chunkCount: count)) == message, "any \(count) chunks decode to the message")
 
         // The raw input as chunks: [index hi, index lo, length, bytes…]*, chunk count first.

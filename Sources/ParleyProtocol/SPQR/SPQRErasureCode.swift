@@ -5,21 +5,38 @@
 public enum SPQRErasureCode {
     /// Chunk `index` (0…65535) of `message`, whose length must be a positive multiple of 32.
     public static func chunk(_ index: Int, of message: [UInt8]) -> [UInt8] {
-        precondition(!message.isEmpty && message.count % SPQRMessage.chunkLength == 0 && (0...SPQRMessage.maximumChunkIndex).contains(index))
+        chunks([index], of: message)[index]!
+    }
+
+    /// The chunks at `indices` (each 0…65535) of `message`, whose length must be a positive multiple of 32. The
+    /// Lagrange basis through the message's points is built once for all the parity chunks asked for, so n parity
+    /// chunks of an n-chunk message cost 2n² products rather than n³.
+    public static func chunks(_ indices: some Sequence<Int>, of message: [UInt8]) -> [Int: [UInt8]] {
+        precondition(!message.isEmpty && message.count % SPQRMessage.chunkLength == 0)
         let count = message.count / SPQRMessage.chunkLength
-        if index < count { return Array(message[index * 32..<index * 32 + 32]) }
-        let weights = LagrangeBasis(xs: (0..<count).map { UInt16($0) }).weights(at: UInt16(index))
-        var chunk = [UInt8](repeating: 0, count: 32)
-        for polynomial in 0..<16 {
-            var value: UInt16 = 0
-            for (x, weight) in weights.enumerated() {
-                let offset = x * 32 + polynomial * 2
-                value ^= GF16.multiply(UInt16(message[offset]) << 8 | UInt16(message[offset + 1]), weight)
+        var basis: LagrangeBasis?
+        var result: [Int: [UInt8]] = [:]
+        for index in indices {
+            precondition((0...SPQRMessage.maximumChunkIndex).contains(index))
+            if index < count {
+                result[index] = Array(message[index * 32..<index * 32 + 32])
+                continue
             }
-            chunk[polynomial * 2] = UInt8(value >> 8)
-            chunk[polynomial * 2 + 1] = UInt8(value & 0xFF)
+            if basis == nil { basis = LagrangeBasis(xs: (0..<count).map { UInt16($0) }) }
+            let weights = basis!.weights(at: UInt16(index))
+            var chunk = [UInt8](repeating: 0, count: 32)
+            for polynomial in 0..<16 {
+                var value: UInt16 = 0
+                for (x, weight) in weights.enumerated() {
+                    let offset = x * 32 + polynomial * 2
+                    value ^= GF16.multiply(UInt16(message[offset]) << 8 | UInt16(message[offset + 1]), weight)
+                }
+                chunk[polynomial * 2] = UInt8(value >> 8)
+                chunk[polynomial * 2 + 1] = UInt8(value & 0xFF)
+            }
+            result[index] = chunk
         }
-        return chunk
+        return result
     }
 
     /// The message of `chunkCount` chunks rebuilt from `chunks` (index → 32 bytes): any `chunkCount` distinct
