@@ -34,6 +34,9 @@ public struct ServerLimits: Sendable {
     /// Largest WebSocket message a client may send: a send request frame carries a send's body as JSON text (its
     /// quotes escaped), so a quarter more than ``sendBodyBytes``; acks and ephemeral events are small.
     public var socketFrameBytes = 6 * 132 * 1024 * 5 / 4
+    /// Bytes of envelopes and ephemeral events one socket may hold waiting to be written (a device that does not read
+    /// while messages keep arriving): past it, envelopes stay in the store and are read back once the socket catches up.
+    public var socketQueueBytes = 4 * 1024 * 1024
     /// Request frames one socket may have being answered at once; further frames wait (the socket is not read).
     public var socketRequestsInFlight = 32
     /// Largest opaque payload of an ephemeral event, decoded.

@@ -106,6 +106,25 @@ import Testing
         }
     }
 
+    @Test func liveEnvelopesPastTheSocketsByteBudgetAreReadBackFromTheStoreInOrder() async throws {
+        var limits = ServerLimits()
+        limits.socketQueueBytes = 1  // every envelope is past it: none is queued live, each is read back from the store
+        try await ServerHarness(limits: limits).runLive { client in
+            let alice = try await client.register("alice"), bob = try await client.register("bob")
+            try await client.withSocket(bob) { socket in
+                _ = try await socket.expect(.queueEmpty)
+                let live = try await Self.send(10, from: alice, to: bob, client: client, tag: "live")
+                var received: [Envelope] = []
+                while received.count < 10 {
+                    let envelopes = try await socket.envelopes(1)
+                    received += envelopes
+                    try await socket.ack(envelopes)
+                }
+                #expect(received.map(\.content) == live)
+            }
+        }
+    }
+
     @Test func ephemeralEventsReachConnectedDevicesAndAreNeverStored() async throws {
         try await ServerHarness().runLive { client in
             let alice = try await client.register("alice"), bob = try await client.register("bob")

@@ -51,53 +51,13 @@ final class SocketSession: Sendable {
 
     private var address: DeviceAddress { DeviceAddress(accountId: device.account.id, deviceId: device.device.deviceId) }
 
-    /// What the delivery loop reacts to, in order.
-    fileprivate enum Input: Sendable {
-        case hub(HubEvent)
-        /// Acks are waiting in the ``AckBuffer``.
-        case acks
-    }
-
-    /// The delivery loop's queue, fed by the hub (on the publishing task) and the reader. It keeps the newest
-    /// ``capacity`` inputs. Acks are applied only where their wake-up sits in the queue, after every live envelope
-    /// queued before the ack arrived (so an envelope cannot be pushed live again after its ack). When an input is
-    /// dropped, the queue remembers it (the loop then re-reads the store before pushing anything live, which makes good
-    /// a dropped envelope and keeps the mailbox order) and queues an ack wake-up at its end (a dropped wake-up cannot
-    /// leave acks waiting).
-    private final class InputQueue: Sendable {
-        static let capacity = 4_096
-        let inputs: AsyncStream<Input>
-        private let continuation: AsyncStream<Input>.Continuation
-        private let overflowed = Mutex(false)
-
-        init() {
-            (inputs, continuation) = AsyncStream<Input>.makeStream(bufferingPolicy: .bufferingNewest(Self.capacity))
-        }
-
-        func push(_ input: Input) {
-            guard case .dropped = continuation.yield(input) else { return }
-            overflowed.withLock { $0 = true }
-            continuation.yield(.acks)
-        }
-
-        /// Whether inputs were dropped since the last call.
-        func takeOverflow() -> Bool {
-            overflowed.withLock { overflowed in
-                defer { overflowed = false }
-                return overflowed
-            }
-        }
-
-        func finish() { continuation.finish() }
-    }
-
     /// Runs until the client closes the socket, the server shuts down or a newer connection displaces this one.
     /// Acknowledgements that arrived before the close are all applied before it returns.
     /// - Returns: the error reading ended with, if any (a protocol violation such as an oversized message or invalid
     ///   UTF-8): the caller rethrows it so that the WebSocket library closes with its code (1009, 1007, 1002).
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async -> (any Error)? {
         // One queue of inputs for the delivery loop, fed by the hub directly (no task of its own per socket).
-        let queue = InputQueue()
+        let queue = SocketInputQueue(byteBudget: limits.socketQueueBytes)
         let subscription = hub.subscribe(address, credential: device.device.passwordHash) { event in queue.push(.hub(event)) }
         let acks = AckBuffer()
         let readError = Mutex<(any Error)?>(nil)
@@ -207,7 +167,7 @@ final class SocketSession: Sendable {
     /// take its frame from the reader's task allocator, and an idle socket's task keeps the memory its deepest call
     /// ever took (BENCHMARKS.md, idle sockets).
     @inline(never)
-    private func read(_ message: WebSocketMessage, acks: AckBuffer, queue: InputQueue) -> ReadStep {
+    private func read(_ message: WebSocketMessage, acks: AckBuffer, queue: SocketInputQueue) -> ReadStep {
         if let binaryDeliveries {
             return readBinary(message, deliveries: binaryDeliveries, acks: acks, queue: queue)
         }
@@ -243,7 +203,7 @@ final class SocketSession: Sendable {
     /// A frame from a binary socket: a `2xx` response acknowledges the envelope its request carried, an ephemeral
     /// request is relayed and answered, a send request is returned for the reader to answer.
     @inline(never)
-    private func readBinary(_ message: WebSocketMessage, deliveries: BinaryDeliveries, acks: AckBuffer, queue: InputQueue) -> ReadStep {
+    private func readBinary(_ message: WebSocketMessage, deliveries: BinaryDeliveries, acks: AckBuffer, queue: SocketInputQueue) -> ReadStep {
         let frame: BinarySocketMessage
         do throws(BinarySocketMessageError) {
             guard case .binary(let buffer) = message else { throw BinarySocketMessageError("frames on this socket are binary WebSocketMessages") }
@@ -317,7 +277,7 @@ final class SocketSession: Sendable {
 
     /// The delivery loop: one task owns the in-flight window, so deliveries and acks never race. Once the socket
     /// cannot be written (closed, displaced) it keeps applying acks until the inputs end.
-    private func deliver(_ queue: InputQueue, acks: AckBuffer, outbound: WebSocketOutboundWriter, closedByServer: ClosedByServer,
+    private func deliver(_ queue: SocketInputQueue, acks: AckBuffer, outbound: WebSocketOutboundWriter, closedByServer: ClosedByServer,
                          signIn: SignInGate) async throws {
         // Flat on purpose (no closures wrapping the writes): this task lives as long as the socket and keeps the memory
         // its deepest call chain ever took.
@@ -338,6 +298,7 @@ final class SocketSession: Sendable {
             await closeRevoked(outbound)
         }
         for await input in queue.inputs {
+            queue.taken(input)
             // Inputs were dropped: nothing goes out live until the store has been read again (in mailbox order).
             if queue.takeOverflow() { window.needsRead = true }
             if case .acks = input {
