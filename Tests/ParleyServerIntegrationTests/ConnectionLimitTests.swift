@@ -91,4 +91,48 @@ import Testing
         } while !answer.hasPrefix("HTTP/1.1 200") && answer.hasPrefix("HTTP/1.1 503") && Date() < deadline
         #expect(answer.hasPrefix("HTTP/1.1 200"), "after the held connections closed: \(answer.prefix(80))")
     }
+
+    /// The gRPC listener keeps the same bounds: connections over the per-address cap are closed at once, a silent one
+    /// after the read timeout, and an admitted client gets the server's HTTP/2 preface.
+    @Test func theGRPCListenerCapsConnectionsPerAddressAndClosesSilentOnes() async throws {
+        let (server, directory) = try await Self.server([
+            "--grpc-port", "0", "--max-connections-per-address", "4", "--read-timeout-seconds", "9", "--keep-alive-seconds", "1",
+        ])
+        defer { server.stop(); try? FileManager.default.removeItem(atPath: directory) }
+        let port = try #require(server.grpcPort)
+        // The client preface and an empty SETTINGS frame; the server answers with its SETTINGS (frame type 4).
+        let preface = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8) + [0, 0, 0, 4, 0, 0, 0, 0, 0]
+        var held: [RawConnection] = []
+        for _ in 0..<4 {
+            let connection = try RawConnection(port: port)
+            #expect(connection.send(bytes: preface))
+            // Held well inside the idle time (6 s: two thirds of the read timeout) after which the server sends GOAWAY.
+            let (bytes, closed) = await connection.readBytes(for: 0.5)
+            #expect(bytes.count >= 9 && bytes[3] == 4 && !closed, "an admitted connection gets the server's SETTINGS")
+            held.append(connection)
+        }
+        let refused = try RawConnection(port: port)
+        _ = refused.send(bytes: preface)
+        let (answer, closed) = await refused.readBytes(for: 3)
+        #expect(answer.isEmpty && closed, "the fifth connection from one address is closed unanswered")
+
+        // Silent from the start: closed by the read timeout (9 s), and the closes free the places.
+        held.removeAll()
+        let silent = try await Self.admitted(port: port)
+        let started = Date()
+        #expect(await silent.read(for: 20).closed)
+        let silentFor = Date().timeIntervalSince(started)
+        #expect(silentFor > 5 && silentFor < 20, "closed after \(silentFor) s")
+    }
+
+    /// A raw connection to `port` once the server has seen earlier ones close (asked again until a deadline).
+    private static func admitted(port: Int) async throws -> RawConnection {
+        let deadline = Date().addingTimeInterval(15)
+        while true {
+            let connection = try RawConnection(port: port)
+            let (_, closed) = await connection.readBytes(for: 0.5)
+            if !closed || Date() > deadline { return connection }
+            try await Task.sleep(for: .milliseconds(300))
+        }
+    }
 }

@@ -1,6 +1,7 @@
 import GRPCCore
 import GRPCNIOTransportHTTP2Posix
 import Logging
+import NIOCore
 import ServiceLifecycle
 
 /// The gRPC listener (HTTP/2 over TCP, TLS when given a certificate and key) serving ``SignalE2EEKeyService`` from
@@ -25,6 +26,10 @@ public struct GRPCKeyServer: Service {
     /// service applies REST's limits and answers with a status.
     public static let transportPayloadLimit = 4 * 1024 * 1024
 
+    /// How long one connection may stay open (then it is asked to go away and given a minute to finish its calls): a
+    /// client that keeps a call open by trickling bytes cannot hold a connection for ever.
+    public static let maximumConnectionAge: Duration = .seconds(30 * 60)
+
     private let server: GRPCServer<HTTP2ServerTransport.Posix>
     private let onListening: @Sendable (Int) async -> Void
 
@@ -37,17 +42,39 @@ public struct GRPCKeyServer: Service {
         let security: HTTP2ServerTransport.Posix.TransportSecurity = tls.map {
             .tls(certificateChain: [.file(path: $0.certificateChain, format: .pem)], privateKey: .file(path: $0.privateKey, format: .pem))
         } ?? .plaintext
+        // REST's connection limits, counted for this listener: a cap in all and per client address, and a read timeout.
+        let connections = ConnectionGuard(limits: d.limits.connections)
         let transport = HTTP2ServerTransport.Posix(
             address: host.contains(":") ? .ipv6(host: host, port: port) : .ipv4(host: host == "localhost" ? "127.0.0.1" : host, port: port),
             transportSecurity: security,
             config: .defaults { config in
-                // Messages, idle connections and stream fan-out are bounded.
+                // Messages, idle connections, connection lifetimes and stream fan-out are bounded. A connection with no
+                // call open is closed gracefully (GOAWAY) before the read timeout would cut it.
                 config.rpc.maxRequestPayloadSize = max(Self.transportPayloadLimit, d.limits.keyUploadBytes)
-                config.connection.maxIdleTime = .seconds(300)
+                config.connection.maxIdleTime = min(.seconds(300), d.limits.connections.readTimeout * 2 / 3)
+                config.connection.maxAge = Self.maximumConnectionAge
+                config.connection.maxGraceTime = .seconds(60)
                 config.http2.maxConcurrentStreams = 100
+                config.channelDebuggingCallbacks.onAcceptTCPConnection = { channel in Self.guardConnection(channel, connections) }
             })
         self.server = GRPCServer(transport: transport, services: [service])
         self.onListening = onListening
+    }
+
+    /// Admits an accepted connection within `connections`' limits, closing it when over them (HTTP/2 has no way to
+    /// answer before its preface, so a refused client sees the connection close), and closes an admitted one that
+    /// sends nothing for the read timeout (raw bytes: a TLS connection stalled in its handshake as well).
+    private static func guardConnection(_ channel: any Channel, _ connections: ConnectionGuard) -> EventLoopFuture<Void> {
+        let address = channel.remoteAddress?.ipAddress ?? channel.remoteAddress?.description ?? "unknown"
+        guard connections.admit(address) else {
+            channel.close(promise: nil)
+            return channel.eventLoop.makeSucceededVoidFuture()
+        }
+        channel.closeFuture.whenComplete { _ in connections.release(address) }
+        return channel.eventLoop.makeCompletedFuture {
+            try channel.pipeline.syncOperations.addHandlers(
+                [IdleStateHandler(readTimeout: TimeAmount(connections.limits.readTimeout)), ReadTimeoutCloser()], position: .first)
+        }
     }
 
     /// Serves until graceful shutdown.
