@@ -77,6 +77,19 @@ enum UUIDs {
         #expect(throws: SignalError.self) { try receive(messages[0]) }
     }
 
+    @Test func keysSkippedByTwoJumpsKeepTheNewestAcrossBoth() throws {
+        try distribute()
+        var messages: [[UInt8]] = []
+        for index in 0..<3_000 { messages.append(try send("\(index)")) }
+        #expect(try receive(messages[1_000]) == "1000")  // keeps 0…999
+        #expect(try receive(messages[2_999]) == "2999")  // keeps 1001…2998, dropping 0…997
+        let state = try #require(try bob.store.loadSenderKey(from: alice.address, distributionId: UUIDs.group, context: bob.context)?.states.first)
+        #expect(state.structure.senderMessageKeys.count == ProtocolLimits.maximumMessageKeys)
+        #expect(state.structure.senderMessageKeys.first?.iteration == 998)
+        #expect(throws: SignalError.self) { try receive(messages[997]) }
+        for late in [998, 999, 1_001, 2_998] { #expect(try receive(messages[late]) == "\(late)") }
+    }
+
     @Test func recordSerializationRoundTrips() throws {
         try distribute()
         let record = try #require(try bob.store.loadSenderKey(from: alice.address, distributionId: UUIDs.group, context: bob.context))

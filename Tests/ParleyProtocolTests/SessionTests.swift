@@ -219,6 +219,24 @@ import Testing
         #expect(try bob.decryptText(messages[messages.count - 2], from: alice) == "\(messages.count - 2)")
     }
 
+    /// Keys skipped by a second jump join those of the first and the oldest go past the bound (the fuzzer found that
+    /// keeping them once cost time quadratic in the keys kept: its input is in Fuzz/Regressions/signal-message/).
+    @Test func keysSkippedByTwoJumpsKeepTheNewestAcrossBoth() throws {
+        let alice = TestParty("alice"), bob = TestParty("bob")
+        try alice.establish(with: bob)
+        var messages: [CiphertextMessage] = []
+        for index in 0..<3_000 { messages.append(try alice.encrypt("\(index)", to: bob)) }
+        #expect(try bob.decryptText(messages[1_000], from: alice) == "1000")  // keeps 0…999
+        #expect(try bob.decryptText(messages[2_999], from: alice) == "2999")  // keeps 1001…2998, dropping 0…997
+        let chain = try #require(try bob.session(with: alice)?.currentState?.structure.receiverChains.last)
+        #expect(chain.messageKeys.count == ProtocolLimits.maximumMessageKeys)
+        #expect(chain.messageKeys.first?.index == 998)
+        #expect(throws: SignalError.self) { try bob.decrypt(messages[997], from: alice) }
+        // (998 and 999 are kept by the double ratchet but past SPQR's own window of 2,000 indices behind the newest.)
+        for late in [1_001, 2_000, 2_998] { #expect(try bob.decryptText(messages[late], from: alice) == "\(late)") }
+        #expect(throws: SignalError.self) { try bob.decrypt(messages[1_000], from: alice) }
+    }
+
     @Test func largeCounterJumpIsRefused() throws {
         let alice = TestParty("alice"), bob = TestParty("bob")
         try alice.establish(with: bob)

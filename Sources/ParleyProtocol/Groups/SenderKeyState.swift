@@ -38,13 +38,18 @@ struct SenderKeyState: Sendable {
 
     /// Keeps skipped seeds, dropping the oldest beyond ``ProtocolLimits/maximumMessageKeys``.
     mutating func keepMessageKeySeeds(_ seeds: [(index: UInt32, seed: [UInt8])]) {
+        guard !seeds.isEmpty else { return }
+        // Built apart and stored once, as in ``SessionState/keepMessageKeySeeds(_:for:)``: no copy per key.
+        var keys = structure.senderMessageKeys
+        keys.reserveCapacity(keys.count + seeds.count)
         for (index, seed) in seeds {
             var key = Parley_Storage_SenderKeyStateStructure.SenderMessageKey()
             key.iteration = index
             key.seed = Data(seed)
-            structure.senderMessageKeys.append(key)
+            keys.append(key)
         }
-        let excess = structure.senderMessageKeys.count - ProtocolLimits.maximumMessageKeys
-        if excess > 0 { structure.senderMessageKeys.removeFirst(excess) }
+        let excess = keys.count - ProtocolLimits.maximumMessageKeys
+        if excess > 0 { keys.removeFirst(excess) }
+        structure.senderMessageKeys = keys
     }
 }

@@ -126,14 +126,19 @@ struct SessionState: Sendable {
     /// Keeps skipped message-key seeds, dropping the oldest beyond ``ProtocolLimits/maximumMessageKeys``.
     mutating func keepMessageKeySeeds(_ seeds: [(index: UInt32, seed: [UInt8])], for ratchetKey: PublicKey) {
         guard !seeds.isEmpty, let chain = receiverChainIndex(for: ratchetKey) else { return }
+        // Built apart and stored once: appending through the record's storage copies the chain's keys at every step,
+        // which made a message far ahead of its chain cost time quadratic in the keys kept (found by fuzzing).
+        var keys = structure.receiverChains[chain].messageKeys
+        keys.reserveCapacity(keys.count + seeds.count)
         for (index, seed) in seeds {
             var key = Chain.MessageKey()
             key.index = index
             key.seed = Data(seed)
-            structure.receiverChains[chain].messageKeys.append(key)
+            keys.append(key)
         }
-        let excess = structure.receiverChains[chain].messageKeys.count - ProtocolLimits.maximumMessageKeys
-        if excess > 0 { structure.receiverChains[chain].messageKeys.removeFirst(excess) }
+        let excess = keys.count - ProtocolLimits.maximumMessageKeys
+        if excess > 0 { keys.removeFirst(excess) }
+        structure.receiverChains[chain].messageKeys = keys
     }
 
     // MARK: Pending pre-key
