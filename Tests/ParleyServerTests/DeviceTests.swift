@@ -93,6 +93,40 @@ import Testing
         }
     }
 
+    /// A new device takes the lowest id free, so ids stay small (Signal's multi-recipient format carries 1…127)
+    /// however often devices are linked and removed.
+    @Test func aLinkedDeviceTakesTheLowestFreeId() async throws {
+        try await ServerHarness().run { client in
+            let alice = try await client.register("alice"), bob = try await client.register("bob")
+            var passwords: [UInt32: String] = [:]
+            func link() async throws -> UInt32 {
+                let (request, password) = Self.linkRequest(code: try await Self.issueCode(client, for: bob))
+                let (status, body) = try await client.call(.put, APIRoutes.linkDevice, json: request)
+                #expect(status == .created)
+                let deviceId = try JSONDecoder().decode(RegisterAccountResponse.self, from: body).deviceId
+                passwords[deviceId] = password
+                return deviceId
+            }
+            #expect(try await link() == 2)
+            #expect(try await link() == 3)
+            // A message waits for device 2; the device is removed, and its mailbox with it.
+            let registration = try bob.store.localRegistrationId(context: NullContext())
+            let send = SendMessagesRequest(messages: [1, 2, 3].map { MessageTests.message($0, registrationId: $0 == 1 ? registration : 77) },
+                                           timestamp: 1)
+            #expect(try await client.call(.put, APIRoutes.messages(to: bob.accountId), headers: alice.headers, json: send).0 == .ok)
+            #expect(try await client.call(.delete, APIRoutes.device(2), headers: bob.headers).0 == .noContent)
+            #expect(try await link() == 2)
+            // The new device 2 starts with an empty mailbox: nothing meant for the removed one reaches it.
+            let phone = Member(accountId: bob.accountId, deviceId: 2, password: passwords[2]!, store: InMemorySignalProtocolStore())
+            let (_, mailbox) = try await client.call(.get, APIRoutes.mailbox, headers: phone.headers)
+            #expect(try JSONDecoder().decode(EnvelopeListResponse.self, from: mailbox).messages.isEmpty)
+            #expect(try await link() == 4)
+            #expect(try await client.call(.delete, APIRoutes.device(3), headers: bob.headers).0 == .noContent)
+            #expect(try await client.call(.delete, APIRoutes.device(4), headers: bob.headers).0 == .noContent)
+            #expect(try await link() == 3)
+        }
+    }
+
     @Test func accountsHoldAtMostSixDevices() async throws {
         try await ServerHarness().run { client in
             let bob = try await client.register("bob")

@@ -78,9 +78,10 @@ extension PostgresStore {
                 var deviceIds: [Int64] = []
                 let rows = try await connection.query("SELECT device_id FROM devices WHERE account_id = \(accountId)", logger: logger)
                 for try await deviceId in rows.decode(Int64.self) { deviceIds.append(deviceId) }
-                guard deviceIds.count < maximumDevices else { return .tooManyDevices }
+                guard deviceIds.count < maximumDevices, let deviceId = DeviceIdAllocation.lowestFree(taken: deviceIds) else {
+                    return .tooManyDevices
+                }
                 try await perform("DELETE FROM link_codes WHERE code_hash = \(code)", on: connection)
-                let deviceId = UInt32(truncatingIfNeeded: (deviceIds.max() ?? 0) + 1)
                 try await insert(makeDevice(accountId, deviceId), on: connection)
                 return .linked(accountId: accountId, deviceId: deviceId)
             }

@@ -34,9 +34,8 @@ extension SQLiteStore {
                     db, sql: "SELECT account_id FROM link_codes WHERE code_hash = ? AND expires > ?", arguments: [Data(codeHash), Int64(now)])
                 else { return .invalidCode }
                 let ids = try Int64.fetchAll(db, sql: "SELECT device_id FROM devices WHERE account_id = ?", arguments: [accountId])
-                guard ids.count < maximumDevices else { return .tooManyDevices }
+                guard ids.count < maximumDevices, let deviceId = DeviceIdAllocation.lowestFree(taken: ids) else { return .tooManyDevices }
                 try db.execute(sql: "DELETE FROM link_codes WHERE code_hash = ?", arguments: [Data(codeHash)])
-                let deviceId = UInt32((ids.max() ?? 0) + 1)
                 try Self.insert(makeDevice(accountId, deviceId), db)
                 return .linked(accountId: accountId, deviceId: deviceId)
             }
