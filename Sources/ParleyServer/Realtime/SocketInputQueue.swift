@@ -23,6 +23,8 @@ final class SocketInputQueue: Sendable {
     private struct State {
         var overflowed = false
         var queuedBytes = 0
+        /// Inputs yielded and not yet taken or dropped: at least as many as the stream holds.
+        var queuedInputs = 0
     }
 
     /// An empty queue holding at most `byteBudget` bytes of envelopes and events.
@@ -48,11 +50,13 @@ final class SocketInputQueue: Sendable {
         _ = yield(.acks)
     }
 
-    /// The delivery loop took `input` out of ``inputs``: its bytes leave the budget.
+    /// The delivery loop took `input` out of ``inputs``: it and its bytes leave the queue's bounds.
     func taken(_ input: SocketInput) {
         let size = input.queuedBytes
-        guard size > 0 else { return }
-        state.withLock { $0.queuedBytes -= size }
+        state.withLock { state in
+            state.queuedBytes -= size
+            state.queuedInputs -= 1
+        }
     }
 
     /// Whether inputs were dropped since the last call.
@@ -75,11 +79,19 @@ final class SocketInputQueue: Sendable {
         var next = input
         var dropped = false
         var attempts = 0
-        while case .dropped(let oldest) = continuation.yield(next) {
+        while true {
+            // When the stream may be full, the drop is remembered before it happens: the loop must not take the input
+            // behind the dropped one and push it live first.
+            state.withLock { state in
+                state.queuedInputs += 1
+                if state.queuedInputs > Self.capacity { state.overflowed = true }
+            }
+            guard case .dropped(let oldest) = continuation.yield(next) else { break }
             dropped = true
             attempts += 1
             state.withLock { state in
                 state.queuedBytes -= oldest.queuedBytes
+                state.queuedInputs -= 1
                 state.overflowed = true
             }
             // A queue of nothing but close events would go round for ever; one of them is enough.
