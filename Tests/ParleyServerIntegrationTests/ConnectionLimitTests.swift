@@ -116,14 +116,29 @@ import Testing
         let (answer, closed) = await refused.readBytes(for: 3)
         #expect(answer.isEmpty && closed, "the fifth connection from one address is closed unanswered")
 
-        // Silent from the start: closed by the read timeout (9 s), and the closes free the places.
+        // A call opened and then left silent: the server sends no idle GOAWAY while a call is open, so it is the read
+        // timeout (9 s after the client's last byte) that closes the connection, which frees its place.
         held.removeAll()
-        let silent = try await Self.admitted(port: port)
+        let caller = try await Self.admitted(port: port)
+        #expect(caller.send(bytes: preface + Self.openCall))
         let started = Date()
-        #expect(await silent.read(for: 20).closed)
+        #expect(await caller.read(for: 30).closed)
         let silentFor = Date().timeIntervalSince(started)
-        #expect(silentFor > 5 && silentFor < 20, "closed after \(silentFor) s")
+        #expect(silentFor > 8 && silentFor < 30, "closed after \(silentFor) s")
     }
+
+    /// A HEADERS frame on stream 1 that opens a unary call and does not end the stream (HPACK: `:method POST`,
+    /// `:scheme http` from the static table; `:path`, `:authority` and `content-type` as literals with indexed names;
+    /// `te: trailers` as a literal with a new name).
+    private static let openCall: [UInt8] = {
+        func literal(_ prefix: [UInt8], _ value: String) -> [UInt8] { prefix + [UInt8(value.utf8.count)] + Array(value.utf8) }
+        let block: [UInt8] = [0x83, 0x86]
+            + literal([0x04], "/nova.signal.e2ee.v1.SignalE2EEService/GetPreKeyCount")
+            + literal([0x01], "localhost")
+            + literal([0x0F, 0x10], "application/grpc")
+            + literal([0x00], "te") + [0x08] + Array("trailers".utf8)
+        return [0, 0, UInt8(block.count), 1, 0x04, 0, 0, 0, 1] + block
+    }()
 
     /// A raw connection to `port` once the server has seen earlier ones close (asked again until a deadline).
     private static func admitted(port: Int) async throws -> RawConnection {

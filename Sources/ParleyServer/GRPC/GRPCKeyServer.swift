@@ -71,9 +71,14 @@ public struct GRPCKeyServer: Service {
             return channel.eventLoop.makeSucceededVoidFuture()
         }
         channel.closeFuture.whenComplete { _ in connections.release(address) }
-        return channel.eventLoop.makeCompletedFuture {
+        do {
             try channel.pipeline.syncOperations.addHandlers(
                 [IdleStateHandler(readTimeout: TimeAmount(connections.limits.readTimeout)), ReadTimeoutCloser()], position: .first)
+            return channel.eventLoop.makeSucceededVoidFuture()
+        } catch {
+            // Nobody closes a channel whose set-up failed: closing it here releases its place too.
+            channel.close(promise: nil)
+            return channel.eventLoop.makeFailedFuture(error)
         }
     }
 
