@@ -42,6 +42,32 @@ import Testing
         }
     }
 
+    /// The server gives a removed device's id to the next device linked: a sender who saw the device go (409, an extra
+    /// device) forgets that it held the sender key, so the new device with the same id is handed the key again.
+    @Test func aNewDeviceWithARemovedOnesIdIsHandedTheSenderKey() async throws {
+        try await TestServer.run { server in
+            let p = try await ConversationFeatureTests.people(server)
+            let groupId = try p.alice.sender.createGroup(title: "Relink", members: [p.bobId])
+            _ = try await p.alice.runJobs()
+            try p.alice.sender.enqueue(body: "before", toGroup: groupId)
+            _ = try await p.alice.runJobs()
+            for client in [p.bobPhone, p.bobLaptop] { _ = try await client.receiveOnce() }
+            #expect(try Self.groupTexts(p.bobLaptop, groupId) == ["before"])
+
+            try await p.bobPhone.removeDevice(2)
+            try p.alice.sender.enqueue(body: "while the laptop is gone", toGroup: groupId)
+            _ = try await p.alice.runJobs()
+            let newLaptop = try server.client("bob-new-laptop")
+            #expect(try await p.bobPhone.accounts.linkNewDevice(database: newLaptop.database, name: "new laptop").deviceId == 2)
+
+            try p.alice.sender.enqueue(body: "after", toGroup: groupId)
+            _ = try await p.alice.runJobs()
+            // The distribution message (1:1) reaches the new device ahead of the group message (type 7).
+            let pending = try await newLaptop.api.mailbox(as: try newLaptop.credentials()).messages.map(\.type)
+            #expect(pending.count == 2 && pending.last == 7 && pending.first != 7, "the new device's mailbox: \(pending)")
+        }
+    }
+
     @Test func aRemovedMemberCannotReadWhatFollows() async throws {
         try await TestServer.run { server in
             let p = try await ConversationFeatureTests.people(server)

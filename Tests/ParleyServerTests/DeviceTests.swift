@@ -127,6 +127,26 @@ import Testing
         }
     }
 
+    /// The idempotency keys a removed device used are not answered to the new device given its id.
+    @Test func aNewDeviceWithARemovedOnesIdDoesNotInheritItsIdempotencyKeys() async throws {
+        try await ServerHarness().run { client in
+            let alice = try await client.register("alice"), bob = try await client.register("bob")
+            let registration = try MessageTests.registrationId(of: alice)
+            let send = SendMessagesRequest(messages: [MessageTests.message(1, registrationId: registration)], timestamp: 7)
+            for round in 0..<2 {
+                let (request, password) = Self.linkRequest(code: try await Self.issueCode(client, for: bob))
+                let (_, body) = try await client.call(.put, APIRoutes.linkDevice, json: request)
+                #expect(try JSONDecoder().decode(RegisterAccountResponse.self, from: body).deviceId == 2)
+                let laptop = Member(accountId: bob.accountId, deviceId: 2, password: password, store: InMemorySignalProtocolStore())
+                let (status, _) = try await client.call(.put, APIRoutes.messages(to: alice.accountId),
+                                                        headers: IdempotentSendTests.headers(laptop, key: "same-key"), json: send)
+                #expect(status == .ok)
+                #expect(try await IdempotentSendTests.mailbox(alice, client).count == round + 1, "each device's send is stored")
+                #expect(try await client.call(.delete, APIRoutes.device(2), headers: bob.headers).0 == .noContent)
+            }
+        }
+    }
+
     @Test func accountsHoldAtMostSixDevices() async throws {
         try await ServerHarness().run { client in
             let bob = try await client.register("bob")

@@ -57,11 +57,13 @@ struct DeviceSessions: Sendable {
         return devices.map { device in known.first { $0.deviceId == device.deviceId } ?? device }
     }
 
-    /// Forgets devices the server says are gone.
+    /// Forgets devices the server says are gone: their sessions, and the sender keys they held (the server gives a
+    /// removed device's id to the next device linked, which holds none).
     func remove(_ accountId: String, deviceIds: [UInt32]) async throws {
         try await database.awaitableWrite { [store] db in
             try store.deleteSessions(for: accountId, deviceIds: deviceIds, in: db)
             for deviceId in deviceIds { try RecipientDevicesTable.remove(deviceId, of: accountId, db) }
+            try SenderKeySharesTable.forgetEverywhere(member: accountId, deviceIds: deviceIds, db)
         }
     }
 

@@ -29,6 +29,14 @@ enum SenderKeySharesTable {
         }
     }
 
+    /// Forgets what `deviceIds` of `member` hold in every group: the devices are gone, and a device the server later
+    /// gives one of their ids is a new one that holds nothing.
+    static func forgetEverywhere(member: String, deviceIds: [UInt32], _ db: Database) throws {
+        for deviceId in deviceIds {
+            try db.execute(sql: "DELETE FROM sender_key_shared WHERE account_id = ? AND device_id = ?", arguments: [member, Int64(deviceId)])
+        }
+    }
+
     /// Forgets every holder in group `threadId` (its distribution starts over).
     static func forgetAll(threadId: Int64, _ db: Database) throws {
         try db.execute(sql: "DELETE FROM sender_key_shared WHERE thread_id = ?", arguments: [threadId])

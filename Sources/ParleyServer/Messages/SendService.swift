@@ -73,7 +73,7 @@ struct SendService: Sendable {
         let found = accountId.utf8.count <= 64 ? try await store.accountWithDevices(id: accountId.lowercased()) : nil
         let idempotency = found.flatMap { found in
             idempotencyKey.map { key in
-                Idempotency(scope: caller.map { "device:\($0.account.id).\($0.device.deviceId)" } ?? "unidentified:\(found.account.id)",
+                Idempotency(scope: caller.map { IdempotencyRecord.deviceScope(accountId: $0.account.id, deviceId: $0.device.deviceId) } ?? "unidentified:\(found.account.id)",
                             key: key.value, fingerprint: "\(found.account.id):\(request.timestamp)")
             }
         }

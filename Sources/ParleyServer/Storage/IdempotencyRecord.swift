@@ -13,6 +13,9 @@ public struct IdempotencyRecord: Sendable, Equatable {
     /// The first answer's server timestamp (when the envelopes were stored).
     public let serverTimestamp: UInt64
 
+    /// The scope of the keys one sending device chooses.
+    public static func deviceScope(accountId: String, deviceId: UInt32) -> String { "device:\(accountId).\(deviceId)" }
+
     /// A record.
     public init(scope: String, key: String, fingerprint: String, serverTimestamp: UInt64) {
         self.scope = scope

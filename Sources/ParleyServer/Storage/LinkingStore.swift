@@ -8,7 +8,7 @@ public protocol LinkingStore: Sendable {
     func isLinkCodeValid(hash: [UInt8], now: UInt64) async throws -> Bool
     /// Deletes link codes that expired before `now`; returns how many.
     func deleteLinkCodes(expiredBefore now: UInt64) async throws -> Int
-    /// In one transaction: consumes the unexpired code, picks the next device id and adds the device `makeDevice` describes.
+    /// In one transaction: consumes the unexpired code, picks the lowest device id free (``DeviceIdAllocation``) and adds the device `makeDevice` describes.
     func linkDevice(codeHash: [UInt8], now: UInt64, maximumDevices: Int,
                     makeDevice: @Sendable (_ accountId: String, _ deviceId: UInt32) -> StoredDevice) async throws -> LinkOutcome
     /// Leaves an encrypted provisioning message at `address` until `expires`; `false` when the address already holds one.

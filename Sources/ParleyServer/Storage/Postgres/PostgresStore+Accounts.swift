@@ -88,12 +88,17 @@ extension PostgresStore {
 
     public func removeDevice(accountId: String, deviceId: UInt32) async throws -> Bool {
         defer { accountChanged(accountId) }
-        return try await withConnection { connection in
-            // Foreign keys cascade to the device's prekeys and mailbox.
-            try await count("""
+        return try await transaction { connection in
+            // Foreign keys cascade to the device's prekeys, mailbox and push target. Its socket rows and idempotency
+            // records go too: the next device linked may be given its id, and must not look online or share its keys.
+            let removed = try await count("""
                 WITH deleted AS (DELETE FROM devices WHERE account_id = \(accountId) AND device_id = \(Int64(deviceId)) RETURNING 1)
                 SELECT count(*) FROM deleted
                 """, on: connection) > 0
+            guard removed else { return false }
+            try await perform("DELETE FROM device_sockets WHERE account_id = \(accountId) AND device_id = \(Int64(deviceId))", on: connection)
+            try await perform("DELETE FROM idempotency_records WHERE scope = \(IdempotencyRecord.deviceScope(accountId: accountId, deviceId: deviceId))", on: connection)
+            return true
         }
     }
 

@@ -77,9 +77,13 @@ extension SQLiteStore {
     public func removeDevice(accountId: String, deviceId: UInt32) async throws -> Bool {
         defer { accounts.invalidate(accountId) }
         return try await database.write { db in
-            // Foreign keys cascade to the device's prekeys and mailbox.
+            // Foreign keys cascade to the device's prekeys, mailbox and push target. Its socket rows and idempotency
+            // records go too: the next device linked may be given its id, and must not look online or share its keys.
             try db.execute(sql: "DELETE FROM devices WHERE account_id = ? AND device_id = ?", arguments: [accountId, Int64(deviceId)])
-            return db.changesCount > 0
+            guard db.changesCount > 0 else { return false }
+            try db.execute(sql: "DELETE FROM device_sockets WHERE account_id = ? AND device_id = ?", arguments: [accountId, Int64(deviceId)])
+            try db.execute(sql: "DELETE FROM idempotency_records WHERE scope = ?", arguments: [IdempotencyRecord.deviceScope(accountId: accountId, deviceId: deviceId)])
+            return true
         }
     }
 
