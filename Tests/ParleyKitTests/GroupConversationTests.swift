@@ -68,6 +68,35 @@ import Testing
         }
     }
 
+    /// A member device whose id the multi-recipient format cannot carry (past 127, as servers before the lowest-free
+    /// rule could hand out) makes the group send go member by member instead of failing.
+    @Test func aDeviceIdPast127SendsMemberByMember() async throws {
+        try await TestServer.run { server in
+            guard !server.usesPostgres else { return }  // the device is renumbered in the server's SQLite file
+            let p = try await ConversationFeatureTests.people(server)
+            // Alice learns Bob's profile key, so the group goes as one sealed sender v2 request when it can.
+            try p.bobPhone.sender.enqueue(body: "hi", to: p.aliceId)
+            _ = try await p.bobPhone.runJobs()
+            _ = try await p.alice.receiveOnce()
+            let groupId = try p.alice.sender.createGroup(title: "Old ids", members: [p.bobId])
+            _ = try await p.alice.runJobs()
+            let serverDatabase = try DatabaseQueue(path: server.serverDatabasePath)
+            try await serverDatabase.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA foreign_keys = OFF")
+                for table in ["devices", "signed_prekeys", "one_time_prekeys", "kem_prekeys", "mailbox", "push_targets", "device_sockets"] {
+                    try db.execute(sql: "UPDATE \(table) SET device_id = 200 WHERE account_id = ? AND device_id = 2", arguments: [p.bobId])
+                }
+            }
+            try? await p.bobPhone.removeDevice(99)  // no such device; the server re-reads Bob's account all the same
+
+            try p.alice.sender.enqueue(body: "to every device", toGroup: groupId)
+            #expect(try await p.alice.runJobs().completed == 1)
+            _ = try await p.bobPhone.receiveOnce()
+            #expect(try Self.groupTexts(p.bobPhone, groupId) == ["to every device"])
+            #expect(try await !server.storedEnvelopes(accountId: p.bobId, deviceId: 200).isEmpty, "device 200 got the group message too")
+        }
+    }
+
     @Test func aRemovedMemberCannotReadWhatFollows() async throws {
         try await TestServer.run { server in
             let p = try await ConversationFeatureTests.people(server)

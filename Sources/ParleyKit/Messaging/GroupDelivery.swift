@@ -108,6 +108,10 @@ struct GroupDelivery: Sendable {
                     _ = try await sessions.withCurrentSessions(member, devices: try sessions.devices(of: member), as: credentials)
                 }
                 continue
+            } catch SignalError.invalidArgument, SignalError.invalidRegistrationId {
+                // A device the format cannot name (an id past 127, which older servers handed out, or a registration id
+                // past 14 bits): the member-by-member path carries any.
+                return false
             }
             let outcome: MultiRecipientSendOutcome
             do {
