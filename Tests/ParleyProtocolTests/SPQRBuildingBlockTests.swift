@@ -160,6 +160,16 @@ struct SPQRVectors: Decodable {
             #expect(GF16.multiply(UInt16(x), GF16.inverse(UInt16(x))) == 1)
         }
         var generator = SystemRandomNumberGenerator()
+        // The table-driven combination equals the sum of products element by element (zero weights and elements too).
+        let weights: [UInt16] = [0, 1, 0xFFFF, 0x1234, 7]
+        let rows = (0..<(weights.count * 32)).map { $0 % 5 == 0 ? UInt8(0) : UInt8.random(in: 0...255, using: &generator) }
+        let expected = (0..<16).flatMap { element -> [UInt8] in
+            let value = weights.enumerated().reduce(UInt16(0)) { sum, pair in
+                sum ^ GF16.multiply(pair.element, UInt16(rows[pair.offset * 32 + 2 * element]) << 8 | UInt16(rows[pair.offset * 32 + 2 * element + 1]))
+            }
+            return [UInt8(value >> 8), UInt8(value & 0xFF)]
+        }
+        #expect(GF16.combine(weights: weights, rows: rows) == expected)
         for vector in Self.vectors.erasure {
             let message = Self.hex(vector.message)
             let count = message.count / 32

@@ -29,7 +29,8 @@ enum SPQRTargets {
             }
         }
         let chunks = SPQRErasureCode.chunks(indices, of: message)
-        invariant(chunks.count == count && SPQRErasureCode.chunk(indices[0], of: message) == chunks[indices[0]],
+        let probe = indices.first { $0 >= count } ?? indices[0]  // a parity chunk when there is one
+        invariant(chunks.count == count && SPQRErasureCode.chunk(probe, of: message) == chunks[probe],
                   "the chunks asked for together are the chunks asked for one by one")
         invariant((try? SPQRErasureCode.decode(chunks, chunkCount: count)) == message, "any \(count) chunks decode to the message")
 

@@ -47,6 +47,38 @@ enum GF16 {
         return t.exp[Int(t.log[Int(a)]) + Int(t.log[Int(b)])]
     }
 
+    /// Σᵢ `weights[i]` · row i, element by element, where row i is the 16 big-endian field elements (32 bytes) at
+    /// `rows[32i..<32i + 32]`: one chunk of the erasure code from the chunks it is combined from. The tables are read
+    /// through buffer pointers and each weight's logarithm is taken once, so the inner loop is a table lookup per
+    /// non-zero element.
+    static func combine(weights: [UInt16], rows: [UInt8]) -> [UInt8] {
+        precondition(rows.count >= weights.count * 32, "a row for every weight")
+        let t = tables
+        var values = [UInt16](repeating: 0, count: 16)
+        t.log.withUnsafeBufferPointer { log in
+            t.exp.withUnsafeBufferPointer { exp in
+                rows.withUnsafeBufferPointer { rows in
+                    values.withUnsafeMutableBufferPointer { values in
+                        for (row, weight) in weights.enumerated() where weight != 0 {
+                            let logWeight = Int(log[Int(weight)])
+                            let base = row * 32
+                            for element in 0..<16 {
+                                let y = UInt16(rows[base + 2 * element]) << 8 | UInt16(rows[base + 2 * element + 1])
+                                if y != 0 { values[element] ^= exp[logWeight + Int(log[Int(y)])] }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        var chunk = [UInt8](repeating: 0, count: 32)
+        for (element, value) in values.enumerated() {
+            chunk[2 * element] = UInt8(value >> 8)
+            chunk[2 * element + 1] = UInt8(value & 0xFF)
+        }
+        return chunk
+    }
+
     /// The inverse of a non-zero element.
     static func inverse(_ a: UInt16) -> UInt16 {
         precondition(a != 0, "0 has no inverse")

@@ -23,18 +23,7 @@ public enum SPQRErasureCode {
                 continue
             }
             if basis == nil { basis = LagrangeBasis(xs: (0..<count).map { UInt16($0) }) }
-            let weights = basis!.weights(at: UInt16(index))
-            var chunk = [UInt8](repeating: 0, count: 32)
-            for polynomial in 0..<16 {
-                var value: UInt16 = 0
-                for (x, weight) in weights.enumerated() {
-                    let offset = x * 32 + polynomial * 2
-                    value ^= GF16.multiply(UInt16(message[offset]) << 8 | UInt16(message[offset + 1]), weight)
-                }
-                chunk[polynomial * 2] = UInt8(value >> 8)
-                chunk[polynomial * 2 + 1] = UInt8(value & 0xFF)
-            }
-            result[index] = chunk
+            result[index] = GF16.combine(weights: basis!.weights(at: UInt16(index)), rows: message)
         }
         return result
     }
@@ -54,7 +43,7 @@ public enum SPQRErasureCode {
         // The systematic chunks when all are there; otherwise the lowest indices given.
         if (0..<chunkCount).allSatisfy({ chunks[$0] != nil }) { return (0..<chunkCount).flatMap { chunks[$0]! } }
         let used = Array(chunks.keys.sorted().prefix(chunkCount))
-        let usedChunks = used.map { chunks[$0]! }
+        let usedRows = used.flatMap { chunks[$0]! }
         let basis = LagrangeBasis(xs: used.map { UInt16($0) })
         var message = [UInt8](repeating: 0, count: chunkCount * 32)
         for target in 0..<chunkCount {
@@ -62,15 +51,7 @@ public enum SPQRErasureCode {
                 message.replaceSubrange(target * 32..<target * 32 + 32, with: known)
                 continue
             }
-            let weights = basis.weights(at: UInt16(target))
-            for polynomial in 0..<16 {
-                var value: UInt16 = 0
-                for (position, bytes) in usedChunks.enumerated() {
-                    value ^= GF16.multiply(UInt16(bytes[polynomial * 2]) << 8 | UInt16(bytes[polynomial * 2 + 1]), weights[position])
-                }
-                message[target * 32 + polynomial * 2] = UInt8(value >> 8)
-                message[target * 32 + polynomial * 2 + 1] = UInt8(value & 0xFF)
-            }
+            message.replaceSubrange(target * 32..<target * 32 + 32, with: GF16.combine(weights: basis.weights(at: UInt16(target)), rows: usedRows))
         }
         return message
     }
