@@ -68,6 +68,51 @@ import Testing
         }
     }
 
+    /// A new device given a removed one's id that writes first: its pre-key message carries a new registration id, so
+    /// the receiver forgets that the device held its sender key, and the next sealed group send hands the key over.
+    @Test func aNewInstallationThatWritesFirstIsHandedTheSenderKey() async throws {
+        try await TestServer.run { server in
+            let p = try await ConversationFeatureTests.people(server)
+            // Alice learns Bob's profile key, so the group goes as one sealed sender v2 request.
+            try p.bobPhone.sender.enqueue(body: "hi", to: p.aliceId)
+            _ = try await p.bobPhone.runJobs()
+            _ = try await p.alice.receiveOnce()
+            let groupId = try p.alice.sender.createGroup(title: "Sealed relink", members: [p.bobId])
+            _ = try await p.alice.runJobs()
+            try p.alice.sender.enqueue(body: "before", toGroup: groupId)
+            _ = try await p.alice.runJobs()
+            for client in [p.bobPhone, p.bobLaptop] { _ = try await client.receiveOnce() }
+            let oldRegistrationId = try p.alice.database.read { db in
+                try Int64.fetchOne(db, sql: "SELECT registration_id FROM recipient_devices WHERE account_id = ? AND device_id = 2", arguments: [p.bobId])
+            }
+
+            try await p.bobPhone.removeDevice(2)
+            let newLaptop = try server.client("bob-new-laptop")
+            #expect(try await p.bobPhone.accounts.linkNewDevice(database: newLaptop.database, name: "new laptop").deviceId == 2)
+            try newLaptop.sender.enqueue(body: "hello from the new laptop", to: p.aliceId)
+            _ = try await newLaptop.runJobs()
+            _ = try await p.alice.receiveOnce()
+            // Before Alice sends anything (her receipt would also learn of the new device, from the server's 410):
+            // the pre-key message alone makes her forget that device 2 held her key, and record its new registration id.
+            let (holders, recorded) = try p.alice.database.read { db in
+                (try Int.fetchOne(db, sql: "SELECT count(*) FROM sender_key_shared WHERE account_id = ? AND device_id = 2",
+                                  arguments: [p.bobId]) ?? -1,
+                 try Int64.fetchOne(db, sql: "SELECT registration_id FROM recipient_devices WHERE account_id = ? AND device_id = 2",
+                                    arguments: [p.bobId]))
+            }
+            #expect(holders == 0)
+            #expect(recorded != nil && recorded != oldRegistrationId)
+            _ = try await p.alice.runJobs()  // Alice's receipts for it
+            _ = try await newLaptop.receiveOnce()
+
+            try p.alice.sender.enqueue(body: "after", toGroup: groupId)
+            _ = try await p.alice.runJobs()
+            // The distribution message reaches the new laptop as well as the group message.
+            let pending = try await newLaptop.api.mailbox(as: try newLaptop.credentials()).messages
+            #expect(pending.count == 2, "the new device's mailbox: \(pending.map(\.type))")
+        }
+    }
+
     /// A member device whose id the multi-recipient format cannot carry (past 127, as servers before the lowest-free
     /// rule could hand out) makes the group send go member by member instead of failing.
     @Test func aDeviceIdPast127SendsMemberByMember() async throws {

@@ -347,7 +347,8 @@ public final class ParleyClient: Sendable {
     }
 
     /// Removes device `deviceId` from the account (from the primary device: any linked device; from a linked
-    /// device: itself). Its mailbox and keys go with it; senders learn of it from the server's 409 (an extra device) and drop its sessions and what it held of their sender keys.
+    /// device: itself). Its mailbox and keys go with it; senders learn of it from the server's 409 (an extra device), or a
+    /// 410 when a new device has been given its id, and drop its sessions and what it held of their sender keys.
     public func removeDevice(_ deviceId: UInt32) async throws {
         try await api.removeDevice(deviceId, as: try credentials())
     }

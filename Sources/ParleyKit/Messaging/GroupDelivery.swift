@@ -93,6 +93,9 @@ struct GroupDelivery: Sendable {
                 }
                 recipients += try sessions.devices(of: member).map { try ProtocolAddress(name: member, deviceId: $0.deviceId) }
             }
+            // A device id the format cannot name (past 127, as servers before the lowest-free rule handed out): the
+            // member-by-member path carries any.
+            guard recipients.allSatisfy({ (1...127).contains($0.deviceId) }) else { return false }
             let message: Data
             do {
                 message = try database.read { [store] db in
@@ -108,9 +111,8 @@ struct GroupDelivery: Sendable {
                     _ = try await sessions.withCurrentSessions(member, devices: try sessions.devices(of: member), as: credentials)
                 }
                 continue
-            } catch SignalError.invalidArgument, SignalError.invalidRegistrationId {
-                // A device the format cannot name (an id past 127, which older servers handed out, or a registration id
-                // past 14 bits): the member-by-member path carries any.
+            } catch SignalError.invalidRegistrationId {
+                // A registration id past 14 bits, which the format cannot carry: the member-by-member path carries any.
                 return false
             }
             let outcome: MultiRecipientSendOutcome

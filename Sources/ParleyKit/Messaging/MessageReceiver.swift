@@ -234,15 +234,28 @@ public struct MessageReceiver: Sendable {
             }
             return Array(try groupDecrypt(ciphertext, from: sender, distributionId: distribution, store: store, context: context))
         case CiphertextMessage.MessageType.preKey.rawValue:
-            return Array(try signalDecryptPreKey(
-                message: try PreKeySignalMessage(bytes: ciphertext), from: sender, localAddress: local, sessionStore: store,
+            let message = try PreKeySignalMessage(bytes: ciphertext)
+            let plaintext = Array(try signalDecryptPreKey(
+                message: message, from: sender, localAddress: local, sessionStore: store,
                 identityStore: store, preKeyStore: store, signedPreKeyStore: store, kyberPreKeyStore: store, context: context))
+            try noteInstallation(of: sender, registrationId: try message.registrationId(), db)
+            return plaintext
         case CiphertextMessage.MessageType.whisper.rawValue:
             return Array(try signalDecrypt(message: try SignalMessage(bytes: ciphertext), from: sender, to: local, sessionStore: store,
                                            identityStore: store, context: context))
         default:
             throw SignalError.invalidMessage("unsupported message type \(type)")
         }
+    }
+
+    /// A pre-key message carries its sender's registration id: one that differs from the id recorded for that device
+    /// means a new installation has the device id (the server gives a removed device's id to the next one linked). It
+    /// holds none of this device's sender keys, and sends to it must name its new id.
+    private static func noteInstallation(of sender: ProtocolAddress, registrationId: UInt32, _ db: Database) throws {
+        guard let known = try RecipientDevicesTable.devices(of: sender.name, db).first(where: { $0.deviceId == sender.deviceId }),
+              known.registrationId != registrationId else { return }
+        try RecipientDevicesTable.record(sender.deviceId, of: sender.name, registrationId: registrationId, db)
+        try SenderKeySharesTable.forgetEverywhere(member: sender.name, deviceIds: [sender.deviceId], db)
     }
 
     /// Records an undecryptable message from `source`; with `askForResend`, the first failure of a message also queues
