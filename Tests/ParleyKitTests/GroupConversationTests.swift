@@ -12,6 +12,17 @@ import Testing
         return try client.history(threadId: group.threadId).messages.reversed().filter { $0.kind == .message }.compactMap(\.body)
     }
 
+    /// A group of Alice and Bob, made after Alice learned Bob's profile key (from a message of his), so that her group
+    /// messages go as one sealed sender v2 request when they can.
+    static func sealedGroup(_ p: ConversationFeatureTests.People, title: String) async throws -> Data {
+        try p.bobPhone.sender.enqueue(body: "hi", to: p.aliceId)
+        _ = try await p.bobPhone.runJobs()
+        _ = try await p.alice.receiveOnce()
+        let groupId = try p.alice.sender.createGroup(title: title, members: [p.bobId])
+        _ = try await p.alice.runJobs()
+        return groupId
+    }
+
     /// Carol was removed and knows it; Bob has not heard yet and still sends to her: her client shows nothing.
     @Test func aRemovedMemberStoresNothingFromASenderWhoDidNotKnow() async throws {
         try await TestServer.run { server in
@@ -73,12 +84,7 @@ import Testing
     @Test func aNewInstallationThatWritesFirstIsHandedTheSenderKey() async throws {
         try await TestServer.run { server in
             let p = try await ConversationFeatureTests.people(server)
-            // Alice learns Bob's profile key, so the group goes as one sealed sender v2 request.
-            try p.bobPhone.sender.enqueue(body: "hi", to: p.aliceId)
-            _ = try await p.bobPhone.runJobs()
-            _ = try await p.alice.receiveOnce()
-            let groupId = try p.alice.sender.createGroup(title: "Sealed relink", members: [p.bobId])
-            _ = try await p.alice.runJobs()
+            let groupId = try await Self.sealedGroup(p, title: "Sealed relink")
             try p.alice.sender.enqueue(body: "before", toGroup: groupId)
             _ = try await p.alice.runJobs()
             for client in [p.bobPhone, p.bobLaptop] { _ = try await client.receiveOnce() }
@@ -119,12 +125,7 @@ import Testing
         try await TestServer.run { server in
             guard !server.usesPostgres else { return }  // the device is renumbered in the server's SQLite file
             let p = try await ConversationFeatureTests.people(server)
-            // Alice learns Bob's profile key, so the group goes as one sealed sender v2 request when it can.
-            try p.bobPhone.sender.enqueue(body: "hi", to: p.aliceId)
-            _ = try await p.bobPhone.runJobs()
-            _ = try await p.alice.receiveOnce()
-            let groupId = try p.alice.sender.createGroup(title: "Old ids", members: [p.bobId])
-            _ = try await p.alice.runJobs()
+            let groupId = try await Self.sealedGroup(p, title: "Old ids")
             let serverDatabase = try DatabaseQueue(path: server.serverDatabasePath)
             try await serverDatabase.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA foreign_keys = OFF")
