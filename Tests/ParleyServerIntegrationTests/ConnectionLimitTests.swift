@@ -93,10 +93,10 @@ import Testing
     }
 
     /// The gRPC listener keeps the same bounds: connections over the per-address cap are closed at once, a silent one
-    /// after the read timeout, and an admitted client gets the server's HTTP/2 preface.
+    /// after the read timeout, and an admitted client gets the server's HTTP/2 preface and stays connected.
     @Test func theGRPCListenerCapsConnectionsPerAddressAndClosesSilentOnes() async throws {
         let (server, directory) = try await Self.server([
-            "--grpc-port", "0", "--max-connections-per-address", "4", "--read-timeout-seconds", "9", "--keep-alive-seconds", "1",
+            "--grpc-port", "0", "--max-connections-per-address", "4", "--read-timeout-seconds", "15", "--keep-alive-seconds", "1",
         ])
         defer { server.stop(); try? FileManager.default.removeItem(atPath: directory) }
         let port = try #require(server.grpcPort)
@@ -106,25 +106,25 @@ import Testing
         for _ in 0..<4 {
             let connection = try RawConnection(port: port)
             #expect(connection.send(bytes: preface))
-            // Held well inside the idle time (6 s: two thirds of the read timeout) after which the server sends GOAWAY.
+            // Held well inside the idle time (10 s: two thirds of the read timeout) after which the server sends GOAWAY.
             let (bytes, closed) = await connection.readBytes(for: 0.5)
             #expect(bytes.count >= 9 && bytes[3] == 4 && !closed, "an admitted connection gets the server's SETTINGS")
             held.append(connection)
         }
         let refused = try RawConnection(port: port)
         _ = refused.send(bytes: preface)
-        let (answer, closed) = await refused.readBytes(for: 3)
-        #expect(answer.isEmpty && closed, "the fifth connection from one address is closed unanswered")
+        // Closed at once (the HTTP/2 handler may have flushed the server's preface first; no call is ever answered).
+        #expect(await refused.readBytes(for: 3).closed, "the fifth connection from one address is closed")
 
         // A call opened and then left silent: the server sends no idle GOAWAY while a call is open, so it is the read
-        // timeout (9 s after the client's last byte) that closes the connection, which frees its place.
+        // timeout (15 s after the client's last byte) that closes the connection, which frees its place.
         held.removeAll()
         let caller = try await Self.admitted(port: port)
         #expect(caller.send(bytes: preface + Self.openCall))
         let started = Date()
-        #expect(await caller.read(for: 30).closed)
+        #expect(await caller.read(for: 40).closed)
         let silentFor = Date().timeIntervalSince(started)
-        #expect(silentFor > 8 && silentFor < 30, "closed after \(silentFor) s")
+        #expect(silentFor > 13 && silentFor < 40, "closed after \(silentFor) s")
     }
 
     /// A HEADERS frame on stream 1 that opens a unary call and does not end the stream (HPACK: `:method POST`,

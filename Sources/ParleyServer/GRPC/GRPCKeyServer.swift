@@ -62,7 +62,8 @@ public struct GRPCKeyServer: Service {
     }
 
     /// Admits an accepted connection within `connections`' limits, closing it when over them (HTTP/2 has no way to
-    /// answer before its preface, so a refused client sees the connection close), and closes an admitted one that
+    /// answer before the client's preface, so a refused client sees the connection close, perhaps after the server's
+    /// preface, which the transport may already have flushed), and closes an admitted one that
     /// sends nothing for the read timeout (raw bytes: a TLS connection stalled in its handshake as well).
     private static func guardConnection(_ channel: any Channel, _ connections: ConnectionGuard) -> EventLoopFuture<Void> {
         let address = channel.remoteAddress?.ipAddress ?? channel.remoteAddress?.description ?? "unknown"

@@ -2,9 +2,9 @@
 /// memory) before a request is even read.
 public struct ConnectionLimits: Sendable {
     /// Open connections in all (HTTP and WebSocket); further ones get a 503 and are closed. The gRPC listener counts
-    /// its own connections against the same bounds and closes further ones unanswered.
+    /// its own connections against the same bounds and closes further ones at once.
     public var maximumConnections = 20_000
-    /// Open connections from one client address; further ones get a 503 and are closed (on gRPC, closed unanswered).
+    /// Open connections from one client address; further ones get a 503 and are closed (on gRPC, closed at once).
     public var maximumConnectionsPerAddress = 1_000
     /// Reverse proxies in front of the server (their IP addresses as the server sees them): their connections count
     /// only toward ``maximumConnections``, and requests through them are limited per the client address their
