@@ -43,11 +43,8 @@ enum MessagesTable {
     /// reaction names a message of its own conversation); `nil` when there is none.
     static func id(author authorAccountId: String, timestamp: UInt64, in threadId: Int64? = nil, _ db: Database) throws -> Int64? {
         guard let timestamp = Int64(exactly: timestamp) else { return nil }
-        guard let threadId else {
-            return try Int64.fetchOne(db, sql: "SELECT id FROM messages WHERE author_account_id = ? AND timestamp = ?",
-                                      arguments: [authorAccountId, timestamp])
-        }
-        return try Int64.fetchOne(db, sql: "SELECT id FROM messages WHERE author_account_id = ? AND timestamp = ? AND thread_id = ?",
+        // With no thread, `coalesce(?, thread_id)` is the row's own thread (never NULL): any thread matches.
+        return try Int64.fetchOne(db, sql: "SELECT id FROM messages WHERE author_account_id = ? AND timestamp = ? AND thread_id = coalesce(?, thread_id)",
                                   arguments: [authorAccountId, timestamp, threadId])
     }
 
@@ -121,7 +118,8 @@ enum MessagesTable {
         try setStatus(.sent, messageId: messageId, db)
         // Receipts that arrived while the send was still going.
         let kinds = try String.fetchSet(db, sql: "SELECT DISTINCT kind FROM receipts WHERE message_id = ?", arguments: [messageId])
-        if kinds.contains("read") { try setStatus(.read, messageId: messageId, db) } else if kinds.contains("delivered") { try setStatus(.delivered, messageId: messageId, db) }
+        let strongest: MessageStatus? = kinds.contains("read") ? .read : kinds.contains("delivered") ? .delivered : nil
+        if let strongest { try setStatus(strongest, messageId: messageId, db) }
         try db.execute(sql: "UPDATE messages SET server_timestamp = ? WHERE id = ?", arguments: [serverTimestamp.map(Int64.init), messageId])
         try startTimer(messageId: messageId, now: now, db)
     }

@@ -237,9 +237,7 @@ final class SocketSession: Sendable {
     private func relay(_ event: EphemeralEvent?) throws {
         // Bytes, not characters: one character can hold any number of combining marks, and the kind is relayed to
         // every device of the destination.
-        guard let event, (1...32).contains(event.kind.utf8.count),
-              event.kind.utf8.allSatisfy(Self.isKindByte)
-        else {
+        guard let event, (1...32).contains(event.kind.utf8.count), event.kind.isASCIIToken else {
             throw ServerError.badRequest("an ephemeral frame needs a kind of 1…32 ASCII letters, digits, '-', '_' or '.'")
         }
         guard (1...64).contains(event.destinationAccountId.utf8.count) else {
@@ -253,15 +251,6 @@ final class SocketSession: Sendable {
             destinationAccountId: event.destinationAccountId.lowercased(), sourceAccountId: device.account.id,
             sourceDeviceId: device.device.deviceId, kind: event.kind, content: event.content, timestamp: event.timestamp)
         hub.relay(stamped, toAccount: stamped.destinationAccountId, excluding: address)
-    }
-
-    /// An ASCII letter or digit, '-', '_' or '.': what an ephemeral kind (`typing`, …) is made of.
-    private static func isKindByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."): true
-        default: false
-        }
     }
 
     /// The close reason of a socket whose device was removed, whose credential was replaced or whose account was
