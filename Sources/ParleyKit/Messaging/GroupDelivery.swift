@@ -136,7 +136,6 @@ struct GroupDelivery: Sendable {
                 }
             case .staleDevices(let accounts):
                 for account in accounts {
-                    try await forgetSenderKeys(of: account.uuid, devices: account.devices.staleDevices, threadId: outgoing.group.threadId)
                     try await sessions.remove(account.uuid, deviceIds: account.devices.staleDevices)
                     try await sessions.establish(account.uuid, deviceIds: account.devices.staleDevices, as: credentials)
                 }
@@ -155,7 +154,6 @@ struct GroupDelivery: Sendable {
         let ciphertext = outgoing.ciphertext.base64EncodedString()
         _ = try await delivery.send(
             to: member, timestamp: outgoing.timestamp, as: credentials,
-            onStale: { stale in try await forgetSenderKeys(of: member, devices: stale, threadId: threadId) },
             log: (.group(threadId: threadId), outgoing.plaintext), groupId: outgoing.group.id
         ) { _ in
             try await handOut(outgoing.handout, to: member, threadId: threadId, as: credentials)
@@ -183,10 +181,6 @@ struct GroupDelivery: Sendable {
         }
     }
 
-    /// A re-installed device has none of the sender keys its predecessor held.
-    private func forgetSenderKeys(of member: String, devices: [UInt32], threadId: Int64) async throws {
-        try await database.awaitableWrite { db in try SenderKeySharesTable.forget(threadId: threadId, member: member, deviceIds: devices, db) }
-    }
 
     /// Keeps the group message in the send log for every device in `recipients`.
     private func log(_ outgoing: Outgoing, to recipients: [ProtocolAddress]) async throws {

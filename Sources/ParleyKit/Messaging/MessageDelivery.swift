@@ -54,8 +54,8 @@ struct MessageDelivery: Sendable {
     }
 
     /// Sends what `messages` makes for the devices of `accountId` this client knows (without this device) and
-    /// repairs the device list on 409 (missing / extra devices) and 410 (re-installed devices, after `onStale`
-    /// hears of them) until the server accepts it. To one's own account with no other device known, the empty
+    /// repairs the device list on 409 (missing / extra devices) and 410 (re-installed devices: ``DeviceSessions/remove(_:deviceIds:)``
+    /// also forgets the sender keys they held) until the server accepts it. To one's own account with no other device known, the empty
     /// send asks the server: 409 lists the devices that exist, 200 means there are none.
     ///
     /// The messages go sealed when ``UnidentifiedDelivery`` allows it; when the server refuses the access key (401)
@@ -67,7 +67,7 @@ struct MessageDelivery: Sendable {
     ///
     /// - Returns: the server timestamp and how many per-device messages went out.
     func send(to accountId: String, timestamp: UInt64, as credentials: DeviceCredentials,
-              onStale: ([UInt32]) async throws -> Void = { _ in }, log: (MessageSendLog.Kind, [UInt8])? = nil, groupId: Data? = nil,
+              log: (MessageSendLog.Kind, [UInt8])? = nil, groupId: Data? = nil,
               purpose: String = "message",
               messages: ([(deviceId: UInt32, registrationId: UInt32)]) async throws -> [OutgoingMessage])
         async throws -> (serverTimestamp: UInt64, sent: Int) {
@@ -111,7 +111,6 @@ struct MessageDelivery: Sendable {
                     try await sessions.establish(accountId, deviceIds: mismatch.missingDevices, except: self_, as: credentials)
                 }
             case .staleDevices(let stale):
-                try await onStale(stale.staleDevices)
                 try await sessions.remove(accountId, deviceIds: stale.staleDevices)
                 try await sessions.establish(accountId, deviceIds: stale.staleDevices, as: credentials)
             }

@@ -17,16 +17,9 @@ enum SenderKeySharesTable {
         }
     }
 
-    /// Forgets what `member`'s devices (only `deviceIds` when given) hold in group `threadId`.
-    static func forget(threadId: Int64, member: String, deviceIds: [UInt32]? = nil, _ db: Database) throws {
-        guard let deviceIds else {
-            try db.execute(sql: "DELETE FROM sender_key_shared WHERE thread_id = ? AND account_id = ?", arguments: [threadId, member])
-            return
-        }
-        for deviceId in deviceIds {
-            try db.execute(sql: "DELETE FROM sender_key_shared WHERE thread_id = ? AND account_id = ? AND device_id = ?",
-                           arguments: [threadId, member, Int64(deviceId)])
-        }
+    /// Forgets what `member`'s devices hold in group `threadId`.
+    static func forget(threadId: Int64, member: String, _ db: Database) throws {
+        try db.execute(sql: "DELETE FROM sender_key_shared WHERE thread_id = ? AND account_id = ?", arguments: [threadId, member])
     }
 
     /// Forgets what `deviceIds` of `member` hold in every group: the devices are gone, and a device the server later
