@@ -28,7 +28,9 @@ struct AccountController: Sendable {
         try rateLimiter.take("registration", address: context.clientAddress, policy: limits.rateLimits.registrationPerAddress)
         let body = try await JSONCoding.decode(RegisterAccountRequest.self, from: request, limit: limits.smallBodyBytes)
         let username = body.username
-        guard (3...32).contains(username.utf8.count), username.isASCIIToken else { throw ServerError.badRequest("username must be 3–32 letters, digits, '.', '_' or '-'") }
+        guard (3...32).contains(username.utf8.count), username.isASCIIToken else {
+            throw ServerError.badRequest("username must be 3–32 letters, digits, '.', '_' or '-'")
+        }
         let identityKey = try KeyValidation.bytes(body.identityKey, field: "identityKey")
         guard (try? IdentityKey(bytes: identityKey)) != nil else { throw ServerError.badRequest("identityKey is not a 33-byte Curve25519 key") }
         let password = try Credentials.validate(password: body.password, registrationId: body.registrationId, deviceName: body.deviceName)

@@ -66,12 +66,10 @@ public struct GRPCKeyServer: Service {
     /// preface, which the transport may already have flushed), and closes an admitted one that
     /// sends nothing for the read timeout (raw bytes: a TLS connection stalled in its handshake as well).
     private static func guardConnection(_ channel: any Channel, _ connections: ConnectionGuard) -> EventLoopFuture<Void> {
-        let address = channel.remoteAddress?.ipAddress ?? channel.remoteAddress?.description ?? "unknown"
-        guard connections.admit(address) else {
+        guard connections.admit(channel) else {
             channel.close(promise: nil)
             return channel.eventLoop.makeSucceededVoidFuture()
         }
-        channel.closeFuture.whenComplete { _ in connections.release(address) }
         do {
             try channel.pipeline.syncOperations.addHandlers(
                 [IdleStateHandler(readTimeout: TimeAmount(connections.limits.readTimeout)), ReadTimeoutCloser()], position: .first)

@@ -1,3 +1,4 @@
+import NIOCore
 import Synchronization
 
 /// Counts open connections in all and per client address, and admits a new one only within ``ConnectionLimits``.
@@ -19,6 +20,14 @@ public final class ConnectionGuard: Sendable {
             state.perAddress[address] = fromAddress + 1
             return true
         }
+    }
+
+    /// Admits `channel` by its client address, counted until it closes, or refuses it (the caller closes it).
+    func admit(_ channel: any Channel) -> Bool {
+        let address = channel.remoteAddress?.ipAddress ?? channel.remoteAddress?.description ?? "unknown"
+        guard admit(address) else { return false }
+        channel.closeFuture.whenComplete { [self] _ in release(address) }
+        return true
     }
 
     /// An admitted connection from `address` closed.

@@ -19,8 +19,7 @@ struct GuardedServerChannel<Base: ServerChildChannel>: ServerChildChannel {
     let keepAliveInterval: Duration
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        let address = channel.remoteAddress?.ipAddress ?? channel.remoteAddress?.description ?? "unknown"
-        guard connections.admit(address) else {
+        guard connections.admit(channel) else {
             // Answered and closed by the first handler, before anything is parsed.
             do {
                 try channel.pipeline.syncOperations.addHandler(RefuseConnection(), position: .first)
@@ -29,7 +28,6 @@ struct GuardedServerChannel<Base: ServerChildChannel>: ServerChildChannel {
             }
             return base.setup(channel: channel, logger: logger)
         }
-        channel.closeFuture.whenComplete { _ in connections.release(address) }
         do {
             try channel.pipeline.syncOperations.addHandlers(
                 [WebSocketMaskRequirement(), WebSocketFlushCoalescer(), WebSocketKeepAlive(interval: TimeAmount(keepAliveInterval)),
