@@ -11,6 +11,9 @@
 # Corpora grow under .build-fuzz/corpus/TARGET (seeded from Parley's own encoders on first run); inputs that ever
 # crashed are kept in Fuzz/Regressions/TARGET and replayed first, so a regression fails at once. A crash, a leak or
 # a timeout (over 10 s for one input) fails the run; the input is written to .build-fuzz/artifacts/TARGET/.
+# Targets that write files (attachment-file, receive's database) write them in a scratch directory made per target in
+# memory (/dev/shm when it is writable, else the system's temporary directory; FUZZ_SCRATCH=DIR to choose) and removed
+# after it: attachment-file runs 1.6 times as fast on tmpfs as on this machine's disk.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${FUZZ_SECONDS:-60}"
@@ -89,15 +92,20 @@ for object in "$bin"/ParleyProtocol.build/SessionCipher.swift.o "$bin"/ParleyKit
         exit 1
     fi
 done
+scratch_parent="${FUZZ_SCRATCH:-/dev/shm}"
+[ -d "$scratch_parent" ] && [ -w "$scratch_parent" ] || scratch_parent="${TMPDIR:-/tmp}"
+scratch=""
+trap '[ -z "$scratch" ] || rm -rf "$scratch"' EXIT
 failed=0
 for target in "${targets[@]}"; do
+    scratch="$(mktemp -d "$scratch_parent/parley-fuzz.XXXXXX")"
     corpus=".build-fuzz/corpus/$target" artifacts=".build-fuzz/artifacts/$target/" regressions="Fuzz/Regressions/$target"
     mkdir -p "$corpus" "$artifacts"
     seeds=()
     [ -z "$(ls -A "$corpus")" ] && seeds=(env PARLEY_FUZZ_SEEDS="$corpus")
     [ -d "$regressions" ] && cp -n "$regressions"/* "$corpus"/ 2>/dev/null || true
     log=".build-fuzz/$target.log"
-    if ${seeds[@]+"${seeds[@]}"} env -u PARLEY_FUZZ_LIST PARLEY_FUZZ_TARGET="$target" SWIFT_BACKTRACE=enable=no LSAN_OPTIONS="suppressions=$PWD/Fuzz/lsan.supp:print_suppressions=0" "${binary_of[$target]}" "$corpus" -dict=Fuzz/protobuf.dict \
+    if ${seeds[@]+"${seeds[@]}"} env -u PARLEY_FUZZ_LIST TMPDIR="$scratch" PARLEY_FUZZ_TARGET="$target" SWIFT_BACKTRACE=enable=no LSAN_OPTIONS="suppressions=$PWD/Fuzz/lsan.supp:print_suppressions=0" "${binary_of[$target]}" "$corpus" -dict=Fuzz/protobuf.dict \
         -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -max_len=8192 -print_final_stats=1 \
         -artifact_prefix="$artifacts" ${extra[@]+"${extra[@]}"} >"$log" 2>&1; then
         runs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")"
@@ -112,6 +120,8 @@ for target in "${targets[@]}"; do
         echo "fuzz $target: FAILED (log: $log, input in $artifacts)" >&2
         grep -E "ERROR|invariant|Fatal error|SUMMARY" "$log" | head -5 >&2 || true
     fi
+    rm -rf "$scratch"
+    scratch=""
 done
 echo "fuzz: $(( ${#targets[@]} - failed )) passed, $failed failed"
 [ "$failed" -eq 0 ]
