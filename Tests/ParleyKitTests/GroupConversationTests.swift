@@ -119,6 +119,36 @@ import Testing
         }
     }
 
+    /// Clients before `DeviceSessions.remove` forgot sender-key holders forgot a removed device's session and its
+    /// record but not that it held the key. When a new device takes that id, the send that learns of it from the server
+    /// (409, a missing device) forgets the leftover, so the new device is handed the key.
+    @Test func aHolderLeftBehindByAnOlderClientIsForgottenWhenItsIdComesBack() async throws {
+        try await TestServer.run { server in
+            let p = try await ConversationFeatureTests.people(server)
+            let groupId = try p.alice.sender.createGroup(title: "Leftovers", members: [p.bobId])
+            _ = try await p.alice.runJobs()
+            try p.alice.sender.enqueue(body: "before", toGroup: groupId)
+            _ = try await p.alice.runJobs()
+            // What an older client's removal of Bob's laptop left: the holder row, without the device or its session.
+            try await p.alice.database.awaitableWrite { db in
+                try db.execute(sql: "DELETE FROM recipient_devices WHERE account_id = ? AND device_id = 2", arguments: [p.bobId])
+                try db.execute(sql: "DELETE FROM sessions WHERE address = ? AND device_id = 2", arguments: [p.bobId])
+            }
+            let leftover = try p.alice.database.read { db in
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM sender_key_shared WHERE account_id = ? AND device_id = 2", arguments: [p.bobId])
+            }
+            #expect(leftover == 1)
+
+            try await p.bobPhone.removeDevice(2)
+            let newLaptop = try server.client("bob-new-laptop")
+            #expect(try await p.bobPhone.accounts.linkNewDevice(database: newLaptop.database, name: "new laptop").deviceId == 2)
+            try p.alice.sender.enqueue(body: "after", toGroup: groupId)
+            _ = try await p.alice.runJobs()
+            let pending = try await newLaptop.api.mailbox(as: try newLaptop.credentials()).messages.map(\.type)
+            #expect(pending.count == 2 && pending.last == 7 && pending.first != 7, "the new device's mailbox: \(pending)")
+        }
+    }
+
     /// A member device whose id the multi-recipient format cannot carry (past 127, as servers before the lowest-free
     /// rule could hand out) makes the group send go member by member instead of failing.
     @Test func aDeviceIdPast127SendsMemberByMember() async throws {

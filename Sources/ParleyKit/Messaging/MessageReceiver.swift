@@ -250,11 +250,13 @@ public struct MessageReceiver: Sendable {
 
     /// A pre-key message carries its sender's registration id: one that differs from the id recorded for that device
     /// means a new installation has the device id (the server gives a removed device's id to the next one linked). It
-    /// holds none of this device's sender keys, and sends to it must name its new id.
+    /// holds none of this device's sender keys, and sends to it must name its new id. A device not known at all holds
+    /// none either (what an earlier device with its id was recorded as holding is forgotten); it is recorded when a
+    /// send learns of it from the server.
     private static func noteInstallation(of sender: ProtocolAddress, registrationId: UInt32, _ db: Database) throws {
-        guard let known = try RecipientDevicesTable.devices(of: sender.name, db).first(where: { $0.deviceId == sender.deviceId }),
-              known.registrationId != registrationId else { return }
-        try RecipientDevicesTable.record(sender.deviceId, of: sender.name, registrationId: registrationId, db)
+        let known = try RecipientDevicesTable.registrationId(device: sender.deviceId, of: sender.name, db)
+        guard known != registrationId else { return }
+        if known != nil { try RecipientDevicesTable.record(sender.deviceId, of: sender.name, registrationId: registrationId, db) }
         try SenderKeySharesTable.forgetEverywhere(member: sender.name, deviceIds: [sender.deviceId], db)
     }
 

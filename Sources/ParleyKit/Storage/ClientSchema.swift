@@ -191,6 +191,12 @@ enum ClientSchema {
             // the body), NULL when it mentions no one.
             try db.execute(sql: "ALTER TABLE messages ADD COLUMN mentions TEXT")
         }
+        migrator.registerMigration("v8: messages by author and timestamp") { db in
+            // Receipts, quotes, reactions, edits and deletes find a message by its author and timestamp. The unique
+            // index leads with the author and then the device, so without this one every lookup read all of that
+            // author's messages (a receipt, all this account has sent).
+            try db.execute(sql: "CREATE INDEX messages_by_author_time ON messages (author_account_id, timestamp)")
+        }
         return migrator
     }
 }
