@@ -23,10 +23,12 @@ struct ReceiveCommand: AsyncParsableCommand {
             }
         }.count
         let rejected = outcomes.filter { if case .rejected = $0 { return true } else { return false } }.count
-        struct Received: Encodable { let received: Int; let stored: Int; let applied: Int; let rejected: Int; let undecryptable: Int }
+        let held = outcomes.filter { $0 == .held }.count
+        struct Received: Encodable { let received: Int; let stored: Int; let applied: Int; let held: Int; let rejected: Int; let undecryptable: Int }
         Output(json: options.json).emit(
-            Received(received: outcomes.count, stored: stored, applied: applied, rejected: rejected, undecryptable: failed),
+            Received(received: outcomes.count, stored: stored, applied: applied, held: held, rejected: rejected, undecryptable: failed),
             text: "\(stored) new message(s)" + (applied > 0 ? ", \(applied) update(s) (receipts, reactions, edits, deletes, keys)" : "")
+                + (held > 0 ? ", \(held) held until the message they concern arrives" : "")
                 + (rejected > 0 ? ", \(rejected) refused (not allowed by their sender)" : "")
                 + (failed > 0 ? ", \(failed) could not be decrypted" : ""))
     }

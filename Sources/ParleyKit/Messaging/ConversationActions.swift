@@ -20,12 +20,15 @@ enum ConversationActions {
         case duplicate
         /// An act on earlier messages was applied.
         case applied
+        /// An act on a message that has not arrived, or could not be decrypted yet: kept, and applied when it comes
+        /// (``EarlyActsTable``).
+        case held
         /// The act breaks a rule (not the author, too late, unknown target); nothing changed.
         case rejected(String)
     }
 
     /// Who sent a message, when, and in which conversation.
-    struct Origin {
+    struct Origin: Codable {
         /// The author's account.
         var author: String
         /// The author's device.
@@ -44,6 +47,9 @@ enum ConversationActions {
         var now: UInt64
         /// This account.
         var localAccountId: String = ""
+        /// It came from another device (a peer's, or one of this account's): an act on a message not here yet is held
+        /// until that message comes, where one made on this device is refused.
+        var fromAnotherDevice = false
     }
 
     static func apply(_ message: DataMessage, from origin: Origin, _ db: Database) throws -> Result {
@@ -68,6 +74,14 @@ enum ConversationActions {
         if message.reaction != nil || message.deleteTarget != nil || message.editTarget != nil {
             // An act concerns a message of the conversation it arrives in, never one elsewhere.
             let conversation = try groupThread ?? ThreadsTable.id(with: origin.peer, db)
+            if origin.fromAnotherDevice, let target = Self.target(of: message, from: origin),
+               try Self.mayStillCome(target, for: message, in: conversation, db) {
+                let act = EarlyActsTable.HeldAct(message: message, origin: origin)
+                guard try EarlyActsTable.hold(act, targetAuthor: target.author, targetTimestamp: target.timestamp, db) else {
+                    return .rejected("\(EarlyActsTable.maximumPerMessage) acts already wait for message \(target.timestamp)")
+                }
+                return .held
+            }
             guard let conversation else { return .rejected("no conversation with \(origin.peer)") }
             if let reaction = message.reaction { return try react(reaction, from: origin, in: conversation, db) }
             if let target = message.deleteTarget { return try delete(target, from: origin, in: conversation, db) }
@@ -92,7 +106,30 @@ enum ConversationActions {
         // A message this account sent (from another device) starts its timer now; one received, when it is read.
         if origin.outgoing, !message.isTimerUpdate { try MessagesTable.startTimer(messageId: id, now: origin.now, db) }
         for pointer in message.attachments { try AttachmentsTable.insertIncoming(pointer, messageId: id, db) }
+        // The acts that arrived first. Each is applied as if it came now; what it still cannot act on is refused.
+        for held in try EarlyActsTable.take(targetAuthor: origin.author, targetTimestamp: origin.timestamp, now: origin.now, db) {
+            var again = held.origin
+            again.fromAnotherDevice = false
+            _ = try apply(held.message, from: again, db)
+        }
         return .stored(id)
+    }
+
+    /// Whether the message an act concerns may still come to `conversation` (`nil`: a 1:1 conversation not started
+    /// yet): it is not there, or only its undecryptable copy is. An edit or delete naming the time of another author's
+    /// message there is someone trying to change what is not theirs: refused, not held.
+    private static func mayStillCome(_ target: (author: String, timestamp: UInt64), for message: DataMessage, in conversation: Int64?,
+                                     _ db: Database) throws -> Bool {
+        guard let conversation else { return true }
+        guard try !MessagesTable.hasReadable(author: target.author, timestamp: target.timestamp, in: conversation, db) else { return false }
+        return try message.reaction != nil || !MessagesTable.hasMessage(at: target.timestamp, in: conversation, notBy: target.author, db)
+    }
+
+    /// The message an edit, delete or reaction concerns: the reaction's target, or the author's own message.
+    static func target(of message: DataMessage, from origin: Origin) -> (author: String, timestamp: UInt64)? {
+        if let reaction = message.reaction { return (reaction.targetAuthorAccountId, reaction.targetTimestamp) }
+        if let timestamp = message.deleteTarget ?? message.editTarget { return (origin.author, timestamp) }
+        return nil
     }
 
     /// Sets, replaces or withdraws `origin.author`'s reaction on the target message. An older reaction never

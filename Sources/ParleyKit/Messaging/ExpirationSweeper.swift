@@ -6,7 +6,7 @@ import Logging
 /// attachments, and the files Parley downloaded for them. The deadlines live in the database (`expire_at`), so a
 /// sweep after a restart catches up on everything that expired while the process was down. The database erases
 /// deleted content (`secure_delete`), and a sweep that deleted anything checkpoints the write-ahead log so old
-/// page images do not linger there either.
+/// page images do not linger there either. Acts whose message never came (``EarlyActsTable``) go after a day.
 struct ExpirationSweeper: Sendable {
     let database: ParleyDatabase
 
@@ -14,6 +14,7 @@ struct ExpirationSweeper: Sendable {
     @discardableResult
     func sweep(now: UInt64) throws -> Int {
         let deleted = try database.write { db -> Int in
+            try EarlyActsTable.sweep(now: now, db)
             let expired = try MessagesTable.expired(now: now, db)
             guard !expired.isEmpty else { return 0 }
             for message in expired {

@@ -24,8 +24,11 @@ public struct MessageReceiver: Sendable {
         case applied
         /// Decryption failed; an undecryptable-message row records it.
         case undecryptable(reason: String)
-        /// An edit, delete or reaction that breaks a rule (not the author, too late, unknown message): ignored.
+        /// An edit, delete or reaction that breaks a rule (not the author, too late, deleted message): ignored.
         case rejected(reason: String)
+        /// An edit, delete or reaction for a message that has not arrived yet, or could not be decrypted yet (its
+        /// sender was asked to send it again): kept, and applied when the message comes (for up to a day).
+        case held
         /// The sender (its account and device) started or stopped typing.
         case typing(accountId: String, deviceId: UInt32, action: TypingAction)
         /// A reaction, an edit, a delete for everyone or a receipt was applied.
@@ -37,6 +40,7 @@ public struct MessageReceiver: Sendable {
             case .duplicate: self = .duplicate
             case .applied: self = .applied
             case .rejected(let reason): self = .rejected(reason: reason)
+            case .held: self = .held
             }
         }
     }
@@ -111,7 +115,7 @@ public struct MessageReceiver: Sendable {
                 author: source.accountId, authorDevice: source.deviceId, timestamp: envelope.timestamp,
                 serverTimestamp: envelope.serverTimestamp, peer: source.accountId,
                 outgoing: source.accountId == localAccountId, status: .received, now: now,
-                localAccountId: localAccountId)
+                localAccountId: localAccountId, fromAnotherDevice: true)
             let result = try ConversationActions.apply(message, from: origin, db)
             if case .stored(let id) = result, source.sealed {
                 try MessagesTable.markSealed(id, db)
@@ -140,7 +144,7 @@ public struct MessageReceiver: Sendable {
             let origin = ConversationActions.Origin(
                 author: localAccountId, authorDevice: source.deviceId, timestamp: envelope.timestamp,
                 serverTimestamp: envelope.serverTimestamp, peer: transcript.destinationAccountId, outgoing: true, status: .sent, now: now,
-                localAccountId: localAccountId)
+                localAccountId: localAccountId, fromAnotherDevice: true)
             return Outcome(try ConversationActions.apply(transcript.message, from: origin, db))
         }
         if let receipt = content.receipt {

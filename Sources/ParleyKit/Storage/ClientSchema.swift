@@ -197,6 +197,22 @@ enum ClientSchema {
             // author's messages (a receipt, all this account has sent).
             try db.execute(sql: "CREATE INDEX messages_by_author_time ON messages (author_account_id, timestamp)")
         }
+        migrator.registerMigration("v9: acts that arrive before their message") { db in
+            try db.execute(sql: """
+                -- An edit, delete or reaction whose message has not arrived (or could not be decrypted yet): the act
+                -- (JSON: the data message and who sent it when), applied when the message comes (EarlyActsTable).
+                CREATE TABLE early_acts (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    target_author TEXT NOT NULL, target_timestamp INTEGER NOT NULL,
+                    author TEXT NOT NULL,
+                    act BLOB NOT NULL,
+                    received_at INTEGER NOT NULL
+                );
+                CREATE INDEX early_acts_by_target ON early_acts (target_author, target_timestamp);
+                CREATE INDEX early_acts_by_age ON early_acts (received_at);
+                CREATE INDEX early_acts_by_author ON early_acts (author, id);
+                """)
+        }
         return migrator
     }
 }

@@ -48,6 +48,23 @@ enum MessagesTable {
                                   arguments: [authorAccountId, timestamp, threadId])
     }
 
+    /// Whether the message `authorAccountId` sent at `timestamp` is in thread `threadId` and was decrypted: `false`
+    /// while it has not arrived, or only its undecryptable copy has (which sits in the 1:1 conversation with its author).
+    static func hasReadable(author authorAccountId: String, timestamp: UInt64, in threadId: Int64, _ db: Database) throws -> Bool {
+        guard let timestamp = Int64(exactly: timestamp) else { return false }
+        return try Bool.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT 1 FROM messages WHERE author_account_id = ? AND timestamp = ? AND thread_id = ? AND status != ?)
+            """, arguments: [authorAccountId, timestamp, threadId, MessageStatus.undecryptable.rawValue]) ?? false
+    }
+
+    /// Whether thread `threadId` has a message sent at `timestamp` by an author other than `authorAccountId`.
+    static func hasMessage(at timestamp: UInt64, in threadId: Int64, notBy authorAccountId: String, _ db: Database) throws -> Bool {
+        guard let timestamp = Int64(exactly: timestamp) else { return false }
+        return try Bool.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT 1 FROM messages WHERE thread_id = ? AND timestamp = ? AND author_account_id != ?)
+            """, arguments: [threadId, timestamp, authorAccountId]) ?? false
+    }
+
     /// The local id of the message this account (`localAccountId`) sent at `timestamp` to a conversation `recipient` is
     /// in — the 1:1 with it, or a group it is a member of — for its receipts; `nil` for any other message.
     static func sent(at timestamp: UInt64, by localAccountId: String, seenBy recipient: String, _ db: Database) throws -> Int64? {
