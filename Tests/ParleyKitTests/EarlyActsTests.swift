@@ -66,6 +66,11 @@ import Testing
             let id = try Self.stored(ConversationActions.apply(DataMessage(body: "as sent"), from: Self.arrived("carol", at: old, peer: "carol"), db))
             #expect(try MessageLookup.message(id, db)?.body == "as sent")
             #expect(try EarlyActsTable.count(db) == 0)
+            // Only what applying the act reads is kept: a reaction carrying 60 KiB of text keeps none of it.
+            let padded = DataMessage(body: String(repeating: "x", count: 60 * 1024),
+                                     reaction: Reaction(emoji: "👍", targetAuthorAccountId: "carol", targetTimestamp: Self.start + 70))
+            #expect(try ConversationActions.apply(padded, from: Self.arrived("carol", at: Self.start + 71, peer: "carol"), db) == .held)
+            #expect(try Int.fetchOne(db, sql: "SELECT max(length(act)) FROM early_acts").map { $0 < 1_024 } == true)
             // An act made on this device on a message that is not here is refused, never held.
             let local = ConversationActions.Origin(author: "me", authorDevice: 1, timestamp: Self.start + 60, serverTimestamp: nil, peer: "carol",
                                                    outgoing: true, status: .sent, now: Self.start + 60, localAccountId: "me")

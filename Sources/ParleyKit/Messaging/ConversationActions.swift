@@ -76,7 +76,7 @@ enum ConversationActions {
             let conversation = try groupThread ?? ThreadsTable.id(with: origin.peer, db)
             if origin.fromAnotherDevice, let target = Self.target(of: message, from: origin),
                try Self.mayStillCome(target, for: message, in: conversation, db) {
-                let act = EarlyActsTable.HeldAct(message: message, origin: origin)
+                let act = EarlyActsTable.HeldAct(message, from: origin)
                 guard try EarlyActsTable.hold(act, targetAuthor: target.author, targetTimestamp: target.timestamp, db) else {
                     return .rejected("\(EarlyActsTable.maximumPerMessage) acts already wait for message \(target.timestamp)")
                 }

@@ -12,18 +12,27 @@ enum EarlyActsTable {
     /// Acts that may wait for one message.
     static let maximumPerMessage = 100
     /// Acts of one author that may wait.
-    static let maximumPerAuthor = 500
-    /// Acts that may wait in all.
-    static let maximumHeld = 5_000
+    static let maximumPerAuthor = 100
+    /// Acts that may wait in all (each holds at most an edit's text, ≤ 64 KiB).
+    static let maximumHeld = 1_000
     /// How long an act waits for its message: a day, the window in which an author may edit or delete.
     static let lifetimeMilliseconds: UInt64 = 24 * 3600 * 1000
 
     /// One act waiting for the message `targetAuthor` sent at `targetTimestamp`.
     struct HeldAct: Codable {
-        /// The message carrying the act.
+        /// The act: of the message carrying it, only what applying the act reads (the reaction, the target, an edit's
+        /// text and mentions, the group's id and revision), so a peer cannot park anything else here.
         var message: DataMessage
         /// Who sent it, when; `now` is when it arrived.
         var origin: ConversationActions.Origin
+
+        init(_ message: DataMessage, from origin: ConversationActions.Origin) {
+            let isEdit = message.editTarget != nil
+            self.message = DataMessage(body: isEdit ? message.body : nil, mentions: isEdit ? message.mentions : [],
+                                       reaction: message.reaction, deleteTarget: message.deleteTarget, editTarget: message.editTarget,
+                                       group: message.group.map { GroupContext(id: $0.id, revision: $0.revision) })
+            self.origin = origin
+        }
     }
 
     /// Keeps `act` until the message `targetAuthor` sent at `targetTimestamp` arrives; `false` when that message
