@@ -23,6 +23,24 @@ import Testing
         return groupId
     }
 
+    /// A group of Alice and Bob in which Alice has sent one message ("before"), so that both of Bob's devices hold her
+    /// sender key.
+    static func groupWithAliceKeyShared(_ p: ConversationFeatureTests.People, title: String) async throws -> Data {
+        let groupId = try p.alice.sender.createGroup(title: title, members: [p.bobId])
+        _ = try await p.alice.runJobs()
+        try p.alice.sender.enqueue(body: "before", toGroup: groupId)
+        _ = try await p.alice.runJobs()
+        return groupId
+    }
+
+    /// Alice sends "after" to the group; the envelope types waiting for `newLaptop`: the distribution message (1:1)
+    /// ahead of the group message (type 7) when she handed it her key.
+    static func sendAfter(_ p: ConversationFeatureTests.People, to groupId: Data, pendingFor newLaptop: ParleyClient) async throws -> [UInt8] {
+        try p.alice.sender.enqueue(body: "after", toGroup: groupId)
+        _ = try await p.alice.runJobs()
+        return try await newLaptop.api.mailbox(as: try newLaptop.credentials()).messages.map(\.type)
+    }
+
     /// Carol was removed and knows it; Bob has not heard yet and still sends to her: her client shows nothing.
     @Test func aRemovedMemberStoresNothingFromASenderWhoDidNotKnow() async throws {
         try await TestServer.run { server in
@@ -58,10 +76,7 @@ import Testing
     @Test func aNewDeviceWithARemovedOnesIdIsHandedTheSenderKey() async throws {
         try await TestServer.run { server in
             let p = try await ConversationFeatureTests.people(server)
-            let groupId = try p.alice.sender.createGroup(title: "Relink", members: [p.bobId])
-            _ = try await p.alice.runJobs()
-            try p.alice.sender.enqueue(body: "before", toGroup: groupId)
-            _ = try await p.alice.runJobs()
+            let groupId = try await Self.groupWithAliceKeyShared(p, title: "Relink")
             for client in [p.bobPhone, p.bobLaptop] { _ = try await client.receiveOnce() }
             #expect(try Self.groupTexts(p.bobLaptop, groupId) == ["before"])
 
@@ -71,10 +86,7 @@ import Testing
             let newLaptop = try server.client("bob-new-laptop")
             #expect(try await p.bobPhone.accounts.linkNewDevice(database: newLaptop.database, name: "new laptop").deviceId == 2)
 
-            try p.alice.sender.enqueue(body: "after", toGroup: groupId)
-            _ = try await p.alice.runJobs()
-            // The distribution message (1:1) reaches the new device ahead of the group message (type 7).
-            let pending = try await newLaptop.api.mailbox(as: try newLaptop.credentials()).messages.map(\.type)
+            let pending = try await Self.sendAfter(p, to: groupId, pendingFor: newLaptop)
             #expect(pending.count == 2 && pending.last == 7 && pending.first != 7, "the new device's mailbox: \(pending)")
         }
     }
@@ -125,10 +137,7 @@ import Testing
     @Test func aHolderLeftBehindByAnOlderClientIsForgottenWhenItsIdComesBack() async throws {
         try await TestServer.run { server in
             let p = try await ConversationFeatureTests.people(server)
-            let groupId = try p.alice.sender.createGroup(title: "Leftovers", members: [p.bobId])
-            _ = try await p.alice.runJobs()
-            try p.alice.sender.enqueue(body: "before", toGroup: groupId)
-            _ = try await p.alice.runJobs()
+            let groupId = try await Self.groupWithAliceKeyShared(p, title: "Leftovers")
             // What an older client's removal of Bob's laptop left: the holder row, without the device or its session.
             try await p.alice.database.awaitableWrite { db in
                 try db.execute(sql: "DELETE FROM recipient_devices WHERE account_id = ? AND device_id = 2", arguments: [p.bobId])
@@ -142,9 +151,7 @@ import Testing
             try await p.bobPhone.removeDevice(2)
             let newLaptop = try server.client("bob-new-laptop")
             #expect(try await p.bobPhone.accounts.linkNewDevice(database: newLaptop.database, name: "new laptop").deviceId == 2)
-            try p.alice.sender.enqueue(body: "after", toGroup: groupId)
-            _ = try await p.alice.runJobs()
-            let pending = try await newLaptop.api.mailbox(as: try newLaptop.credentials()).messages.map(\.type)
+            let pending = try await Self.sendAfter(p, to: groupId, pendingFor: newLaptop)
             #expect(pending.count == 2 && pending.last == 7 && pending.first != 7, "the new device's mailbox: \(pending)")
         }
     }
