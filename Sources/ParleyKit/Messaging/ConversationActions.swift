@@ -47,14 +47,25 @@ enum ConversationActions {
         var now: UInt64
         /// This account.
         var localAccountId: String = ""
-        /// It came from another device (a peer's, or one of this account's): an act on a message not here yet is held
-        /// until that message comes, where one made on this device is refused.
-        var fromAnotherDevice = false
+        /// Where it comes from, which decides what becomes of an act on a message that is not here.
+        var arrival: Arrival = .madeHere
+    }
+
+    /// Where a message comes from.
+    enum Arrival: String, Codable {
+        /// Made on this device: an act on a message that is not here is refused.
+        case madeHere
+        /// From another device (a peer's, or one of this account's): an act on a message that is not here yet is held
+        /// until that message comes (``EarlyActsTable``).
+        case received
+        /// A held act, applied now that its message came: what it still cannot act on is refused.
+        case released
     }
 
     static func apply(_ message: DataMessage, from origin: Origin, _ db: Database) throws -> Result {
         if let group = message.group, group.state != nil { return try GroupChanges.apply(group, from: origin, db) }
         var groupThread: Int64?
+        var groupMembers: [String] = []
         if let group = message.group {
             // Only a member may post or act in a group; a removed member's messages are refused.
             guard let known = try ThreadsTable.group(id: group.id, db), known.members.contains(origin.author) else {
@@ -63,24 +74,31 @@ enum ConversationActions {
             // Removed (or gone): what a sender who has not heard of it yet still sends here is not shown.
             guard !known.left else { return .rejected("this account is no longer a member of that group") }
             // A sender behind on the group's changes (a removal it has not heard of) is told the current state 1:1,
-            // so that its next message goes only to the members.
-            if !origin.outgoing, group.revision < known.revision, origin.author != origin.localAccountId {
+            // so that its next message goes only to the members (once: not again when a held act of its is released).
+            if !origin.outgoing, origin.arrival != .released, group.revision < known.revision, origin.author != origin.localAccountId {
                 let current = GroupContext(id: group.id, revision: known.revision, state: GroupState(title: known.title, members: known.members))
                 try JobQueue.enqueue(.content(MessageSender.ContentJob(
                     audience: .accounts([origin.author]), timestamp: origin.now, message: DataMessage(body: nil, group: current))), now: origin.now, db)
             }
             groupThread = known.threadId
+            groupMembers = known.members
         }
         if message.reaction != nil || message.deleteTarget != nil || message.editTarget != nil {
             // An act concerns a message of the conversation it arrives in, never one elsewhere.
             let conversation = try groupThread ?? ThreadsTable.id(with: origin.peer, db)
-            if origin.fromAnotherDevice, let target = Self.target(of: message, from: origin),
-               try Self.mayStillCome(target, for: message, in: conversation, db) {
+            if origin.arrival == .received, let target = Self.target(of: message, from: origin),
+               try Self.mayStillCome(target, for: message, in: conversation, groupMembers: message.group == nil ? nil : groupMembers,
+                                     from: origin, db) {
+                // No longer than the conversation's disappearing messages live: an edit's text is content too.
+                let timer = try conversation.map { UInt64(try ThreadsTable.expireTimer(threadId: $0, db)) * 1000 } ?? 0
                 let act = EarlyActsTable.HeldAct(message, from: origin)
-                guard try EarlyActsTable.hold(act, targetAuthor: target.author, targetTimestamp: target.timestamp, db) else {
-                    return .rejected("\(EarlyActsTable.maximumPerMessage) acts already wait for message \(target.timestamp)")
+                switch try EarlyActsTable.hold(act, targetAuthor: target.author, targetTimestamp: target.timestamp,
+                                               keepFor: timer > 0 ? timer : EarlyActsTable.lifetimeMilliseconds, db) {
+                case .held: return .held
+                case .superseded: return .duplicate
+                case .turnedAway:
+                    return .rejected("\(EarlyActsTable.maximumReactionsPerMessage) reactions already wait for message \(target.timestamp)")
                 }
-                return .held
             }
             guard let conversation else { return .rejected("no conversation with \(origin.peer)") }
             if let reaction = message.reaction { return try react(reaction, from: origin, in: conversation, db) }
@@ -109,20 +127,24 @@ enum ConversationActions {
         // The acts that arrived first. Each is applied as if it came now; what it still cannot act on is refused.
         for held in try EarlyActsTable.take(targetAuthor: origin.author, targetTimestamp: origin.timestamp, now: origin.now, db) {
             var again = held.origin
-            again.fromAnotherDevice = false
+            again.arrival = .released
             _ = try apply(held.message, from: again, db)
         }
         return .stored(id)
     }
 
     /// Whether the message an act concerns may still come to `conversation` (`nil`: a 1:1 conversation not started
-    /// yet): it is not there, or only its undecryptable copy is. An edit or delete naming the time of another author's
-    /// message there is someone trying to change what is not theirs: refused, not held.
+    /// yet; `groupMembers` `nil`: a 1:1 conversation). Not when it is here, or anywhere else, already (the act applies,
+    /// or is refused as one on another conversation's message): only its undecryptable copy may be. Only a message
+    /// the conversation can hold — a member's, in a 1:1 the peer's or this account's. And an edit or delete naming the
+    /// time of another author's message there is someone trying to change what is not theirs: refused, not held.
     private static func mayStillCome(_ target: (author: String, timestamp: UInt64), for message: DataMessage, in conversation: Int64?,
-                                     _ db: Database) throws -> Bool {
-        guard let conversation else { return true }
-        guard try !MessagesTable.hasReadable(author: target.author, timestamp: target.timestamp, in: conversation, db) else { return false }
-        return try message.reaction != nil || !MessagesTable.hasMessage(at: target.timestamp, in: conversation, notBy: target.author, db)
+                                     groupMembers: [String]?, from origin: Origin, _ db: Database) throws -> Bool {
+        guard try !MessagesTable.hasReadable(author: target.author, timestamp: target.timestamp, db) else { return false }
+        let possibleAuthors = groupMembers ?? [origin.peer]
+        guard target.author == origin.localAccountId || possibleAuthors.contains(target.author) else { return false }
+        guard let conversation, message.reaction == nil else { return true }
+        return try !MessagesTable.hasMessage(at: target.timestamp, in: conversation, notBy: target.author, db)
     }
 
     /// The message an edit, delete or reaction concerns: the reaction's target, or the author's own message.

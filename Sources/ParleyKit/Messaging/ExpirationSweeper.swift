@@ -6,25 +6,25 @@ import Logging
 /// attachments, and the files Parley downloaded for them. The deadlines live in the database (`expire_at`), so a
 /// sweep after a restart catches up on everything that expired while the process was down. The database erases
 /// deleted content (`secure_delete`), and a sweep that deleted anything checkpoints the write-ahead log so old
-/// page images do not linger there either. Acts whose message never came (``EarlyActsTable``) go after a day.
+/// page images do not linger there either. So do acts whose message did not come in time (``EarlyActsTable``).
 struct ExpirationSweeper: Sendable {
     let database: ParleyDatabase
 
     /// Deletes every message that expired at or before `now` (milliseconds); returns how many.
     @discardableResult
     func sweep(now: UInt64) throws -> Int {
-        let deleted = try database.write { db -> Int in
-            try EarlyActsTable.sweep(now: now, db)
+        let (deleted, forgotten) = try database.write { db -> (Int, Int) in
+            let forgotten = try EarlyActsTable.sweep(now: now, db)
             let expired = try MessagesTable.expired(now: now, db)
-            guard !expired.isEmpty else { return 0 }
+            guard !expired.isEmpty else { return (0, forgotten) }
             for message in expired {
                 try ConversationActions.erase(message.id, db)
                 try MessagesTable.delete(message.id, db)
             }
             for threadId in Set(expired.map(\.threadId)) { try ThreadsTable.recount(threadId: threadId, db) }
-            return expired.count
+            return (expired.count, forgotten)
         }
-        if deleted > 0 { _ = try? database.pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) } }
+        if deleted > 0 || forgotten > 0 { _ = try? database.pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) } }
         return deleted
     }
 

@@ -115,7 +115,7 @@ public struct MessageReceiver: Sendable {
                 author: source.accountId, authorDevice: source.deviceId, timestamp: envelope.timestamp,
                 serverTimestamp: envelope.serverTimestamp, peer: source.accountId,
                 outgoing: source.accountId == localAccountId, status: .received, now: now,
-                localAccountId: localAccountId, fromAnotherDevice: true)
+                localAccountId: localAccountId, arrival: .received)
             let result = try ConversationActions.apply(message, from: origin, db)
             if case .stored(let id) = result, source.sealed {
                 try MessagesTable.markSealed(id, db)
@@ -144,7 +144,7 @@ public struct MessageReceiver: Sendable {
             let origin = ConversationActions.Origin(
                 author: localAccountId, authorDevice: source.deviceId, timestamp: envelope.timestamp,
                 serverTimestamp: envelope.serverTimestamp, peer: transcript.destinationAccountId, outgoing: true, status: .sent, now: now,
-                localAccountId: localAccountId, fromAnotherDevice: true)
+                localAccountId: localAccountId, arrival: .received)
             return Outcome(try ConversationActions.apply(transcript.message, from: origin, db))
         }
         if let receipt = content.receipt {

@@ -199,17 +199,18 @@ enum ClientSchema {
         }
         migrator.registerMigration("v9: acts that arrive before their message") { db in
             try db.execute(sql: """
-                -- An edit, delete or reaction whose message has not arrived (or could not be decrypted yet): the act
-                -- (JSON: the data message and who sent it when), applied when the message comes (EarlyActsTable).
+                -- An edit, delete or reaction whose message has not arrived (or could not be decrypted yet), applied
+                -- when the message comes (EarlyActsTable): the act (a padded Content protobuf), who sent it when
+                -- (JSON), its author, kind and sending time, and when it is forgotten.
                 CREATE TABLE early_acts (
                     id INTEGER PRIMARY KEY AUTOINCREMENT,
                     target_author TEXT NOT NULL, target_timestamp INTEGER NOT NULL,
-                    author TEXT NOT NULL,
-                    act BLOB NOT NULL,
-                    received_at INTEGER NOT NULL
+                    author TEXT NOT NULL, kind TEXT NOT NULL, acted_at INTEGER NOT NULL,
+                    act BLOB NOT NULL, origin BLOB NOT NULL,
+                    expires_at INTEGER NOT NULL
                 );
-                CREATE INDEX early_acts_by_target ON early_acts (target_author, target_timestamp);
-                CREATE INDEX early_acts_by_age ON early_acts (received_at);
+                CREATE INDEX early_acts_by_target ON early_acts (target_author, target_timestamp, author, kind);
+                CREATE INDEX early_acts_by_expiry ON early_acts (expires_at);
                 CREATE INDEX early_acts_by_author ON early_acts (author, id);
                 """)
         }

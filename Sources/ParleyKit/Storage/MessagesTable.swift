@@ -48,13 +48,13 @@ enum MessagesTable {
                                   arguments: [authorAccountId, timestamp, threadId])
     }
 
-    /// Whether the message `authorAccountId` sent at `timestamp` is in thread `threadId` and was decrypted: `false`
-    /// while it has not arrived, or only its undecryptable copy has (which sits in the 1:1 conversation with its author).
-    static func hasReadable(author authorAccountId: String, timestamp: UInt64, in threadId: Int64, _ db: Database) throws -> Bool {
+    /// Whether the message `authorAccountId` sent at `timestamp` is here, in any conversation, and was decrypted:
+    /// `false` while it has not arrived, or only its undecryptable copy has.
+    static func hasReadable(author authorAccountId: String, timestamp: UInt64, _ db: Database) throws -> Bool {
         guard let timestamp = Int64(exactly: timestamp) else { return false }
         return try Bool.fetchOne(db, sql: """
-            SELECT EXISTS (SELECT 1 FROM messages WHERE author_account_id = ? AND timestamp = ? AND thread_id = ? AND status != ?)
-            """, arguments: [authorAccountId, timestamp, threadId, MessageStatus.undecryptable.rawValue]) ?? false
+            SELECT EXISTS (SELECT 1 FROM messages WHERE author_account_id = ? AND timestamp = ? AND status != ?)
+            """, arguments: [authorAccountId, timestamp, MessageStatus.undecryptable.rawValue]) ?? false
     }
 
     /// Whether thread `threadId` has a message sent at `timestamp` by an author other than `authorAccountId`.
