@@ -309,9 +309,13 @@ public final class ParleyClient: Sendable {
             let unread = try MessagesTable.unreadIncoming(threadId: threadId, db)
             try MessagesTable.startTimersOfUnread(threadId: threadId, now: now, db)
             if try ClientSettings(db).readReceipts {
+                // One receipt names at most as many messages as a receiver takes.
                 for (author, messages) in Dictionary(grouping: unread, by: \.author) {
-                    try JobQueue.enqueue(.receipt(MessageReceiver.ReceiptJob(accountId: author, kind: "read", timestamps: messages.map(\.timestamp))),
-                                         now: now, db)
+                    let timestamps = messages.map(\.timestamp)
+                    for start in stride(from: 0, to: timestamps.count, by: MessageContent.maximumReceiptTimestamps) {
+                        let batch = Array(timestamps[start..<min(start + MessageContent.maximumReceiptTimestamps, timestamps.count)])
+                        try JobQueue.enqueue(.receipt(MessageReceiver.ReceiptJob(accountId: author, kind: "read", timestamps: batch)), now: now, db)
+                    }
                 }
             }
             try MessagesTable.markRead(threadId: threadId, db)

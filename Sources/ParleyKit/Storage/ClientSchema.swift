@@ -214,6 +214,11 @@ enum ClientSchema {
                 CREATE INDEX early_acts_by_author ON early_acts (author, id);
                 """)
         }
+        migrator.registerMigration("v10: messages by thread and timestamp") { db in
+            // An edit or delete naming a message not here checks whether another author wrote at that time in the
+            // conversation: without this index, a read of the whole conversation.
+            try db.execute(sql: "CREATE INDEX messages_by_thread_time ON messages (thread_id, timestamp)")
+        }
         return migrator
     }
 }
