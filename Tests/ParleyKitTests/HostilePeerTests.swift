@@ -143,6 +143,33 @@ import Testing
 
     /// A member cannot jump a group's revision toward the last one (after which nobody could change it); and a group
     /// that is at the last revision is refused a change with an error, not an overflow.
+    /// A sender reusing the timestamp of one of its earlier messages on a group change or a timer update changes
+    /// nothing: the notice would be a duplicate and not shown, so the change would go unseen.
+    @Test func aReusedTimestampChangesNoGroupAndNoTimer() throws {
+        let database = try Self.database("reused")
+        let groupId = Data(repeating: 5, count: GroupContext.idLength)
+        try database.write { db in
+            let created = GroupContext(id: groupId, revision: 1, state: GroupState(title: "g", members: ["me", "mallory"]))
+            _ = try GroupChanges.apply(created, from: Self.origin("mallory", at: 10, peer: "", local: "me"), db)
+            var posted = DataMessage(body: "hello")
+            posted.group = GroupContext(id: groupId, revision: 1)
+            guard case .stored = try ConversationActions.apply(posted, from: Self.origin("mallory", at: 20, peer: "", local: "me"), db) else {
+                Issue.record("the message was not stored"); return
+            }
+            var addEve = DataMessage(body: nil)
+            addEve.group = GroupContext(id: groupId, revision: 2, state: GroupState(title: "g", members: ["me", "mallory", "eve"]))
+            #expect(try ConversationActions.apply(addEve, from: Self.origin("mallory", at: 20, peer: "", local: "me"), db) == .duplicate)
+            #expect(try ThreadsTable.group(id: groupId, db)?.members.contains("eve") == false)
+
+            _ = try ConversationActions.apply(DataMessage(body: "hi"), from: Self.origin("mallory", at: 30, peer: "mallory"), db)
+            let timerOff = DataMessage(body: nil, expireTimer: 0, isTimerUpdate: true)
+            let thread = try #require(try ThreadsTable.id(with: "mallory", db))
+            try ThreadsTable.setExpireTimer(3600, threadId: thread, db)
+            #expect(try ConversationActions.apply(timerOff, from: Self.origin("mallory", at: 30, peer: "mallory"), db) == .duplicate)
+            #expect(try ThreadsTable.expireTimer(threadId: thread, db) == 3600)
+        }
+    }
+
     @Test func groupRevisionsMoveInBoundedSteps() async throws {
         let database = try Self.database("revisions")
         let groupId = Data(repeating: 3, count: GroupContext.idLength)
@@ -161,6 +188,12 @@ import Testing
                 Issue.record("a change within the bound was refused"); return
             }
             #expect(try ThreadsTable.group(id: groupId, db)?.title == "renamed")
+            // A group first heard of at the last revision could never change again: refused.
+            let frozen = GroupContext(id: Data(repeating: 4, count: GroupContext.idLength), revision: UInt32.max,
+                                      state: GroupState(title: "frozen", members: members))
+            guard case .rejected = try GroupChanges.apply(frozen, from: Self.origin("mallory", at: 40, peer: "", local: "me"), db) else {
+                Issue.record("a group at the last revision was created"); return
+            }
         }
         try await TestServer.run { server in
             let p = try await ConversationFeatureTests.people(server)

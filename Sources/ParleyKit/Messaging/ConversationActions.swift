@@ -63,6 +63,12 @@ enum ConversationActions {
     }
 
     static func apply(_ message: DataMessage, from origin: Origin, _ db: Database) throws -> Result {
+        // A message is one row per author, device and timestamp. Another with the same is a repeat — or a sender
+        // reusing a timestamp to change the group or the timer with no notice shown — and changes nothing.
+        if message.reaction == nil, message.deleteTarget == nil, message.editTarget == nil,
+           try MessagesTable.exists(author: origin.author, device: origin.authorDevice, timestamp: origin.timestamp, db) {
+            return .duplicate
+        }
         if let group = message.group, group.state != nil { return try GroupChanges.apply(group, from: origin, db) }
         var groupThread: Int64?
         var groupMembers: [String] = []

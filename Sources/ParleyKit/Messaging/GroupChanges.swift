@@ -10,6 +10,10 @@ enum GroupChanges {
     /// honest group has this many in flight; a member jumping further (toward the last revision, after which nobody could
     /// change the group again) is refused.
     static let maximumRevisionStep: UInt32 = 1000
+    /// The highest revision a group this device first hears of may have. A member starting a group at the last
+    /// revision would leave no change to follow — not its own removal, nor anyone leaving; from here, more than two
+    /// million of the largest steps remain.
+    static let maximumFirstRevision: UInt32 = 1 << 31
 
     /// Applies a change of title or members from `origin.author`: a group this account is added to appears; in a
     /// known group only a member may change it, and only to a newer revision. Records a notice in the conversation.
@@ -45,6 +49,9 @@ enum GroupChanges {
         } else {
             guard state.members.contains(origin.author), state.members.contains(origin.localAccountId) else {
                 return .rejected("a group this account is not in, or whose sender is not a member")
+            }
+            guard context.revision <= Self.maximumFirstRevision else {
+                return .rejected("a group first heard of at revision \(context.revision), past \(Self.maximumFirstRevision)")
             }
             threadId = try ThreadsTable.insertGroup(id: context.id, title: state.title, revision: context.revision, now: origin.now, db)
             description = "created “\(state.title)” with \(state.members.count) members"

@@ -57,6 +57,14 @@ enum MessagesTable {
             """, arguments: [authorAccountId, timestamp, MessageStatus.undecryptable.rawValue]) ?? false
     }
 
+    /// Whether the message `authorAccountId`'s `device` sent at `timestamp` is stored (in any state).
+    static func exists(author authorAccountId: String, device: UInt32, timestamp: UInt64, _ db: Database) throws -> Bool {
+        guard let timestamp = Int64(exactly: timestamp) else { return false }
+        return try Bool.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT 1 FROM messages WHERE author_account_id = ? AND author_device_id = ? AND timestamp = ?)
+            """, arguments: [authorAccountId, Int64(device), timestamp]) ?? false
+    }
+
     /// Whether thread `threadId` has a message sent at `timestamp` by an author other than `authorAccountId`.
     static func hasMessage(at timestamp: UInt64, in threadId: Int64, notBy authorAccountId: String, _ db: Database) throws -> Bool {
         guard let timestamp = Int64(exactly: timestamp) else { return false }
