@@ -171,4 +171,33 @@ import Testing
             #expect(try await Self.envelopes(of: recipients[1].member, client).count == 1)
         }
     }
+
+    /// Someone flooding a recipient with sealed sends from one address uses up only that address's bucket for the
+    /// recipient: sealed sends to it from elsewhere still go through (the recipient's own bucket is a backstop).
+    @Test func aFloodToOneRecipientFromOneAddressDoesNotTurnAwayOthers() async throws {
+        var limits = ServerLimits()
+        limits.rateLimits.unidentifiedSendPerRecipientPerAddress = TokenBucketPolicy(capacity: 3, refillPerSecond: 0.001)
+        limits.rateLimits.unidentifiedSendPerRecipient = TokenBucketPolicy(capacity: 5, refillPerSecond: 0.001)
+        limits.connections.trustedProxies = ["127.0.0.1"]
+        try await ServerHarness(limits: limits).runLive { client in
+            let grace = try await client.register("grace")
+            #expect(try await client.call(.put, APIRoutes.accountAttributes, headers: grace.headers, json: AccountAttributesRequest(
+                unidentifiedAccessKey: nil, unrestrictedUnidentifiedAccess: true)).0 == .noContent)
+            let request = SendMessagesRequest(messages: [OutgoingMessage(
+                destinationDeviceId: 1, destinationRegistrationId: try grace.store.localRegistrationId(context: NullContext()),
+                type: OutgoingMessage.unidentifiedSenderType, content: Data([7]).base64EncodedString())], timestamp: 9)
+            func send(from address: String) async throws -> HTTPResponse.Status {
+                var headers = Self.headers(accessKey: [UInt8](repeating: 1, count: 16))
+                headers[HTTPField.Name("X-Forwarded-For")!] = address
+                return try await client.call(.put, APIRoutes.messages(to: grace.accountId), headers: headers, json: request).0
+            }
+            for _ in 0..<3 { #expect(try await send(from: "203.0.113.1") == .ok) }
+            #expect(try await send(from: "203.0.113.1") == .tooManyRequests, "the flooding address")
+            #expect(try await send(from: "203.0.113.2") == .ok, "another sender")
+            // Past the recipient's own bucket (five: the refused send took none of it), every address waits.
+            #expect(try await send(from: "203.0.113.3") == .ok)
+            #expect(try await send(from: "203.0.113.4") == .tooManyRequests)
+            #expect(try await Self.envelopes(of: grace, client).count == 5)
+        }
+    }
 }

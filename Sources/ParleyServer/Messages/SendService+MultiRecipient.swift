@@ -90,7 +90,7 @@ extension SendService {
         }
         guard UnidentifiedAccessKey.matches(combined, accessKey) else { throw ServerError.unauthorized }
         for (account, _, _) in resolved {
-            try rateLimiter.take("unidentified-send", accountId: account.id, policy: limits.rateLimits.unidentifiedSendPerRecipient)
+            try takeUnidentifiedSendToken(to: account.id, from: clientAddress)
         }
 
         var mismatched: [AccountMismatchedDevices] = [], stale: [AccountStaleDevices] = []

@@ -80,10 +80,10 @@ struct SendService: Sendable {
         // A repeat gets the first answer before anything else is checked: a retry must not be refused, and then sent
         // another way, for something that changed since the first send stored the message (an access key rotated).
         if let first = try await firstAnswer(to: idempotency) { return .accepted(SendMessagesResponse(serverTimestamp: first)) }
-        if case .unidentifiedAccess(let key, _) = authorization {
+        if case .unidentifiedAccess(let key, let clientAddress) = authorization {
             // Without credentials an unknown account looks like a wrong key: the route says nothing about who exists.
             guard let recipient = found?.account, Self.allowsUnidentifiedAccess(recipient, key: key) else { throw ServerError.unauthorized }
-            try rateLimiter.take("unidentified-send", accountId: recipient.id, policy: limits.rateLimits.unidentifiedSendPerRecipient)
+            try takeUnidentifiedSendToken(to: recipient.id, from: clientAddress)
             guard request.messages.allSatisfy({ $0.type == EnvelopeType.unidentifiedSender.rawValue }) else {
                 throw ServerError.badRequest("a send without credentials carries only sealed-sender messages (type 6)")
             }
@@ -135,6 +135,14 @@ struct SendService: Sendable {
         let extra = requested.filter { id in !devices.contains { $0.deviceId == id } }
         guard !missing.isEmpty || !extra.isEmpty else { return nil }
         return MismatchedDevicesResponse(missingDevices: missing.sorted(), extraDevices: extra.sorted())
+    }
+
+    /// The tokens a send without credentials takes for each recipient account: one of the bucket of this recipient and
+    /// this client address, and one of the recipient's bucket for all addresses.
+    func takeUnidentifiedSendToken(to recipientId: String, from clientAddress: String?) throws {
+        try rateLimiter.take("unidentified-send-to", accountId: recipientId, from: clientAddress,
+                             policy: limits.rateLimits.unidentifiedSendPerRecipientPerAddress)
+        try rateLimiter.take("unidentified-send", accountId: recipientId, policy: limits.rateLimits.unidentifiedSendPerRecipient)
     }
 
     /// One token of the per-address bucket for sends without credentials (none to take when the address is unknown).

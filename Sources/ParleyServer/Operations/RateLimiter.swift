@@ -57,6 +57,13 @@ public final class RateLimiter: Sendable {
         try take(action + "-address", accountId: ClientAddress.limitKey(address), policy: policy)
     }
 
+    /// Takes a token for `action` on `accountId` from the client address `address`: each pair has its own bucket. A
+    /// caller whose address is unknown (an in-process test client) takes from `accountId`'s bucket for unknown callers.
+    func take(_ action: String, accountId: String, from address: String?, policy: TokenBucketPolicy) throws {
+        let caller = address.map(ClientAddress.limitKey) ?? "unknown"
+        try take(action + "-from", accountId: accountId + " " + caller, policy: policy)
+    }
+
     /// Forgets the buckets that are full again (each by its own policy), then arbitrary ones beyond `keeping`.
     private static func purge(_ buckets: inout [Key: Bucket], now: ContinuousClock.Instant, keeping: Int) {
         buckets = buckets.filter { $0.value.full > now }

@@ -19,8 +19,11 @@ public struct RateLimits: Sendable {
     /// anything else. Restore guesses have their own exact window (``BackupSettings``), which this does not scale.
     public var backup = TokenBucketPolicy(capacity: 20, refillPerSecond: 1.0 / 60)
 
-    /// Sealed-sender sends to one recipient account (keyed by recipient: the sender is unknown).
-    public var unidentifiedSendPerRecipient = TokenBucketPolicy(capacity: 500, refillPerSecond: 100)
+    /// Sealed-sender sends to one recipient account from one client address (the sender is unknown). Keyed by both, so
+    /// that whoever floods a recipient from one address uses up only its own bucket, not everyone's sealed sends to it.
+    public var unidentifiedSendPerRecipientPerAddress = TokenBucketPolicy(capacity: 500, refillPerSecond: 100)
+    /// Sealed-sender sends to one recipient account from all addresses together: a backstop against a flood from many.
+    public var unidentifiedSendPerRecipient = TokenBucketPolicy(capacity: 5_000, refillPerSecond: 1_000)
     /// Sealed-sender sends from one client address, whoever they are for.
     public var unidentifiedSendPerAddress = TokenBucketPolicy(capacity: 1_000, refillPerSecond: 200)
     /// Push target registrations and removals (each is a write; apps re-register when their token rotates).
@@ -41,7 +44,7 @@ public struct RateLimits: Sendable {
     public func scaled(by factor: Double) -> RateLimits {
         var copy = self
         for keyPath in [\RateLimits.send, \.bundleFetch, \.keyUpload, \.attachmentUpload, \.linkCode, \.ephemeral, \.contentHash, \.backup,
-                        \.unidentifiedSendPerRecipient, \.unidentifiedSendPerAddress, \.pushTarget, \.registrationPerAddress,
+                        \.unidentifiedSendPerRecipientPerAddress, \.unidentifiedSendPerRecipient, \.unidentifiedSendPerAddress, \.pushTarget, \.registrationPerAddress,
                         \.unauthenticatedPerAddress] {
             copy[keyPath: keyPath] = TokenBucketPolicy(
                 capacity: self[keyPath: keyPath].capacity * factor, refillPerSecond: self[keyPath: keyPath].refillPerSecond * factor)
