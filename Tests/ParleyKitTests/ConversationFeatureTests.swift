@@ -109,6 +109,28 @@ import Testing
         }
     }
 
+    /// A delete for everyone erases the message's content from the database file and, on both ends, from its
+    /// write-ahead log, which is emptied once the delete commits (its old page images would stay there otherwise).
+    @Test func aDeleteForEveryoneEmptiesTheWriteAheadLogOnBothEnds() async throws {
+        try await TestServer.run { server in
+            let p = try await Self.people(server)
+            func walBytes(_ client: ParleyClient) -> Int {
+                ((try? FileManager.default.attributesOfItem(atPath: client.database.path + "-wal"))?[.size] as? Int) ?? 0
+            }
+            let original = try p.alice.sender.enqueue(body: "regrettable", to: p.bobId)
+            _ = try await p.alice.runJobs()
+            _ = try await p.bobPhone.receiveOnce()
+            _ = try p.alice.sender.deleteForEveryone(original)
+            #expect(walBytes(p.alice) == 0)
+            _ = try await p.alice.runJobs()
+            let envelopes = try await p.bobPhone.api.mailbox(as: try p.bobPhone.credentials()).messages
+            #expect(walBytes(p.bobPhone) > 0)
+            for envelope in envelopes { _ = try await p.bobPhone.receiver.process(envelope) }
+            #expect(walBytes(p.bobPhone) == 0)
+            #expect(try Self.messages(p.bobPhone, with: p.aliceId).first?.deleted == true)
+        }
+    }
+
     @Test func mentionsReachEveryDeviceAndFollowEditsAndDeletes() async throws {
         try await TestServer.run { server in
             let p = try await Self.people(server)

@@ -24,7 +24,7 @@ struct ExpirationSweeper: Sendable {
             for threadId in Set(expired.map(\.threadId)) { try ThreadsTable.recount(threadId: threadId, db) }
             return (expired.count, forgotten)
         }
-        if deleted > 0 || forgotten > 0 { _ = try? database.pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) } }
+        if deleted > 0 || forgotten > 0 { database.truncateWriteAheadLog() }
         return deleted
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import ParleyAPI
 import ParleyProtocol
+import Synchronization
 
 /// The receive pipeline: decrypt, de-duplicate, store — all in one transaction with the session state the
 /// decryption advanced — and only then acknowledge. Failures are stored as undecryptable messages, never dropped, and
@@ -60,7 +61,8 @@ public struct MessageReceiver: Sendable {
         }
         let now = clock.next()
         let wallTime = wallClock()
-        return try await database.awaitableWrite { [store] db in
+        let erasing = Mutex(false)
+        let outcome = try await database.awaitableWrite { [store] db -> Outcome in
             let credentials = try LocalAccount.credentials(db)
             let source: EnvelopeSource
             do {
@@ -94,9 +96,14 @@ public struct MessageReceiver: Sendable {
             } catch {
                 return try Self.recordFailure(envelope, from: source, reason: "\(error)", db, now: now)
             }
-            return try Self.apply(content, from: source, in: envelope, localAccountId: credentials.accountId,
-                                  localDeviceId: credentials.deviceId, store: store, db, now: now)
+            let outcome = try Self.apply(content, from: source, in: envelope, localAccountId: credentials.accountId,
+                                         localDeviceId: credentials.deviceId, store: store, db, now: now)
+            if (content.dataMessage ?? content.sentTranscript?.message)?.deleteTarget != nil { erasing.withLock { $0 = true } }
+            return outcome
         }
+        // A delete for everyone erased content: its old page images leave the write-ahead log too.
+        if erasing.withLock({ $0 }) { database.truncateWriteAheadLog() }
+        return outcome
     }
 
     /// Applies the decrypted `content` of `envelope` from `source` (inside the receive transaction): a data message to its

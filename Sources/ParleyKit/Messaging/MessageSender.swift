@@ -179,7 +179,9 @@ public struct MessageSender: Sendable {
     /// a tombstone and its content is erased. Returns the deletion's timestamp.
     @discardableResult
     public func deleteForEveryone(_ messageId: Int64) throws -> UInt64 {
-        try act(on: messageId) { target in DataMessage(body: nil, deleteTarget: target.timestamp) }
+        let timestamp = try act(on: messageId) { target in DataMessage(body: nil, deleteTarget: target.timestamp) }
+        database.truncateWriteAheadLog()
+        return timestamp
     }
 
     /// Sets the conversation's disappearing-message timer (seconds, 0 turns it off) for both sides.

@@ -55,6 +55,13 @@ public final class ParleyDatabase: Sendable {
         try translating { try pool.write(block) }
     }
 
+    /// Copies the write-ahead log into the database file and empties it, so that the page images of content just
+    /// erased (a delete for everyone, an expired message) do not stay in it until overwritten. Best effort: while a
+    /// reader holds an older snapshot the log cannot be emptied, and the next call does it.
+    public func truncateWriteAheadLog() {
+        _ = try? pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+    }
+
     /// Runs `block` in a read transaction off the caller's thread.
     public func asyncRead(_ block: @escaping @Sendable (Result<Database, Error>) -> Void) {
         pool.asyncRead(block)
