@@ -29,8 +29,10 @@ enum GroupChanges {
             }
             threadId = existing.threadId
             let removed = Set(existing.members).subtracting(state.members), added = Set(state.members).subtracting(existing.members)
-            try ThreadsTable.updateGroup(threadId: threadId, title: state.title, revision: context.revision,
-                                         left: !state.members.contains(origin.localAccountId), db)
+            let left = !state.members.contains(origin.localAccountId)
+            try ThreadsTable.updateGroup(threadId: threadId, title: state.title, revision: context.revision, left: left, db)
+            // Out of the group: nothing more of it is to be read, so no member's sender key is kept.
+            if left { try SenderKeyChainsTable.forget(threadId: threadId, members: Set(existing.members), db) }
             if !removed.isEmpty {
                 // The removed cannot read on: this device's next group message starts a new sender key.
                 try ThreadsTable.endDistribution(threadId: threadId, db)

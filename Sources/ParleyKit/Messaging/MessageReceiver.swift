@@ -229,6 +229,7 @@ public struct MessageReceiver: Sendable {
                                                 context: TransactionContext(db))
         try SenderKeyChainsTable.record(accountId: sender.name, deviceId: sender.deviceId, chainId: message.chainId, threadId: group.threadId,
                                         distributionId: distribution.distributionId, db)
+        try SenderKeyChainsTable.keepNewestDistributions(accountId: sender.name, deviceId: sender.deviceId, threadId: group.threadId, db)
         return .applied
     }
 

@@ -195,6 +195,14 @@ public final class DatabaseProtocolStore: IdentityKeyStore, PreKeyStore, SignedP
             arguments: [sender.name, Int64(sender.deviceId), distributionId.uuidString.lowercased(), record.serialize()])
     }
 
+    /// Deletes the sender keys `name`'s devices hold for `distributions` (each a device and a distribution id).
+    static func deleteSenderKeys(from name: String, _ distributions: [(deviceId: UInt32, distributionId: UUID)], in db: Database) throws {
+        for distribution in distributions {
+            try db.execute(sql: "DELETE FROM sender_keys WHERE address = ? AND device_id = ? AND distribution_id = ?",
+                           arguments: [name, Int64(distribution.deviceId), distribution.distributionId.uuidString.lowercased()])
+        }
+    }
+
     public func loadSenderKey(from sender: ProtocolAddress, distributionId: UUID, context: StoreContext) throws -> SenderKeyRecord? {
         try Data.fetchOne(
             TransactionContext.database(context),

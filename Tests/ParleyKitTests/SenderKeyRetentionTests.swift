@@ -1,0 +1,61 @@
+import Foundation
+import GRDB
+@_spi(Inspection) @testable import ParleyKit
+import ParleyProtocol
+import Testing
+
+/// Sender keys other devices hand out are kept only while they can still be needed: a member device's newest few
+/// distributions in a group, none of a removed member's, none of a group this account left. Each may hold thousands
+/// of skipped message keys, so a member handing out distribution after distribution could otherwise grow the database
+/// without end.
+@Suite struct SenderKeyRetentionTests {
+    static let groupId = Data(repeating: 6, count: GroupContext.idLength)
+
+    static func group(revision: UInt32, members: [String]) -> GroupContext {
+        GroupContext(id: groupId, revision: revision, state: GroupState(title: "g", members: members))
+    }
+
+    /// Hands this device (`me`) a sender key of `carol`'s device 1 for a new distribution.
+    static func handOut(from carol: InMemorySignalProtocolStore, _ db: Database) throws {
+        let sender = try ProtocolAddress(name: "carol", deviceId: 1)
+        let distributionId = UUID()
+        let message = try SenderKeyDistributionMessage(from: sender, distributionId: distributionId, store: carol, context: NullContext())
+        let distribution = SenderKeyDistribution(groupId: groupId, distributionId: distributionId, message: message.serialize())
+        #expect(try MessageReceiver.accept(distribution, from: sender, store: DatabaseProtocolStore(now: { 1_000_000 }), db) == .applied)
+    }
+
+    static func keysOf(_ account: String, _ db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT count(*) FROM sender_keys WHERE address = ?", arguments: [account]) ?? 0
+    }
+
+    @Test func aMemberDeviceKeepsItsNewestDistributionsAndARemovedMemberNone() throws {
+        let database = try HostilePeerTests.database("sender-keys")
+        let carol = InMemorySignalProtocolStore(identity: .generate(), registrationId: 7)
+        try database.write { db in
+            _ = try GroupChanges.apply(Self.group(revision: 1, members: ["me", "carol", "dave"]),
+                                       from: HostilePeerTests.origin("dave", at: 10, peer: ""), db)
+            for _ in 0..<(SenderKeyChainsTable.maximumDistributionsPerDevice + 3) { try Self.handOut(from: carol, db) }
+            #expect(try Self.keysOf("carol", db) == SenderKeyChainsTable.maximumDistributionsPerDevice)
+            let chains = try Int.fetchOne(db, sql: "SELECT count(DISTINCT distribution_id) FROM sender_key_chains WHERE account_id = 'carol'")
+            #expect(chains == SenderKeyChainsTable.maximumDistributionsPerDevice)
+
+            _ = try GroupChanges.apply(Self.group(revision: 2, members: ["me", "dave"]), from: HostilePeerTests.origin("dave", at: 20, peer: ""), db)
+            #expect(try Self.keysOf("carol", db) == 0)
+        }
+    }
+
+    @Test func leavingAGroupForgetsEveryMembersKeys() throws {
+        let database = try HostilePeerTests.database("sender-keys-left")
+        let carol = InMemorySignalProtocolStore(identity: .generate(), registrationId: 7)
+        try database.write { db in
+            _ = try GroupChanges.apply(Self.group(revision: 1, members: ["me", "carol", "dave"]),
+                                       from: HostilePeerTests.origin("dave", at: 10, peer: ""), db)
+            try Self.handOut(from: carol, db)
+            #expect(try Self.keysOf("carol", db) == 1)
+            // Dave removes this account.
+            _ = try GroupChanges.apply(Self.group(revision: 2, members: ["carol", "dave"]), from: HostilePeerTests.origin("dave", at: 20, peer: ""), db)
+            #expect(try Self.keysOf("carol", db) == 0)
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM sender_key_chains") == 0)
+        }
+    }
+}
