@@ -28,12 +28,19 @@ import Testing
         try Int.fetchOne(db, sql: "SELECT count(*) FROM sender_keys WHERE address = ?", arguments: [account]) ?? 0
     }
 
-    @Test func aMemberDeviceKeepsItsNewestDistributionsAndARemovedMemberNone() throws {
-        let database = try HostilePeerTests.database("sender-keys")
+    /// A group of this account (`me`), Carol and Dave, made by Dave, and Carol's protocol store.
+    static func inGroup(_ name: String, _ body: (Database, InMemorySignalProtocolStore) throws -> Void) throws {
+        let database = try HostilePeerTests.database(name)
         let carol = InMemorySignalProtocolStore(identity: .generate(), registrationId: 7)
         try database.write { db in
             _ = try GroupChanges.apply(Self.group(revision: 1, members: ["me", "carol", "dave"]),
                                        from: HostilePeerTests.origin("dave", at: 10, peer: ""), db)
+            try body(db, carol)
+        }
+    }
+
+    @Test func aMemberDeviceKeepsItsNewestDistributionsAndARemovedMemberNone() throws {
+        try Self.inGroup("sender-keys") { db, carol in
             for _ in 0..<(SenderKeyChainsTable.maximumDistributionsPerDevice + 3) { try Self.handOut(from: carol, db) }
             #expect(try Self.keysOf("carol", db) == SenderKeyChainsTable.maximumDistributionsPerDevice)
             let chains = try Int.fetchOne(db, sql: "SELECT count(DISTINCT distribution_id) FROM sender_key_chains WHERE account_id = 'carol'")
@@ -45,11 +52,7 @@ import Testing
     }
 
     @Test func leavingAGroupForgetsEveryMembersKeys() throws {
-        let database = try HostilePeerTests.database("sender-keys-left")
-        let carol = InMemorySignalProtocolStore(identity: .generate(), registrationId: 7)
-        try database.write { db in
-            _ = try GroupChanges.apply(Self.group(revision: 1, members: ["me", "carol", "dave"]),
-                                       from: HostilePeerTests.origin("dave", at: 10, peer: ""), db)
+        try Self.inGroup("sender-keys-left") { db, carol in
             try Self.handOut(from: carol, db)
             #expect(try Self.keysOf("carol", db) == 1)
             // Dave removes this account.
