@@ -188,6 +188,13 @@ import Testing
                 Issue.record("a change within the bound was refused"); return
             }
             #expect(try ThreadsTable.group(id: groupId, db)?.title == "renamed")
+            // A member named like this device's placeholder for a name still to look up: refused.
+            let squatting = GroupContext(id: Data(repeating: 6, count: GroupContext.idLength), revision: 1,
+                                         state: GroupState(title: "squat", members: members + [PendingRecipients.prefix + "bob"]))
+            guard case .rejected = try GroupChanges.apply(squatting, from: Self.origin("mallory", at: 35, peer: "", local: "me"), db) else {
+                Issue.record("a placeholder member was taken"); return
+            }
+            #expect(try RecipientsTable.contains(PendingRecipients.prefix + "bob", db) == false)
             // A group first heard of at the last revision could never change again: refused.
             let frozen = GroupContext(id: Data(repeating: 4, count: GroupContext.idLength), revision: UInt32.max,
                                       state: GroupState(title: "frozen", members: members))

@@ -19,6 +19,11 @@ enum GroupChanges {
     /// known group only a member may change it, and only to a newer revision. Records a notice in the conversation.
     static func apply(_ context: GroupContext, from origin: ConversationActions.Origin, _ db: Database) throws -> ConversationActions.Result {
         guard let state = context.state else { return .rejected("not a group change") }
+        // A placeholder is this device's name for a conversation waiting for a username lookup: a member by that name
+        // would take the conversation's place, and the messages written to it would never go out.
+        guard !state.members.contains(where: PendingRecipients.isPlaceholder) else {
+            return .rejected("a member id that is no account id")
+        }
         let threadId: Int64
         var description: String
         if let existing = try ThreadsTable.group(id: context.id, db) {
