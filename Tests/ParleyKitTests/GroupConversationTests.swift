@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import ParleyAPI
+import ParleyServer
 @_spi(Inspection) @testable import ParleyKit
 import ParleyProtocol
 import Testing
@@ -153,6 +155,45 @@ import Testing
             #expect(try await p.bobPhone.accounts.linkNewDevice(database: newLaptop.database, name: "new laptop").deviceId == 2)
             let pending = try await Self.sendAfter(p, to: groupId, pendingFor: newLaptop)
             #expect(pending.count == 2 && pending.last == 7 && pending.first != 7, "the new device's mailbox: \(pending)")
+        }
+    }
+
+    /// Someone empties one member's sealed-send bucket (a flood): the group's one sealed request is refused (429), and
+    /// the message goes member by member instead — the other members get it at once, only the flooded member's copy
+    /// waits for the job's retry.
+    @Test func aFloodedMemberDelaysOnlyItsOwnCopy() async throws {
+        try await TestServer.run(adjusting: { $0.rateLimits.unidentifiedSendPerRecipient = TokenBucketPolicy(capacity: 40, refillPerSecond: 0.001) }) { server in
+            let p = try await ConversationFeatureTests.people(server)
+            for client in [p.bobPhone, p.carol] {
+                try client.sender.enqueue(body: "hi", to: p.aliceId)
+                _ = try await client.runJobs()
+            }
+            _ = try await p.alice.receiveOnce()
+            let groupId = try p.alice.sender.createGroup(title: "Flooded", members: [p.bobId, p.carolId])
+            _ = try await p.alice.runJobs()
+            for client in [p.bobPhone, p.carol] { _ = try await client.receiveOnce() }
+
+            // The flood: sealed garbage to Bob until the server turns sends to him away.
+            let bobsKey = try #require(try p.alice.database.read { db in try UnidentifiedDelivery.accessKeys(for: [p.bobId], db) }.first ?? nil)
+            var refused = false
+            for attempt in 0..<60 where !refused {
+                let garbage = SendMessagesRequest(messages: [OutgoingMessage(destinationDeviceId: 1, destinationRegistrationId: 1,
+                                                                             type: OutgoingMessage.unidentifiedSenderType, content: "AAAA")],
+                                                  timestamp: 1_000 + UInt64(attempt))
+                do {
+                    _ = try await p.alice.api.send(garbage, to: p.bobId, accessKey: bobsKey, idempotencyKey: nil)
+                } catch let error as ParleyError where error.isRateLimited {
+                    refused = true
+                } catch {}
+            }
+            #expect(refused)
+
+            try p.alice.sender.enqueue(body: "still here", toGroup: groupId)
+            #expect(try await p.alice.runJobs().deferred == 1, "the job waits for its retry, for Bob")
+            _ = try await p.carol.receiveOnce()
+            #expect(try Self.groupTexts(p.carol, groupId) == ["still here"])
+            _ = try await p.bobPhone.receiveOnce()
+            #expect(try Self.groupTexts(p.bobPhone, groupId).isEmpty, "Bob's copy waits for the retry")
         }
     }
 

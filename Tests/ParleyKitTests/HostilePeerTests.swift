@@ -195,6 +195,13 @@ import Testing
                 Issue.record("a placeholder member was taken"); return
             }
             #expect(try RecipientsTable.contains(PendingRecipients.prefix + "bob", db) == false)
+            // One already in a group (from before this check) does not stop the change that removes it.
+            let knownThread = try #require(try ThreadsTable.group(id: groupId, db)?.threadId)
+            try GroupMembersTable.replace(threadId: knownThread, with: members + [PendingRecipients.prefix + "bob"], db)
+            let cleanUp = GroupContext(id: groupId, revision: 5 + GroupChanges.maximumRevisionStep + 1, state: GroupState(title: "renamed", members: members))
+            guard case .stored = try GroupChanges.apply(cleanUp, from: Self.origin("mallory", at: 36, peer: "", local: "me"), db) else {
+                Issue.record("a change removing a placeholder member was refused"); return
+            }
             // A group first heard of at the last revision could never change again: refused.
             let frozen = GroupContext(id: Data(repeating: 4, count: GroupContext.idLength), revision: UInt32.max,
                                       state: GroupState(title: "frozen", members: members))

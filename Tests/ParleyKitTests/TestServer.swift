@@ -23,8 +23,9 @@ final class TestServer: @unchecked Sendable {
     /// The operator credential of test servers.
     static let operatorToken = "operator-token-for-tests"
 
-    /// A server whose PIN backups use `backup` (default: a random OPRF key and the default limits).
-    init(backup: BackupSettings? = nil) async throws {
+    /// A server whose PIN backups use `backup` (default: a random OPRF key and the default limits), with its limits
+    /// changed by `adjusting` (after the rate limits are scaled up a hundredfold for tests).
+    init(backup: BackupSettings? = nil, adjusting: (inout ServerLimits) -> Void = { _ in }) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-kit-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let store: any ServerStore
@@ -40,6 +41,7 @@ final class TestServer: @unchecked Sendable {
         }
         var limits = ServerLimits()
         limits.rateLimits = limits.rateLimits.scaled(by: 100)
+        adjusting(&limits)
         dependencies = ServerDependencies(
             store: store, attachments: try AttachmentStore(directory: directory.appendingPathComponent("blobs")),
             hasher: CredentialHasher(), limits: limits,
@@ -76,8 +78,9 @@ final class TestServer: @unchecked Sendable {
 
     /// Runs `body` against a fresh server (PIN backups as `backup` says) and shuts it down afterwards, whether `body`
     /// succeeded or not.
-    static func run(backup: BackupSettings? = nil, _ body: (TestServer) async throws -> Void) async throws {
-        let server = try await TestServer(backup: backup)
+    static func run(backup: BackupSettings? = nil, adjusting: (inout ServerLimits) -> Void = { _ in },
+                    _ body: (TestServer) async throws -> Void) async throws {
+        let server = try await TestServer(backup: backup, adjusting: adjusting)
         do {
             try await body(server)
         } catch {

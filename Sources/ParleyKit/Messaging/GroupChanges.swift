@@ -19,9 +19,11 @@ enum GroupChanges {
     /// known group only a member may change it, and only to a newer revision. Records a notice in the conversation.
     static func apply(_ context: GroupContext, from origin: ConversationActions.Origin, _ db: Database) throws -> ConversationActions.Result {
         guard let state = context.state else { return .rejected("not a group change") }
-        // A placeholder is this device's name for a conversation waiting for a username lookup: a member by that name
-        // would take the conversation's place, and the messages written to it would never go out.
-        guard !state.members.contains(where: PendingRecipients.isPlaceholder) else {
+        // A placeholder is this device's name for a conversation waiting for a username lookup: a member added by that
+        // name would take the conversation's place, and the messages written to it would never go out. (One already in
+        // a group, from before this check, does not stop changes that keep or remove it.)
+        let present = Set(try ThreadsTable.group(id: context.id, db)?.members ?? [])
+        guard !state.members.contains(where: { PendingRecipients.isPlaceholder($0) && !present.contains($0) }) else {
             return .rejected("a member id that is no account id")
         }
         let threadId: Int64
@@ -34,10 +36,8 @@ enum GroupChanges {
             }
             threadId = existing.threadId
             let removed = Set(existing.members).subtracting(state.members), added = Set(state.members).subtracting(existing.members)
-            let left = !state.members.contains(origin.localAccountId)
-            try ThreadsTable.updateGroup(threadId: threadId, title: state.title, revision: context.revision, left: left, db)
-            // Out of the group: nothing more of it is to be read, so no member's sender key is kept.
-            if left { try SenderKeyChainsTable.forget(threadId: threadId, members: Set(existing.members), db) }
+            try ThreadsTable.updateGroup(threadId: threadId, title: state.title, revision: context.revision,
+                                         left: !state.members.contains(origin.localAccountId), db)
             if !removed.isEmpty {
                 // The removed cannot read on: this device's next group message starts a new sender key.
                 try ThreadsTable.endDistribution(threadId: threadId, db)

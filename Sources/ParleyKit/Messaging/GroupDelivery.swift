@@ -49,13 +49,19 @@ struct GroupDelivery: Sendable {
         }
         let members = outgoing.group.members.filter { $0 != credentials.accountId }
         if try await sendSealed(outgoing, to: members, as: credentials) { return }
+        var rateLimited: ParleyError?
         for member in members {
             do {
                 try await send(outgoing, to: member, as: credentials)
             } catch let error as ParleyError where error.namesNoAccount {
                 continue  // the member's account is gone: the other members still get the message
+            } catch let error as ParleyError where error.isRateLimited {
+                // This member's copy waits for the job's retry (the sends that went out answer it again from their
+                // idempotency keys); the other members get theirs now.
+                rateLimited = rateLimited ?? error
             }
         }
+        if let rateLimited { throw rateLimited }
     }
 
     /// Hands this device's sender key for the group `threadId` to every device of `member` again (a device that asked
@@ -88,8 +94,10 @@ struct GroupDelivery: Sendable {
             for member in members {
                 do {
                     try await handOut(outgoing.handout, to: member, threadId: outgoing.group.threadId, as: credentials)
-                } catch let error as ParleyError where error.namesNoAccount {
-                    return false  // a member's account is gone: the member-by-member path leaves it out
+                } catch let error as ParleyError where error.namesNoAccount || error.isRateLimited {
+                    // A member's account is gone, or sends to it are turned away for now: the member-by-member path
+                    // leaves it out, or lets its copy alone wait for the retry.
+                    return false
                 }
                 recipients += try sessions.devices(of: member).map { try ProtocolAddress(name: member, deviceId: $0.deviceId) }
             }
@@ -120,7 +128,9 @@ struct GroupDelivery: Sendable {
                 let key = SendIdempotencyKey.make(purpose: "group", recipient: outgoing.group.id.base64EncodedString(), timestamp: outgoing.timestamp, credentials: credentials)
                 outcome = try await api.sendMultiRecipient(message, timestamp: outgoing.timestamp, combinedAccessKey: combined,
                                                            idempotencyKey: key)
-            } catch ParleyError.server(let error) where error.status == 401 {
+            } catch ParleyError.server(let error) where error.status == 401 || error.status == 429 {
+                // A refused combined key, or one member's sealed-send bucket emptied by a flood: member by member, so
+                // only that member's copy waits for its retry.
                 return false
             }
             switch outcome {

@@ -98,12 +98,18 @@ public struct MessageReceiver: Sendable {
             }
             let outcome = try Self.apply(content, from: source, in: envelope, localAccountId: credentials.accountId,
                                          localDeviceId: credentials.deviceId, store: store, db, now: now)
-            if (content.dataMessage ?? content.sentTranscript?.message)?.deleteTarget != nil { erasing.withLock { $0 = true } }
+            if Self.erased(outcome, content) { erasing.withLock { $0 = true } }
             return outcome
         }
         // A delete for everyone erased content: its old page images leave the write-ahead log too.
-        if erasing.withLock({ $0 }) { database.truncateWriteAheadLog() }
+        if erasing.withLock({ $0 }) { await database.truncateWriteAheadLog() }
         return outcome
+    }
+
+    /// Whether applying `content` deleted a message for everyone (one from a peer, or synced from another device).
+    private static func erased(_ outcome: Outcome, _ content: MessageContent) -> Bool {
+        if case .acted(let act) = outcome, case .deleteForEveryone = act.kind { return true }
+        return outcome == .applied && content.sentTranscript?.message.deleteTarget != nil
     }
 
     /// Applies the decrypted `content` of `envelope` from `source` (inside the receive transaction): a data message to its
@@ -224,6 +230,7 @@ public struct MessageReceiver: Sendable {
         guard let group = try ThreadsTable.group(id: distribution.groupId, db), group.members.contains(sender.name) else {
             return .rejected(reason: "a sender key for a group the sender is not in")
         }
+        guard !group.left else { return .rejected(reason: "a sender key for a group this account left") }
         let message = try SenderKeyDistributionMessage(bytes: distribution.message)
         try processSenderKeyDistributionMessage(message, from: sender, distributionId: distribution.distributionId, store: store,
                                                 context: TransactionContext(db))

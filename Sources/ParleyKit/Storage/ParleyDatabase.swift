@@ -57,9 +57,16 @@ public final class ParleyDatabase: Sendable {
 
     /// Copies the write-ahead log into the database file and empties it, so that the page images of content just
     /// erased (a delete for everyone, an expired message) do not stay in it until overwritten. Best effort: while a
-    /// reader holds an older snapshot the log cannot be emptied, and the next call does it.
+    /// reader holds an older snapshot the log waits for it up to the busy timeout, and when it cannot be emptied the
+    /// next call does it.
     public func truncateWriteAheadLog() {
         _ = try? pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+    }
+
+    /// ``truncateWriteAheadLog()`` without holding the caller's thread while the log waits for readers (up to the
+    /// database's busy timeout).
+    public func truncateWriteAheadLog() async {
+        _ = try? await pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
     }
 
     /// Runs `block` in a read transaction off the caller's thread.

@@ -56,4 +56,11 @@ extension ParleyError {
         if case .server(let error) = self { return error.status == 404 }
         return false
     }
+
+    /// Whether the server answered 429: this send waits for its retry, and a send to several accounts (a group) still
+    /// goes to the others first.
+    var isRateLimited: Bool {
+        if case .server(let error) = self { return error.status == 429 }
+        return false
+    }
 }
