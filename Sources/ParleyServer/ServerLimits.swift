@@ -29,6 +29,13 @@ public struct ServerLimits: Sendable {
     /// How long an unacknowledged envelope is kept (default 30 days).
     public var messageLifetimeMilliseconds: UInt64 = 30 * 24 * 60 * 60 * 1000
 
+    /// The server time (milliseconds) before which an envelope, and the idempotency record of its send, are past
+    /// ``messageLifetimeMilliseconds`` at `now`: 0 when the lifetime reaches back before 1970. (A wrapping subtraction
+    /// made a lifetime longer than the time since 1970 a cutoff in the far future: every mailbox emptied.)
+    public func oldestKept(now: UInt64) -> UInt64 {
+        now > messageLifetimeMilliseconds ? now - messageLifetimeMilliseconds : 0
+    }
+
     /// Envelopes sent on a socket and not yet acknowledged (flow control).
     public var socketWindow = 100
     /// Largest WebSocket message a client may send: a send request frame carries a send's body as JSON text (its

@@ -13,6 +13,8 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Run the server (the default command).")
 
     private static let environment = ProcessInfo.processInfo.environment
+    /// The longest a mailbox or a seen-hash bank may keep what it holds.
+    static let maximumTTLDays = 3650
 
     @Option(help: "Address to listen on (environment: PARLEY_HOST).")
     var host = environment["PARLEY_HOST"] ?? "127.0.0.1"
@@ -126,6 +128,9 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard messageTTLDays > 0, attachmentMaxBytes > 0, rateLimitScale > 0, keepAliveSeconds > 0, dcdSeenTTLDays > 0 else {
             throw ValidationError("TTL, attachment size, rate-limit scale and keep-alive must be positive")
+        }
+        guard messageTTLDays <= Self.maximumTTLDays, dcdSeenTTLDays <= Self.maximumTTLDays else {
+            throw ValidationError("--message-ttl-days and --dcd-seen-ttl-days are at most \(Self.maximumTTLDays) (ten years)")
         }
         guard ((grpcTLSCertificate ?? Self.environment["PARLEY_GRPC_TLS_CERTIFICATE"]) == nil)
                 == ((grpcTLSKey ?? Self.environment["PARLEY_GRPC_TLS_KEY"]) == nil) else {

@@ -71,6 +71,24 @@ import Testing
             #expect(try await harness.store.mailboxDepth() == 0)
         }
     }
+
+    /// A lifetime reaching back before 1970 ("keep for a century") keeps everything: the cutoff was a wrapping
+    /// subtraction, a time in the far future, and the sweep emptied every mailbox (PostgreSQL) or trapped (SQLite).
+    @Test func aLifetimeLongerThanTheEpochKeepsEveryEnvelope() async throws {
+        var limits = ServerLimits()
+        limits.messageLifetimeMilliseconds = 36_500 * 24 * 60 * 60 * 1000
+        #expect(limits.oldestKept(now: ServerClock.milliseconds()) == 0)
+        let harness = try ServerHarness(limits: limits)
+        try await harness.run { client in
+            let alice = try await client.register("alice"), bob = try await client.register("bob")
+            try await RealtimeTests.send(2, from: alice, to: bob, client: client)
+            await MaintenanceService(dependencies: harness.dependencies, logger: .init(label: "test")).sweep(now: ServerClock.milliseconds())
+            #expect(try await harness.store.mailboxDepth() == 2)
+            let (status, body) = try await client.call(.get, APIRoutes.mailbox, headers: bob.headers)
+            #expect(status == .ok)
+            #expect(try JSONDecoder().decode(EnvelopeListResponse.self, from: body).messages.count == 2)
+        }
+    }
 }
 
 /// What the server's configuration prints as (ServiceLifecycle logs services by description at debug level).

@@ -49,7 +49,7 @@ struct MessageController: Sendable {
     @Sendable func fetch(_ request: Request, context: DeviceRequestContext) async throws -> Response {
         let caller = context.device
         let page = limits.envelopesPerFetch
-        let notBefore = ServerClock.milliseconds() &- limits.messageLifetimeMilliseconds
+        let notBefore = limits.oldestKept(now: ServerClock.milliseconds())
         let pending = try await store.pendingEnvelopes(
             accountId: caller.account.id, deviceId: caller.device.deviceId, notBefore: notBefore, limit: page + 1)
         let envelopes = pending.prefix(page).map(Envelope.init(stored:))

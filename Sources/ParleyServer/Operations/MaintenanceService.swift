@@ -32,10 +32,10 @@ public struct MaintenanceService: Service {
         let limits = dependencies.limits
         do {
             try await storeUpkeep(now)
-            let envelopes = try await dependencies.store.deleteEnvelopes(olderThan: now &- limits.messageLifetimeMilliseconds)
+            let envelopes = try await dependencies.store.deleteEnvelopes(olderThan: limits.oldestKept(now: now))
             // A send's key is kept as long as its message could wait in a mailbox: a client retrying that late still
             // finds the first answer.
-            let keys = try await dependencies.store.deleteIdempotencyRecords(olderThan: now &- limits.messageLifetimeMilliseconds)
+            let keys = try await dependencies.store.deleteIdempotencyRecords(olderThan: limits.oldestKept(now: now))
             let codes = try await dependencies.store.deleteLinkCodes(expiredBefore: now)
             let provisioning = try await dependencies.store.deleteProvisioningMessages(expiredBefore: now)
             let hashes = try await dependencies.store.deleteHashes(expiredBefore: now)

@@ -330,7 +330,7 @@ final class SocketSession: Sendable {
     /// Reads the mailbox while the window has room and the store may hold envelopes not yet sent.
     private func refill(_ window: inout DeliveryWindow, _ outbound: WebSocketOutboundWriter) async throws {
         while window.needsRead && window.hasRoom {
-            let notBefore = ServerClock.milliseconds() &- limits.messageLifetimeMilliseconds
+            let notBefore = limits.oldestKept(now: ServerClock.milliseconds())
             let page: [StoredEnvelope]
             do {
                 page = try await store.pendingEnvelopes(
