@@ -32,4 +32,20 @@ import Testing
         #expect(revoked.withLock { $0.count } == 3)
         #expect(hub.connectedCount == 1)
     }
+
+    /// After this process's listening connection to PostgreSQL comes back, every connected device is told to read its
+    /// mailbox again: what other processes stored meanwhile went unheard.
+    @Test func everyConnectedDeviceIsToldItsMailboxMayHaveChanged() {
+        let woken = Mutex<[DeviceAddress]>([])
+        let hub = DeliveryHub()
+        let devices = [DeviceAddress(accountId: "alice", deviceId: 1), DeviceAddress(accountId: "alice", deviceId: 2),
+                       DeviceAddress(accountId: "bob", deviceId: 1)]
+        for address in devices {
+            _ = hub.subscribe(address, credential: "hash") { event in
+                if case .mailboxChanged = event { woken.withLock { $0.append(address) } }
+            }
+        }
+        hub.everyMailboxMayHaveChanged()
+        #expect(Set(woken.withLock { $0 }) == Set(devices) && woken.withLock { $0.count } == 3)
+    }
 }

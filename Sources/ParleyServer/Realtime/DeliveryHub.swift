@@ -166,6 +166,13 @@ public final class DeliveryHub: Sendable {
         state.withLock { $0[address] }?.deliver(.mailboxChanged)
     }
 
+    /// Tells every connected device that its mailbox may have changed elsewhere: this process was not listening for a
+    /// while (its listening connection to PostgreSQL was lost), so what other processes stored meanwhile went unheard.
+    public func everyMailboxMayHaveChanged() {
+        let subscribers = state.withLock { state in state.accounts.values.flatMap(\.values) }
+        for subscriber in subscribers { subscriber.deliver(.mailboxChanged) }
+    }
+
     /// Relays an ephemeral event to every connected device of `accountId` except `excluding`; returns how many got it.
     @discardableResult
     func relay(_ event: EphemeralEvent, toAccount accountId: String, excluding: DeviceAddress?) -> Int {

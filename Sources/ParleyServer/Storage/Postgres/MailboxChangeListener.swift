@@ -14,7 +14,9 @@ public struct MailboxChangeListener: Service {
     /// Listens until graceful shutdown.
     public func run() async throws {
         try await cancelWhenGracefulShutdown { [store, hub] in
-            try await store.listenForMailboxChanges { accountId, deviceId in
+            // On every (re)connection: what other processes stored while no one listened was not heard, so every
+            // socket here reads its mailbox again.
+            try await store.listenForMailboxChanges(onListening: { hub.everyMailboxMayHaveChanged() }) { accountId, deviceId in
                 hub.mailboxChanged(DeviceAddress(accountId: accountId, deviceId: deviceId))
             }
         }

@@ -161,16 +161,19 @@ extension PostgresStore {
     /// Calls `onChange` whenever another process sharing the database stores envelopes for a device, until the task is
     /// cancelled. Notifications this store sent itself are skipped; malformed ones are logged and skipped. When the
     /// listening connection fails, the store logs it and listens again a second later (notifications sent in between
-    /// are lost, as PostgreSQL keeps none for absent listeners).
+    /// are lost, as PostgreSQL keeps none for absent listeners): `onListening` is called each time listening (re)starts,
+    /// on the listening task, so the caller can make up for what went unheard (it must hand the work on, not do it).
     ///
     /// Holds one pooled connection while it runs.
     public func listenForMailboxChanges(
+        onListening: @escaping @Sendable () -> Void = {},
         _ onChange: @escaping @Sendable (_ accountId: String, _ deviceId: UInt32) async -> Void
     ) async throws {
         while !Task.isCancelled {
             do {
                 try await withConnection { connection in
                     try await connection.listen(on: MailboxNotification.channel) { notifications in
+                        onListening()
                         for try await notification in notifications {
                             await handleMailboxNotification(notification.payload, onChange)
                         }
