@@ -44,11 +44,17 @@ import Testing
             #expect(try ConversationActions.apply(edit, from: Self.arrived("carol", at: late + 20, peer: "carol"), db) == .held)
             #expect(try EarlyActsTable.count(db) == 2)
 
-            let id = try Self.stored(ConversationActions.apply(DataMessage(body: "late"), from: Self.arrived("carol", at: late, peer: "carol"), db))
+            var released: [AppliedAct] = []
+            let id = try Self.stored(ConversationActions.apply(DataMessage(body: "late"), from: Self.arrived("carol", at: late, peer: "carol"), db,
+                                                               released: &released))
             let message = try #require(try MessageLookup.message(id, db))
             #expect(message.body == "late, and edited" && message.editedAt == late + 20)
             #expect(message.reactions.map(\.emoji) == ["👍"])
             #expect(try EarlyActsTable.count(db) == 0)
+            // Front doors hear of each act now (they heard nothing while it was held), as it was sent.
+            #expect(released.map(\.kind) == [.reaction(emoji: "👍", remove: false, targetAuthorAccountId: "carol", targetTimestamp: late),
+                                              .edit(targetTimestamp: late, body: "late, and edited", mentions: [])])
+            #expect(released.map(\.authorAccountId) == ["me", "carol"] && released.map(\.timestamp) == [late + 5, late + 20])
 
             // A delete for everyone that came first leaves a tombstone the moment the message arrives.
             let doomed = Self.start + 100

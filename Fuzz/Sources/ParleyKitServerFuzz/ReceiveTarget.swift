@@ -41,8 +41,11 @@ enum ReceiveTarget {
                 let envelope = Envelope(guid: "fuzz", sourceAccountId: account, sourceDeviceId: device, type: 1, content: "",
                                         timestamp: timestamp, serverTimestamp: serverTimestamp)
                 let source = EnvelopeSource(accountId: account, deviceId: device, type: 1, ciphertext: Data(), sealed: who & 4 != 0)
+                var released: [AppliedAct] = []
                 let outcome = try MessageReceiver.apply(content, from: source, in: envelope, localAccountId: accounts[0], localDeviceId: 1,
-                                                        store: store, db, now: serverTimestamp)
+                                                        store: store, db, now: serverTimestamp, released: &released)
+                // Only a message stored releases the acts that waited for it.
+                if case .stored = outcome {} else { invariant(released.isEmpty, "acts released by \(outcome)") }
                 if case .stored(let id) = outcome {
                     let exists = try Bool.fetchOne(db, sql: "SELECT 1 FROM messages WHERE id = ?", arguments: [id]) == true
                     invariant(exists, "a stored message exists")

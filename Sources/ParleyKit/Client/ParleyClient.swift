@@ -102,7 +102,8 @@ public final class ParleyClient: Sendable {
 
     // MARK: Receiving
 
-    /// Drains the mailbox over HTTP: processes every pending envelope (each committed before it is acknowledged).
+    /// Drains the mailbox over HTTP: processes every pending envelope (each committed before it is acknowledged). A
+    /// stored message's outcome is followed by an ``MessageReceiver/Outcome/acted(_:)`` for each act that waited for it.
     public func receiveOnce() async throws -> [MessageReceiver.Outcome] {
         let credentials = try credentials()
         var outcomes: [MessageReceiver.Outcome] = []
@@ -113,7 +114,9 @@ public final class ParleyClient: Sendable {
             var fresh = false
             for envelope in page.messages where seen.insert(envelope.guid).inserted {
                 fresh = true
-                outcomes.append(try await receiver.process(envelope))
+                let received = try await receiver.receive(envelope)
+                outcomes.append(received.outcome)
+                outcomes += received.released.map(MessageReceiver.Outcome.acted)
                 try await api.acknowledge(envelope.guid, as: credentials)
             }
             if !page.more || !fresh { break }
@@ -140,7 +143,7 @@ public final class ParleyClient: Sendable {
     }
 
     /// Receives over the WebSocket until cancelled, reconnecting with backoff; `onOutcome` hears about each envelope
-    /// after it is stored and acknowledged. Jobs (receipts, sends, retries) run as soon as they are queued or due, and
+    /// after it is stored and acknowledged (a stored message, then each act that arrived before it and applied now). Jobs (receipts, sends, retries) run as soon as they are queued or due, and
     /// disappearing messages are swept, while it runs.
     public func listen(onOutcome: @escaping @Sendable (MessageReceiver.Outcome) async -> Void = { _ in }) async throws {
         let credentials = try credentials()
@@ -162,10 +165,12 @@ public final class ParleyClient: Sendable {
                     switch frame.type {
                     case .envelope:
                         guard let envelope = frame.envelope else { return true }
-                        let outcome = try await receiver.process(envelope)
+                        let received = try await receiver.receive(envelope)
                         try await writer.acknowledge(envelope.guid)
-                        self.note(outcome)
-                        await onOutcome(outcome)
+                        self.note(received.outcome)
+                        await onOutcome(received.outcome)
+                        // Acts that arrived before the message they concern, heard of now that it is here.
+                        for act in received.released { await onOutcome(.acted(act)) }
                     case .ephemeral:
                         guard let event = frame.ephemeral else { return true }
                         let outcome = try await receiver.process(event)

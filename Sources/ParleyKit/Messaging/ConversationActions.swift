@@ -63,15 +63,24 @@ enum ConversationActions {
     }
 
     static func apply(_ message: DataMessage, from origin: Origin, _ db: Database) throws -> Result {
+        var released: [AppliedAct] = []
+        return try apply(message, from: origin, db, released: &released)
+    }
+
+    /// Applies `message`; a peer's acts that waited for it and now applied are added to `released`, for front doors
+    /// that tell their clients of each act (they heard nothing when it was held).
+    static func apply(_ message: DataMessage, from origin: Origin, _ db: Database, released: inout [AppliedAct]) throws -> Result {
         // A message is one row per author, device and timestamp. Another with the same is a repeat — or a sender
         // reusing a timestamp to change the group or the timer with no notice shown — and changes nothing.
-        if message.reaction == nil, message.deleteTarget == nil, message.editTarget == nil,
+        // An act (reaction, edit, delete) names the message it concerns; anything else is a message of its own.
+        let actTarget = Self.target(of: message, from: origin)
+        if actTarget == nil,
            try MessagesTable.exists(author: origin.author, device: origin.authorDevice, timestamp: origin.timestamp, db) {
             return .duplicate
         }
         if let group = message.group, group.state != nil { return try GroupChanges.apply(group, from: origin, db) }
         var groupThread: Int64?
-        var groupMembers: [String] = []
+        var groupMembers: [String]?
         if let group = message.group {
             // Only a member may post or act in a group; a removed member's messages are refused.
             guard let known = try ThreadsTable.group(id: group.id, db), known.members.contains(origin.author) else {
@@ -89,12 +98,11 @@ enum ConversationActions {
             groupThread = known.threadId
             groupMembers = known.members
         }
-        if message.reaction != nil || message.deleteTarget != nil || message.editTarget != nil {
+        if let target = actTarget {
             // An act concerns a message of the conversation it arrives in, never one elsewhere.
             let conversation = try groupThread ?? ThreadsTable.id(with: origin.peer, db)
-            if origin.arrival == .received, let target = Self.target(of: message, from: origin),
-               try Self.mayStillCome(target, for: message, in: conversation, groupMembers: message.group == nil ? nil : groupMembers,
-                                     from: origin, db) {
+            if origin.arrival == .received,
+               try Self.mayStillCome(target, for: message, in: conversation, groupMembers: groupMembers, from: origin, db) {
                 // No longer than the conversation's disappearing messages live: an edit's text is content too.
                 let timer = try conversation.map { UInt64(try ThreadsTable.expireTimer(threadId: $0, db)) * 1000 } ?? 0
                 let act = EarlyActsTable.HeldAct(message, from: origin)
@@ -134,7 +142,10 @@ enum ConversationActions {
         for held in try EarlyActsTable.take(targetAuthor: origin.author, targetTimestamp: origin.timestamp, now: origin.now, db) {
             var again = held.origin
             again.arrival = .released
-            _ = try apply(held.message, from: again, db)
+            if try apply(held.message, from: again, db) == .applied, !again.outgoing, let kind = AppliedAct.Kind(held.message) {
+                released.append(AppliedAct(authorAccountId: again.author, authorDeviceId: again.authorDevice, timestamp: again.timestamp,
+                                           groupId: held.message.group?.id, kind: kind))
+            }
         }
         return .stored(id)
     }

@@ -35,7 +35,7 @@ struct DeviceSessions: Sendable {
                     } catch SignalError.untrustedIdentity {
                         throw ParleyError.untrustedIdentity(address: accountId)
                     }
-                    try Self.recordInstallation(device.deviceId, of: accountId, registrationId: device.registrationId, db)
+                    try Self.recordInstallation(device.deviceId, of: accountId, registrationId: device.registrationId, addingUnknown: true, db)
                 }
             }
         }
@@ -67,14 +67,19 @@ struct DeviceSessions: Sendable {
         }
     }
 
-    /// Records device `deviceId` of `accountId` with the registration id its bundle gives. A device not known before,
-    /// or a known id with another registration id, is a new installation (the server gives a removed device's id to the
-    /// next one linked): it holds none of this device's sender keys, whatever an earlier device with its id was
-    /// recorded as holding — including what clients before `DeviceSessions.remove` forgot it left behind.
-    static func recordInstallation(_ deviceId: UInt32, of accountId: String, registrationId: UInt32, _ db: Database) throws {
+    /// Notes that device `deviceId` of `accountId` has `registrationId` — as its bundle gives it, or as its pre-key
+    /// message carries it. A device not known before, or a known id with another registration id, is a new
+    /// installation (the server gives a removed device's id to the next one linked): it holds none of this device's
+    /// sender keys, whatever an earlier device with its id was recorded as holding — including what clients before
+    /// `DeviceSessions.remove` forgot it left behind. A known device's new id is recorded, so that sends name it; an
+    /// unknown device joins the devices sent to only with `addingUnknown` (the server listed it; a message alone
+    /// does not make a device one this account sends to).
+    static func recordInstallation(_ deviceId: UInt32, of accountId: String, registrationId: UInt32, addingUnknown: Bool,
+                                   _ db: Database) throws {
         let known = try RecipientDevicesTable.registrationId(device: deviceId, of: accountId, db)
-        try RecipientDevicesTable.record(deviceId, of: accountId, registrationId: registrationId, db)
-        if known != registrationId { try SenderKeySharesTable.forgetEverywhere(member: accountId, deviceIds: [deviceId], db) }
+        guard known != registrationId else { return }
+        if known != nil || addingUnknown { try RecipientDevicesTable.record(deviceId, of: accountId, registrationId: registrationId, db) }
+        try SenderKeySharesTable.forgetEverywhere(member: accountId, deviceIds: [deviceId], db)
     }
 
     /// The protocol bundle for one device of a server answer.

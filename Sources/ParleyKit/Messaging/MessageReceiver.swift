@@ -2,7 +2,6 @@ import Foundation
 import GRDB
 import ParleyAPI
 import ParleyProtocol
-import Synchronization
 
 /// The receive pipeline: decrypt, de-duplicate, store — all in one transaction with the session state the
 /// decryption advanced — and only then acknowledge. Failures are stored as undecryptable messages, never dropped, and
@@ -53,32 +52,45 @@ public struct MessageReceiver: Sendable {
     }
 
     /// Processes one envelope; the caller acknowledges it to the server after this returns (the result is committed).
+    /// A message stored may release acts that arrived before it (``ParleyClient/listen(onOutcome:)`` reports those
+    /// too, as ``Outcome/acted(_:)``).
     public func process(_ envelope: Envelope) async throws -> Outcome {
-        guard let ciphertext = Data(base64Encoded: envelope.content) else { return .undecryptable(reason: "content is not base64") }
+        try await receive(envelope).outcome
+    }
+
+    /// What processing one envelope did, and the acts of others that waited for the message it stored and applied now.
+    struct Received: Sendable {
+        var outcome: Outcome
+        var released: [AppliedAct] = []
+    }
+
+    /// ``process(_:)``, with the acts it released.
+    func receive(_ envelope: Envelope) async throws -> Received {
+        guard let ciphertext = Data(base64Encoded: envelope.content) else { return Received(outcome: .undecryptable(reason: "content is not base64")) }
         // The server bounds what it stores; a later time than a database column holds is a server's garbage.
         guard envelope.timestamp <= MessageContent.maximumTimestamp, envelope.serverTimestamp <= MessageContent.maximumTimestamp else {
-            return .rejected(reason: "an envelope timestamp later than \(MessageContent.maximumTimestamp) ms")
+            return Received(outcome: .rejected(reason: "an envelope timestamp later than \(MessageContent.maximumTimestamp) ms"))
         }
         let now = clock.next()
         let wallTime = wallClock()
-        let erasing = Mutex(false)
-        let outcome = try await database.awaitableWrite { [store] db -> Outcome in
+        // With the outcome: whether a delete for everyone erased content.
+        let (received, erased) = try await database.awaitableWrite { [store] db -> (Received, Bool) in
             let credentials = try LocalAccount.credentials(db)
             let source: EnvelopeSource
             do {
                 source = try EnvelopeSource.open(envelope, ciphertext: ciphertext, store: store, db, now: wallTime)
             } catch {
                 // No sender can be believed: nothing is shown under any name. The envelope is acknowledged.
-                return .undecryptable(reason: "sealed sender: \(error)")
+                return (Received(outcome: .undecryptable(reason: "sealed sender: \(error)")), false)
             }
             let sender = try ProtocolAddress(name: source.accountId, deviceId: source.deviceId)
             if source.type == CiphertextMessage.MessageType.plaintext.rawValue {
                 // Plaintext content is only ever a retry receipt: a device asking this one to send a message again.
                 do {
                     _ = try RetryReceipts.accept(source.ciphertext, from: sender, localDeviceId: credentials.deviceId, store: store, db, now: now)
-                    return .applied
+                    return (Received(outcome: .applied), false)
                 } catch {
-                    return .rejected(reason: "plaintext content that is not a retry receipt: \(error)")
+                    return (Received(outcome: .rejected(reason: "plaintext content that is not a retry receipt: \(error)")), false)
                 }
             }
             let plaintext: [UInt8]
@@ -86,24 +98,24 @@ public struct MessageReceiver: Sendable {
                 plaintext = try Self.decrypt(source.ciphertext, type: source.type, from: sender,
                                              to: try ProtocolAddress(name: credentials.accountId, deviceId: credentials.deviceId), store: store, db)
             } catch SignalError.duplicatedMessage {
-                return .duplicate
+                return (Received(outcome: .duplicate), false)
             } catch {
-                return try Self.recordFailure(envelope, from: source, reason: "\(error)", askForResend: true, db, now: now)
+                return (Received(outcome: try Self.recordFailure(envelope, from: source, reason: "\(error)", askForResend: true, db, now: now)), false)
             }
             let content: MessageContent
             do {
                 content = try MessageContent.decode(plaintext)
             } catch {
-                return try Self.recordFailure(envelope, from: source, reason: "\(error)", db, now: now)
+                return (Received(outcome: try Self.recordFailure(envelope, from: source, reason: "\(error)", db, now: now)), false)
             }
+            var released: [AppliedAct] = []
             let outcome = try Self.apply(content, from: source, in: envelope, localAccountId: credentials.accountId,
-                                         localDeviceId: credentials.deviceId, store: store, db, now: now)
-            if Self.erased(outcome, content) { erasing.withLock { $0 = true } }
-            return outcome
+                                         localDeviceId: credentials.deviceId, store: store, db, now: now, released: &released)
+            return (Received(outcome: outcome, released: released), Self.erased(outcome, content))
         }
         // A delete for everyone erased content: its old page images leave the write-ahead log too.
-        if erasing.withLock({ $0 }) { await database.truncateWriteAheadLog() }
-        return outcome
+        if erased { await database.truncateWriteAheadLog() }
+        return received
     }
 
     /// Whether applying `content` deleted a message for everyone (one from a peer, or synced from another device).
@@ -114,9 +126,11 @@ public struct MessageReceiver: Sendable {
 
     /// Applies the decrypted `content` of `envelope` from `source` (inside the receive transaction): a data message to its
     /// conversation, a sync transcript from this account's own devices, receipts, typing, a sender key. What breaks a
-    /// rule is refused or recorded; only a database failure throws (the envelope then stays unacknowledged).
+    /// rule is refused or recorded; only a database failure throws (the envelope then stays unacknowledged). Acts that
+    /// waited for a message stored now are added to `released`.
     static func apply(_ content: MessageContent, from source: EnvelopeSource, in envelope: Envelope, localAccountId: String,
-                      localDeviceId: UInt32, store: DatabaseProtocolStore, _ db: Database, now: UInt64) throws -> Outcome {
+                      localDeviceId: UInt32, store: DatabaseProtocolStore, _ db: Database, now: UInt64,
+                      released: inout [AppliedAct]) throws -> Outcome {
         let sender = try ProtocolAddress(name: source.accountId, deviceId: source.deviceId)
         // A resent message takes the place of the copy that could not be decrypted.
         try MessagesTable.removeUndecryptable(author: source.accountId, device: source.deviceId, timestamp: envelope.timestamp, db)
@@ -129,7 +143,7 @@ public struct MessageReceiver: Sendable {
                 serverTimestamp: envelope.serverTimestamp, peer: source.accountId,
                 outgoing: source.accountId == localAccountId, status: .received, now: now,
                 localAccountId: localAccountId, arrival: .received)
-            let result = try ConversationActions.apply(message, from: origin, db)
+            let result = try ConversationActions.apply(message, from: origin, db, released: &released)
             if case .stored(let id) = result, source.sealed {
                 try MessagesTable.markSealed(id, db)
             }
@@ -137,7 +151,7 @@ public struct MessageReceiver: Sendable {
                 try JobQueue.enqueue(.receipt(ReceiptJob(accountId: source.accountId, kind: "delivered", timestamps: [envelope.timestamp])),
                                      now: now, db)
             }
-            if case .applied = result, let kind = Self.act(message) {
+            if case .applied = result, let kind = AppliedAct.Kind(message) {
                 return .acted(AppliedAct(authorAccountId: source.accountId, authorDeviceId: source.deviceId, timestamp: envelope.timestamp,
                                          groupId: message.group?.id, kind: kind))
             }
@@ -158,7 +172,7 @@ public struct MessageReceiver: Sendable {
                 author: localAccountId, authorDevice: source.deviceId, timestamp: envelope.timestamp,
                 serverTimestamp: envelope.serverTimestamp, peer: transcript.destinationAccountId, outgoing: true, status: .sent, now: now,
                 localAccountId: localAccountId, arrival: .received)
-            return Outcome(try ConversationActions.apply(transcript.message, from: origin, db))
+            return Outcome(try ConversationActions.apply(transcript.message, from: origin, db, released: &released))
         }
         if let receipt = content.receipt {
             let status: MessageStatus = receipt.kind == "read" ? .read : .delivered
@@ -214,16 +228,6 @@ public struct MessageReceiver: Sendable {
         }
     }
 
-    /// What a data message that acts on another one did, for ``Outcome/acted(_:)``; `nil` for any other message.
-    static func act(_ message: DataMessage) -> AppliedAct.Kind? {
-        if let reaction = message.reaction {
-            return .reaction(emoji: reaction.emoji, remove: reaction.remove, targetAuthorAccountId: reaction.targetAuthorAccountId,
-                             targetTimestamp: reaction.targetTimestamp)
-        }
-        if let target = message.editTarget { return .edit(targetTimestamp: target, body: message.body ?? "", mentions: message.mentions) }
-        return message.deleteTarget.map { .deleteForEveryone(targetTimestamp: $0) }
-    }
-
     /// Stores a member's sender key for a group it is in, and which group and distribution its chain belongs to.
     static func accept(_ distribution: SenderKeyDistribution, from sender: ProtocolAddress, store: DatabaseProtocolStore,
                        _ db: Database) throws -> Outcome {
@@ -257,7 +261,9 @@ public struct MessageReceiver: Sendable {
             let plaintext = Array(try signalDecryptPreKey(
                 message: message, from: sender, localAddress: local, sessionStore: store,
                 identityStore: store, preKeyStore: store, signedPreKeyStore: store, kyberPreKeyStore: store, context: context))
-            try noteInstallation(of: sender, registrationId: try message.registrationId(), db)
+            // A pre-key message may come from a new installation with a known device id: it holds none of the sender keys.
+            try DeviceSessions.recordInstallation(sender.deviceId, of: sender.name, registrationId: try message.registrationId(),
+                                                  addingUnknown: false, db)
             return plaintext
         case CiphertextMessage.MessageType.whisper.rawValue:
             return Array(try signalDecrypt(message: try SignalMessage(bytes: ciphertext), from: sender, to: local, sessionStore: store,
@@ -265,18 +271,6 @@ public struct MessageReceiver: Sendable {
         default:
             throw SignalError.invalidMessage("unsupported message type \(type)")
         }
-    }
-
-    /// A pre-key message carries its sender's registration id: one that differs from the id recorded for that device
-    /// means a new installation has the device id (the server gives a removed device's id to the next one linked). It
-    /// holds none of this device's sender keys, and sends to it must name its new id. A device not known at all holds
-    /// none either (what an earlier device with its id was recorded as holding is forgotten); it is recorded when a
-    /// send learns of it from the server.
-    private static func noteInstallation(of sender: ProtocolAddress, registrationId: UInt32, _ db: Database) throws {
-        let known = try RecipientDevicesTable.registrationId(device: sender.deviceId, of: sender.name, db)
-        guard known != registrationId else { return }
-        if known != nil { try RecipientDevicesTable.record(sender.deviceId, of: sender.name, registrationId: registrationId, db) }
-        try SenderKeySharesTable.forgetEverywhere(member: sender.name, deviceIds: [sender.deviceId], db)
     }
 
     /// Records an undecryptable message from `source`; with `askForResend`, the first failure of a message also queues
