@@ -39,28 +39,36 @@ import Testing
             _ = try Self.stored(ConversationActions.apply(DataMessage(body: "first"), from: Self.arrived("carol", at: Self.start, peer: "carol"), db))
             let late = Self.start + 10
             // A reaction synced from this account's other device, and Carol's own edit.
-            #expect(try ConversationActions.apply(Self.reaction(to: "carol", at: late), from: Self.arrived("me", at: late + 5, peer: "carol"), db) == .held)
+            var synced = Self.arrived("me", at: late + 5, peer: "carol")
+            synced.outgoing = true
+            #expect(try ConversationActions.apply(Self.reaction(to: "carol", at: late), from: synced, db) == .held)
             let edit = DataMessage(body: "late, and edited", editTarget: late)
             #expect(try ConversationActions.apply(edit, from: Self.arrived("carol", at: late + 20, peer: "carol"), db) == .held)
             #expect(try EarlyActsTable.count(db) == 2)
 
-            var released: [AppliedAct] = []
+            var released = ConversationActions.ReleasedActs()
             let id = try Self.stored(ConversationActions.apply(DataMessage(body: "late"), from: Self.arrived("carol", at: late, peer: "carol"), db,
                                                                released: &released))
             let message = try #require(try MessageLookup.message(id, db))
             #expect(message.body == "late, and edited" && message.editedAt == late + 20)
             #expect(message.reactions.map(\.emoji) == ["👍"])
             #expect(try EarlyActsTable.count(db) == 0)
-            // Front doors hear of each act now (they heard nothing while it was held), as it was sent.
-            #expect(released.map(\.kind) == [.reaction(emoji: "👍", remove: false, targetAuthorAccountId: "carol", targetTimestamp: late),
-                                              .edit(targetTimestamp: late, body: "late, and edited", mentions: [])])
-            #expect(released.map(\.authorAccountId) == ["me", "carol"] && released.map(\.timestamp) == [late + 5, late + 20])
+            // Front doors hear of Carol's edit now (they heard nothing while it was held), as she sent it; not of this
+            // account's own reaction, synced from its other device.
+            #expect(released.reported == [AppliedAct(authorAccountId: "carol", authorDeviceId: 1, timestamp: late + 20, groupId: nil,
+                                                     kind: .edit(targetTimestamp: late, body: "late, and edited", mentions: []))])
+            #expect(!released.deletedMessage)
 
             // A delete for everyone that came first leaves a tombstone the moment the message arrives.
             let doomed = Self.start + 100
             #expect(try ConversationActions.apply(DataMessage(body: nil, deleteTarget: doomed), from: Self.arrived("carol", at: doomed + 1, peer: "carol"), db) == .held)
-            let tombstone = try Self.stored(ConversationActions.apply(DataMessage(body: "regret"), from: Self.arrived("carol", at: doomed, peer: "carol"), db))
-            #expect(try MessageLookup.message(tombstone, db).map { $0.deleted && $0.body == nil } == true)
+            #expect(try ConversationActions.apply(Self.reaction("😮", to: "carol", at: doomed), from: Self.arrived("carol", at: doomed + 2, peer: "carol"), db) == .held)
+            var releasedWithDelete = ConversationActions.ReleasedActs()
+            let tombstone = try Self.stored(ConversationActions.apply(DataMessage(body: "regret"), from: Self.arrived("carol", at: doomed, peer: "carol"), db,
+                                                                      released: &releasedWithDelete))
+            #expect(try MessageLookup.message(tombstone, db).map { $0.deleted && $0.body == nil && $0.reactions.isEmpty } == true)
+            // Only the delete is reported (the reaction went with the message), and its content is to be erased from the log.
+            #expect(releasedWithDelete.reported.map(\.kind) == [.deleteForEveryone(targetTimestamp: doomed)] && releasedWithDelete.deletedMessage)
         }
     }
 

@@ -8,8 +8,9 @@ import ParleyAPI
 /// own devices, two peers), each applied by `MessageReceiver.apply` exactly as a received message is — data messages,
 /// quotes, reactions, edits, deletes, group changes, transcripts, receipts and sender keys — to one database, inside a
 /// transaction rolled back after every input. The `content` target checks that contents parse; this one checks what
-/// a peer can make the client do with contents that parse: nothing traps, every stored message exists, and the
-/// database stays consistent (no dangling reference, no negative unread count).
+/// a peer can make the client do with contents that parse: nothing traps, every stored message exists with no act
+/// still waiting for it, the acts it released and reports are peers' acts on it, and the database stays consistent
+/// (no dangling reference, no negative unread count).
 enum ReceiveTarget {
     /// This account, a peer and another peer (short ids, so the fuzzer can name them inside contents).
     static let accounts = ["a", "b", "c"]
@@ -41,14 +42,33 @@ enum ReceiveTarget {
                 let envelope = Envelope(guid: "fuzz", sourceAccountId: account, sourceDeviceId: device, type: 1, content: "",
                                         timestamp: timestamp, serverTimestamp: serverTimestamp)
                 let source = EnvelopeSource(accountId: account, deviceId: device, type: 1, ciphertext: Data(), sealed: who & 4 != 0)
-                var released: [AppliedAct] = []
+                var released = ConversationActions.ReleasedActs()
                 let outcome = try MessageReceiver.apply(content, from: source, in: envelope, localAccountId: accounts[0], localDeviceId: 1,
                                                         store: store, db, now: serverTimestamp, released: &released)
-                // Only a message stored releases the acts that waited for it.
-                if case .stored = outcome {} else { invariant(released.isEmpty, "acts released by \(outcome)") }
-                if case .stored(let id) = outcome {
-                    let exists = try Bool.fetchOne(db, sql: "SELECT 1 FROM messages WHERE id = ?", arguments: [id]) == true
-                    invariant(exists, "a stored message exists")
+                guard case .stored(let id) = outcome else {
+                    // Only a message stored releases the acts that waited for it.
+                    invariant(released.reported.isEmpty && !released.deletedMessage, "acts released by \(outcome)")
+                    continue
+                }
+                let stored = try Row.fetchOne(db, sql: "SELECT author_account_id, timestamp, kind FROM messages WHERE id = ?", arguments: [id])
+                invariant(stored != nil, "a stored message exists")
+                guard let stored else { continue }
+                let (author, time, kind): (String, Int64, String) = (stored["author_account_id"], stored["timestamp"], stored["kind"])
+                // (A group change's notice is no message an act can concern: what names its time waits out its day.)
+                let waiting = try Int.fetchOne(db, sql: "SELECT count(*) FROM early_acts WHERE target_author = ? AND target_timestamp = ?",
+                                               arguments: [author, time]) ?? 0
+                invariant(waiting == 0 || kind == MessageKind.groupChange.rawValue, "no act still waits for a message stored")
+                // What is reported: a peer's act on this very message (this account's own are not reported).
+                for act in released.reported {
+                    invariant(act.authorAccountId != accounts[0], "this account's own act reported")
+                    switch act.kind {
+                    case .reaction(_, _, let targetAuthor, let targetTimestamp):
+                        invariant(targetAuthor == author && Int64(targetTimestamp) == time, "a released reaction on another message")
+                    case .edit(let targetTimestamp, _, _), .deleteForEveryone(let targetTimestamp):
+                        invariant(act.authorAccountId == author && Int64(targetTimestamp) == time, "a released edit or delete of another message")
+                    case .receipt:
+                        invariant(false, "a receipt released")
+                    }
                 }
             }
             let dangling = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check")

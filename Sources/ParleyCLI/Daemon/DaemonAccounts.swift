@@ -80,7 +80,9 @@ extension DaemonAccounts {
                     try await account.client.listen { outcome in
                         switch outcome {
                         case .stored(let id):
-                            guard let message = try? account.client.message(id: id),
+                            // A message deleted for everyone the moment it came (the delete arrived first) is not shown:
+                            // the delete that follows says so.
+                            guard let message = try? account.client.message(id: id), !message.deleted,
                                   let params = try? SignalCLIEnvelope.params(for: message, account: account.signalCLIName, client: account.client)
                             else { return }
                             peers.notifyAll(DaemonEvent(account: account.signalCLIName, message: message, signalCLI: params))

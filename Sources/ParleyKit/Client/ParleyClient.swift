@@ -102,8 +102,8 @@ public final class ParleyClient: Sendable {
 
     // MARK: Receiving
 
-    /// Drains the mailbox over HTTP: processes every pending envelope (each committed before it is acknowledged). A
-    /// stored message's outcome is followed by an ``MessageReceiver/Outcome/acted(_:)`` for each act that waited for it.
+    /// Drains the mailbox over HTTP: processes every pending envelope (each committed before it is acknowledged), one
+    /// outcome per envelope.
     public func receiveOnce() async throws -> [MessageReceiver.Outcome] {
         let credentials = try credentials()
         var outcomes: [MessageReceiver.Outcome] = []
@@ -114,9 +114,7 @@ public final class ParleyClient: Sendable {
             var fresh = false
             for envelope in page.messages where seen.insert(envelope.guid).inserted {
                 fresh = true
-                let received = try await receiver.receive(envelope)
-                outcomes.append(received.outcome)
-                outcomes += received.released.map(MessageReceiver.Outcome.acted)
+                outcomes.append(try await receiver.process(envelope))
                 try await api.acknowledge(envelope.guid, as: credentials)
             }
             if !page.more || !fresh { break }
@@ -143,8 +141,9 @@ public final class ParleyClient: Sendable {
     }
 
     /// Receives over the WebSocket until cancelled, reconnecting with backoff; `onOutcome` hears about each envelope
-    /// after it is stored and acknowledged (a stored message, then each act that arrived before it and applied now). Jobs (receipts, sends, retries) run as soon as they are queued or due, and
-    /// disappearing messages are swept, while it runs.
+    /// after it is stored and acknowledged — a stored message's outcome followed by an ``MessageReceiver/Outcome/acted(_:)``
+    /// for each peer's act that waited for it and applied now (``MessageReceiver/Outcome/held`` when it came). Jobs
+    /// (receipts, sends, retries) run as soon as they are queued or due, and disappearing messages are swept, while it runs.
     public func listen(onOutcome: @escaping @Sendable (MessageReceiver.Outcome) async -> Void = { _ in }) async throws {
         let credentials = try credentials()
         let sweeping = Task { [sweeper, now, logger] in await sweeper.run(now: now, logger: logger) }

@@ -63,13 +63,22 @@ enum ConversationActions {
     }
 
     static func apply(_ message: DataMessage, from origin: Origin, _ db: Database) throws -> Result {
-        var released: [AppliedAct] = []
+        var released = ReleasedActs()
         return try apply(message, from: origin, db, released: &released)
     }
 
-    /// Applies `message`; a peer's acts that waited for it and now applied are added to `released`, for front doors
-    /// that tell their clients of each act (they heard nothing when it was held).
-    static func apply(_ message: DataMessage, from origin: Origin, _ db: Database, released: inout [AppliedAct]) throws -> Result {
+    /// The acts that waited for a message and applied when it was stored.
+    struct ReleasedActs: Sendable {
+        /// Those front doors tell their clients of, as if each had just arrived (they heard nothing while it was
+        /// held): a peer's — this account's own acts, synced from its other devices, are not reported when they apply
+        /// at once either. When one deleted the message for everyone, only that one: what the others did went with it.
+        var reported: [AppliedAct] = []
+        /// Whether one deleted the message for everyone (its content was erased).
+        var deletedMessage = false
+    }
+
+    /// Applies `message`; the acts that waited for it and now applied are added to `released`.
+    static func apply(_ message: DataMessage, from origin: Origin, _ db: Database, released: inout ReleasedActs) throws -> Result {
         // A message is one row per author, device and timestamp. Another with the same is a repeat — or a sender
         // reusing a timestamp to change the group or the timer with no notice shown — and changes nothing.
         // An act (reaction, edit, delete) names the message it concerns; anything else is a message of its own.
@@ -139,14 +148,19 @@ enum ConversationActions {
         if origin.outgoing, !message.isTimerUpdate { try MessagesTable.startTimer(messageId: id, now: origin.now, db) }
         for pointer in message.attachments { try AttachmentsTable.insertIncoming(pointer, messageId: id, db) }
         // The acts that arrived first. Each is applied as if it came now; what it still cannot act on is refused.
+        var reported: [AppliedAct] = []
         for held in try EarlyActsTable.take(targetAuthor: origin.author, targetTimestamp: origin.timestamp, now: origin.now, db) {
             var again = held.origin
             again.arrival = .released
-            if try apply(held.message, from: again, db) == .applied, !again.outgoing, let kind = AppliedAct.Kind(held.message) {
-                released.append(AppliedAct(authorAccountId: again.author, authorDeviceId: again.authorDevice, timestamp: again.timestamp,
+            guard try apply(held.message, from: again, db) == .applied, let kind = AppliedAct.Kind(held.message) else { continue }
+            if case .deleteForEveryone = kind { released.deletedMessage = true }
+            if !again.outgoing {
+                reported.append(AppliedAct(authorAccountId: again.author, authorDeviceId: again.authorDevice, timestamp: again.timestamp,
                                            groupId: held.message.group?.id, kind: kind))
             }
         }
+        if released.deletedMessage { reported.removeAll { if case .deleteForEveryone = $0.kind { false } else { true } } }
+        released.reported += reported
         return .stored(id)
     }
 

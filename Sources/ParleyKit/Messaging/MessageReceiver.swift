@@ -27,7 +27,8 @@ public struct MessageReceiver: Sendable {
         /// An edit, delete or reaction that breaks a rule (not the author, too late, deleted message): ignored.
         case rejected(reason: String)
         /// An edit, delete or reaction for a message that has not arrived yet, or could not be decrypted yet (its
-        /// sender was asked to send it again): kept, and applied when the message comes (for up to a day).
+        /// sender was asked to send it again): kept, and applied when the message comes (for up to a day) —
+        /// ``ParleyClient/listen(onOutcome:)`` then reports a peer's as ``acted(_:)``.
         case held
         /// The sender (its account and device) started or stopped typing.
         case typing(accountId: String, deviceId: UInt32, action: TypingAction)
@@ -52,8 +53,8 @@ public struct MessageReceiver: Sendable {
     }
 
     /// Processes one envelope; the caller acknowledges it to the server after this returns (the result is committed).
-    /// A message stored may release acts that arrived before it (``ParleyClient/listen(onOutcome:)`` reports those
-    /// too, as ``Outcome/acted(_:)``).
+    /// A message stored may release acts that arrived before it: this outcome does not say so;
+    /// ``ParleyClient/listen(onOutcome:)`` reports each after the stored message, as ``Outcome/acted(_:)``.
     public func process(_ envelope: Envelope) async throws -> Outcome {
         try await receive(envelope).outcome
     }
@@ -108,10 +109,10 @@ public struct MessageReceiver: Sendable {
             } catch {
                 return (Received(outcome: try Self.recordFailure(envelope, from: source, reason: "\(error)", db, now: now)), false)
             }
-            var released: [AppliedAct] = []
+            var released = ConversationActions.ReleasedActs()
             let outcome = try Self.apply(content, from: source, in: envelope, localAccountId: credentials.accountId,
                                          localDeviceId: credentials.deviceId, store: store, db, now: now, released: &released)
-            return (Received(outcome: outcome, released: released), Self.erased(outcome, content))
+            return (Received(outcome: outcome, released: released.reported), Self.erased(outcome, content) || released.deletedMessage)
         }
         // A delete for everyone erased content: its old page images leave the write-ahead log too.
         if erased { await database.truncateWriteAheadLog() }
@@ -130,7 +131,7 @@ public struct MessageReceiver: Sendable {
     /// waited for a message stored now are added to `released`.
     static func apply(_ content: MessageContent, from source: EnvelopeSource, in envelope: Envelope, localAccountId: String,
                       localDeviceId: UInt32, store: DatabaseProtocolStore, _ db: Database, now: UInt64,
-                      released: inout [AppliedAct]) throws -> Outcome {
+                      released: inout ConversationActions.ReleasedActs) throws -> Outcome {
         let sender = try ProtocolAddress(name: source.accountId, deviceId: source.deviceId)
         // A resent message takes the place of the copy that could not be decrypted.
         try MessagesTable.removeUndecryptable(author: source.accountId, device: source.deviceId, timestamp: envelope.timestamp, db)
@@ -151,7 +152,8 @@ public struct MessageReceiver: Sendable {
                 try JobQueue.enqueue(.receipt(ReceiptJob(accountId: source.accountId, kind: "delivered", timestamps: [envelope.timestamp])),
                                      now: now, db)
             }
-            if case .applied = result, let kind = AppliedAct.Kind(message) {
+            // This account's own acts, synced from its other devices, are not reported (nor when they come as transcripts).
+            if case .applied = result, source.accountId != localAccountId, let kind = AppliedAct.Kind(message) {
                 return .acted(AppliedAct(authorAccountId: source.accountId, authorDeviceId: source.deviceId, timestamp: envelope.timestamp,
                                          groupId: message.group?.id, kind: kind))
             }
