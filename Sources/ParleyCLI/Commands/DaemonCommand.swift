@@ -52,6 +52,10 @@ struct DaemonCommand: AsyncParsableCommand {
                 try await DaemonHTTPServer(endpoint: endpoint, session: session, peers: peers).run()
             } else if let listener {
                 FileHandle.standardError.write(Data("parley daemon listening on \(listener.path)\n".utf8))
+                if let tcp, let endpoint = try? HostAndPort(parsing: tcp), !endpoint.isLoopback {
+                    FileHandle.standardError.write(Data(
+                        "parley daemon: warning: \(listener.path) is not a loopback address; anyone who can reach it acts as this account\n".utf8))
+                }
                 await withDiscardingTaskGroup { group in
                     for await connection in listener.connections() {
                         group.addTask { await Self.serve(connection, accounts: accounts, peers: peers) }
@@ -63,15 +67,31 @@ struct DaemonCommand: AsyncParsableCommand {
         }
     }
 
-    /// Answers one peer's requests until its input ends.
+    /// Answers one peer's requests until its input ends, it sends a line too long, or it turns out to be a web browser.
     private static func serve(_ connection: LineConnection, accounts: DaemonAccounts, peers: DaemonPeers) async {
         let session = DaemonSession(accounts: accounts, transport: .lines) { connection.write($0) }
         let id = peers.add { session.notify($0) }
-        for await line in connection.lines() where !line.trimmingCharacters(in: .whitespaces).isEmpty {
-            await session.handle(line: line)
+        reading: for await incoming in connection.lines() {
+            switch incoming {
+            case .tooLong:
+                session.refuseLine(longerThan: LineConnection.maximumLineBytes)
+                break reading
+            case .line(let line):
+                // A web page can make a browser send an HTTP request to a local TCP port, its body holding JSON-RPC
+                // lines: the request line ends the connection before any of them is read.
+                if Self.isHTTPRequestLine(line) { break reading }
+                guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
+                await session.handle(line: line)
+            }
         }
         peers.remove(id)
         connection.close()
+    }
+
+    /// Whether `line` is an HTTP request line (`METHOD TARGET HTTP/VERSION`), which no JSON-RPC line is.
+    static func isHTTPRequestLine(_ line: String) -> Bool {
+        let parts = line.split(separator: " ", omittingEmptySubsequences: false)
+        return parts.count == 3 && !parts[0].isEmpty && parts[0].allSatisfy { $0.isASCII && $0.isUppercase } && parts[2].hasPrefix("HTTP/")
     }
 }
 

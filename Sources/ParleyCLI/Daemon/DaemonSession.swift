@@ -27,6 +27,12 @@ struct DaemonSession: Sendable {
         if let response = await respond(to: Data(line.utf8)) { write(response + Data("\n".utf8)) }
     }
 
+    /// Answers a request line longer than `limit` bytes (the connection closes after it: nothing more is read).
+    func refuseLine(longerThan limit: Int) {
+        write(Self.encode(JSONRPCResponse<JSONValue>(id: .null, result: nil, error: .invalidRequest("a request line longer than \(limit) bytes"),
+                                                     method: nil, params: nil)) + Data("\n".utf8))
+    }
+
     /// The encoded response to a request body (one request, or a batch array); `nil` when there is nothing to answer
     /// (notifications only).
     func respond(to body: Data) async -> Data? {
@@ -91,8 +97,9 @@ struct DaemonSession: Sendable {
 
     private func dispatch(_ method: String, _ params: [String: JSONValue], on account: DaemonAccount) async throws -> AnyEncodable {
         let client = account.client
+        let given = SignalCLIMethods.Params(values: params)
         func recipient() async throws -> String {
-            guard let name = params["recipient"]?.string else { throw JSONRPCError.invalidParams("recipient is required") }
+            guard let name = try given.string("recipient") else { throw JSONRPCError.invalidParams("recipient is required") }
             return try await client.resolve(name)
         }
         let verifiesSafetyNumber = ["trustAllKnownKeys", "verifiedSafetyNumber", "verifiedFingerprint"].contains { params[$0] != nil }
@@ -100,8 +107,8 @@ struct DaemonSession: Sendable {
         case "send" where params["text"] != nil:
             let accountId = try await recipient()
             let id = try client.sender.enqueue(
-                body: params["text"]?.string ?? "", to: accountId,
-                attachments: (params["attachments"]?.strings ?? []).map { URL(fileURLWithPath: $0) }, replyTo: params["replyTo"]?.integer)
+                body: try given.string("text") ?? "", to: accountId,
+                attachments: try given.list("attachments", "attachments").map { URL(fileURLWithPath: $0) }, replyTo: try given.integer("replyTo"))
             _ = try await client.runJobs()
             // This message's own state: `listen`'s job pass may have sent it before this request's pass began.
             let status = try client.message(id: id)?.status
@@ -115,9 +122,9 @@ struct DaemonSession: Sendable {
             return AnyEncodable(try client.conversations())
         case "history":
             guard let thread = try client.threadId(with: try await recipient()) else { return AnyEncodable(MessagePage(messages: [], nextCursor: nil)) }
-            let limit = Int(params["limit"]?.integer ?? 20)
+            let limit = Int(try given.integer("limit") ?? 20)
             guard (1...500).contains(limit) else { throw JSONRPCError.invalidParams("limit must be 1…500") }
-            return AnyEncodable(try client.history(threadId: thread, before: params["before"]?.integer, limit: limit))
+            return AnyEncodable(try client.history(threadId: thread, before: try given.integer("before"), limit: limit))
         case "safetyNumber":
             return AnyEncodable(["safetyNumber": try client.safetyNumber(with: try await recipient())])
         case "trust" where !verifiesSafetyNumber:

@@ -29,15 +29,16 @@ extension MissedMessages {
     /// One streaming client's feed (server-sent events, the REST API's socket): the messages `account` stored after
     /// `cursor` (when both are given), then every live event — of `account`, or of every account when `nil` — as
     /// `frame` writes it, each message once and in order, until `write` throws or the task is cancelled. Live events
-    /// are buffered from before the catch-up read, so nothing falls between the two. With `keepAlive`, its text is
-    /// written every `interval` as well.
+    /// are buffered from before the catch-up read, so nothing falls between the two. A client that falls 10,000 events
+    /// behind is not skipped past them: its feed ends after the ones buffered, and it catches up from the database when
+    /// it comes back with the last id it saw. With `keepAlive`, its text is written every `interval` as well.
     static func feed(from peers: DaemonPeers, of account: DaemonAccount?, after cursor: Int64?,
                      keepAlive: (interval: Duration, text: String)? = nil, frame: @escaping @Sendable (DaemonEvent) -> String,
                      write: (String) async throws -> Void) async throws {
-        let (chunks, continuation) = AsyncStream<(id: Int64, text: String)>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
+        let (chunks, continuation) = AsyncStream<(id: Int64, text: String)>.makeStream(bufferingPolicy: .bufferingOldest(10_000))
         let id = peers.add { event in
             guard account == nil || event.account == account?.signalCLIName else { return }
-            continuation.yield((event.message?.id ?? 0, frame(event)))
+            if case .dropped = continuation.yield((event.message?.id ?? 0, frame(event))) { continuation.finish() }
         }
         let beat = keepAlive.map { keepAlive in
             Task {

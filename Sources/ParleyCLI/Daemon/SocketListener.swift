@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,8 +12,14 @@ final class SocketListener: Sendable {
         let description: String
     }
 
+    /// Most connections open at once; one more is closed as soon as it is accepted (each holds two threads and a
+    /// descriptor, and the descriptors must not run out).
+    static let maximumConnections = 64
+
     /// Where it listens, for people: the socket's path, or `HOST:PORT` with the port actually bound.
     let path: String
+    /// Connections open now.
+    private let open = Mutex(0)
     /// The socket file to remove on close (`nil` for TCP).
     private let socketFile: String?
     private let descriptor: Int32
@@ -87,21 +94,38 @@ final class SocketListener: Sendable {
         self.descriptor = descriptor
     }
 
-    /// Accepted connections, as they come (accept runs on a thread of its own).
+    /// Accepted connections, as they come (accept runs on a thread of its own), at most ``maximumConnections`` at once.
     func connections() -> AsyncStream<LineConnection> {
         AsyncStream { continuation in
-            Thread.detachNewThread { [descriptor] in
+            Thread.detachNewThread { [self] in
                 while true {
                     let client = accept(descriptor, nil, nil)
                     if client < 0 {
-                        if errno == EINTR || errno == ECONNABORTED { continue }
+                        switch errno {
+                        case EINTR, ECONNABORTED, EPROTO: continue
+                        case EMFILE, ENFILE, ENOBUFS, ENOMEM:
+                            // Out of descriptors or memory for now: the listener waits and goes on, it does not end.
+                            usleep(100_000)
+                            continue
+                        default: break
+                        }
                         break
                     }
+                    guard self.open.withLock({ count in
+                        guard count < Self.maximumConnections else { return false }
+                        count += 1
+                        return true
+                    }) else {
+                        Glibc.close(client)
+                        continue
+                    }
                     _ = fcntl(client, F_SETFD, FD_CLOEXEC)
-                    // A client that stops reading is cut off after 5 s instead of stalling every other peer.
+                    // A client that stops reading for 5 s is cut off; until then it holds up only its own writes.
                     var timeout = timeval(tv_sec: 5, tv_usec: 0)
                     _ = setsockopt(client, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-                    continuation.yield(LineConnection(input: client, output: client, ownsDescriptors: true))
+                    continuation.yield(LineConnection(input: client, output: client, ownsDescriptors: true) {
+                        self.open.withLock { $0 -= 1 }
+                    })
                 }
                 continuation.finish()
             }

@@ -45,7 +45,7 @@ struct SignalCLIMethods: Sendable {
         case "removeDevice": return try await removeDevice(p)
         case "addDevice":
             // signal-cli takes the new device's sgnl:// URI; Parley's new device shows a parley://link code (`parley link`).
-            guard let uri = p.string("uri") else { throw JSONRPCError.userError("Device link uri parameter is missing") }
+            guard let uri = try p.string("uri") else { throw JSONRPCError.userError("Device link uri parameter is missing") }
             let invitation: LinkInvitation
             do { invitation = try LinkInvitation(code: uri) } catch {
                 throw JSONRPCError.userError("Invalid device link uri: Parley links with the parley://link?… code `parley link` shows")
@@ -54,7 +54,7 @@ struct SignalCLIMethods: Sendable {
             return .object([:])
         case "setPin":
             // signal-cli's registration-lock PIN; in Parley the PIN protects the identity backup on the server.
-            guard let pin = p.string("pin"), !pin.isEmpty else { throw JSONRPCError.userError("PIN parameter is missing") }
+            guard let pin = try p.string("pin"), !pin.isEmpty else { throw JSONRPCError.userError("PIN parameter is missing") }
             try await client.backups.create(pin: pin)
             return .object([:])
         case "removePin":
@@ -67,11 +67,11 @@ struct SignalCLIMethods: Sendable {
     // MARK: Sending
 
     private func send(_ p: Params) async throws -> JSONValue {
-        let recipients = p.list("recipient", "recipients") + p.list("username", "usernames").map { "u:" + $0 }
+        let recipients = try p.list("recipient", "recipients") + p.list("username", "usernames").map { "u:" + $0 }
         let groups = try p.list("groupId", "groupIds").map { try group($0) }
-        let text = p.string("message") ?? ""
-        let mentions = try await mentions(p.list("mention", "mentions"))
-        if let target = p.integer("editTimestamp") {
+        let text = try p.string("message") ?? ""
+        let mentions = try await mentions(try p.list("mention", "mentions"))
+        if let target = try p.integer("editTimestamp") {
             let own = try ownMessage(sentAt: target)
             let timestamp = try client.sender.edit(own.id, body: text, mentions: mentions)
             return try await delivered(timestamp: timestamp, recipients: recipients, groups: groups)
@@ -82,8 +82,8 @@ struct SignalCLIMethods: Sendable {
             throw JSONRPCError.userError("Sending empty message is not allowed, no message, attachments or sticker given.")
         }
         var replyTo: Int64?
-        if let quoted = p.integer("quoteTimestamp") {
-            guard let author = p.string("quoteAuthor") else { throw JSONRPCError.userError("Quote author parameter is missing") }
+        if let quoted = try p.integer("quoteTimestamp") {
+            guard let author = try p.string("quoteAuthor") else { throw JSONRPCError.userError("Quote author parameter is missing") }
             let authorId = try await SignalCLIAddress.resolve(author, with: client)
             guard let message = try client.message(author: authorId, timestamp: try Self.timestamp(quoted)) else {
                 throw JSONRPCError.userError("Quoted message not found: \(author) at \(quoted)")
@@ -132,28 +132,30 @@ struct SignalCLIMethods: Sendable {
     }
 
     private func sendReaction(_ p: Params) async throws -> JSONValue {
-        guard let emoji = p.string("emoji") else { throw JSONRPCError.userError("Emoji parameter is missing") }
-        guard let target = p.integer("targetTimestamp") else { throw JSONRPCError.userError("Target timestamp parameter is missing") }
-        let recipients = p.list("recipient", "recipients")
-        guard let author = p.string("targetAuthor") ?? (recipients.count == 1 ? recipients[0] : nil) else {
+        guard let emoji = try p.string("emoji") else { throw JSONRPCError.userError("Emoji parameter is missing") }
+        guard let target = try p.integer("targetTimestamp") else { throw JSONRPCError.userError("Target timestamp parameter is missing") }
+        let recipients = try p.list("recipient", "recipients")
+        let remove = try p.bool("remove") ?? false
+        let groups = try p.list("groupId", "groupIds").map { try group($0) }
+        guard let author = try p.string("targetAuthor") ?? (recipients.count == 1 ? recipients[0] : nil) else {
             throw JSONRPCError.userError("Target author parameter is missing")
         }
         let message = try await message(by: author, sentAt: target)
-        let timestamp = try client.sender.react(emoji, to: message.id, remove: p.bool("remove") ?? false)
-        return try await delivered(timestamp: timestamp, recipients: recipients, groups: try p.list("groupId", "groupIds").map { try group($0) })
+        let timestamp = try client.sender.react(emoji, to: message.id, remove: remove)
+        return try await delivered(timestamp: timestamp, recipients: recipients, groups: groups)
     }
 
     private func remoteDelete(_ p: Params) async throws -> JSONValue {
-        guard let target = p.integer("targetTimestamp") else { throw JSONRPCError.userError("Target timestamp parameter is missing") }
+        guard let target = try p.integer("targetTimestamp") else { throw JSONRPCError.userError("Target timestamp parameter is missing") }
         let timestamp = try client.sender.deleteForEveryone(try ownMessage(sentAt: target).id)
-        return try await delivered(timestamp: timestamp, recipients: p.list("recipient", "recipients"),
+        return try await delivered(timestamp: timestamp, recipients: try p.list("recipient", "recipients"),
                                    groups: try p.list("groupId", "groupIds").map { try group($0) })
     }
 
     private func sendReceipt(_ p: Params) async throws -> JSONValue {
-        guard let recipient = p.string("recipient") else { throw JSONRPCError.userError("Recipient parameter is missing") }
-        guard (p.string("type") ?? "read") == "read" else { throw JSONRPCError.userError("Parley sends read receipts only, not viewed receipts") }
-        let targets = p.integerList("targetTimestamp", "targetTimestamps")
+        guard let recipient = try p.string("recipient") else { throw JSONRPCError.userError("Recipient parameter is missing") }
+        guard (try p.string("type") ?? "read") == "read" else { throw JSONRPCError.userError("Parley sends read receipts only, not viewed receipts") }
+        let targets = try p.integerList("targetTimestamp", "targetTimestamps")
         guard !targets.isEmpty else { throw JSONRPCError.userError("Target timestamp parameter is missing") }
         var threads: Set<Int64> = []
         for target in targets { threads.insert(try await message(by: recipient, sentAt: target).threadId) }
@@ -165,13 +167,13 @@ struct SignalCLIMethods: Sendable {
     }
 
     private func sendTyping(_ p: Params) async throws -> JSONValue {
-        guard p.list("groupId", "groupIds").isEmpty else { throw JSONRPCError.userError("Parley sends typing indicators to 1:1 chats only") }
-        let recipients = p.list("recipient", "recipients")
+        guard try p.list("groupId", "groupIds").isEmpty else { throw JSONRPCError.userError("Parley sends typing indicators to 1:1 chats only") }
+        let recipients = try p.list("recipient", "recipients")
         guard !recipients.isEmpty else { throw JSONRPCError.userError("No recipients given") }
         var results: [JSONValue] = []
         for recipient in recipients {
             let accountId = try await SignalCLIAddress.resolve(recipient, with: client)
-            let sent = try await client.sendTyping((p.bool("stop") ?? false) ? .stopped : .started, to: accountId)
+            let sent = try await client.sendTyping((try p.bool("stop") ?? false) ? .stopped : .started, to: accountId)
             results.append(try result(for: accountId, type: sent ? "SUCCESS" : "NETWORK_FAILURE", group: nil))
         }
         return try answer(timestamp: Self.now, results: results)
@@ -180,7 +182,7 @@ struct SignalCLIMethods: Sendable {
     // MARK: Groups
 
     private func listGroups(_ p: Params) throws -> JSONValue {
-        let wanted = try Set(p.list("groupId", "groupIds").map { try GroupID(text: $0) })
+        let wanted = Set(try p.list("groupId", "groupIds").map { try GroupID(text: $0) })
         let groups = try client.groups().filter { wanted.isEmpty || wanted.contains(GroupID($0.id)) }
         let names = try client.usernames(of: groups.flatMap(\.members))
         return .array(groups.map { group in
@@ -199,19 +201,19 @@ struct SignalCLIMethods: Sendable {
     }
 
     private func updateGroup(_ p: Params) async throws -> JSONValue {
-        if let expiration = p.integer("expiration"), expiration != 0 {
+        if let expiration = try p.integer("expiration"), expiration != 0 {
             throw JSONRPCError.userError("Parley cannot set a group's disappearing-message timer yet")
         }
         let added = try await p.list("member", "members").asyncMap { try await SignalCLIAddress.resolve($0, with: client) }
         let removed = try await p.list("removeMember", "removeMembers").asyncMap { try await SignalCLIAddress.resolve($0, with: client) }
-        guard let text = p.string("groupId") else {
-            let id = try client.sender.createGroup(title: p.string("name") ?? "", members: added)
+        guard let text = try p.string("groupId") else {
+            let id = try client.sender.createGroup(title: try p.string("name") ?? "", members: added)
             _ = try await client.runJobs()
             return .object(["groupId": .string(GroupID(id).base64), "timestamp": .integer(Int64(Self.now)),
                             "results": .array([])])
         }
         let group = try group(text)
-        if let name = p.string("name"), name != group.title { try client.sender.renameGroup(group.id, to: name) }
+        if let name = try p.string("name"), name != group.title { try client.sender.renameGroup(group.id, to: name) }
         if !added.isEmpty { try client.sender.addMembers(added, to: group.id) }
         if !removed.isEmpty { try client.sender.removeMembers(removed, from: group.id) }
         _ = try await client.runJobs()
@@ -219,7 +221,7 @@ struct SignalCLIMethods: Sendable {
     }
 
     private func quitGroup(_ p: Params) async throws -> JSONValue {
-        guard let text = p.string("groupId") else { throw JSONRPCError.userError("Group id parameter is missing") }
+        guard let text = try p.string("groupId") else { throw JSONRPCError.userError("Group id parameter is missing") }
         let group = try group(text)
         guard !group.left else { return .object([:]) }
         try client.sender.leaveGroup(group.id)
@@ -230,7 +232,7 @@ struct SignalCLIMethods: Sendable {
     // MARK: People, identities, devices
 
     private func userStatus(_ p: Params) async throws -> JSONValue {
-        let recipients = p.list("recipient", "recipients") + p.list("username", "usernames").map { "u:" + $0 }
+        let recipients = try p.list("recipient", "recipients") + p.list("username", "usernames").map { "u:" + $0 }
         var statuses: [JSONValue] = []
         for recipient in recipients {
             var status: [String: JSONValue] = ["recipient": .string(recipient)]
@@ -265,7 +267,7 @@ struct SignalCLIMethods: Sendable {
     }
 
     private func listIdentities(_ p: Params) throws -> JSONValue {
-        let only = p.string("number")
+        let only = try p.string("number")
         return .array(try client.conversations().filter { $0.groupId == nil }.compactMap { contact in
             let address = SignalCLIAddress.Address(accountId: contact.accountId, username: contact.username)
             if let only, only != address.number, only != contact.accountId { return nil }
@@ -279,13 +281,13 @@ struct SignalCLIMethods: Sendable {
     }
 
     private func trust(_ p: Params) async throws -> JSONValue {
-        guard let recipient = p.string("recipient") else { throw JSONRPCError.userError("Recipient parameter is missing") }
+        guard let recipient = try p.string("recipient") else { throw JSONRPCError.userError("Recipient parameter is missing") }
         let accountId = try await SignalCLIAddress.resolve(recipient, with: client)
-        if let given = p.string("verifiedSafetyNumber") ?? p.string("verifiedFingerprint") {
+        if let given = try p.string("verifiedSafetyNumber") ?? p.string("verifiedFingerprint") {
             guard given.filter(\.isASCIIDigit) == (try client.safetyNumber(with: accountId)).filter(\.isASCIIDigit) else {
                 throw JSONRPCError.userError("The given safety number does not match the one for \(recipient)")
             }
-        } else if p.bool("trustAllKnownKeys") != true {
+        } else if try p.bool("trustAllKnownKeys") != true {
             throw JSONRPCError.userError("You need to specify a safety number (verifiedSafetyNumber) or trustAllKnownKeys")
         }
         try client.acceptIdentity(of: accountId)
@@ -300,7 +302,7 @@ struct SignalCLIMethods: Sendable {
     }
 
     private func removeDevice(_ p: Params) async throws -> JSONValue {
-        guard let id = p.integer("deviceId"), let deviceId = UInt32(exactly: id) else { throw JSONRPCError.userError("Device id parameter is missing") }
+        guard let id = try p.integer("deviceId"), let deviceId = UInt32(exactly: id) else { throw JSONRPCError.userError("Device id parameter is missing") }
         try await client.removeDevice(deviceId)
         return .object([:])
     }
@@ -397,24 +399,67 @@ struct SignalCLIMethods: Sendable {
         number.split(whereSeparator: { $0 == "\n" || $0 == " " }).joined(separator: " ")
     }
 
-    /// Parameters read as signal-cli reads them.
+    /// Parameters read as signal-cli reads them. A parameter given with the wrong type is invalid (-32602), not absent:
+    /// an edit's timestamp written as `"1.7e12"` must not send a new message instead.
     struct Params {
         let values: [String: JSONValue]
 
-        func string(_ key: String) -> String? { values[key]?.string }
-        func integer(_ key: String) -> Int64? { values[key]?.integer }
-        func bool(_ key: String) -> Bool? { values[key]?.bool }
-
-        /// A list option: the singular key when it is set (a string or an array), else the plural one.
-        func list(_ singular: String, _ plural: String) -> [String] {
-            if let value = values[singular], value != .null { return value.stringList ?? [] }
-            return values[plural]?.stringList ?? []
+        /// The parameter `key`, unless it is absent or `null`.
+        private func given(_ key: String) -> JSONValue? {
+            guard let value = values[key], value != .null else { return nil }
+            return value
         }
 
-        /// A list of integers under the singular or plural key.
-        func integerList(_ singular: String, _ plural: String) -> [Int64] {
-            if let value = values[singular], value != .null { return value.integerList ?? [] }
-            return values[plural]?.integerList ?? []
+        private static func wrongType(_ key: String, _ type: String) -> JSONRPCError {
+            JSONRPCError.invalidParams("\(key) must be \(type)")
+        }
+
+        func string(_ key: String) throws -> String? {
+            try given(key).map { value in
+                guard let text = value.string else { throw Self.wrongType(key, "a string") }
+                return text
+            }
+        }
+
+        /// An integer, or a string of one (signal-cli reads numeric options from strings too).
+        func integer(_ key: String) throws -> Int64? {
+            try given(key).map { value in
+                guard let number = value.integer else { throw Self.wrongType(key, "an integer") }
+                return number
+            }
+        }
+
+        func bool(_ key: String) throws -> Bool? {
+            try given(key).map { value in
+                guard let flag = value.bool else { throw Self.wrongType(key, "true or false") }
+                return flag
+            }
+        }
+
+        /// A list option: the singular key when it is set (a string or an array of strings), else the plural one.
+        func list(_ singular: String, _ plural: String) throws -> [String] {
+            let key = given(singular) == nil ? plural : singular
+            guard let value = given(key) else { return [] }
+            switch value {
+            case .string(let text): return [text]
+            case .array(let items):
+                return try items.map { item in
+                    guard let text = item.string else { throw Self.wrongType(key, "a string or a list of strings") }
+                    return text
+                }
+            default: throw Self.wrongType(key, "a string or a list of strings")
+            }
+        }
+
+        /// A list of integers under the singular or plural key (one integer, or an array of them).
+        func integerList(_ singular: String, _ plural: String) throws -> [Int64] {
+            let key = given(singular) == nil ? plural : singular
+            guard let value = given(key) else { return [] }
+            let items: [JSONValue] = if case .array(let items) = value { items } else { [value] }
+            return try items.map { item in
+                guard let number = item.integer else { throw Self.wrongType(key, "an integer or a list of integers") }
+                return number
+            }
         }
     }
 }
