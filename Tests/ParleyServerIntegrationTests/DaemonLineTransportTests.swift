@@ -13,7 +13,12 @@ import Testing
             try? FileManager.default.removeItem(atPath: directory)
         }
         _ = try await SignalCLICompatibilityTests.register([("ann", "15550000031"), ("ben", "15550000032")], with: parley, on: server)
-        let (daemon, daemonAddress) = try await SignalCLICompatibilityTests.startListening(parley, ["daemon", "--tcp", "127.0.0.1:0", "--all-accounts"])
+        // Its own temporary directory, where `data:` attachments are staged.
+        let temporary = directory + "-tmp"
+        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: temporary) }
+        let (daemon, daemonAddress) = try await SignalCLICompatibilityTests.startListening(
+            parley, ["daemon", "--tcp", "127.0.0.1:0", "--all-accounts"], environment: ["TMPDIR": temporary])
         defer { if daemon.isRunning { daemon.terminate() } }
         let port = try #require(daemonAddress.split(separator: ":").last.flatMap { Int($0) })
         let version = #"{"jsonrpc":"2.0","id":1,"method":"version"}"# + "\n"
@@ -39,9 +44,16 @@ import Testing
                               + #"{"jsonrpc":"2.0","id":12,"method":"sendReaction","params":{\#(account),"emoji":"👍","targetAuthor":"+15550000032","targetTimestamp":5,"remove":"true"}}"# + "\n"
                               + #"{"jsonrpc":"2.0","id":13,"method":"send","params":{"account":"+15550000031","recipient":["+15550000032",5],"message":"to whom?"}}"# + "\n"))
         var invalid = ""
-        for _ in 0..<40 where !(invalid.contains(#""id":11"#) && invalid.contains(#""id":12"#) && invalid.contains(#""id":13"#)) {
+        // An attachment for a send that fails (an unknown recipient) is not left behind in the staging folder.
+        let attachment = "data:text/plain;filename=note.txt;base64," + Data(repeating: 7, count: 4096).base64EncodedString()
+        #expect(careless.send(#"{"jsonrpc":"2.0","id":14,"method":"send","params":{"account":"+15550000031","recipient":["u:nobody-here"],"message":"x","attachment":"\#(attachment)"}}"# + "\n"))
+        for _ in 0..<40 where !(invalid.contains(#""id":11"#) && invalid.contains(#""id":12"#) && invalid.contains(#""id":13"#)
+                                  && invalid.contains(#""id":14"#)) {
             invalid += await careless.read(for: 0.25).text
         }
+        #expect(invalid.split(separator: "\n").contains { $0.contains(#""id":14"#) && $0.contains(#""code":-1"#) }, "\(invalid)")
+        let staged = FileManager.default.enumerator(atPath: temporary)?.allObjects.compactMap { $0 as? String } ?? []
+        #expect(!staged.contains { $0.hasSuffix("note.txt") }, "\(staged)")
         for (id, problem) in [(11, "editTimestamp must be an integer"), (12, "remove must be true or false"), (13, "recipient must be a string or a list")] {
             #expect(invalid.split(separator: "\n").contains { $0.contains(#""id":\#(id)"#) && $0.contains("-32602") && $0.contains(problem) }, "\(invalid)")
         }

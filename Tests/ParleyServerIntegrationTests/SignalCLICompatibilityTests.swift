@@ -25,8 +25,10 @@ import Testing
     }
 
     /// Starts `parley arguments` (a daemon or the REST API) and waits for the address it says it listens on.
-    static func startListening(_ parley: CommandLineClientTests.Parley, _ arguments: [String]) async throws -> (Process, String) {
+    static func startListening(_ parley: CommandLineClientTests.Parley, _ arguments: [String],
+                               environment: [String: String] = [:]) async throws -> (Process, String) {
         let process = parley.process(arguments)
+        process.environment = (process.environment ?? [:]).merging(environment) { $1 }
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice

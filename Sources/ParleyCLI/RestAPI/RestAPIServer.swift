@@ -156,7 +156,9 @@ struct RestAPIServer {
         var sends: [[String: JSONValue]] = []
         let people = recipients.filter { !$0.hasPrefix("group.") }
         if !people.isEmpty { sends.append(common.merging(["recipient": .array(people.map(JSONValue.string))]) { $1 }) }
-        let groups = try recipients.filter { $0.hasPrefix("group.") }.map { try Self.signalCLIGroupID($0) }
+        // Each group once, however often it is named (each send stages the attachments again).
+        var named = Set<String>()
+        let groups = try recipients.filter { $0.hasPrefix("group.") }.map { try Self.signalCLIGroupID($0) }.filter { named.insert($0).inserted }
         // Every group is known before anything is sent: an unknown one fails the request without a partial send.
         if !groups.isEmpty, case .array(let known) = try await call("listGroups", on: account, ["groupId": .array(groups.map(JSONValue.string))]),
            known.count < Set(groups).count {

@@ -66,8 +66,14 @@ struct SignalCLIMethods: Sendable {
 
     // MARK: Sending
 
+    /// Most recipients one `send` names (each is looked up, and gets a message queued).
+    static let maximumRecipients = 1_000
+
     private func send(_ p: Params) async throws -> JSONValue {
         let recipients = try p.list("recipient", "recipients") + p.list("username", "usernames").map { "u:" + $0 }
+        guard recipients.count <= Self.maximumRecipients else {
+            throw JSONRPCError.userError("At most \(Self.maximumRecipients) recipients per send")
+        }
         let groups = try p.list("groupId", "groupIds").map { try group($0) }
         let text = try p.string("message") ?? ""
         let mentions = try await mentions(try p.list("mention", "mentions"))
@@ -77,8 +83,14 @@ struct SignalCLIMethods: Sendable {
             return try await delivered(timestamp: timestamp, recipients: recipients, groups: groups)
         }
         guard !recipients.isEmpty || !groups.isEmpty else { throw JSONRPCError.userError("No recipients given") }
-        let files = try p.list("attachment", "attachments").map { try staging.file(for: $0) }
-        guard !text.isEmpty || !files.isEmpty else {
+        if let left = groups.first(where: \.left) {
+            throw JSONRPCError.userError("Not a member of group \(left.title): this account left it")
+        }
+        let attachments = try p.list("attachment", "attachments")
+        guard attachments.count <= MessageContent.maximumAttachments else {
+            throw JSONRPCError.userError("At most \(MessageContent.maximumAttachments) attachments per message")
+        }
+        guard !text.isEmpty || !attachments.isEmpty else {
             throw JSONRPCError.userError("Sending empty message is not allowed, no message, attachments or sticker given.")
         }
         var replyTo: Int64?
@@ -90,16 +102,25 @@ struct SignalCLIMethods: Sendable {
             }
             replyTo = message.id
         }
-        var sent: [(id: Int64, recipient: String?, group: GroupInfo?)] = []
-        // Every recipient is looked up before anything is queued: one unknown name fails the call with nothing sent.
+        // Every recipient is looked up before anything is staged or queued: one unknown name fails the call with nothing
+        // sent and nothing left behind.
         let accountIds = try await recipients.asyncMap { try await SignalCLIAddress.resolve($0, with: client) }
-        for accountId in accountIds {
-            sent.append((try client.sender.enqueue(body: text, to: accountId, attachments: files, replyTo: replyTo, mentions: mentions),
-                         accountId, nil))
-        }
-        for group in groups {
-            sent.append((try client.sender.enqueue(body: text, toGroup: group.id, files: try files.map { try OutgoingAttachment(file: $0) },
-                                                   replyTo: replyTo, mentions: mentions), nil, group))
+        var files: [URL] = []
+        var sent: [(id: Int64, recipient: String?, group: GroupInfo?)] = []
+        do {
+            for attachment in attachments { files.append(try staging.file(for: attachment)) }
+            for accountId in accountIds {
+                sent.append((try client.sender.enqueue(body: text, to: accountId, attachments: files, replyTo: replyTo, mentions: mentions),
+                             accountId, nil))
+            }
+            for group in groups {
+                sent.append((try client.sender.enqueue(body: text, toGroup: group.id, files: try files.map { try OutgoingAttachment(file: $0) },
+                                                       replyTo: replyTo, mentions: mentions), nil, group))
+            }
+        } catch {
+            // What was queued carries its files; the rest go now.
+            if sent.isEmpty { staging.discard(files) } else { staging.track(files, carriedBy: sent.map(\.id)) }
+            throw error
         }
         staging.track(files, carriedBy: sent.map(\.id))
         _ = try await client.runJobs()
@@ -122,7 +143,11 @@ struct SignalCLIMethods: Sendable {
     /// signal-cli's `mention` values, `START:LENGTH:RECIPIENT` each (UTF-16 offsets into the message, a recipient as
     /// ``SignalCLIAddress`` takes it), as mentions of Parley accounts.
     private func mentions(_ values: [String]) async throws -> [Mention] {
-        try await values.asyncMap { value in
+        // Bounded before each is looked up.
+        guard values.count <= Mention.maximumPerMessage else {
+            throw JSONRPCError.userError("At most \(Mention.maximumPerMessage) mentions per message")
+        }
+        return try await values.asyncMap { value in
             let parts = value.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
             guard parts.count == 3, let start = Int(parts[0]), let length = Int(parts[1]) else {
                 throw JSONRPCError.userError("Invalid mention syntax (\(value)) expected 'start:length:recipientNumber'")

@@ -27,8 +27,20 @@ final class StagedAttachments: Sendable {
         let directory = folder.appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let file = directory.appendingPathComponent(name.isEmpty ? "attachment" : name)
-        try bytes.write(to: file)
+        do {
+            try bytes.write(to: file)
+        } catch {
+            try? FileManager.default.removeItem(at: directory)
+            throw JSONRPCError.userError("Invalid attachment: cannot stage \(name): \(error.localizedDescription)")
+        }
         return file
+    }
+
+    /// Deletes `files` staged here that no message carries (the send failed before queueing them).
+    func discard(_ files: [URL]) {
+        for file in files where file.path.hasPrefix(folder.path) {
+            try? FileManager.default.removeItem(at: file.deletingLastPathComponent())
+        }
     }
 
     /// Remembers that `messages` carry `files` (those of them staged here).
