@@ -2,13 +2,18 @@ import Foundation
 import Hummingbird
 import HummingbirdCore
 import Logging
+import NIOCore
 
 /// Runs one of the local HTTP doors (`parley daemon --http`, `parley rest-api`) on `endpoint`: Hummingbird's logs kept
 /// to warnings, and one start-up line on stderr — `NAME listening on http://HOST:PORT`, with the port bound when 0 was
 /// asked for — which scripts and tests wait for.
 enum LocalHTTPService {
-    static func run(_ name: String, router: Router<BasicRequestContext>, server: HTTPServerBuilder = .http1(),
-                    endpoint: HostAndPort) async throws {
+    /// How long a connection may send nothing — between requests, or in the middle of one — before it is closed (a
+    /// response still being written, such as an event stream, keeps it open).
+    static let idleTimeout: TimeAmount = .seconds(60)
+
+    static func run(_ name: String, router: Router<BasicRequestContext>,
+                    server: HTTPServerBuilder = .http1(configuration: .init(idleTimeout: idleTimeout)), endpoint: HostAndPort) async throws {
         var logger = Logger(label: name)
         logger.logLevel = .warning
         let app = Application(

@@ -122,7 +122,8 @@ struct RestAPIServer {
             try await stream(to: account, after: since, inbound: inbound, outbound: outbound)
         }
 
-        try await LocalHTTPService.run("parley-rest-api", router: router, server: .http1WebSocketUpgrade(webSocketRouter: sockets),
+        try await LocalHTTPService.run("parley-rest-api", router: router, server: .http1WebSocketUpgrade(
+            webSocketRouter: sockets, configuration: .init(http1: .init(idleTimeout: LocalHTTPService.idleTimeout))),
                                        endpoint: endpoint)
     }
 
