@@ -102,6 +102,50 @@ import Testing
         }
     }
 
+    /// One upload stores a copy for every device of up to a thousand recipients: the client address pays a token of
+    /// its sealed-send bucket per recipient, as that many 1:1 sealed sends would, not one for the lot.
+    @Test func aMultiRecipientSendCostsTheAddressATokenPerRecipient() async throws {
+        var limits = ServerLimits()
+        limits.rateLimits.unidentifiedSendPerAddress = TokenBucketPolicy(capacity: 5, refillPerSecond: 0.001)
+        limits.connections.trustedProxies = ["127.0.0.1"]
+        try await ServerHarness(limits: limits).runLive { client in
+            let alice = try await client.register("alice")
+            var recipients: [Member] = []
+            for name in ["bob", "carol", "dave"] {
+                let member = try await client.register(name)
+                try await client.uploadKeys(for: member, count: 1)
+                try await Self.session(alice, with: member, client)
+                #expect(try await client.call(.put, APIRoutes.accountAttributes, headers: member.headers, json: AccountAttributesRequest(
+                    unidentifiedAccessKey: nil, unrestrictedUnidentifiedAccess: true)).0 == .noContent)
+                recipients.append(member)
+            }
+            let context = NullContext()
+            let (_, certificateBody) = try await client.call(.get, APIRoutes.deliveryCertificate, headers: alice.headers)
+            let certificate = try SenderCertificate(try #require(Data(base64Encoded: try JSONDecoder().decode(
+                DeliveryCertificateResponse.self, from: certificateBody).certificate)))
+            let addresses = try recipients.map { try ProtocolAddress(name: $0.accountId, deviceId: $0.deviceId) }
+            let inner = try signalEncrypt(message: Array("to three".utf8), for: addresses[0], sessionStore: alice.store,
+                                          identityStore: alice.store, context: context)
+            let upload = try sealedSenderMultiRecipientEncrypt(UnidentifiedSenderMessageContent(inner, from: certificate), for: addresses,
+                                                               identityStore: alice.store, sessionStore: alice.store, context: context)
+            func put(from address: String, at timestamp: UInt64) async throws -> HTTPResponse.Status {
+                var headers: HTTPFields = [.contentType: "application/vnd.signal-messenger.mrm", HTTPField.Name("X-Forwarded-For")!: address]
+                // Every recipient allows anyone: the combined key leaves them all out.
+                headers[Self.accessKeyField] = Data(count: 16).base64EncodedString()
+                return try await client.execute(uri: APIRoutes.multiRecipientMessages(timestamp: timestamp), method: .put, headers: headers,
+                                                body: ByteBuffer(bytes: upload)) { $0.status }
+            }
+            // Five tokens: three for the first send, and the second (three more) is turned away whole.
+            #expect(try await put(from: "203.0.113.7", at: 100) == .ok)
+            #expect(try await put(from: "203.0.113.7", at: 101) == .tooManyRequests)
+            #expect(try await put(from: "203.0.113.8", at: 102) == .ok, "another address has its own bucket")
+            for member in recipients {
+                let (_, mailbox) = try await client.call(.get, APIRoutes.mailbox, headers: member.headers)
+                #expect(try JSONDecoder().decode(EnvelopeListResponse.self, from: mailbox).messages.map(\.timestamp) == [100, 102])
+            }
+        }
+    }
+
     @Test func staleAndUnknownRecipientsAreNamedAndNothingIsStored() async throws {
         try await ServerHarness().run { client in
             let alice = try await client.register("alice"), bob = try await client.register("bob")

@@ -40,7 +40,8 @@ extension SendService {
     /// Delivers a sealed sender v2 message (`body`, as the sender uploaded it) to every device it names, as Signal's
     /// server does: the recipients parsed from it, `accessKey` checked against the XOR of their unidentified access keys
     /// (recipients with unrestricted access left out of the XOR), each recipient's device list checked (all 409s, then
-    /// all 410s, in one answer), and every device's share stored, without a source, in one transaction.
+    /// all 410s, in one answer), and every device's share stored, without a source, in one transaction. The client address
+    /// takes a token of its sealed-send bucket per recipient, as that many 1:1 sealed sends would.
     ///
     /// With an `idempotencyKey` (scoped to the set of recipients, whose senders choose unguessable keys) the message is
     /// stored once: a repeat gets the first 200, and one with another timestamp is 422.
@@ -60,6 +61,9 @@ extension SendService {
         guard !message.recipients.isEmpty, message.recipients.count <= limits.multiRecipientCount else {
             throw ServerError.badRequest("a multi-recipient message names 1…\(limits.multiRecipientCount) recipients")
         }
+        // The address pays as for a send to each recipient (one token was taken to read the body): one request stores
+        // up to six copies for each of a thousand recipients, and must not be a thousand times cheaper than 1:1 sends.
+        if message.recipients.count > 1 { try takeUnidentifiedSendToken(from: clientAddress, tokens: message.recipients.count - 1) }
         // The key belongs to the set of recipients the message names (before any is looked up), and a repeat gets the
         // first answer before anything else is checked: a recipient deleted or a key rotated since the first send
         // must not turn the retry into a refusal the sender works around by sending again another way.

@@ -145,9 +145,10 @@ struct SendService: Sendable {
         try rateLimiter.take("unidentified-send", accountId: recipientId, policy: limits.rateLimits.unidentifiedSendPerRecipient)
     }
 
-    /// One token of the per-address bucket for sends without credentials (none to take when the address is unknown).
-    func takeUnidentifiedSendToken(from clientAddress: String?) throws {
-        try rateLimiter.take("unidentified-send", address: clientAddress, policy: limits.rateLimits.unidentifiedSendPerAddress)
+    /// `tokens` tokens (one per recipient) of the per-address bucket for sends without credentials (none to take when
+    /// the address is unknown).
+    func takeUnidentifiedSendToken(from clientAddress: String?, tokens: Int = 1) throws {
+        try rateLimiter.take("unidentified-send", address: clientAddress, policy: limits.rateLimits.unidentifiedSendPerAddress, tokens: tokens)
     }
 
     /// Whether `key` opens `recipient`'s mailbox to a sealed-sender send: its unrestricted flag, or its access key,

@@ -27,8 +27,10 @@ public final class RateLimiter: Sendable {
         self.maximumTracked = maximumTracked
     }
 
-    /// Takes a token for `action` of `accountId`, or throws 429 with the seconds until one is available.
-    func take(_ action: String, accountId: String, policy: TokenBucketPolicy) throws {
+    /// Takes `tokens` tokens (all or none) for `action` of `accountId`, or throws 429 with the seconds until they are
+    /// available.
+    func take(_ action: String, accountId: String, policy: TokenBucketPolicy, tokens wanted: Int = 1) throws {
+        let wanted = Double(wanted)
         let now = clock.now
         let wait: Double? = buckets.withLock { buckets in
             let key = Key(accountId: accountId, action: action)
@@ -37,11 +39,11 @@ public final class RateLimiter: Sendable {
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             bucket.tokens = min(policy.capacity, bucket.tokens + seconds * policy.refillPerSecond)
             bucket.updated = now
-            guard bucket.tokens >= 1 else {
+            guard bucket.tokens >= wanted else {
                 buckets[key] = bucket
-                return (1 - bucket.tokens) / max(policy.refillPerSecond, 1e-9)
+                return (wanted - bucket.tokens) / max(policy.refillPerSecond, 1e-9)
             }
-            bucket.tokens -= 1
+            bucket.tokens -= wanted
             bucket.full = now.advanced(by: .seconds((policy.capacity - bucket.tokens) / max(policy.refillPerSecond, 1e-9)))
             buckets[key] = bucket
             if buckets.count > maximumTracked { Self.purge(&buckets, now: now, keeping: maximumTracked / 2) }
@@ -50,11 +52,11 @@ public final class RateLimiter: Sendable {
         if let wait { throw ServerError.tooManyRequests(retryAfterSeconds: max(1, Int(wait.rounded(.up)))) }
     }
 
-    /// Takes a token for `action` from the client address `address` (routes without credentials have no account to
-    /// count against); a caller whose address is unknown (an in-process test client) takes none.
-    func take(_ action: String, address: String?, policy: TokenBucketPolicy) throws {
+    /// Takes `tokens` tokens for `action` from the client address `address` (routes without credentials have no account
+    /// to count against); a caller whose address is unknown (an in-process test client) takes none.
+    func take(_ action: String, address: String?, policy: TokenBucketPolicy, tokens: Int = 1) throws {
         guard let address else { return }
-        try take(action + "-address", accountId: ClientAddress.limitKey(address), policy: policy)
+        try take(action + "-address", accountId: ClientAddress.limitKey(address), policy: policy, tokens: tokens)
     }
 
     /// Takes a token for `action` on `accountId` from the client address `address`: each pair has its own bucket. A
