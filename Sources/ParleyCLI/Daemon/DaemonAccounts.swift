@@ -40,6 +40,8 @@ struct DaemonAccounts: Sendable {
     let all: [DaemonAccount]
     /// Serving every account under the home directory (signal-cli's multi-account mode).
     let multiAccount: Bool
+    /// The connected clients, which hear of what the accounts receive.
+    let peers: DaemonPeers
 
     /// The account `name` names (its number, account id, username or local name), if it is served here.
     func named(_ name: String) -> DaemonAccount? {
@@ -72,37 +74,43 @@ extension DaemonAccounts {
         defer { try? FileManager.default.removeItem(at: staging) }
         try await AccountContext.with(options, every: allAccounts) { clients in
             let staged = StagedAttachments(folder: staging)
-            let accounts = DaemonAccounts(all: try clients.map { try DaemonAccount(name: $0.name, client: $0.client, staging: staged) },
-                                          multiAccount: allAccounts)
             let peers = DaemonPeers()
+            let accounts = DaemonAccounts(all: try clients.map { try DaemonAccount(name: $0.name, client: $0.client, staging: staged) },
+                                          multiAccount: allAccounts, peers: peers)
             let receiving = accounts.all.map { account in
-                Task {
-                    try await account.client.listen { outcome in
-                        switch outcome {
-                        case .stored(let id):
-                            // A message deleted for everyone the moment it came (the delete arrived first) is not shown:
-                            // the delete that follows says so.
-                            guard let message = try? account.client.message(id: id), !message.deleted,
-                                  let params = try? SignalCLIEnvelope.params(for: message, account: account.signalCLIName, client: account.client)
-                            else { return }
-                            peers.notifyAll(DaemonEvent(account: account.signalCLIName, message: message, signalCLI: params))
-                        case .acted(let act):
-                            guard let params = try? SignalCLIEnvelope.params(for: act, account: account.signalCLIName, client: account.client)
-                            else { return }
-                            peers.notifyAll(DaemonEvent(account: account.signalCLIName, message: nil, signalCLI: params))
-                        case .typing(let accountId, let deviceId, let action):
-                            guard let params = try? SignalCLIEnvelope.params(typing: action, from: accountId, device: deviceId,
-                                                                             account: account.signalCLIName, client: account.client)
-                            else { return }
-                            peers.notifyAll(DaemonEvent(account: account.signalCLIName, message: nil, signalCLI: params))
-                        default:
-                            break
-                        }
-                    }
-                }
+                Task { try await account.client.listen { outcome in accounts.announce(outcome, of: account) } }
             }
             defer { receiving.forEach { $0.cancel() } }
             try await body(accounts, peers)
         }
+    }
+}
+
+extension DaemonAccounts {
+    /// Tells every connected client what receiving did for `account` — a message stored, an act applied, someone
+    /// typing — however it was received (the socket `listen` holds, or a client's own `receive` call).
+    func announce(_ outcome: MessageReceiver.Outcome, of account: DaemonAccount) {
+        let event: DaemonEvent?
+        switch outcome {
+        case .stored(let id):
+            // A message deleted for everyone the moment it came (the delete arrived first) is not shown: the delete
+            // that follows says so.
+            event = (try? account.client.message(id: id)).flatMap { message in
+                guard !message.deleted,
+                      let params = try? SignalCLIEnvelope.params(for: message, account: account.signalCLIName, client: account.client)
+                else { return nil }
+                return DaemonEvent(account: account.signalCLIName, message: message, signalCLI: params)
+            }
+        case .acted(let act):
+            event = (try? SignalCLIEnvelope.params(for: act, account: account.signalCLIName, client: account.client))
+                .map { DaemonEvent(account: account.signalCLIName, message: nil, signalCLI: $0) }
+        case .typing(let accountId, let deviceId, let action):
+            event = (try? SignalCLIEnvelope.params(typing: action, from: accountId, device: deviceId, account: account.signalCLIName,
+                                                   client: account.client))
+                .map { DaemonEvent(account: account.signalCLIName, message: nil, signalCLI: $0) }
+        default:
+            event = nil
+        }
+        if let event { peers.notifyAll(event) }
     }
 }

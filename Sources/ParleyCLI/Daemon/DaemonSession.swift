@@ -116,6 +116,8 @@ struct DaemonSession: Sendable {
                                  "failed": status == .failed ? 1 : 0])
         case "receive":
             let outcomes = try await client.receiveOnce()
+            // What this drain stored, the socket's `listen` will not see again: every client hears of it from here.
+            for outcome in outcomes { accounts.announce(outcome, of: account) }
             _ = try await client.runJobs()
             return AnyEncodable(["received": outcomes.count])
         case "conversations":
