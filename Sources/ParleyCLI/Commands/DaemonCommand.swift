@@ -69,7 +69,7 @@ struct DaemonCommand: AsyncParsableCommand {
 
     /// Answers one peer's requests until its input ends, it sends a line too long, or it turns out to be a web browser.
     private static func serve(_ connection: LineConnection, accounts: DaemonAccounts, peers: DaemonPeers) async {
-        let session = DaemonSession(accounts: accounts, transport: .lines) { connection.write($0) }
+        let session = DaemonSession(accounts: accounts, transport: .lines, write: { connection.write($0) }, pace: { await connection.paced() })
         let id = peers.add { session.notify($0) }
         reading: for await incoming in connection.lines() {
             switch incoming {
@@ -85,7 +85,7 @@ struct DaemonCommand: AsyncParsableCommand {
             }
         }
         peers.remove(id)
-        connection.close()
+        await connection.close()
     }
 
     /// Whether `line` is an HTTP request line (`METHOD TARGET HTTP/VERSION`), which no JSON-RPC line is.

@@ -19,12 +19,18 @@ struct DaemonSession: Sendable {
     let transport: Transport
     /// Where line-transport responses and notifications go.
     let write: @Sendable (Data) -> Void
+    /// Awaited after each of this session's own writes (an answer, a catch-up's notification): a line transport holds
+    /// the session back there while its client has not read what was written.
+    var pace: @Sendable () async -> Void = {}
     /// The stored messages this client was told of (a catch-up beside live notifications tells each once).
     let told = ToldMessages()
 
     /// Handles one request line; requests with an id get a response line, notifications (no id) do not.
     func handle(line: String) async {
-        if let response = await respond(to: Data(line.utf8)) { write(response + Data("\n".utf8)) }
+        if let response = await respond(to: Data(line.utf8)) {
+            write(response + Data("\n".utf8))
+            await pace()
+        }
     }
 
     /// Answers a request line longer than `limit` bytes (the connection closes after it: nothing more is read).
@@ -117,7 +123,10 @@ struct DaemonSession: Sendable {
         case "receive":
             let outcomes = try await client.receiveOnce()
             // What this drain stored, the socket's `listen` will not see again: every client hears of it from here.
-            for outcome in outcomes { accounts.announce(outcome, of: account) }
+            for outcome in outcomes {
+                accounts.announce(outcome, of: account)
+                await pace()
+            }
             _ = try await client.runJobs()
             return AnyEncodable(["received": outcomes.count])
         case "conversations":
@@ -142,7 +151,10 @@ struct DaemonSession: Sendable {
             // the account stored after it, from the database; each message is told once, beside live notifications.
             if method == "subscribeReceive", let since = params["since"] {
                 guard let cursor = since.integer, cursor >= 0 else { throw JSONRPCError.invalidParams("since must be a message id") }
-                try await MissedMessages.replay(account, after: cursor) { notify($0) }
+                try await MissedMessages.replay(account, after: cursor) { event in
+                    notify(event)
+                    await pace()
+                }
             }
             return AnyEncodable(method == "subscribeReceive" ? JSONValue.integer(0) : JSONValue.object([:]))
         default:

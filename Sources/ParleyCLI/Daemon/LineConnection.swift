@@ -18,6 +18,10 @@ final class LineConnection: Sendable {
     /// Answers and notifications waiting for a peer that does not read; past it the peer is disconnected (a daemon on
     /// stdin/stdout stops: its one client has stopped reading).
     static let maximumPendingBytes = 8 * 1024 * 1024
+    /// What the session's own output (answers, a catch-up's notifications) may leave queued before the session waits
+    /// for the peer to read: a slow reader slows its own session down, and only notifications from elsewhere, which
+    /// cannot wait, can fill the queue to ``maximumPendingBytes``.
+    static let pacedPendingBytes = 1024 * 1024
 
     /// What the peer sent.
     enum Incoming: Sendable, Equatable {
@@ -42,6 +46,8 @@ final class LineConnection: Sendable {
         /// The descriptors were closed (a descriptor is touched only under the lock, before this: its number may be
         /// reused by the next connection after).
         var released = false
+        /// Sessions waiting for the writer to end (``close()``).
+        var waitingForWriter: [CheckedContinuation<Void, Never>] = []
     }
 
     private let input: Int32
@@ -77,9 +83,11 @@ final class LineConnection: Sendable {
                     let count = chunk.withUnsafeMutableBytes { Glibc.read(input, $0.baseAddress, $0.count) }
                     if count < 0 && errno == EINTR { continue }
                     guard count > 0 else { break }
+                    // What was read before holds no newline: only the new bytes are searched.
+                    let searched = buffer.count
                     buffer += chunk[0..<count]
                     var start = 0
-                    while let newline = buffer[start...].firstIndex(of: 10) {
+                    while let newline = buffer[max(start, searched)...].firstIndex(of: 10) {
                         credits.wait()
                         if outbox.withLock({ $0.sessionDone }) { break reading }
                         continuation.yield(.line(String(decoding: buffer[start..<newline], as: UTF8.self)))
@@ -144,9 +152,16 @@ final class LineConnection: Sendable {
         queued.signal()
     }
 
-    /// Stops reading; what is queued is still written (or given up on when the peer does not take it), then the
-    /// descriptors it owns are closed.
-    func close() {
+    /// Waits until the queue holds less than ``pacedPendingBytes`` (or the connection is closed): the session's pace.
+    func paced() async {
+        while outbox.withLock({ !$0.closed && $0.bytes >= Self.pacedPendingBytes }) {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    /// Stops reading, and returns once what is queued was written (or given up on when the peer does not take it);
+    /// the descriptors it owns are closed then.
+    func close() async {
         outbox.withLock { box in
             if ownsDescriptors, !box.released { _ = Glibc.shutdown(input, Int32(SHUT_RD)) }
             box.closed = true
@@ -155,6 +170,14 @@ final class LineConnection: Sendable {
         credits.signal()  // a reader waiting for the session to take a line goes on, to the end of its input
         queued.signal()
         releaseIfDone()
+        await withCheckedContinuation { continuation in
+            let written = outbox.withLock { box -> Bool in
+                guard !box.writerDone else { return true }
+                box.waitingForWriter.append(continuation)
+                return false
+            }
+            if written { continuation.resume() }
+        }
     }
 
     /// Ends both directions of a socket peer (its reader sees the end, then the session closes the connection).
@@ -183,8 +206,13 @@ final class LineConnection: Sendable {
             }
             if closed && outbox.withLock({ $0.pending.isEmpty }) { break }
         }
-        outbox.withLock { $0.writerDone = true }
+        let waiting = outbox.withLock { box in
+            box.writerDone = true
+            defer { box.waitingForWriter = [] }
+            return box.waitingForWriter
+        }
         releaseIfDone()
+        for session in waiting { session.resume() }
     }
 
     /// Writes `data` whole; `false` when the peer does not take it.

@@ -116,6 +116,9 @@ final class SocketListener: Sendable {
                         count += 1
                         return true
                     }) else {
+                        // Told why, in the transport's own terms, before the connection closes.
+                        let refusal = Array(#"{"jsonrpc":"2.0","error":{"code":-32603,"message":"too many connections"},"id":null}"#.utf8) + [10]
+                        _ = refusal.withUnsafeBytes { Glibc.send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
                         Glibc.close(client)
                         continue
                     }

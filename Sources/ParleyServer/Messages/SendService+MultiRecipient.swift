@@ -61,9 +61,6 @@ extension SendService {
         guard !message.recipients.isEmpty, message.recipients.count <= limits.multiRecipientCount else {
             throw ServerError.badRequest("a multi-recipient message names 1…\(limits.multiRecipientCount) recipients")
         }
-        // The address pays as for a send to each recipient (one token was taken to read the body): one request stores
-        // up to six copies for each of a thousand recipients, and must not be a thousand times cheaper than 1:1 sends.
-        if message.recipients.count > 1 { try takeUnidentifiedSendToken(from: clientAddress, tokens: message.recipients.count - 1) }
         // The key belongs to the set of recipients the message names (before any is looked up), and a repeat gets the
         // first answer before anything else is checked: a recipient deleted or a key rotated since the first send
         // must not turn the retry into a refusal the sender works around by sending again another way.
@@ -74,6 +71,9 @@ extension SendService {
                         key: key.value, fingerprint: "multi:\(timestamp)")
         }
         if let first = try await firstAnswer(to: idempotency) { return .accepted(MultiRecipientSendResponse(serverTimestamp: first)) }
+        // The address pays as for a send to each recipient (one token was taken to read the body): one request stores
+        // up to six copies for each of a thousand recipients, and must not be a thousand times cheaper than 1:1 sends.
+        if message.recipients.count > 1 { try takeUnidentifiedSendToken(from: clientAddress, tokens: message.recipients.count - 1) }
         var resolved: [(account: StoredAccount, devices: [StoredDevice], recipient: SealedSenderMultiRecipientMessage.Recipient)] = []
         var unknown: [String] = []
         for (serviceId, recipient) in message.recipients {

@@ -28,9 +28,10 @@ public final class RateLimiter: Sendable {
     }
 
     /// Takes `tokens` tokens (all or none) for `action` of `accountId`, or throws 429 with the seconds until they are
-    /// available.
+    /// available. Asking for more than the bucket holds takes a full bucket (a request the capacity cannot cover would
+    /// otherwise be refused forever).
     func take(_ action: String, accountId: String, policy: TokenBucketPolicy, tokens wanted: Int = 1) throws {
-        let wanted = Double(wanted)
+        let wanted = min(Double(wanted), policy.capacity)
         let now = clock.now
         let wait: Double? = buckets.withLock { buckets in
             let key = Key(accountId: accountId, action: action)

@@ -172,9 +172,11 @@ struct SignalCLIMethods: Sendable {
 
     private func remoteDelete(_ p: Params) async throws -> JSONValue {
         guard let target = try p.integer("targetTimestamp") else { throw JSONRPCError.userError("Target timestamp parameter is missing") }
+        // Every parameter is read before the delete is queued: a refusal after it would invite a retry of what went out.
+        let recipients = try p.list("recipient", "recipients")
+        let groups = try p.list("groupId", "groupIds").map { try group($0) }
         let timestamp = try client.sender.deleteForEveryone(try ownMessage(sentAt: target).id)
-        return try await delivered(timestamp: timestamp, recipients: try p.list("recipient", "recipients"),
-                                   groups: try p.list("groupId", "groupIds").map { try group($0) })
+        return try await delivered(timestamp: timestamp, recipients: recipients, groups: groups)
     }
 
     private func sendReceipt(_ p: Params) async throws -> JSONValue {
