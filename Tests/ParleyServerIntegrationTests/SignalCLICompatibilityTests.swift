@@ -388,6 +388,14 @@ import Testing
         #expect(try await request("POST", "/v1/groups/12025550123/\(restGroup)/quit").status == 204)
         let afterQuit = try await request("GET", "/v1/groups/12025550123/\(restGroup)")
         #expect(afterQuit.body.contains(#""member":false"#), "\(afterQuit)")
+        // A group the bot left, a recipient list with a number in it, a view-once attachment: each fails the whole
+        // request, and Pat gets nothing from it.
+        for body in [#"{"number":"+12025550123","recipients":["+14155552671","\#(restGroup)"],"message":"not sent"}"#,
+                     #"{"number":"+12025550123","recipients":["+14155552671",14155552671],"message":"not sent"}"#,
+                     #"{"number":"+12025550123","recipients":["+14155552671"],"message":"not sent","view_once":true,"base64_attachments":["aGk="]}"#] {
+            let refused = try await request("POST", "/v2/send", body)
+            #expect(refused.status == 400, "\(body): \(refused)")
+        }
         #expect(try await parley.run("receive", "--account", "pat").status == 0)
         let patsChat = try await parley.run("history", "12025550123", "--account", "pat").stdout
         #expect(patsChat.contains("from v1") && !patsChat.contains("not sent"), "\(patsChat)")

@@ -66,7 +66,8 @@ struct RestAPIServer {
                 if let attachment = body["base64_attachment"], attachment != .null { body["base64_attachments"] = .array([attachment]) }
                 // `is_group`: the recipients are groups (their REST ids, with or without the `group.` prefix).
                 if body["is_group"] == .bool(true) {
-                    body["recipients"] = .array((body["recipients"]?.stringList ?? []).map { .string($0.hasPrefix("group.") ? $0 : "group." + $0) })
+                    let groups = try SignalCLIMethods.Params(values: body).list("recipients", "recipients")
+                    body["recipients"] = .array(groups.map { .string($0.hasPrefix("group.") ? $0 : "group." + $0) })
                 }
                 return try Self.json(try await send(body).first ?? .object([:]), status: .created)
             }
@@ -80,7 +81,7 @@ struct RestAPIServer {
         for method in [HTTPRequest.Method.post, .delete] {
             forward(router, method, "/v1/reactions/:number", to: "sendReaction") { body, _ in
                 try Self.recipient(body).merging([
-                    "emoji": body["reaction"] ?? .string("👍"), "targetAuthor": body["target_author"] ?? .null,
+                    "emoji": body["reaction"] ?? .null, "targetAuthor": body["target_author"] ?? .null,
                     "targetTimestamp": body["timestamp"] ?? .null, "remove": .bool(method == .delete),
                 ]) { $1 }
             }
@@ -129,49 +130,44 @@ struct RestAPIServer {
 
     // MARK: Routes
 
-    /// `POST /v2/send`: one signal-cli `send` per group and one for every other recipient; one `{"timestamp": "…"}` per
-    /// send (the route answers them in an array, 201). Mentions (`{author, start, length}`) become signal-cli's
-    /// `START:LENGTH:AUTHOR`.
+    /// `POST /v2/send`: one signal-cli `send` for every recipient, people and groups together (`{"timestamp": "…"}`, in an
+    /// array, 201): it checks every recipient and group before anything is queued, so a request either goes out or
+    /// fails whole. Mentions (`{author, start, length}`) become signal-cli's `START:LENGTH:AUTHOR`. A field of the wrong
+    /// type is refused, not read as absent; `view_once`, which Parley cannot honour, is refused.
     private func send(_ body: [String: JSONValue]) async throws -> [JSONValue] {
         guard let number = body["number"]?.string else { throw JSONRPCError.userError("number is required") }
         let account = try account(named: number)
-        let recipients = (body["recipients"]?.stringList ?? []) + (body["recipient"]?.stringList ?? [])
+        let given = SignalCLIMethods.Params(values: body)
+        let recipients = try given.list("recipients", "recipients") + given.list("recipient", "recipient")
         guard !recipients.isEmpty else {
             throw JSONRPCError.userError("Couldn't process request - please provide at least one recipient")
         }
-        var common: [String: JSONValue] = ["message": body["message"] ?? .string("")]
-        common["attachment"] = .array((body["base64_attachments"]?.stringList ?? []).map { attachment in
+        if try given.bool("view_once") == true {
+            throw JSONRPCError.userError("Couldn't process request - Parley does not send view-once attachments")
+        }
+        var params: [String: JSONValue] = ["message": body["message"] ?? .string("")]
+        params["attachment"] = .array(try given.list("base64_attachments", "base64_attachments").map { attachment in
             .string(attachment.hasPrefix("data:") ? attachment : "data:application/octet-stream;base64," + attachment)
         })
         for (from, to) in [("quote_timestamp", "quoteTimestamp"), ("quote_author", "quoteAuthor"), ("edit_timestamp", "editTimestamp")] {
-            if let value = body[from], value != .null { common[to] = value }
+            if let value = body[from], value != .null { params[to] = value }
         }
-        if case .array(let mentions) = body["mentions"] {
-            common["mention"] = .array(try mentions.map { mention in
+        if let mentions = body["mentions"], mentions != .null {
+            guard case .array(let list) = mentions else { throw JSONRPCError.userError("Couldn't process request - mentions must be a list") }
+            params["mention"] = .array(try list.map { mention in
                 guard case .object(let fields) = mention, let author = fields["author"]?.string,
                       let start = fields["start"]?.integer, let length = fields["length"]?.integer
                 else { throw JSONRPCError.userError("Couldn't process request - a mention needs author, start and length") }
                 return .string("\(start):\(length):\(author)")
             })
         }
-        var sends: [[String: JSONValue]] = []
-        let people = recipients.filter { !$0.hasPrefix("group.") }
-        if !people.isEmpty { sends.append(common.merging(["recipient": .array(people.map(JSONValue.string))]) { $1 }) }
-        // Each group once, however often it is named (each send stages the attachments again).
+        params["recipient"] = .array(recipients.filter { !$0.hasPrefix("group.") }.map(JSONValue.string))
+        // Each group once, however often it is named.
         var named = Set<String>()
         let groups = try recipients.filter { $0.hasPrefix("group.") }.map { try Self.signalCLIGroupID($0) }.filter { named.insert($0).inserted }
-        // Every group is known before anything is sent: an unknown one fails the request without a partial send.
-        if !groups.isEmpty, case .array(let known) = try await call("listGroups", on: account, ["groupId": .array(groups.map(JSONValue.string))]),
-           known.count < Set(groups).count {
-            throw JSONRPCError.userError("Group not found: one of \(groups.joined(separator: ", ")) is not a group of \(number)")
-        }
-        for group in groups { sends.append(common.merging(["groupId": .string(group)]) { $1 }) }
-        var answers: [JSONValue] = []
-        for params in sends {
-            let result = try await call("send", on: account, params)
-            answers.append(.object(["timestamp": .string(Self.timestamp(of: result))]))
-        }
-        return answers
+        params["groupId"] = .array(groups.map(JSONValue.string))
+        let result = try await call("send", on: account, params)
+        return [.object(["timestamp": .string(Self.timestamp(of: result))])]
     }
 
     /// `/v1/receive/{number}`: every incoming message of `account` as a text frame (signal-cli's `{"envelope",

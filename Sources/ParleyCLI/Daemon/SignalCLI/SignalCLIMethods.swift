@@ -72,15 +72,16 @@ struct SignalCLIMethods: Sendable {
     private func send(_ p: Params) async throws -> JSONValue {
         let recipients = try p.list("recipient", "recipients") + p.list("username", "usernames").map { "u:" + $0 }
         guard recipients.count <= Self.maximumRecipients else {
-            throw JSONRPCError.userError("At most \(Self.maximumRecipients) recipients per send")
+            throw JSONRPCError.userError("At most \(Self.maximumRecipients) recipients per call")
         }
         let groups = try p.list("groupId", "groupIds").map { try group($0) }
         let text = try p.string("message") ?? ""
         let mentions = try await mentions(try p.list("mention", "mentions"))
         if let target = try p.integer("editTimestamp") {
             let own = try ownMessage(sentAt: target)
+            let accountIds = try await resolve(recipients)
             let timestamp = try client.sender.edit(own.id, body: text, mentions: mentions)
-            return try await delivered(timestamp: timestamp, recipients: recipients, groups: groups)
+            return try await delivered(timestamp: timestamp, to: accountIds, groups: groups)
         }
         guard !recipients.isEmpty || !groups.isEmpty else { throw JSONRPCError.userError("No recipients given") }
         if let left = groups.first(where: \.left) {
@@ -104,7 +105,7 @@ struct SignalCLIMethods: Sendable {
         }
         // Every recipient is looked up before anything is staged or queued: one unknown name fails the call with nothing
         // sent and nothing left behind.
-        let accountIds = try await recipients.asyncMap { try await SignalCLIAddress.resolve($0, with: client) }
+        let accountIds = try await resolve(recipients)
         var files: [URL] = []
         var sent: [(id: Int64, recipient: String?, group: GroupInfo?)] = []
         do {
@@ -166,17 +167,19 @@ struct SignalCLIMethods: Sendable {
             throw JSONRPCError.userError("Target author parameter is missing")
         }
         let message = try await message(by: author, sentAt: target)
+        let accountIds = try await resolve(recipients)
         let timestamp = try client.sender.react(emoji, to: message.id, remove: remove)
-        return try await delivered(timestamp: timestamp, recipients: recipients, groups: groups)
+        return try await delivered(timestamp: timestamp, to: accountIds, groups: groups)
     }
 
     private func remoteDelete(_ p: Params) async throws -> JSONValue {
         guard let target = try p.integer("targetTimestamp") else { throw JSONRPCError.userError("Target timestamp parameter is missing") }
-        // Every parameter is read before the delete is queued: a refusal after it would invite a retry of what went out.
-        let recipients = try p.list("recipient", "recipients")
+        // Every parameter is read, and every recipient looked up, before the delete is queued: a refusal after it would
+        // invite a retry of what went out.
+        let accountIds = try await resolve(try p.list("recipient", "recipients"))
         let groups = try p.list("groupId", "groupIds").map { try group($0) }
         let timestamp = try client.sender.deleteForEveryone(try ownMessage(sentAt: target).id)
-        return try await delivered(timestamp: timestamp, recipients: recipients, groups: groups)
+        return try await delivered(timestamp: timestamp, to: accountIds, groups: groups)
     }
 
     private func sendReceipt(_ p: Params) async throws -> JSONValue {
@@ -231,8 +234,15 @@ struct SignalCLIMethods: Sendable {
         if let expiration = try p.integer("expiration"), expiration != 0 {
             throw JSONRPCError.userError("Parley cannot set a group's disappearing-message timer yet")
         }
-        let added = try await p.list("member", "members").asyncMap { try await SignalCLIAddress.resolve($0, with: client) }
-        let removed = try await p.list("removeMember", "removeMembers").asyncMap { try await SignalCLIAddress.resolve($0, with: client) }
+        let adding = try p.list("member", "members"), removing = try p.list("removeMember", "removeMembers")
+        // Bounded before anything is looked up: no group holds more.
+        guard adding.count <= GroupContext.maximumMembers, removing.count <= GroupContext.maximumMembers else {
+            throw JSONRPCError.userError("A group has at most \(GroupContext.maximumMembers) members")
+        }
+        var seen = Set<String>()
+        let added = try await adding.asyncMap { try await SignalCLIAddress.resolve($0, with: client) }.filter { seen.insert($0).inserted }
+        seen = []
+        let removed = try await removing.asyncMap { try await SignalCLIAddress.resolve($0, with: client) }.filter { seen.insert($0).inserted }
         guard let text = try p.string("groupId") else {
             let id = try client.sender.createGroup(title: try p.string("name") ?? "", members: added)
             _ = try await client.runJobs()
@@ -364,11 +374,21 @@ struct SignalCLIMethods: Sendable {
     }
 
     /// Runs the queued act and answers with its timestamp and the recipients it was for.
-    private func delivered(timestamp: UInt64, recipients: [String], groups: [GroupInfo]) async throws -> JSONValue {
+    /// The accounts `recipients` name, each once (a number and the same account's UUID are one recipient), looked up
+    /// before anything is queued. At most ``maximumRecipients``, counted before any lookup.
+    private func resolve(_ recipients: [String]) async throws -> [String] {
+        guard recipients.count <= Self.maximumRecipients else {
+            throw JSONRPCError.userError("At most \(Self.maximumRecipients) recipients per call")
+        }
+        var seen = Set<String>()
+        return try await recipients.asyncMap { try await SignalCLIAddress.resolve($0, with: client) }.filter { seen.insert($0).inserted }
+    }
+
+    private func delivered(timestamp: UInt64, to accountIds: [String], groups: [GroupInfo]) async throws -> JSONValue {
         let report = try await client.runJobs()
         let type = report.failed == 0 && report.deferred == 0 ? "SUCCESS" : "NETWORK_FAILURE"
         var results: [JSONValue] = []
-        for recipient in recipients { results.append(try result(for: try await SignalCLIAddress.resolve(recipient, with: client), type: type, group: nil)) }
+        for accountId in accountIds { results.append(try result(for: accountId, type: type, group: nil)) }
         for group in groups { results += try memberResults(of: group, type: type) }
         return try answer(timestamp: timestamp, results: results)
     }
