@@ -388,6 +388,8 @@ import Testing
         #expect(try await request("POST", "/v1/groups/12025550123/\(restGroup)/quit").status == 204)
         let afterQuit = try await request("GET", "/v1/groups/12025550123/\(restGroup)")
         #expect(afterQuit.body.contains(#""member":false"#), "\(afterQuit)")
+        let malformed = try await request("POST", "/v2/send", "{")
+        #expect(malformed.status == 400 && malformed.body.contains("Couldn't process request - invalid request"), "\(malformed)")
         // A group the bot left, a recipient list with a number in it, a view-once attachment: each fails the whole
         // request, and Pat gets nothing from it.
         for body in [#"{"number":"+12025550123","recipients":["+14155552671","\#(restGroup)"],"message":"not sent"}"#,

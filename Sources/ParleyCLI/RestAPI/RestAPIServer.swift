@@ -206,8 +206,13 @@ struct RestAPIServer {
     func handle(_ route: () async throws -> Response) async throws -> Response {
         do {
             return try await route()
+        } catch let error as HTTPError {
+            // A body past the limit (413) and the like keep their status.
+            return try Self.error(error.body ?? "\(error.status.reasonPhrase)", status: error.status)
         } catch {
-            return try Self.error(JSONRPCError(failure: error).message)
+            // What the request got wrong is 400, as upstream; a failure of Parley's own (its database) is 500.
+            let failure = JSONRPCError(failure: error)
+            return try Self.error(failure.message, status: failure.code == -32603 ? .internalServerError : .badRequest)
         }
     }
 
@@ -255,7 +260,7 @@ struct RestAPIServer {
     static func body(_ request: Request) async throws -> [String: JSONValue] {
         let buffer = try await request.body.collect(upTo: maximumBodyBytes)
         guard buffer.readableBytes > 0 else { return [:] }
-        guard case .object(let fields) = try JSONDecoder().decode(JSONValue.self, from: Data(buffer: buffer)) else {
+        guard case .object(let fields) = try? JSONDecoder().decode(JSONValue.self, from: Data(buffer: buffer)) else {
             throw JSONRPCError.userError("Couldn't process request - invalid request: the body is not a JSON object")
         }
         return fields
