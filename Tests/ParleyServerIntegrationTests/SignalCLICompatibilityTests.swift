@@ -388,6 +388,19 @@ import Testing
         #expect(try await request("POST", "/v1/groups/12025550123/\(restGroup)/quit").status == 204)
         let afterQuit = try await request("GET", "/v1/groups/12025550123/\(restGroup)")
         #expect(afterQuit.body.contains(#""member":false"#), "\(afterQuit)")
+        // A file Pat sends is listed and downloaded through the REST door (streamed from the decrypted file).
+        let note = directory + "-note.txt"
+        try Data("an attachment for the bot".utf8).write(to: URL(fileURLWithPath: note))
+        defer { try? FileManager.default.removeItem(atPath: note) }
+        #expect(try await parley.run("send", "12025550123", "with a file", "--attach", note, "--account", "pat").status == 0)
+        var listed = ""
+        for _ in 0..<40 where !listed.contains("_") {
+            try await Task.sleep(for: .milliseconds(250))
+            listed = try await request("GET", "/v1/attachments").body
+        }
+        let attachmentId = try #require(listed.range(of: #"[0-9a-f-]+_[0-9]+"#, options: .regularExpression).map { String(listed[$0]) }, "\(listed)")
+        let downloaded = try await request("GET", "/v1/attachments/\(attachmentId)")
+        #expect(downloaded.status == 200 && downloaded.body == "an attachment for the bot", "\(downloaded)")
         let malformed = try await request("POST", "/v2/send", "{")
         #expect(malformed.status == 400 && malformed.body.contains("Couldn't process request - invalid request"), "\(malformed)")
         // A group the bot left, a recipient list with a number in it, a view-once attachment: each fails the whole

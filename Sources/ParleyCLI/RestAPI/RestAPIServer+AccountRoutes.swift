@@ -90,10 +90,31 @@ extension RestAPIServer {
             try await handle {
                 guard let (account, id) = try attachment(context) else { return try Self.error("no such attachment", status: .notFound) }
                 let file = try account.client.temporaryFile(named: "rest-download")
-                defer { try? FileManager.default.removeItem(at: file) }
-                try await account.client.downloadAttachment(id, to: file, recordingIt: false)
-                return Response(status: .ok, headers: [.contentType: "application/octet-stream"],
-                                body: ResponseBody(byteBuffer: ByteBuffer(bytes: try Data(contentsOf: file))))
+                let reader: FileHandle
+                do {
+                    try await account.client.downloadAttachment(id, to: file, recordingIt: false)
+                    reader = try FileHandle(forReadingFrom: file)
+                } catch ParleyError.server(let failure) where failure.status == 404 {
+                    try? FileManager.default.removeItem(at: file)
+                    return try Self.error("the attachment is no longer on the server", status: .notFound)
+                } catch {
+                    try? FileManager.default.removeItem(at: file)
+                    throw error
+                }
+                let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? nil
+                var headers: HTTPFields = [.contentType: "application/octet-stream"]
+                if let size { headers[.contentLength] = String(size) }
+                // Streamed from the decrypted file (up to 100 MiB) a chunk at a time, which goes when the answer is out.
+                return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+                    defer {
+                        try? reader.close()
+                        try? FileManager.default.removeItem(at: file)
+                    }
+                    while let chunk = try reader.read(upToCount: 256 * 1024), !chunk.isEmpty {
+                        try await writer.write(ByteBuffer(bytes: chunk))
+                    }
+                    try await writer.finish(nil)
+                })
             }
         }
         router.delete("/v1/attachments/:id") { _, context in
