@@ -338,6 +338,18 @@ import Testing
                                + "Sec-WebSocket-Version: 13\r\n\r\n"))
         let refusedCursor = await badCursor.read(for: 2).text
         #expect(!refusedCursor.contains(" 101 "), "\(refusedCursor)")
+        // At most 64 sockets at once (the receiver above holds one): the one past them is closed as it comes.
+        var sockets: [RawConnection] = []
+        for _ in 0..<64 {
+            let socket = try RawConnection(port: restPort)
+            #expect(socket.send("GET /v1/receive/12025550123 HTTP/1.1\r\nHost: 127.0.0.1:\(restPort)\r\nUpgrade: websocket\r\n"
+                                + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"))
+            sockets.append(socket)
+        }
+        var closedSockets = 0
+        for socket in sockets where await socket.read(for: 0.1).closed { closedSockets += 1 }
+        #expect(closedSockets == 1, "\(closedSockets) of 64 closed")
+        sockets.removeAll()
 
         // Pat's client shows the two answers: one in the 1:1 chat, one in the group.
         #expect(try await parley.run("receive", "--account", "pat").status == 0)

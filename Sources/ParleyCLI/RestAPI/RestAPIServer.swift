@@ -22,9 +22,14 @@ struct RestAPIServer {
     let endpoint: HostAndPort
     let accounts: DaemonAccounts
     let peers: DaemonPeers
+    /// The `/v1/receive` sockets connected at once (a client past them is closed as it comes).
+    let subscribers = SubscriberSlots(limit: 64)
 
     /// The largest request body accepted (attachments travel base64-encoded inside it).
     static let maximumBodyBytes = 128 * 1024 * 1024
+    /// How long a `/v1/receive` client may leave a frame untaken before it is given up on (its socket closes; it
+    /// reconnects with `?since=` and catches up).
+    static let subscriberStallLimit: Duration = .seconds(30)
 
     /// signal-cli-rest-api's routes for what Parley has no counterpart of: each answers 501 with an error naming it,
     /// rather than a 404 that reads like a wrong address.
@@ -116,9 +121,10 @@ struct RestAPIServer {
             // A catch-up cursor is a local message id; anything else is refused rather than read as "no catch-up".
             if let since = request.uri.queryParameters["since"], (Int64(since) ?? -1) < 0 { return .dontUpgrade }
             return .upgrade([:])
-        } onUpgrade: { inbound, outbound, context in
+        } onUpgrade: { [subscribers] inbound, outbound, context in
             guard let number = context.requestContext.parameters.get("number"),
-                  let account = accounts.named(number) else { return }
+                  let account = accounts.named(number), subscribers.take() else { return }
+            defer { subscribers.release() }
             let since = context.request.uri.queryParameters["since"].flatMap { Int64($0) }
             try await stream(to: account, after: since, inbound: inbound, outbound: outbound)
         }
@@ -181,11 +187,25 @@ struct RestAPIServer {
             group.addTask { for try await _ in inbound {} }
             group.addTask {
                 try await MissedMessages.feed(from: peers, of: account, after: cursor, frame: Self.frame) { text in
-                    try await outbound.write(.text(text))
+                    try await Self.writeOrGiveUp { try await outbound.write(.text(text)) }
                 }
             }
             try await group.next()
             group.cancelAll()
+        }
+    }
+
+    /// Runs `write`; a client that has not taken it within ``subscriberStallLimit`` is given up on (the write is
+    /// cancelled and this throws), so a client that stops reading cannot hold its socket and feed forever.
+    static func writeOrGiveUp(_ write: @escaping @Sendable () async throws -> Void) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await write() }
+            group.addTask {
+                try await Task.sleep(for: subscriberStallLimit)
+                throw RestAPIError.subscriberStalled
+            }
+            defer { group.cancelAll() }
+            try await group.next()
         }
     }
 
