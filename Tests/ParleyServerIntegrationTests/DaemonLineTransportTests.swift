@@ -44,9 +44,9 @@ import Testing
                               + #"{"jsonrpc":"2.0","id":12,"method":"sendReaction","params":{\#(account),"emoji":"👍","targetAuthor":"+15550000032","targetTimestamp":5,"remove":"true"}}"# + "\n"
                               + #"{"jsonrpc":"2.0","id":13,"method":"send","params":{"account":"+15550000031","recipient":["+15550000032",5],"message":"to whom?"}}"# + "\n"))
         var invalid = ""
-        // An attachment for a send that fails (an unknown recipient) is not left behind in the staging folder.
+        // An attachment staged for a send that then fails (the next attachment is malformed) is not left behind.
         let attachment = "data:text/plain;filename=note.txt;base64," + Data(repeating: 7, count: 4096).base64EncodedString()
-        #expect(careless.send(#"{"jsonrpc":"2.0","id":14,"method":"send","params":{"account":"+15550000031","recipient":["u:nobody-here"],"message":"x","attachment":"\#(attachment)"}}"# + "\n"))
+        #expect(careless.send(#"{"jsonrpc":"2.0","id":14,"method":"send","params":{"account":"+15550000031","recipient":["+15550000032"],"message":"x","attachment":["\#(attachment)","data:nonsense"]}}"# + "\n"))
         for _ in 0..<40 where !(invalid.contains(#""id":11"#) && invalid.contains(#""id":12"#) && invalid.contains(#""id":13"#)
                                   && invalid.contains(#""id":14"#)) {
             invalid += await careless.read(for: 0.25).text

@@ -89,7 +89,8 @@ final class LineConnection: Sendable {
                     var start = 0
                     while let newline = buffer[max(start, searched)...].firstIndex(of: 10) {
                         credits.wait()
-                        if outbox.withLock({ $0.sessionDone }) { break reading }
+                        // Closed, or cut off: nothing more it sent is run.
+                        if outbox.withLock({ $0.closed }) { break reading }
                         continuation.yield(.line(String(decoding: buffer[start..<newline], as: UTF8.self)))
                         start = newline + 1
                     }
@@ -132,7 +133,9 @@ final class LineConnection: Sendable {
     func write(_ data: Data) {
         let accepted = outbox.withLock { box -> Bool in
             guard !box.closed else { return true }
-            guard box.bytes + data.count <= Self.maximumPendingBytes else {
+            // One answer larger than the limit (a long history) still goes to a client that reads: only a queue that
+            // already holds something is cut off.
+            guard box.bytes == 0 || box.bytes + data.count <= Self.maximumPendingBytes else {
                 box.closed = true
                 return false
             }
@@ -154,7 +157,7 @@ final class LineConnection: Sendable {
 
     /// Waits until the queue holds less than ``pacedPendingBytes`` (or the connection is closed): the session's pace.
     func paced() async {
-        while outbox.withLock({ !$0.closed && $0.bytes >= Self.pacedPendingBytes }) {
+        while !Task.isCancelled, outbox.withLock({ !$0.closed && $0.bytes >= Self.pacedPendingBytes }) {
             try? await Task.sleep(for: .milliseconds(10))
         }
     }

@@ -102,14 +102,13 @@ extension RestAPIServer {
                     throw error
                 }
                 let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? nil
+                // The decrypted file leaves the disk now, whatever becomes of the answer: it is read through the open handle.
+                try? FileManager.default.removeItem(at: file)
                 var headers: HTTPFields = [.contentType: "application/octet-stream"]
                 if let size { headers[.contentLength] = String(size) }
-                // Streamed from the decrypted file (up to 100 MiB) a chunk at a time, which goes when the answer is out.
+                // Streamed (up to 100 MiB) a chunk at a time.
                 return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-                    defer {
-                        try? reader.close()
-                        try? FileManager.default.removeItem(at: file)
-                    }
+                    defer { try? reader.close() }
                     while let chunk = try reader.read(upToCount: 256 * 1024), !chunk.isEmpty {
                         try await writer.write(ByteBuffer(bytes: chunk))
                     }

@@ -73,7 +73,9 @@ extension SendService {
         if let first = try await firstAnswer(to: idempotency) { return .accepted(MultiRecipientSendResponse(serverTimestamp: first)) }
         // The address pays as for a send to each recipient (one token was taken to read the body): one request stores
         // up to six copies for each of a thousand recipients, and must not be a thousand times cheaper than 1:1 sends.
-        if message.recipients.count > 1 { try takeUnidentifiedSendToken(from: clientAddress, tokens: message.recipients.count - 1) }
+        // (At most a full bucket in all, so a bucket smaller than the largest send does not refuse it forever.)
+        let rest = min(message.recipients.count, Int(limits.rateLimits.unidentifiedSendPerAddress.capacity)) - 1
+        if rest > 0 { try takeUnidentifiedSendToken(from: clientAddress, tokens: rest) }
         var resolved: [(account: StoredAccount, devices: [StoredDevice], recipient: SealedSenderMultiRecipientMessage.Recipient)] = []
         var unknown: [String] = []
         for (serviceId, recipient) in message.recipients {
