@@ -190,6 +190,8 @@ let package = Package(
             ],
             resources: [.copy("Vectors")]
         ),
+        // The command-line client's own parts (the daemon's doors' bounds), without a server.
+        .testTarget(name: "ParleyCLITests", dependencies: ["ParleyCLI"]),
         // Shared by the server test targets: throwaway PostgreSQL databases.
         .target(
             name: "ParleyTestSupport",

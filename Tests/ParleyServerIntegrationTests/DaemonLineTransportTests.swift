@@ -58,6 +58,21 @@ import Testing
             #expect(invalid.split(separator: "\n").contains { $0.contains(#""id":\#(id)"#) && $0.contains("-32602") && $0.contains(problem) }, "\(invalid)")
         }
 
+        // A call naming more people or messages than the limit is refused before any is looked up (each lookup can be
+        // a request to the server).
+        let many = (0..<1_001).map { #""+1555\#(String(format: "%07d", $0))""# }.joined(separator: ",")
+        let timestamps = (1...1_001).map(String.init).joined(separator: ",")
+        #expect(careless.send(#"{"jsonrpc":"2.0","id":15,"method":"getUserStatus","params":{"account":"+15550000031","recipient":[\#(many)]}}"# + "\n"
+                              + #"{"jsonrpc":"2.0","id":16,"method":"sendTyping","params":{"account":"+15550000031","recipient":[\#(many)]}}"# + "\n"
+                              + #"{"jsonrpc":"2.0","id":17,"method":"sendReceipt","params":{"account":"+15550000031","recipient":"+15550000032","targetTimestamp":[\#(timestamps)]}}"# + "\n"))
+        var capped = ""
+        for _ in 0..<40 where !(capped.contains(#""id":15"#) && capped.contains(#""id":16"#) && capped.contains(#""id":17"#)) {
+            capped += await careless.read(for: 0.25).text
+        }
+        for (id, limit) in [(15, "At most 1000 recipients"), (16, "At most 1000 recipients"), (17, "At most 1000 target timestamps")] {
+            #expect(capped.split(separator: "\n").contains { $0.contains(#""id":\#(id)"#) && $0.contains(#""code":-1"#) && $0.contains(limit) }, "\(capped)")
+        }
+
         // A client pipelines requests and never reads the answers: its own writes wait (then it is cut off); a client
         // that reads still hears of a message the moment it comes.
         let stalled = try RawConnection(port: port)

@@ -91,6 +91,25 @@ import Testing
         #expect(python.terminationStatus == 0, "the bot stopped: \(seen.joined(separator: " | ")) \(stderr)")
         #expect(seen.contains("EVENT ping from bob") && seen.contains("CAUGHT UP") && seen.last == "OK", "\(seen)")
 
+        // At most 64 event streams at once: the next is 503 with Retry-After. (The bot's last stream may still hold a
+        // place: a stream's place is given back when a write to its gone client fails, at the latest with the next
+        // keep-alive.)
+        let daemonPort = try #require(daemonAddress.split(separator: ":").last.flatMap { Int($0) })
+        var streams: [RawConnection] = [], streamAnswers: [String] = []
+        for _ in 0..<65 where !(streamAnswers.last?.hasPrefix("HTTP/1.1 503") ?? false) {
+            let stream = try RawConnection(port: daemonPort)
+            #expect(stream.send("GET /api/v1/events HTTP/1.1\r\nHost: 127.0.0.1:\(daemonPort)\r\nAccept: text/event-stream\r\n\r\n"))
+            var answer = ""
+            for _ in 0..<20 where !answer.contains("\r\n\r\n") { answer += await stream.read(for: 0.1).text }
+            streamAnswers.append(answer)
+            streams.append(stream)
+        }
+        let opened = streamAnswers.filter { $0.hasPrefix("HTTP/1.1 200") }.count
+        #expect((63...64).contains(opened) && streamAnswers.last?.hasPrefix("HTTP/1.1 503") == true
+                && streamAnswers.last?.lowercased().contains("retry-after: 5") == true,
+                "\(opened) opened; \(streamAnswers.filter { !$0.hasPrefix("HTTP/1.1 200") })")
+        streams.removeAll()
+
         // What the bot did, as Bob and Carol's own clients see it.
         #expect(try await parley.run("receive", "--account", "bob").status == 0)
         let bobsView = try await parley.run("history", "15550000001", "--account", "bob", "--json").stdout
@@ -338,17 +357,32 @@ import Testing
                                + "Sec-WebSocket-Version: 13\r\n\r\n"))
         let refusedCursor = await badCursor.read(for: 2).text
         #expect(!refusedCursor.contains(" 101 "), "\(refusedCursor)")
-        // At most 64 sockets at once (the receiver above holds one): the one past them is closed as it comes.
-        var sockets: [RawConnection] = []
-        for _ in 0..<64 {
+        // At most 64 sockets at once (the receiver above holds one): the one past them is closed with 1013, "Try Again
+        // Later", and says why.
+        var sockets: [RawConnection] = [], answers: [[UInt8]] = []
+        let headEnd: [UInt8] = Array("\r\n\r\n".utf8)
+        for index in 0..<64 {
             let socket = try RawConnection(port: restPort)
             #expect(socket.send("GET /v1/receive/12025550123 HTTP/1.1\r\nHost: 127.0.0.1:\(restPort)\r\nUpgrade: websocket\r\n"
                                 + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"))
+            var answer: [UInt8] = []
+            // The last one's close frame (ending with its reason) follows its handshake answer.
+            for _ in 0..<20 where answer.firstRange(of: headEnd) == nil || (index == 63 && !String(decoding: answer, as: UTF8.self).hasSuffix(" once")) {
+                let (bytes, closed) = await socket.readBytes(for: 0.1)
+                answer += bytes
+                if closed { break }
+            }
+            answers.append(answer)
             sockets.append(socket)
         }
-        var closedSockets = 0
-        for socket in sockets where await socket.read(for: 0.1).closed { closedSockets += 1 }
-        #expect(closedSockets == 1, "\(closedSockets) of 64 closed")
+        #expect(answers.allSatisfy { $0.starts(with: Array("HTTP/1.1 101".utf8)) },
+                "\(answers.map { String(decoding: $0.prefix(20), as: UTF8.self) })")
+        let last = answers[63]
+        let frame = last.firstRange(of: headEnd).map { Array(last[$0.upperBound...]) } ?? []
+        // FIN + close, unmasked, a short length, the code 1013 (0x03F5) big-endian, then the reason.
+        #expect(frame.count > 4 && frame[0] == 0x88 && Int(frame[1]) == frame.count - 2 && frame[2] == 0x03 && frame[3] == 0xF5
+                && String(decoding: frame.dropFirst(4), as: UTF8.self) == "too many /v1/receive sockets: at most 64 at once",
+                "\(frame)")
         sockets.removeAll()
 
         // Pat's client shows the two answers: one in the 1:1 chat, one in the group.

@@ -8,19 +8,27 @@ import NIOCore
 /// `event:receive` with the `{"account", "envelope"}` parameters per incoming message, its local message id as the
 /// event's `id:`, a `:` comment every 15 seconds; a client that sends `Last-Event-ID` — as an EventSource reconnecting
 /// does — or `?since=ID` first gets every message it missed, read from the database), and `GET /api/v1/check`.
+/// At most ``maximumStreams`` event streams at once (the next is 503 with `Retry-After`); a stream whose client leaves
+/// an event untaken for ``stallLimit`` is closed (the client reconnects with `Last-Event-ID` and catches up).
 /// ``LoopbackGuard`` keeps web pages out; there is no other authentication.
 struct DaemonHTTPServer {
     let endpoint: HostAndPort
     let session: DaemonSession
     let peers: DaemonPeers
+    /// The event streams open at once.
+    let streams = SubscriberSlots(limit: maximumStreams)
 
     /// The largest request body accepted (attachments travel as data URIs).
     static let maximumBodyBytes = 128 * 1024 * 1024
     /// How often an idle event stream gets a keep-alive comment.
     static let keepAliveInterval: Duration = .seconds(15)
+    /// How many event streams may be open at once: each holds a connection, a feed and its buffer.
+    static let maximumStreams = 64
+    /// How long an event stream's client may leave an event (or keep-alive) untaken before its connection is closed.
+    static let stallLimit: Duration = .seconds(30)
 
     func run() async throws {
-        let router = Router()
+        let router = Router(context: LocalRequestContext.self)
         router.post("/api/v1/rpc") { request, _ -> Response in
             if let refusal = LoopbackGuard(endpoint: endpoint).refusal(of: request) { return refusal }
             guard request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true else {
@@ -30,7 +38,7 @@ struct DaemonHTTPServer {
             guard let answer = await session.respond(to: Data(buffer: body)) else { return Response(status: .created) }
             return Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer)))
         }
-        router.get("/api/v1/events") { request, _ -> Response in
+        router.get("/api/v1/events") { request, context -> Response in
             if let refusal = LoopbackGuard(endpoint: endpoint).refusal(of: request) { return refusal }
             let cursor = request.headers[HTTPField.Name("Last-Event-ID")!].flatMap { Int64($0) } ?? request.uri.queryParameters["since"].flatMap { Int64($0) }
             // signal-cli's `?account=`: one account's events (all accounts' when absent); an unknown one is 400.
@@ -43,8 +51,11 @@ struct DaemonHTTPServer {
             }
             // A catch-up cursor is a local message id, so it needs one account's database.
             guard cursor == nil || account != nil else { return Response(status: .badRequest) }
+            guard let lease = streams.lease() else {
+                return Response(status: .serviceUnavailable, headers: [.retryAfter: "5"])
+            }
             return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
-                            body: events(of: account, after: cursor))
+                            body: events(of: account, after: cursor, holding: lease, on: context.channel))
         }
         router.get("/api/v1/check") { _, _ in Response(status: .ok) }
         try await LocalHTTPService.run("parley-daemon", router: router, endpoint: endpoint)
@@ -52,11 +63,22 @@ struct DaemonHTTPServer {
 
     /// The event stream of one client: the messages `account` stored after `cursor` (when it names one), then every
     /// incoming message (of `account`, or of every account when `nil`) until it disconnects; each once, in order.
-    private func events(of account: DaemonAccount?, after cursor: Int64?) -> ResponseBody {
+    /// `lease` is its place among the open streams, kept until the body is gone; `channel` is closed when the client
+    /// leaves a write untaken for ``stallLimit``.
+    private func events(of account: DaemonAccount?, after cursor: Int64?, holding lease: SubscriberSlots.Lease,
+                        on channel: any Channel) -> ResponseBody {
         ResponseBody { [peers] writer in
+            // This body holds the stream's place, and gives it back when it is gone.
+            defer { withExtendedLifetime(lease) {} }
+            let watch = StallWatch(limit: Self.stallLimit)
+            // A write waits for the client until its connection closes: the watchdog closes it.
+            let watchdog = Task {
+                do { try await watch.watch() } catch is StalledClientError { channel.close(promise: nil) } catch {}
+            }
+            defer { watchdog.cancel() }
             try await MissedMessages.feed(from: peers, of: account, after: cursor, keepAlive: (Self.keepAliveInterval, ":\n"),
                                           frame: { Self.frame($0, withId: account != nil) }) { text in
-                try await writer.write(ByteBuffer(string: text))
+                try await watch.write { try await writer.write(ByteBuffer(string: text)) }
             }
             try await writer.finish(nil)
         }

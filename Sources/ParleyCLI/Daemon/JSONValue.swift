@@ -44,21 +44,5 @@ enum JSONValue: Codable, Sendable, Equatable {
         default: nil
         }
     }
-    var strings: [String]? { if case .array(let values) = self { values.compactMap(\.string) } else { nil } }
     var bool: Bool? { if case .bool(let value) = self { value } else { nil } }
-    /// A scalar or an array of strings (signal-cli's list options accept both).
-    var stringList: [String]? {
-        switch self {
-        case .string(let value): [value]
-        case .array(let values): values.compactMap(\.string)
-        default: nil
-        }
-    }
-    /// A scalar or an array of integers.
-    var integerList: [Int64]? {
-        switch self {
-        case .array(let values): values.compactMap(\.integer)
-        default: integer.map { [$0] }
-        }
-    }
 }

@@ -12,8 +12,9 @@ enum LocalHTTPService {
     /// response still being written, such as an event stream, keeps it open).
     static let idleTimeout: TimeAmount = .seconds(60)
 
-    static func run(_ name: String, router: Router<BasicRequestContext>,
-                    server: HTTPServerBuilder = .http1(configuration: .init(idleTimeout: idleTimeout)), endpoint: HostAndPort) async throws {
+    static func run<Context: RequestContext>(_ name: String, router: Router<Context>,
+                    server: HTTPServerBuilder = .http1(configuration: .init(idleTimeout: idleTimeout)), endpoint: HostAndPort) async throws
+    where Context.Source == ApplicationRequestContextSource {
         var logger = Logger(label: name)
         logger.logLevel = .warning
         let app = Application(

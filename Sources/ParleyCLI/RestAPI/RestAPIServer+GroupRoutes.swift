@@ -37,10 +37,9 @@ extension RestAPIServer {
         }
         for (method, parameter) in [(HTTPRequest.Method.post, "member"), (.delete, "removeMember")] {
             forward(router, method, "/v1/groups/:number/:group/members", to: "updateGroup") { body, context in
-                guard let members = body["members"], !(members.stringList ?? []).isEmpty else {
-                    throw JSONRPCError.userError("Couldn't process request - members missing")
-                }
-                return ["groupId": .string(try Self.groupID(context)), parameter: members]
+                let members = try SignalCLIMethods.Params(values: body).list("members")
+                guard !members.isEmpty else { throw JSONRPCError.userError("Couldn't process request - members missing") }
+                return ["groupId": .string(try Self.groupID(context)), parameter: .array(members.map(JSONValue.string))]
             }
         }
         // Leaving: `quit`, or `DELETE` (which signal-cli-rest-api's json-rpc mode also turns into leaving).

@@ -22,14 +22,16 @@ struct RestAPIServer {
     let endpoint: HostAndPort
     let accounts: DaemonAccounts
     let peers: DaemonPeers
-    /// The `/v1/receive` sockets connected at once (a client past them is closed as it comes).
+    /// The `/v1/receive` sockets connected at once (one past them is closed with ``tryAgainLater``).
     let subscribers = SubscriberSlots(limit: 64)
+    /// WebSocket close code 1013, "Try Again Later" (IANA's registry for RFC 6455): the server is at its limit.
+    static let tryAgainLater: UInt16 = 1013
 
     /// The largest request body accepted (attachments travel base64-encoded inside it).
     static let maximumBodyBytes = 128 * 1024 * 1024
     /// How long a `/v1/receive` client may leave a frame untaken before it is given up on (its socket closes; it
     /// reconnects with `?since=` and catches up).
-    static let subscriberStallLimit: Duration = .seconds(30)
+    static let stallLimit: Duration = .seconds(30)
 
     /// signal-cli-rest-api's routes for what Parley has no counterpart of: each answers 501 with an error naming it,
     /// rather than a 404 that reads like a wrong address.
@@ -71,7 +73,7 @@ struct RestAPIServer {
                 if let attachment = body["base64_attachment"], attachment != .null { body["base64_attachments"] = .array([attachment]) }
                 // `is_group`: the recipients are groups (their REST ids, with or without the `group.` prefix).
                 if body["is_group"] == .bool(true) {
-                    let groups = try SignalCLIMethods.Params(values: body).list("recipients", "recipients")
+                    let groups = try SignalCLIMethods.Params(values: body).list("recipients")
                     body["recipients"] = .array(groups.map { .string($0.hasPrefix("group.") ? $0 : "group." + $0) })
                 }
                 return try Self.json(try await send(body).first ?? .object([:]), status: .created)
@@ -122,8 +124,13 @@ struct RestAPIServer {
             if let since = request.uri.queryParameters["since"], (Int64(since) ?? -1) < 0 { return .dontUpgrade }
             return .upgrade([:])
         } onUpgrade: { [subscribers] inbound, outbound, context in
-            guard let number = context.requestContext.parameters.get("number"),
-                  let account = accounts.named(number), subscribers.take() else { return }
+            guard let number = context.requestContext.parameters.get("number"), let account = accounts.named(number) else { return }
+            // Past the cap the socket is closed with 1013 "Try Again Later" (a refused handshake could only be a bare
+            // 400 in Hummingbird).
+            guard subscribers.take() else {
+                try await outbound.close(.unknown(Self.tryAgainLater), reason: "too many /v1/receive sockets: at most \(subscribers.limit) at once")
+                return
+            }
             defer { subscribers.release() }
             let since = context.request.uri.queryParameters["since"].flatMap { Int64($0) }
             try await stream(to: account, after: since, inbound: inbound, outbound: outbound)
@@ -144,7 +151,7 @@ struct RestAPIServer {
         guard let number = body["number"]?.string else { throw JSONRPCError.userError("number is required") }
         let account = try account(named: number)
         let given = SignalCLIMethods.Params(values: body)
-        let recipients = try given.list("recipients", "recipients") + given.list("recipient", "recipient")
+        let recipients = try given.list("recipients") + given.list("recipient")
         guard !recipients.isEmpty else {
             throw JSONRPCError.userError("Couldn't process request - please provide at least one recipient")
         }
@@ -152,7 +159,7 @@ struct RestAPIServer {
             throw JSONRPCError.userError("Couldn't process request - Parley does not send view-once attachments")
         }
         var params: [String: JSONValue] = ["message": body["message"] ?? .string("")]
-        params["attachment"] = .array(try given.list("base64_attachments", "base64_attachments").map { attachment in
+        params["attachment"] = .array(try given.list("base64_attachments").map { attachment in
             .string(attachment.hasPrefix("data:") ? attachment : "data:application/octet-stream;base64," + attachment)
         })
         for (from, to) in [("quote_timestamp", "quoteTimestamp"), ("quote_author", "quoteAuthor"), ("edit_timestamp", "editTimestamp")] {
@@ -185,27 +192,16 @@ struct RestAPIServer {
         try await withThrowingTaskGroup(of: Void.self) { [peers] group in
             // Reading answers the client's pings and notices its close.
             group.addTask { for try await _ in inbound {} }
+            // A client that leaves a frame untaken is given up on: its write is cancelled, its socket closed.
+            let watch = StallWatch(limit: Self.stallLimit)
+            group.addTask { try await watch.watch() }
             group.addTask {
                 try await MissedMessages.feed(from: peers, of: account, after: cursor, frame: Self.frame) { text in
-                    try await Self.writeOrGiveUp { try await outbound.write(.text(text)) }
+                    try await watch.write { try await outbound.write(.text(text)) }
                 }
             }
             try await group.next()
             group.cancelAll()
-        }
-    }
-
-    /// Runs `write`; a client that has not taken it within ``subscriberStallLimit`` is given up on (the write is
-    /// cancelled and this throws), so a client that stops reading cannot hold its socket and feed forever.
-    static func writeOrGiveUp(_ write: @escaping @Sendable () async throws -> Void) async throws {
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await write() }
-            group.addTask {
-                try await Task.sleep(for: subscriberStallLimit)
-                throw RestAPIError.subscriberStalled
-            }
-            defer { group.cancelAll() }
-            try await group.next()
         }
     }
 

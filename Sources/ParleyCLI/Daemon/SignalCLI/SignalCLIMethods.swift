@@ -66,14 +66,13 @@ struct SignalCLIMethods: Sendable {
 
     // MARK: Sending
 
-    /// Most recipients one `send` names (each is looked up, and gets a message queued).
+    /// Most recipients one call names (`send`, `sendTyping`, `getUserStatus`…: each is looked up, and gets a message).
     static let maximumRecipients = 1_000
+    /// Most messages one `sendReceipt` names (each is looked up).
+    static let maximumTargets = 1_000
 
     private func send(_ p: Params) async throws -> JSONValue {
         let recipients = try p.list("recipient", "recipients") + p.list("username", "usernames").map { "u:" + $0 }
-        guard recipients.count <= Self.maximumRecipients else {
-            throw JSONRPCError.userError("At most \(Self.maximumRecipients) recipients per call")
-        }
         let groups = try p.list("groupId", "groupIds").map { try group($0) }
         let text = try p.string("message") ?? ""
         let mentions = try await mentions(try p.list("mention", "mentions"))
@@ -187,23 +186,27 @@ struct SignalCLIMethods: Sendable {
         guard (try p.string("type") ?? "read") == "read" else { throw JSONRPCError.userError("Parley sends read receipts only, not viewed receipts") }
         let targets = try p.integerList("targetTimestamp", "targetTimestamps")
         guard !targets.isEmpty else { throw JSONRPCError.userError("Target timestamp parameter is missing") }
+        // Bounded before any is looked up; the sender is looked up once.
+        guard targets.count <= Self.maximumTargets else {
+            throw JSONRPCError.userError("At most \(Self.maximumTargets) target timestamps per call")
+        }
+        let authorId = try await SignalCLIAddress.resolve(recipient, with: client)
         var threads: Set<Int64> = []
-        for target in targets { threads.insert(try await message(by: recipient, sentAt: target).threadId) }
+        for target in targets { threads.insert(try message(by: authorId, named: recipient, sentAt: target).threadId) }
         // Marking the conversation read sends read receipts for everything unread in it, these messages included.
         for thread in threads { try client.markRead(threadId: thread) }
         _ = try await client.runJobs()
-        return try answer(timestamp: Self.now,
-                          results: [try result(for: try await SignalCLIAddress.resolve(recipient, with: client), type: "SUCCESS", group: nil)])
+        return try answer(timestamp: Self.now, results: [try result(for: authorId, type: "SUCCESS", group: nil)])
     }
 
     private func sendTyping(_ p: Params) async throws -> JSONValue {
         guard try p.list("groupId", "groupIds").isEmpty else { throw JSONRPCError.userError("Parley sends typing indicators to 1:1 chats only") }
-        let recipients = try p.list("recipient", "recipients")
-        guard !recipients.isEmpty else { throw JSONRPCError.userError("No recipients given") }
+        let state: TypingAction = try p.bool("stop") ?? false ? .stopped : .started
+        let accountIds = try await resolve(try p.list("recipient", "recipients"))
+        guard !accountIds.isEmpty else { throw JSONRPCError.userError("No recipients given") }
         var results: [JSONValue] = []
-        for recipient in recipients {
-            let accountId = try await SignalCLIAddress.resolve(recipient, with: client)
-            let sent = try await client.sendTyping((try p.bool("stop") ?? false) ? .stopped : .started, to: accountId)
+        for accountId in accountIds {
+            let sent = try await client.sendTyping(state, to: accountId)
             results.append(try result(for: accountId, type: sent ? "SUCCESS" : "NETWORK_FAILURE", group: nil))
         }
         return try answer(timestamp: Self.now, results: results)
@@ -239,10 +242,7 @@ struct SignalCLIMethods: Sendable {
         guard adding.count <= GroupContext.maximumMembers, removing.count <= GroupContext.maximumMembers else {
             throw JSONRPCError.userError("A group has at most \(GroupContext.maximumMembers) members")
         }
-        var seen = Set<String>()
-        let added = try await adding.asyncMap { try await SignalCLIAddress.resolve($0, with: client) }.filter { seen.insert($0).inserted }
-        seen = []
-        let removed = try await removing.asyncMap { try await SignalCLIAddress.resolve($0, with: client) }.filter { seen.insert($0).inserted }
+        let added = try await resolve(adding), removed = try await resolve(removing)
         guard let text = try p.string("groupId") else {
             let id = try client.sender.createGroup(title: try p.string("name") ?? "", members: added)
             _ = try await client.runJobs()
@@ -270,6 +270,10 @@ struct SignalCLIMethods: Sendable {
 
     private func userStatus(_ p: Params) async throws -> JSONValue {
         let recipients = try p.list("recipient", "recipients") + p.list("username", "usernames").map { "u:" + $0 }
+        // Bounded before any is looked up.
+        guard recipients.count <= Self.maximumRecipients else {
+            throw JSONRPCError.userError("At most \(Self.maximumRecipients) recipients per call")
+        }
         var statuses: [JSONValue] = []
         for recipient in recipients {
             var status: [String: JSONValue] = ["recipient": .string(recipient)]
@@ -358,7 +362,11 @@ struct SignalCLIMethods: Sendable {
 
     /// The message `author` (a recipient string) sent at `timestamp`.
     private func message(by author: String, sentAt timestamp: Int64) async throws -> StoredMessage {
-        let authorId = try await SignalCLIAddress.resolve(author, with: client)
+        try message(by: try await SignalCLIAddress.resolve(author, with: client), named: author, sentAt: timestamp)
+    }
+
+    /// The message account `authorId` (named `author` in the call) sent at `timestamp`.
+    private func message(by authorId: String, named author: String, sentAt timestamp: Int64) throws -> StoredMessage {
         guard let message = try client.message(author: authorId, timestamp: try Self.timestamp(timestamp)) else {
             throw JSONRPCError.userError("Target message not found: \(author) at \(timestamp)")
         }
@@ -373,7 +381,6 @@ struct SignalCLIMethods: Sendable {
         return message
     }
 
-    /// Runs the queued act and answers with its timestamp and the recipients it was for.
     /// The accounts `recipients` name, each once (a number and the same account's UUID are one recipient), looked up
     /// before anything is queued. At most ``maximumRecipients``, counted before any lookup.
     private func resolve(_ recipients: [String]) async throws -> [String] {
@@ -384,6 +391,7 @@ struct SignalCLIMethods: Sendable {
         return try await recipients.asyncMap { try await SignalCLIAddress.resolve($0, with: client) }.filter { seen.insert($0).inserted }
     }
 
+    /// Runs the queued act and answers with its timestamp and the recipients it was for.
     private func delivered(timestamp: UInt64, to accountIds: [String], groups: [GroupInfo]) async throws -> JSONValue {
         let report = try await client.runJobs()
         let type = report.failed == 0 && report.deferred == 0 ? "SUCCESS" : "NETWORK_FAILURE"
@@ -444,78 +452,5 @@ struct SignalCLIMethods: Sendable {
     /// A safety number as signal-cli prints it: groups of five digits separated by spaces.
     static func digitGroups(_ number: String) -> String {
         number.split(whereSeparator: { $0 == "\n" || $0 == " " }).joined(separator: " ")
-    }
-
-    /// Parameters read as signal-cli reads them. A parameter given with the wrong type is invalid (-32602), not absent:
-    /// an edit's timestamp written as `"1.7e12"` must not send a new message instead.
-    struct Params {
-        let values: [String: JSONValue]
-
-        /// The parameter `key`, unless it is absent or `null`.
-        private func given(_ key: String) -> JSONValue? {
-            guard let value = values[key], value != .null else { return nil }
-            return value
-        }
-
-        private static func wrongType(_ key: String, _ type: String) -> JSONRPCError {
-            JSONRPCError.invalidParams("\(key) must be \(type)")
-        }
-
-        func string(_ key: String) throws -> String? {
-            try given(key).map { value in
-                guard let text = value.string else { throw Self.wrongType(key, "a string") }
-                return text
-            }
-        }
-
-        /// An integer, or a string of one (signal-cli reads numeric options from strings too).
-        func integer(_ key: String) throws -> Int64? {
-            try given(key).map { value in
-                guard let number = value.integer else { throw Self.wrongType(key, "an integer") }
-                return number
-            }
-        }
-
-        func bool(_ key: String) throws -> Bool? {
-            try given(key).map { value in
-                guard let flag = value.bool else { throw Self.wrongType(key, "true or false") }
-                return flag
-            }
-        }
-
-        /// A list option: the singular key when it is set (a string or an array of strings), else the plural one.
-        func list(_ singular: String, _ plural: String) throws -> [String] {
-            let key = given(singular) == nil ? plural : singular
-            guard let value = given(key) else { return [] }
-            switch value {
-            case .string(let text): return [text]
-            case .array(let items):
-                return try items.map { item in
-                    guard let text = item.string else { throw Self.wrongType(key, "a string or a list of strings") }
-                    return text
-                }
-            default: throw Self.wrongType(key, "a string or a list of strings")
-            }
-        }
-
-        /// A list of integers under the singular or plural key (one integer, or an array of them).
-        func integerList(_ singular: String, _ plural: String) throws -> [Int64] {
-            let key = given(singular) == nil ? plural : singular
-            guard let value = given(key) else { return [] }
-            let items: [JSONValue] = if case .array(let items) = value { items } else { [value] }
-            return try items.map { item in
-                guard let number = item.integer else { throw Self.wrongType(key, "an integer or a list of integers") }
-                return number
-            }
-        }
-    }
-}
-
-extension Array {
-    /// The elements transformed in order by an async function.
-    func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
-        var results: [T] = []
-        for element in self { results.append(try await transform(element)) }
-        return results
     }
 }

@@ -1,0 +1,16 @@
+import Hummingbird
+import NIOCore
+
+/// The request context of the daemon's HTTP door: Hummingbird's, with the connection's channel, so a stream whose
+/// client stopped reading can be closed (a pending write ends only when its connection does).
+struct LocalRequestContext: RequestContext {
+    /// Hummingbird's part of the context.
+    var coreContext: CoreRequestContextStorage
+    /// The connection the request came on.
+    let channel: any Channel
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        channel = source.channel
+    }
+}

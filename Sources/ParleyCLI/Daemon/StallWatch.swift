@@ -1,0 +1,32 @@
+import Synchronization
+
+/// Notices a streaming client that stops reading: every write to it goes through ``write(_:)``, and ``watch()`` throws
+/// once one has waited longer than ``limit`` (the client's buffers are full and it takes nothing), so the door can close
+/// the connection rather than hold it, its feed and its buffer forever. One watch per stream, whatever the number of
+/// writes.
+final class StallWatch: Sendable {
+    /// How long a write may wait for the client.
+    let limit: Duration
+    private let waitingSince = Mutex<ContinuousClock.Instant?>(nil)
+
+    /// A watch that gives up on writes waiting longer than `limit`.
+    init(limit: Duration) { self.limit = limit }
+
+    /// Runs `body` (one write to the client), timed.
+    func write(_ body: () async throws -> Void) async throws {
+        waitingSince.withLock { $0 = .now }
+        defer { waitingSince.withLock { $0 = nil } }
+        try await body()
+    }
+
+    /// Returns only by throwing: ``StalledClientError/stalled(limit:)`` once a write has waited longer than ``limit``
+    /// (noticed within a quarter of it), `CancellationError` when the task is cancelled.
+    func watch() async throws {
+        while true {
+            try await Task.sleep(for: limit / 4)
+            if let since = waitingSince.withLock({ $0 }), ContinuousClock.now - since > limit {
+                throw StalledClientError.stalled(limit: limit)
+            }
+        }
+    }
+}

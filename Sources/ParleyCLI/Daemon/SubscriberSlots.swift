@@ -1,0 +1,44 @@
+import Synchronization
+
+/// A bounded number of places for long-lived subscribers (`parley rest-api`'s `/v1/receive` sockets, the daemon's
+/// `/api/v1/events` streams): each holds a feed, its buffer and a connection, so their number is capped.
+final class SubscriberSlots: Sendable {
+    /// How many subscribers may be connected at once.
+    let limit: Int
+    private let taken = Mutex(0)
+
+    /// Places for at most `limit` subscribers.
+    init(limit: Int) { self.limit = limit }
+
+    /// Whether every place is taken (a hint for refusing early: ``take()`` decides).
+    var isFull: Bool { taken.withLock { $0 >= limit } }
+
+    /// Takes a place; `false` when all are taken.
+    func take() -> Bool {
+        taken.withLock { count in
+            guard count < limit else { return false }
+            count += 1
+            return true
+        }
+    }
+
+    /// Gives a place taken with ``take()`` back.
+    func release() {
+        taken.withLock { $0 -= 1 }
+    }
+
+    /// Takes a place held for as long as the returned lease lives, whatever becomes of the response that keeps it
+    /// (written, or dropped when the client left first); `nil` when all are taken.
+    func lease() -> Lease? {
+        take() ? Lease(of: self) : nil
+    }
+
+    /// A place in ``SubscriberSlots``, given back when the lease is released.
+    final class Lease: Sendable {
+        private let slots: SubscriberSlots
+
+        fileprivate init(of slots: SubscriberSlots) { self.slots = slots }
+
+        deinit { slots.release() }
+    }
+}
