@@ -191,7 +191,11 @@ let package = Package(
             resources: [.copy("Vectors")]
         ),
         // The command-line client's own parts (the daemon's doors' bounds), without a server.
-        .testTarget(name: "ParleyCLITests", dependencies: ["ParleyCLI"]),
+        .testTarget(
+            name: "ParleyCLITests",
+            // NIOCore and NIOPosix come with Hummingbird: loopback channels for the doors' holds.
+            dependencies: ["ParleyCLI", .product(name: "Hummingbird", package: "hummingbird")]
+        ),
         // Shared by the server test targets: throwaway PostgreSQL databases.
         .target(
             name: "ParleyTestSupport",

@@ -64,14 +64,22 @@ import Testing
         let timestamps = (1...1_001).map(String.init).joined(separator: ",")
         #expect(careless.send(#"{"jsonrpc":"2.0","id":15,"method":"getUserStatus","params":{"account":"+15550000031","recipient":[\#(many)]}}"# + "\n"
                               + #"{"jsonrpc":"2.0","id":16,"method":"sendTyping","params":{"account":"+15550000031","recipient":[\#(many)]}}"# + "\n"
-                              + #"{"jsonrpc":"2.0","id":17,"method":"sendReceipt","params":{"account":"+15550000031","recipient":"+15550000032","targetTimestamp":[\#(timestamps)]}}"# + "\n"))
+                              + #"{"jsonrpc":"2.0","id":17,"method":"sendReceipt","params":{"account":"+15550000031","recipient":"+15550000032","targetTimestamp":[\#(timestamps)]}}"# + "\n"
+                              + #"{"jsonrpc":"2.0","id":18,"method":"send","params":{"account":"+15550000031","groupId":[\#(String(repeating: #""AAAAAAAAAAAAAAAAAAAAAA==","#, count: 1_000))"AAAAAAAAAAAAAAAAAAAAAA=="],"message":"x"}}"# + "\n"))
         var capped = ""
-        for _ in 0..<40 where !(capped.contains(#""id":15"#) && capped.contains(#""id":16"#) && capped.contains(#""id":17"#)) {
+        for _ in 0..<40 where !(15...18).allSatisfy({ capped.contains(#""id":\#($0)"#) }) {
             capped += await careless.read(for: 0.25).text
         }
-        for (id, limit) in [(15, "At most 1000 recipients"), (16, "At most 1000 recipients"), (17, "At most 1000 target timestamps")] {
+        for (id, limit) in [(15, "At most 1000 recipients"), (16, "At most 1000 recipients"), (17, "At most 1000 target timestamps"),
+                            (18, "At most 1000 groups")] {
             #expect(capped.split(separator: "\n").contains { $0.contains(#""id":\#(id)"#) && $0.contains(#""code":-1"#) && $0.contains(limit) }, "\(capped)")
         }
+        // A batch is bounded too: each call's bounds would multiply with its length.
+        let batch = "[" + (0..<101).map { #"{"jsonrpc":"2.0","id":\#(100 + $0),"method":"version"}"# }.joined(separator: ",") + "]\n"
+        #expect(careless.send(batch))
+        var batchAnswer = ""
+        for _ in 0..<20 where !batchAnswer.contains("per batch") { batchAnswer += await careless.read(for: 0.25).text }
+        #expect(batchAnswer.contains("-32600") && batchAnswer.contains("at most 100 per batch") && !batchAnswer.contains("0.1.0"), "\(batchAnswer)")
 
         // A client pipelines requests and never reads the answers: its own writes wait (then it is cut off); a client
         // that reads still hears of a message the moment it comes.

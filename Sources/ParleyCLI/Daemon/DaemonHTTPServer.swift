@@ -54,8 +54,9 @@ struct DaemonHTTPServer {
             guard let lease = streams.lease() else {
                 return Response(status: .serviceUnavailable, headers: [.retryAfter: "5"])
             }
+            let hold = StreamHold(lease, limit: Self.stallLimit, closing: context.channel, waitingForHead: true)
             return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
-                            body: events(of: account, after: cursor, holding: lease, on: context.channel))
+                            body: events(of: account, after: cursor, holding: hold))
         }
         router.get("/api/v1/check") { _, _ in Response(status: .ok) }
         try await LocalHTTPService.run("parley-daemon", router: router, endpoint: endpoint)
@@ -63,22 +64,15 @@ struct DaemonHTTPServer {
 
     /// The event stream of one client: the messages `account` stored after `cursor` (when it names one), then every
     /// incoming message (of `account`, or of every account when `nil`) until it disconnects; each once, in order.
-    /// `lease` is its place among the open streams, kept until the body is gone; `channel` is closed when the client
-    /// leaves a write untaken for ``stallLimit``.
-    private func events(of account: DaemonAccount?, after cursor: Int64?, holding lease: SubscriberSlots.Lease,
-                        on channel: any Channel) -> ResponseBody {
+    /// `hold` keeps its place among the open streams until the body is gone, and closes the connection when the client
+    /// leaves a write (the response head included) untaken for ``stallLimit``.
+    private func events(of account: DaemonAccount?, after cursor: Int64?, holding hold: StreamHold) -> ResponseBody {
         ResponseBody { [peers] writer in
-            // This body holds the stream's place, and gives it back when it is gone.
-            defer { withExtendedLifetime(lease) {} }
-            let watch = StallWatch(limit: Self.stallLimit)
-            // A write waits for the client until its connection closes: the watchdog closes it.
-            let watchdog = Task {
-                do { try await watch.watch() } catch is StalledClientError { channel.close(promise: nil) } catch {}
-            }
-            defer { watchdog.cancel() }
+            // The head is out once the body runs.
+            hold.watch.stopWaiting()
             try await MissedMessages.feed(from: peers, of: account, after: cursor, keepAlive: (Self.keepAliveInterval, ":\n"),
                                           frame: { Self.frame($0, withId: account != nil) }) { text in
-                try await watch.write { try await writer.write(ByteBuffer(string: text)) }
+                try await hold.watch.write { try await writer.write(ByteBuffer(string: text)) }
             }
             try await writer.finish(nil)
         }

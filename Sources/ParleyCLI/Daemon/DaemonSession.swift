@@ -14,6 +14,9 @@ struct DaemonSession: Sendable {
         case http
     }
 
+    /// Most requests one batch holds (each call's own bounds would otherwise multiply with its length).
+    static let maximumBatchLength = 100
+
     /// The account or accounts served; a request picks one with signal-cli's `account` parameter.
     let accounts: DaemonAccounts
     let transport: Transport
@@ -53,6 +56,11 @@ struct DaemonSession: Sendable {
         }
         guard !batch.isEmpty else {
             return Self.encode(JSONRPCResponse<JSONValue>(id: .null, result: nil, error: .invalidRequest("an empty batch"), method: nil, params: nil))
+        }
+        // Every call's own bounds would multiply with the batch's length: a batch is bounded too.
+        guard batch.count <= Self.maximumBatchLength else {
+            let refusal = JSONRPCError.invalidRequest("a batch of \(batch.count) requests: at most \(Self.maximumBatchLength) per batch")
+            return Self.encode(JSONRPCResponse<JSONValue>(id: .null, result: nil, error: refusal, method: nil, params: nil))
         }
         var answers: [JSONRPCResponse<AnyEncodable>] = []
         for item in batch { if let answer = await answer(item) { answers.append(answer) } }

@@ -1,8 +1,9 @@
 import Hummingbird
 import NIOCore
 
-/// The request context of the daemon's HTTP door: Hummingbird's, with the connection's channel, so a stream whose
-/// client stopped reading can be closed (a pending write ends only when its connection does).
+/// The request context of the local HTTP doors (`parley daemon --http`, `parley rest-api`): Hummingbird's, with the
+/// connection's channel, so a long response whose client stopped reading can be closed (a pending write ends only when
+/// its connection does).
 struct LocalRequestContext: RequestContext {
     /// Hummingbird's part of the context.
     var coreContext: CoreRequestContextStorage

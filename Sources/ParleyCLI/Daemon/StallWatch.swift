@@ -7,16 +7,25 @@ import Synchronization
 final class StallWatch: Sendable {
     /// How long a write may wait for the client.
     let limit: Duration
-    private let waitingSince = Mutex<ContinuousClock.Instant?>(nil)
+    private let waitingSince: Mutex<ContinuousClock.Instant?>
 
-    /// A watch that gives up on writes waiting longer than `limit`.
-    init(limit: Duration) { self.limit = limit }
+    /// A watch that gives up on writes waiting longer than `limit`; with `waiting`, one that counts a write already
+    /// under way (a response head the server writes before any of the stream's own) until ``stopWaiting()``.
+    init(limit: Duration, waiting: Bool = false) {
+        self.limit = limit
+        waitingSince = Mutex(waiting ? .now : nil)
+    }
 
     /// Runs `body` (one write to the client), timed.
     func write(_ body: () async throws -> Void) async throws {
         waitingSince.withLock { $0 = .now }
-        defer { waitingSince.withLock { $0 = nil } }
+        defer { stopWaiting() }
         try await body()
+    }
+
+    /// Ends the wait a write began (one of ``write(_:)``'s, or the one `waiting` counted from the start).
+    func stopWaiting() {
+        waitingSince.withLock { $0 = nil }
     }
 
     /// Returns only by throwing: ``StalledClientError/stalled(limit:)`` once a write has waited longer than ``limit``

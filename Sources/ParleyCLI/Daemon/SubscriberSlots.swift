@@ -1,9 +1,10 @@
 import Synchronization
 
-/// A bounded number of places for long-lived subscribers (`parley rest-api`'s `/v1/receive` sockets, the daemon's
-/// `/api/v1/events` streams): each holds a feed, its buffer and a connection, so their number is capped.
+/// A bounded number of places for long responses (`parley rest-api`'s `/v1/receive` sockets and attachment downloads,
+/// the daemon's `/api/v1/events` streams): each holds a connection and a feed, its buffer or a file, so their number is
+/// capped.
 final class SubscriberSlots: Sendable {
-    /// How many subscribers may be connected at once.
+    /// How many may be held at once.
     let limit: Int
     private let taken = Mutex(0)
 

@@ -9,7 +9,7 @@ import ParleyKit
 /// the attachments of received messages (list, download, delete from this device).
 extension RestAPIServer {
     /// Adds the account, contact and attachment routes to `router`.
-    func addAccountRoutes(to router: Router<BasicRequestContext>) {
+    func addAccountRoutes(to router: Router<LocalRequestContext>) {
         router.get("/v1/identities/:number") { _, context in
             try await handle {
                 try await list("listIdentities", of: try account(context)) { fields in
@@ -89,6 +89,12 @@ extension RestAPIServer {
         router.get("/v1/attachments/:id") { _, context in
             try await handle {
                 guard let (account, id) = try attachment(context) else { return try Self.error("no such attachment", status: .notFound) }
+                // Each download holds a fetch from the server, a decrypted file and a connection: a few at once.
+                guard let lease = downloads.lease() else {
+                    var busy = try Self.error("at most \(downloads.limit) attachment downloads at once", status: .serviceUnavailable)
+                    busy.headers[.retryAfter] = "5"
+                    return busy
+                }
                 let file = try account.client.temporaryFile(named: "rest-download")
                 let reader: FileHandle
                 do {
@@ -106,11 +112,14 @@ extension RestAPIServer {
                 try? FileManager.default.removeItem(at: file)
                 var headers: HTTPFields = [.contentType: "application/octet-stream"]
                 if let size { headers[.contentLength] = String(size) }
-                // Streamed (up to 100 MiB) a chunk at a time.
+                // Streamed (up to 100 MiB) a chunk at a time; a client that leaves a chunk untaken for the stall limit has
+                // its connection closed.
+                let hold = StreamHold(lease, limit: Self.stallLimit, closing: context.channel, waitingForHead: true)
                 return Response(status: .ok, headers: headers, body: ResponseBody { writer in
                     defer { try? reader.close() }
+                    hold.watch.stopWaiting()
                     while let chunk = try reader.read(upToCount: 256 * 1024), !chunk.isEmpty {
-                        try await writer.write(ByteBuffer(bytes: chunk))
+                        try await hold.watch.write { try await writer.write(ByteBuffer(bytes: chunk)) }
                     }
                     try await writer.finish(nil)
                 })
@@ -126,7 +135,7 @@ extension RestAPIServer {
     }
 
     /// The served account and local attachment id a route's `{id}` names (`ACCOUNTID_LOCALID`, as events name them).
-    private func attachment(_ context: BasicRequestContext) throws -> (DaemonAccount, Int64)? {
+    private func attachment(_ context: LocalRequestContext) throws -> (DaemonAccount, Int64)? {
         guard let (accountId, id) = SignalCLIEnvelope.parseAttachmentID(try context.parameters.require("id")),
               let account = accounts.all.first(where: { $0.accountId == accountId })
         else { return nil }

@@ -7,7 +7,7 @@ import ParleyKit
 /// signal-cli-rest-api's json-rpc mode also turns into leaving). Group ids are that API's (``RestAPIGroupID``).
 extension RestAPIServer {
     /// Adds the group routes to `router`.
-    func addGroupRoutes(to router: Router<BasicRequestContext>) {
+    func addGroupRoutes(to router: Router<LocalRequestContext>) {
         router.get("/v1/groups/:number") { _, context in
             try await handle { try Self.json(try await groups(of: try account(context))) }
         }
@@ -50,7 +50,7 @@ extension RestAPIServer {
     }
 
     /// signal-cli's group id for a route's `{group}` (a REST group id).
-    private static func groupID(_ context: BasicRequestContext) throws -> String {
+    private static func groupID(_ context: LocalRequestContext) throws -> String {
         try signalCLIGroupID(try context.parameters.require("group"))
     }
 

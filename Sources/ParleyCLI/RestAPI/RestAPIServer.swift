@@ -24,13 +24,15 @@ struct RestAPIServer {
     let peers: DaemonPeers
     /// The `/v1/receive` sockets connected at once (one past them is closed with ``tryAgainLater``).
     let subscribers = SubscriberSlots(limit: 64)
+    /// The attachment downloads served at once (`GET /v1/attachments/{id}`; the next is 503 with `Retry-After`).
+    let downloads = SubscriberSlots(limit: 4)
     /// WebSocket close code 1013, "Try Again Later" (IANA's registry for RFC 6455): the server is at its limit.
     static let tryAgainLater: UInt16 = 1013
 
     /// The largest request body accepted (attachments travel base64-encoded inside it).
     static let maximumBodyBytes = 128 * 1024 * 1024
-    /// How long a `/v1/receive` client may leave a frame untaken before it is given up on (its socket closes; it
-    /// reconnects with `?since=` and catches up).
+    /// How long a `/v1/receive` client may leave a frame untaken (or a download client a chunk) before it is given up
+    /// on: its connection closes (a socket's client reconnects with `?since=` and catches up).
     static let stallLimit: Duration = .seconds(30)
 
     /// signal-cli-rest-api's routes for what Parley has no counterpart of: each answers 501 with an error naming it,
@@ -54,7 +56,7 @@ struct RestAPIServer {
     ]
 
     func run() async throws {
-        let router = Router()
+        let router = Router(context: LocalRequestContext.self)
         router.add(middleware: LoopbackGuardMiddleware(guard: LoopbackGuard(endpoint: endpoint)))
         router.get("/v1/health") { _, _ in Response(status: .noContent) }
         router.get("/v1/about") { _, _ in
@@ -116,7 +118,7 @@ struct RestAPIServer {
                 try Self.error("\(method.rawValue) \(path) is not supported by Parley's signal-cli-rest-api surface", status: .notImplemented)
             }
         }
-        let sockets = Router(context: BasicWebSocketRequestContext.self)
+        let sockets = Router(context: RestAPISocketContext.self)
         sockets.ws("/v1/receive/:number") { [endpoint] request, context in
             guard LoopbackGuard(endpoint: endpoint).refusal(of: request) == nil,
                   let number = context.parameters.get("number"), accounts.named(number) != nil else { return .dontUpgrade }
@@ -127,13 +129,13 @@ struct RestAPIServer {
             guard let number = context.requestContext.parameters.get("number"), let account = accounts.named(number) else { return }
             // Past the cap the socket is closed with 1013 "Try Again Later" (a refused handshake could only be a bare
             // 400 in Hummingbird).
-            guard subscribers.take() else {
+            guard let lease = subscribers.lease() else {
                 try await outbound.close(.unknown(Self.tryAgainLater), reason: "too many /v1/receive sockets: at most \(subscribers.limit) at once")
                 return
             }
-            defer { subscribers.release() }
+            let hold = StreamHold(lease, limit: Self.stallLimit, closing: context.requestContext.channel, waitingForHead: false)
             let since = context.request.uri.queryParameters["since"].flatMap { Int64($0) }
-            try await stream(to: account, after: since, inbound: inbound, outbound: outbound)
+            try await stream(to: account, after: since, inbound: inbound, outbound: outbound, holding: hold)
         }
 
         try await LocalHTTPService.run("parley-rest-api", router: router, server: .http1WebSocketUpgrade(
@@ -186,18 +188,21 @@ struct RestAPIServer {
     /// `/v1/receive/{number}`: every incoming message of `account` as a text frame (signal-cli's `{"envelope",
     /// "account"}`, with Parley's local message id as `id` beside them), until the client closes; the socket stays open
     /// while it is idle. With `?since=ID` (the `id` of the last frame seen) every message stored after it comes first,
-    /// from the database, then the live ones — each once.
+    /// from the database, then the live ones — each once. A client that falls 10,000 messages behind is closed with
+    /// 1013 and comes back with `?since=`; one that leaves a frame untaken for ``stallLimit`` has its connection closed
+    /// by `hold`.
     private func stream(to account: DaemonAccount, after cursor: Int64?, inbound: WebSocketInboundStream,
-                        outbound: WebSocketOutboundWriter) async throws {
+                        outbound: WebSocketOutboundWriter, holding hold: StreamHold) async throws {
         try await withThrowingTaskGroup(of: Void.self) { [peers] group in
             // Reading answers the client's pings and notices its close.
             group.addTask { for try await _ in inbound {} }
-            // A client that leaves a frame untaken is given up on: its write is cancelled, its socket closed.
-            let watch = StallWatch(limit: Self.stallLimit)
-            group.addTask { try await watch.watch() }
             group.addTask {
                 try await MissedMessages.feed(from: peers, of: account, after: cursor, frame: Self.frame) { text in
-                    try await watch.write { try await outbound.write(.text(text)) }
+                    try await hold.watch.write { try await outbound.write(.text(text)) }
+                }
+                // The feed ends on its own only when the client fell too far behind.
+                try await hold.watch.write {
+                    try await outbound.close(.unknown(Self.tryAgainLater), reason: "fell 10,000 messages behind: reconnect with ?since=")
                 }
             }
             try await group.next()
@@ -234,9 +239,9 @@ struct RestAPIServer {
 
     /// Adds a route that is one signal-cli call on the `{number}` account: `params` builds the call's parameters from
     /// the request's JSON body and path parameters; the answer is `status` without a body.
-    func forward(_ router: Router<BasicRequestContext>, _ method: HTTPRequest.Method, _ path: String, to rpc: String,
+    func forward(_ router: Router<LocalRequestContext>, _ method: HTTPRequest.Method, _ path: String, to rpc: String,
                  answering status: HTTPResponse.Status = .noContent,
-                 params: @escaping @Sendable (_ body: [String: JSONValue], _ context: BasicRequestContext) throws -> [String: JSONValue]) {
+                 params: @escaping @Sendable (_ body: [String: JSONValue], _ context: LocalRequestContext) throws -> [String: JSONValue]) {
         router.on(RouterPath(path), method: method) { request, context in
             try await handle {
                 let body = try await Self.body(request)
@@ -261,7 +266,7 @@ struct RestAPIServer {
         }))
     }
 
-    func account(_ context: BasicRequestContext) throws -> DaemonAccount {
+    func account(_ context: LocalRequestContext) throws -> DaemonAccount {
         try account(named: try context.parameters.require("number"))
     }
 

@@ -73,7 +73,7 @@ struct SignalCLIMethods: Sendable {
 
     private func send(_ p: Params) async throws -> JSONValue {
         let recipients = try p.list("recipient", "recipients") + p.list("username", "usernames").map { "u:" + $0 }
-        let groups = try p.list("groupId", "groupIds").map { try group($0) }
+        let groups = try groups(try p.list("groupId", "groupIds"))
         let text = try p.string("message") ?? ""
         let mentions = try await mentions(try p.list("mention", "mentions"))
         if let target = try p.integer("editTimestamp") {
@@ -161,7 +161,7 @@ struct SignalCLIMethods: Sendable {
         guard let target = try p.integer("targetTimestamp") else { throw JSONRPCError.userError("Target timestamp parameter is missing") }
         let recipients = try p.list("recipient", "recipients")
         let remove = try p.bool("remove") ?? false
-        let groups = try p.list("groupId", "groupIds").map { try group($0) }
+        let groups = try groups(try p.list("groupId", "groupIds"))
         guard let author = try p.string("targetAuthor") ?? (recipients.count == 1 ? recipients[0] : nil) else {
             throw JSONRPCError.userError("Target author parameter is missing")
         }
@@ -176,7 +176,7 @@ struct SignalCLIMethods: Sendable {
         // Every parameter is read, and every recipient looked up, before the delete is queued: a refusal after it would
         // invite a retry of what went out.
         let accountIds = try await resolve(try p.list("recipient", "recipients"))
-        let groups = try p.list("groupId", "groupIds").map { try group($0) }
+        let groups = try groups(try p.list("groupId", "groupIds"))
         let timestamp = try client.sender.deleteForEveryone(try ownMessage(sentAt: target).id)
         return try await delivered(timestamp: timestamp, to: accountIds, groups: groups)
     }
@@ -352,12 +352,24 @@ struct SignalCLIMethods: Sendable {
 
     /// The group `text` names (base64 or hex id).
     private func group(_ text: String) throws -> GroupInfo {
-        let id: GroupID
-        do { id = try GroupID(text: text) } catch { throw JSONRPCError.userError("Invalid group id: \(text)") }
-        guard let group = try client.groups().first(where: { GroupID($0.id) == id }) else {
-            throw JSONRPCError.userError("Group not found: \(text)")
+        try groups([text])[0]
+    }
+
+    /// The groups `texts` name (base64 or hex ids), each once however often it is named; at most
+    /// ``maximumRecipients``, counted before any is looked up, and the groups read once.
+    private func groups(_ texts: [String]) throws -> [GroupInfo] {
+        guard texts.count <= Self.maximumRecipients else {
+            throw JSONRPCError.userError("At most \(Self.maximumRecipients) groups per call")
         }
-        return group
+        guard !texts.isEmpty else { return [] }
+        let known = Dictionary(try client.groups().map { (GroupID($0.id), $0) }, uniquingKeysWith: { first, _ in first })
+        var seen = Set<GroupID>()
+        return try texts.compactMap { text in
+            let id: GroupID
+            do { id = try GroupID(text: text) } catch { throw JSONRPCError.userError("Invalid group id: \(text)") }
+            guard let group = known[id] else { throw JSONRPCError.userError("Group not found: \(text)") }
+            return seen.insert(id).inserted ? group : nil
+        }
     }
 
     /// The message `author` (a recipient string) sent at `timestamp`.
