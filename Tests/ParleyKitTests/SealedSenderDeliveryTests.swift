@@ -67,6 +67,42 @@ import Testing
         }
     }
 
+    /// A sender with one device sends nothing with its credentials beside its sealed messages: no empty transcript send
+    /// at each message's timestamp (which told the server who sent the sealed message beside it, and named the sender in
+    /// the server's idempotency records for 30 days). Its device list is asked for once, apart from any message.
+    @Test func aSingleDeviceSenderSendsNothingIdentifiedBesideItsSealedMessages() async throws {
+        try await TestServer.run { server in
+            try await HostileServer.run(inFrontOf: server) { recorder in
+                let alice = try server.client("alice", via: recorder.baseURL), bob = try server.client("bob")
+                let aliceId = try await alice.accounts.register(username: "alice").accountId
+                let bobId = try await bob.accounts.register(username: "bob").accountId
+                try bob.sender.enqueue(body: "hello alice", to: aliceId)
+                _ = try await bob.runJobs()
+                _ = try await alice.receiveOnce()  // Alice learns Bob's profile key: her messages go sealed
+                var timestamps: [UInt64] = []
+                for text in ["one", "two", "three"] {
+                    let id = try alice.sender.enqueue(body: text, to: bobId)
+                    let report = try await alice.runJobs()
+                    #expect(report.failed == 0 && report.deferred == 0)
+                    timestamps.append(try #require(try alice.message(id: id)?.timestamp))
+                }
+                #expect(!recorder.requests.contains("PUT /v1/messages/\(aliceId)"), "\(recorder.requests)")
+                #expect(recorder.requests.filter { $0 == "GET /v1/devices" }.count == 1, "\(recorder.requests)")
+                _ = try await bob.receiveOnce()
+                #expect(try Self.texts(bob, with: aliceId).map(\.sealed) == [true, true, true])
+                guard !server.usesPostgres else { return }  // the SQLite file is read directly
+                let records = try await DatabaseQueue(path: server.serverDatabasePath).read { db in
+                    try Row.fetchAll(db, sql: "SELECT scope, fingerprint FROM idempotency_records").map {
+                        (scope: $0["scope"] as String, fingerprint: $0["fingerprint"] as String)
+                    }
+                }
+                for timestamp in timestamps {
+                    #expect(records.filter { $0.fingerprint.hasSuffix(":\(timestamp)") }.map(\.scope) == ["unidentified:\(bobId)"], "\(records)")
+                }
+            }
+        }
+    }
+
     @Test func aRefusedAccessKeyFallsBackToCredentialsAndARotatedKeyIsLearned() async throws {
         try await TestServer.run { server in
             let (alice, bob, aliceId, bobId) = try await Self.acquainted(server)

@@ -71,6 +71,11 @@ public struct AccountManager: Sendable {
                                          profileKey: profileKey?.base64EncodedString())
         let envelope = try ProvisioningCipher.encrypt(Array(try JSONEncoder().encode(message)), to: invitation.publicKey)
         try await api.putProvisioningMessage(envelope, at: invitation.address, as: primary)
+        // Sends ask the server for this account's devices until the new one is known (it joins when its user finishes).
+        let approvedAt = now()
+        try await database.awaitableWrite { db in
+            try SettingsTable.set(MessageDelivery.linkApprovedSetting, to: String(approvedAt), db)
+        }
     }
 
     /// On the new device: waits for the primary device to approve `invitation` (polling the server every

@@ -125,7 +125,8 @@ struct GroupDelivery: Sendable {
             }
             let outcome: MultiRecipientSendOutcome
             do {
-                let key = SendIdempotencyKey.make(purpose: "group", recipient: outgoing.group.id.base64EncodedString(), timestamp: outgoing.timestamp, credentials: credentials)
+                let key = SendIdempotencyKey.make(purpose: "group", recipient: outgoing.group.id.base64EncodedString(), timestamp: outgoing.timestamp,
+                                                  deviceId: credentials.deviceId, secret: try database.read(SendIdempotencyKey.secret))
                 outcome = try await api.sendMultiRecipient(message, timestamp: outgoing.timestamp, combinedAccessKey: combined,
                                                            idempotencyKey: key)
             } catch ParleyError.server(let error) where error.status == 401 || error.status == 429 {

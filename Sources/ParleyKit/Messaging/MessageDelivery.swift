@@ -19,7 +19,7 @@ struct MessageDelivery: Sendable {
     /// Repairs allowed per delivery before giving up.
     static let maximumRepairs = 5
 
-    /// Sends `content` to every device of `accountId` (to one's own account: every other own device; nothing to do
+    /// Sends `content` to every device of `accountId` (to one's own account: every other own device; nothing is sent
     /// when there is none). Returns the server timestamp, or `nil` when there was no device to send to.
     @discardableResult
     func deliver(_ content: MessageContent, to accountId: String, timestamp: UInt64, as credentials: DeviceCredentials) async throws -> UInt64? {
@@ -40,6 +40,9 @@ struct MessageDelivery: Sendable {
         if accountId != credentials.accountId, try sessions.devices(of: accountId).isEmpty {
             try await sessions.establish(accountId, deviceIds: nil, as: credentials)
         }
+        // To this account's own devices only when it has any: no empty send beside every message (see
+        // ``ownDevicesExist(as:)``).
+        if accountId == credentials.accountId, try await !ownDevicesExist(as: credentials) { return nil }
         let (serverTimestamp, sent) = try await send(to: accountId, timestamp: timestamp, as: credentials,
                                                      log: log.map { ($0, plaintext) }, purpose: purpose) { devices in
             do {
@@ -72,7 +75,8 @@ struct MessageDelivery: Sendable {
               messages: ([(deviceId: UInt32, registrationId: UInt32)]) async throws -> [OutgoingMessage])
         async throws -> (serverTimestamp: UInt64, sent: Int) {
         let own = accountId == credentials.accountId
-        let key = SendIdempotencyKey.make(purpose: purpose, recipient: accountId, timestamp: timestamp, credentials: credentials)
+        let key = SendIdempotencyKey.make(purpose: purpose, recipient: accountId, timestamp: timestamp, deviceId: credentials.deviceId,
+                                          secret: try database.read(SendIdempotencyKey.secret))
         let self_ = DeviceAddress(accountId: credentials.accountId, deviceId: credentials.deviceId)
         var access = try await unidentified.access(to: accountId, as: credentials)
         for _ in 0...Self.maximumRepairs {
@@ -83,6 +87,8 @@ struct MessageDelivery: Sendable {
                                                  contentHint: log == nil ? .default : .resendable, groupId: groupId)
             }
             let request = SendMessagesRequest(messages: outgoing, timestamp: timestamp)
+            // The empty send to this account's own devices stores nothing, so it needs no key (and leaves no record).
+            let key = outgoing.isEmpty ? nil : key
             let outcome: SendOutcome
             if let sealedAccess = access {
                 do {

@@ -1,0 +1,41 @@
+import Foundation
+import GRDB
+import ParleyAPI
+
+/// Whether this account has other devices, when this one knows of none.
+///
+/// A sent message's transcript goes to the account's other devices. With none known, the copy used to go anyway as an
+/// empty send (the server's 409 naming the devices that exist): a request with this device's credentials and the
+/// message's timestamp, beside the sealed message it followed — telling the server who sent that one. Instead the
+/// device list is asked for apart from any message, at most once per ``ownDevicesCheckInterval``, and at every send
+/// while a link this device approved may still be completing (``ownDevicesLinkWindow``).
+extension MessageDelivery {
+    /// How long an answer "no other device" is believed.
+    static let ownDevicesCheckInterval: UInt64 = 24 * 60 * 60 * 1000
+    /// How long after approving a link every send asks again (the new device joins when its user finishes linking).
+    static let ownDevicesLinkWindow: UInt64 = 60 * 60 * 1000
+    /// The `settings` key of the last time the server said there was no other device (milliseconds).
+    static let ownDevicesCheckedSetting = "own_devices_checked_at"
+    /// The `settings` key of the time a link was approved on this device (milliseconds).
+    static let linkApprovedSetting = "link_approved_at"
+
+    /// Whether a transcript has anywhere to go: `true` when this account has another device (sessions with it are set up
+    /// here when the server names new ones), `false` when it has none — asked of the server only when no other device
+    /// is known and the last answer is stale.
+    func ownDevicesExist(as credentials: DeviceCredentials) async throws -> Bool {
+        if try sessions.devices(of: credentials.accountId).contains(where: { $0.deviceId != credentials.deviceId }) { return true }
+        let now = now()
+        let (checked, approved) = try database.read { db in
+            (try SettingsTable.value(Self.ownDevicesCheckedSetting, db).flatMap { UInt64($0) },
+             try SettingsTable.value(Self.linkApprovedSetting, db).flatMap { UInt64($0) })
+        }
+        let linking = approved.map { now >= $0 && now - $0 < Self.ownDevicesLinkWindow } ?? false
+        if !linking, let checked, now >= checked, now - checked < Self.ownDevicesCheckInterval { return false }
+        let others = try await api.devices(as: credentials).devices.map(\.deviceId).filter { $0 != credentials.deviceId }
+        try await database.awaitableWrite { db in try SettingsTable.set(Self.ownDevicesCheckedSetting, to: String(now), db) }
+        guard !others.isEmpty else { return false }
+        try await sessions.establish(credentials.accountId, deviceIds: others,
+                                     except: DeviceAddress(accountId: credentials.accountId, deviceId: credentials.deviceId), as: credentials)
+        return true
+    }
+}
