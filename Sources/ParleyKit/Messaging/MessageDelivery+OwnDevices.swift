@@ -7,8 +7,8 @@ import ParleyAPI
 /// A sent message's transcript goes to the account's other devices. With none known, the copy used to go anyway as an
 /// empty send (the server's 409 naming the devices that exist): a request with this device's credentials and the
 /// message's timestamp, beside the sealed message it followed — telling the server who sent that one. Instead the
-/// device list is asked for apart from any message, at most once per ``ownDevicesCheckInterval``, and at every send
-/// while a link this device approved may still be completing (``ownDevicesLinkWindow``).
+/// device list (a request that names no message) is asked for at most once per ``ownDevicesCheckInterval``, and at
+/// every send while a link this device approved may still be completing (``ownDevicesLinkWindow``).
 extension MessageDelivery {
     /// How long an answer "no other device" is believed.
     static let ownDevicesCheckInterval: UInt64 = 24 * 60 * 60 * 1000
