@@ -14,10 +14,12 @@ import Testing
         ) { ($0.status, Data($0.body.readableBytesView)) }
     }
 
-    static func download(_ id: String, range: String? = nil, as member: Member, client: some TestClientProtocol)
+    /// `GET /v1/attachments/{id}`, without credentials (as clients download), or with `member`'s.
+    static func download(_ id: String, range: String? = nil, as member: Member? = nil, client: some TestClientProtocol)
         async throws -> (HTTPResponse.Status, HTTPFields, [UInt8])
     {
-        var headers: HTTPFields = [.authorization: member.authorization]
+        var headers: HTTPFields = [:]
+        if let member { headers[.authorization] = member.authorization }
         if let range { headers[.range] = range }
         return try await client.execute(uri: APIRoutes.attachment(id), method: .get, headers: headers) {
             ($0.status, $0.headers, Array($0.body.readableBytesView))
@@ -50,6 +52,24 @@ import Testing
             #expect(outside == .rangeNotSatisfiable && outsideHeaders[.contentRange] == "bytes */300000")
             #expect(try await Self.download(stored.id, range: "bytes=9-3", as: bob, client: client).0 == .badRequest)
             #expect(try await Self.download(stored.id, range: "bytes=abc", as: bob, client: client).0 == .badRequest)
+        }
+    }
+
+    /// A download names no one: it takes no credentials (the server would learn who received what the uploader sent),
+    /// and is limited per client address instead.
+    @Test func downloadsTakeNoCredentialsAndAreLimitedPerAddress() async throws {
+        var limits = ServerLimits()
+        limits.rateLimits.attachmentDownloadPerAddress = TokenBucketPolicy(capacity: 3, refillPerSecond: 0.001)
+        // The live server sees 127.0.0.1: three downloads, then 429.
+        try await ServerHarness(limits: limits).runLive { client in
+            let alice = try await client.register("alice")
+            let (_, body) = try await Self.upload([1, 2, 3, 4], as: alice, client: client)
+            let stored = try JSONDecoder().decode(AttachmentUploadResponse.self, from: body)
+            #expect(try await Self.download(stored.id, client: client).2 == [1, 2, 3, 4])
+            #expect(try await Self.download(stored.id, range: "bytes=1-2", client: client).2 == [2, 3])
+            #expect(try await Self.download(UUID().uuidString.lowercased(), client: client).0 == .notFound)
+            let (status, headers, _) = try await Self.download(stored.id, client: client)
+            #expect(status == .tooManyRequests && headers[.retryAfter] != nil)
         }
     }
 

@@ -28,7 +28,7 @@ extension ParleyClient {
         }
         // IV, the padded plaintext with its PKCS#7 block, MAC: nothing longer can decrypt to `size` bytes.
         let maximumBytes = Int64(AttachmentPadding.paddedSize(max(download.size, 0))) + 16 + 16 + 32
-        try await api.downloadAttachment(download.serverId, to: blob, as: try credentials(), maximumBytes: maximumBytes, progress: progress)
+        try await api.downloadAttachment(download.serverId, to: blob, maximumBytes: maximumBytes, progress: progress)
         let plaintextHash = try AttachmentDecryptor.decryptFile(
             at: blob, to: plaintext, keys: try AttachmentKeys(combined: [UInt8](download.keys)), digest: [UInt8](download.digest),
             plaintextLength: download.size)

@@ -32,10 +32,12 @@ extension ParleyClient {
         var configuration = HTTPClient.Configuration()
         configuration.timeout.connect = .seconds(5)
         let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        let client = ParleyClient(database: database, api: ParleyServerClient(baseURL: url, http: http),
+        // Sealed sends get connections of their own, never one that just carried this device's credentials.
+        let unidentifiedHTTP = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        let client = ParleyClient(database: database, api: ParleyServerClient(baseURL: url, http: http, unidentifiedHTTP: unidentifiedHTTP),
                                   attachmentDirectory: directory.appendingPathComponent("attachments"),
                                   contentDetection: contentDetection, logger: logger)
-        client.ownedHTTPClient.withLock { $0 = http }
+        client.ownedHTTPClients.withLock { $0 = [http, unidentifiedHTTP] }
         // Files a killed or interrupted process was making (plaintext among them) go before anything else happens.
         client.staging.sweep()
         return client
@@ -46,11 +48,11 @@ extension ParleyClient {
     public func shutdown() async {
         await contentDetection.waitForBackgroundWork()
         staging.close()
-        let http = ownedHTTPClient.withLock { client -> HTTPClient? in
-            defer { client = nil }
-            return client
+        let pools = ownedHTTPClients.withLock { pools -> [HTTPClient] in
+            defer { pools = [] }
+            return pools
         }
-        try? await http?.shutdown()
+        for pool in pools { try? await pool.shutdown() }
     }
 
     /// The account id a recipient names: an account id as is, a contact's username from this device's database

@@ -35,8 +35,9 @@ public final class ParleyClient: Sendable {
     /// This process's private directory for files in the making (``AttachmentStaging``), under `attachmentDirectory`.
     let staging: AttachmentStaging
     let logger: Logger
-    /// The HTTP client ``open(accountDirectory:server:passphrase:contentDetection:logger:)`` made, closed by ``shutdown()``.
-    let ownedHTTPClient = Mutex<HTTPClient?>(nil)
+    /// The HTTP clients (the identified pool, the unidentified one) ``open(accountDirectory:server:passphrase:contentDetection:logger:)``
+    /// made, closed by ``shutdown()``.
+    let ownedHTTPClients = Mutex<[HTTPClient]>([])
     /// The durable job queue's runner.
     let jobs: JobRunner
     /// Account ids this process already asked the server to name (a 404 is not asked again).

@@ -4,26 +4,33 @@ import NIOCore
 import NIOHTTP1
 import ParleyAPI
 
-/// The Parley server's REST API over one shared HTTP connection pool.
+/// The Parley server's REST API over shared HTTP connection pools.
 ///
-/// Stateless apart from the pool: every authenticated call names the ``DeviceCredentials`` it acts as,
-/// so one client serves many devices (the load tool, tests) as well as one (the app).
+/// Stateless apart from the pools: every authenticated call names the ``DeviceCredentials`` it acts as,
+/// so one client serves many devices (the load tool, tests) as well as one (the app). Requests without credentials —
+/// sealed-sender sends above all — can go over a pool of their own (`unidentifiedHTTP`), so a sealed send never rides
+/// a kept-alive connection that just carried this device's `Authorization` header (Signal keeps a second, unidentified
+/// socket for the same reason).
 public struct ParleyServerClient: Sendable {
     /// The server's base URL, such as `http://127.0.0.1:8080`.
     public let baseURL: String
     let http: HTTPClient
+    /// The pool of requests without credentials.
+    let unidentifiedHTTP: HTTPClient
     private let timeout: TimeAmount
 
-    /// A client of the server at `baseURL` over `http` (whose lifetime the caller owns).
-    public init(baseURL: String, http: HTTPClient, timeout: TimeAmount = .seconds(30)) {
+    /// A client of the server at `baseURL` over `http`, and over `unidentifiedHTTP` for requests without credentials
+    /// (`http` too when not given); the caller owns their lifetimes.
+    public init(baseURL: String, http: HTTPClient, unidentifiedHTTP: HTTPClient? = nil, timeout: TimeAmount = .seconds(30)) {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.http = http
+        self.unidentifiedHTTP = unidentifiedHTTP ?? http
         self.timeout = timeout
     }
 
-    /// The same server and connection pool with another per-request timeout.
+    /// The same server and connection pools with another per-request timeout.
     public func with(timeout: TimeAmount) -> ParleyServerClient {
-        ParleyServerClient(baseURL: baseURL, http: http, timeout: timeout)
+        ParleyServerClient(baseURL: baseURL, http: http, unidentifiedHTTP: unidentifiedHTTP, timeout: timeout)
     }
 
     /// Registers an account with its first device (id 1).
@@ -193,14 +200,14 @@ public struct ParleyServerClient: Sendable {
 
     /// Downloads attachment `id` into the file at `destination`, streamed; `progress` receives bytes received. A server
     /// that sends more than `maximumBytes` (what the attachment's size allows) is cut off with
-    /// ``ParleyError/Attachment/tooLarge(limit:)``: an endless body cannot fill the disk.
-    public func downloadAttachment(_ id: String, to destination: URL, as device: DeviceCredentials, maximumBytes: Int64 = .max,
+    /// ``ParleyError/Attachment/tooLarge(limit:)``: an endless body cannot fill the disk. No credentials go with it (the
+    /// server would learn who received what the uploader sent), over the pool of requests without them.
+    public func downloadAttachment(_ id: String, to destination: URL, maximumBytes: Int64 = .max,
                                    progress: @escaping @Sendable (Int64) -> Void = { _ in }) async throws {
-        var request = HTTPClientRequest(url: baseURL + APIRoutes.attachment(ParleyServerClient.pathComponent(id)))
-        request.headers.add(name: "Authorization", value: device.authorization)
+        let request = HTTPClientRequest(url: baseURL + APIRoutes.attachment(ParleyServerClient.pathComponent(id)))
         let response: HTTPClientResponse
         do {
-            response = try await http.execute(request, timeout: .minutes(30))
+            response = try await unidentifiedHTTP.execute(request, timeout: .minutes(30))
         } catch {
             throw ParleyError.server(.transport(TransportFailure.describe(error, server: baseURL)))
         }
@@ -228,11 +235,11 @@ public struct ParleyServerClient: Sendable {
         }
     }
 
-    /// Downloads an attachment, or the byte range `range` of it.
-    public func downloadAttachment(_ id: String, range: ClosedRange<Int64>? = nil, as device: DeviceCredentials) async throws -> [UInt8] {
+    /// Downloads an attachment, or the byte range `range` of it (without credentials, as above).
+    public func downloadAttachment(_ id: String, range: ClosedRange<Int64>? = nil) async throws -> [UInt8] {
         var headers: [(String, String)] = []
         if let range { headers.append(("Range", "bytes=\(range.lowerBound)-\(range.upperBound)")) }
-        let (_, body) = try await send(.GET, APIRoutes.attachment(ParleyServerClient.pathComponent(id)), body: nil, as: device,
+        let (_, body) = try await send(.GET, APIRoutes.attachment(ParleyServerClient.pathComponent(id)), body: nil, as: nil,
                                        expecting: [200, 206], extraHeaders: headers, limit: Self.attachmentResponseBytes)
         return [UInt8](body)
     }
@@ -276,7 +283,7 @@ public struct ParleyServerClient: Sendable {
         let status: Int
         let data: Data
         do {
-            let response = try await http.execute(request, timeout: timeout)
+            let response = try await (device == nil ? unidentifiedHTTP : http).execute(request, timeout: timeout)
             status = Int(response.status.code)
             data = Data((try await response.body.collect(upTo: limit)).readableBytesView)
         } catch is NIOTooManyBytesError {

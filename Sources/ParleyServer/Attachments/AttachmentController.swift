@@ -2,7 +2,8 @@ import Foundation
 import Hummingbird
 import ParleyAPI
 
-/// `POST /v1/attachments` (streamed to a file, size-capped) and `GET /v1/attachments/{id}` (with `Range`).
+/// `POST /v1/attachments` (streamed to a file, size-capped; a device's credentials) and `GET /v1/attachments/{id}` (with
+/// `Range`; no credentials, limited per client address).
 struct AttachmentController: Sendable {
     let blobs: AttachmentStore
     let limits: ServerLimits
@@ -12,7 +13,9 @@ struct AttachmentController: Sendable {
 
     func addRoutes(to routes: ServerRoutes) {
         routes.device.post(RouterPath(APIRoutes.attachments), use: upload)
-        routes.device.get(RouterPath(APIRoutes.attachment("{id}")), use: download)
+        // Without credentials: an authenticated download would show the server who received what the uploader sent.
+        // The id (a random UUID) is the capability, and the blob is encrypted.
+        routes.open.get(RouterPath(APIRoutes.attachment("{id}")), use: download)
     }
 
     @Sendable func upload(_ request: Request, context: DeviceRequestContext) async throws -> Response {
@@ -45,7 +48,8 @@ struct AttachmentController: Sendable {
             status: .created)
     }
 
-    @Sendable func download(_ request: Request, context: DeviceRequestContext) async throws -> Response {
+    @Sendable func download(_ request: Request, context: ParleyRequestContext) async throws -> Response {
+        try rateLimiter.take("attachment-download", address: context.clientAddress, policy: limits.rateLimits.attachmentDownloadPerAddress)
         let id = try context.pathParameter("id")
         guard AttachmentStore.isValidId(id.lowercased()), let info = blobs.info(id.lowercased()),
               info.created + limits.attachmentLifetimeMilliseconds > ServerClock.milliseconds()

@@ -36,6 +36,10 @@ public struct RateLimits: Sendable {
     /// links (a link code), provisioning messages (an address; a new device polls once a second while it waits) and PIN
     /// backup evaluations and restores (by username, each also limited per account). One bucket for all of them.
     public var unauthenticatedPerAddress = TokenBucketPolicy(capacity: 300, refillPerSecond: 5)
+    /// Attachment downloads from one client address. Downloads take no credentials (a downloader would otherwise show the
+    /// server who received what an uploader sent), so they are counted per address: each may stream up to the
+    /// attachment cap.
+    public var attachmentDownloadPerAddress = TokenBucketPolicy(capacity: 300, refillPerSecond: 10)
 
     /// The defaults.
     public init() {}
@@ -45,7 +49,7 @@ public struct RateLimits: Sendable {
         var copy = self
         for keyPath in [\RateLimits.send, \.bundleFetch, \.keyUpload, \.attachmentUpload, \.linkCode, \.ephemeral, \.contentHash, \.backup,
                         \.unidentifiedSendPerRecipientPerAddress, \.unidentifiedSendPerRecipient, \.unidentifiedSendPerAddress, \.pushTarget, \.registrationPerAddress,
-                        \.unauthenticatedPerAddress] {
+                        \.unauthenticatedPerAddress, \.attachmentDownloadPerAddress] {
             copy[keyPath: keyPath] = TokenBucketPolicy(
                 capacity: self[keyPath: keyPath].capacity * factor, refillPerSecond: self[keyPath: keyPath].refillPerSecond * factor)
         }
