@@ -32,6 +32,7 @@ final class HostileServer: Sendable {
     private let http: HTTPClient
     private let rules = Mutex<[Rule]>([])
     private let log = Mutex<[String]>([])
+    private let identifiedLog = Mutex<[String]>([])
     private let task = Mutex<Task<Void, any Error>?>(nil)
     private let url = Mutex("")
 
@@ -46,6 +47,8 @@ final class HostileServer: Sendable {
 
     /// The requests it saw, as `METHOD path`, in order.
     var requests: [String] { log.withLock { $0 } }
+    /// The requests it saw carrying an `Authorization` header (a device's credentials), as `METHOD path`, in order.
+    var identifiedRequests: [String] { identifiedLog.withLock { $0 } }
 
     /// The next `times` requests of `method` whose path starts with `pathPrefix` get `action`.
     func on(_ method: String, _ pathPrefix: String, times: Int = 1, _ action: Action) {
@@ -76,6 +79,7 @@ final class HostileServer: Sendable {
     private func respond(to request: Request) async throws -> Response {
         let method = request.method.rawValue, path = request.uri.path
         log.withLock { $0.append("\(method) \(path)") }
+        if request.headers[.authorization] != nil { identifiedLog.withLock { $0.append("\(method) \(path)") } }
         let action = rules.withLock { rules -> Action? in
             guard let index = rules.firstIndex(where: { $0.method == method && path.hasPrefix($0.pathPrefix) && $0.remaining > 0 }) else {
                 return nil

@@ -69,7 +69,8 @@ import Testing
 
     /// A sender with one device sends nothing with its credentials beside its sealed messages: no empty transcript send
     /// at each message's timestamp (which told the server who sent the sealed message beside it, and named the sender in
-    /// the server's idempotency records for 30 days). Its device list is asked for once, apart from any message.
+    /// the server's idempotency records for 30 days). Its device list is asked for once, and a bundle fetched to rebuild
+    /// a session with someone whose key it has shows that key rather than its credentials.
     @Test func aSingleDeviceSenderSendsNothingIdentifiedBesideItsSealedMessages() async throws {
         try await TestServer.run { server in
             try await HostileServer.run(inFrontOf: server) { recorder in
@@ -88,8 +89,17 @@ import Testing
                 }
                 #expect(!recorder.requests.contains("PUT /v1/messages/\(aliceId)"), "\(recorder.requests)")
                 #expect(recorder.requests.filter { $0 == "GET /v1/devices" }.count == 1, "\(recorder.requests)")
+                // A session rebuilt from a fresh bundle once Alice has Bob's key: the fetch shows his access key, not
+                // her credentials. Nothing naming Bob went with her credentials but the lookup of his name when his
+                // first message came (left as it is: it happens once per contact).
+                try await alice.database.awaitableWrite { db in try db.execute(sql: "DELETE FROM sessions WHERE address = ?", arguments: [bobId]) }
+                try alice.sender.enqueue(body: "four", to: bobId)
+                let report = try await alice.runJobs()
+                #expect(report.failed == 0 && report.deferred == 0)
+                #expect(recorder.requests.contains { $0.hasPrefix("GET /v1/keys/\(bobId)/") }, "\(recorder.requests)")
+                #expect(recorder.identifiedRequests.filter { $0.contains(bobId) } == ["GET /v1/accounts/\(bobId)"], "\(recorder.identifiedRequests)")
                 _ = try await bob.receiveOnce()
-                #expect(try Self.texts(bob, with: aliceId).map(\.sealed) == [true, true, true])
+                #expect(try Self.texts(bob, with: aliceId).map(\.sealed) == [true, true, true, true])
                 guard !server.usesPostgres else { return }  // the SQLite file is read directly
                 let records = try await DatabaseQueue(path: server.serverDatabasePath).read { db in
                     try Row.fetchAll(db, sql: "SELECT scope, fingerprint FROM idempotency_records").map {

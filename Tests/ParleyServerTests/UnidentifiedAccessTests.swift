@@ -141,6 +141,44 @@ import Testing
         }
     }
 
+    /// The bundle fetch before a sealed send can show the account's access key instead of credentials, so it does not
+    /// say who is about to send: the right key gets the bundle (a one-time key claimed), a wrong key, no key and an
+    /// unknown account are all 401, and the fetches are limited per client address and per account.
+    @Test func bundlesAreFetchedWithTheAccessKeyAndLimitedPerAddressAndAccount() async throws {
+        var limits = ServerLimits()
+        limits.rateLimits.unidentifiedBundleFetchPerAddress = TokenBucketPolicy(capacity: 6, refillPerSecond: 0.001)
+        limits.rateLimits.unidentifiedBundleFetchPerAccount = TokenBucketPolicy(capacity: 2, refillPerSecond: 0.001)
+        // Live: the per-address bucket needs a client address, which only a real connection has.
+        try await ServerHarness(limits: limits).runLive { client in
+            let bob = try await client.register("bob"), carol = try await client.register("carol")
+            let accessKey = (0..<16).map { _ in UInt8.random(in: 0...255) }
+            for member in [bob, carol] {
+                #expect(try await client.call(.put, APIRoutes.accountAttributes, headers: member.headers, json: AccountAttributesRequest(
+                    unidentifiedAccessKey: Data(accessKey).base64EncodedString())).0 == .noContent)
+                try await client.uploadKeys(for: member, count: 3)
+            }
+            func fetch(_ accountId: String, key: [UInt8]?) async throws -> (HTTPResponse.Status, Data) {
+                try await client.call(.get, APIRoutes.bundle(accountId: accountId, deviceId: "*"),
+                                      headers: key.map { Self.headers(accessKey: $0) } ?? [:])
+            }
+            let (status, body) = try await fetch(bob.accountId, key: accessKey)
+            #expect(status == .ok)
+            let bundle = try JSONDecoder().decode(PreKeyBundleResponse.self, from: body)
+            #expect(bundle.devices.count == 1 && bundle.devices[0].preKey != nil)
+            #expect(try await fetch(bob.accountId, key: accessKey.map { $0 ^ 1 }).0 == .unauthorized)
+            #expect(try await fetch(bob.accountId, key: nil).0 == .unauthorized)
+            #expect(try await fetch(UUID().uuidString.lowercased(), key: accessKey).0 == .unauthorized)
+            // Bob's bucket holds two: the third fetch of his keys without credentials is refused, Carol's still served.
+            #expect(try await fetch(bob.accountId, key: accessKey).0 == .ok)
+            #expect(try await fetch(bob.accountId, key: accessKey).0 == .tooManyRequests)
+            #expect(try await fetch(carol.accountId, key: accessKey).0 == .ok)
+            // This address's bucket holds six, all taken above (the request without a key is refused before it counts).
+            #expect(try await fetch(carol.accountId, key: accessKey).0 == .tooManyRequests)
+            // With credentials the caller's own bucket counts, as before.
+            #expect(try await client.call(.get, APIRoutes.bundle(accountId: carol.accountId, deviceId: "1"), headers: bob.headers).0 == .ok)
+        }
+    }
+
     @Test func unidentifiedSendsAreLimitedPerRecipientAndPerAddress() async throws {
         var limits = ServerLimits()
         limits.rateLimits.unidentifiedSendPerRecipient = TokenBucketPolicy(capacity: 3, refillPerSecond: 0.001)

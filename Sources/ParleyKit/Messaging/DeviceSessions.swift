@@ -19,10 +19,10 @@ struct DeviceSessions: Sendable {
     func establish(_ accountId: String, deviceIds: [UInt32]?, except ownDevice: DeviceAddress? = nil,
                    as credentials: DeviceCredentials) async throws {
         var bundles: [PreKeyBundleResponse] = []
-        if let deviceIds {
-            for deviceId in deviceIds { bundles.append(try await api.bundle(accountId: accountId, deviceId: deviceId, as: credentials)) }
-        } else {
-            bundles.append(try await api.bundle(accountId: accountId, deviceId: nil, as: credentials))
+        // Each device asked for, or all of them at once.
+        let wanted: [UInt32?] = deviceIds?.map { Optional($0) } ?? [nil]
+        for deviceId in wanted {
+            bundles.append(try await bundle(of: accountId, deviceId: deviceId, as: credentials))
         }
         try await database.awaitableWrite { [store, bundles] db in
             try RecipientsTable.ensure(accountId, db)
@@ -39,6 +39,21 @@ struct DeviceSessions: Sendable {
                 }
             }
         }
+    }
+
+    /// The bundles of `accountId`'s device `deviceId` (all when `nil`): fetched with the account's access key when a
+    /// message to it may go sealed (a fetch with credentials right before a sealed send would tell the server who
+    /// sends), else — or when the server refuses the key — with this device's credentials.
+    private func bundle(of accountId: String, deviceId: UInt32?, as credentials: DeviceCredentials) async throws -> PreKeyBundleResponse {
+        if accountId != credentials.accountId,
+           let key = try database.read({ db in try UnidentifiedDelivery.accessKeys(for: [accountId], db)[0] }) {
+            do {
+                return try await api.bundle(accountId: accountId, deviceId: deviceId, accessKey: key)
+            } catch ParleyError.server(let error) where error.status == 401 {
+                // The key is stale (the account rotated it): the send's own 401 records that; this fetch goes identified.
+            }
+        }
+        return try await api.bundle(accountId: accountId, deviceId: deviceId, as: credentials)
     }
 
     /// `devices` of `accountId`, after building a session from a fresh bundle for each that has no current one (its

@@ -9,6 +9,16 @@ extension ParleyServerClient {
         _ = try await send(.PUT, APIRoutes.accountAttributes, body: try JSONEncoder().encode(request), as: device, expecting: [200, 204])
     }
 
+    /// Prekey bundles of `accountId`'s device `deviceId` (all devices when `nil`) without credentials: `accessKey` is the
+    /// account's unidentified access key, so the fetch before a sealed send does not say who is about to send. A wrong
+    /// key (or an unknown account) is ``ParleyError/Server/rejected(status:body:)`` with status 401.
+    public func bundle(accountId: String, deviceId: UInt32?, accessKey: Data) async throws -> PreKeyBundleResponse {
+        let (_, body) = try await send(
+            .GET, APIRoutes.bundle(accountId: accountId, deviceId: deviceId.map(String.init) ?? "*"), body: nil, as: nil, expecting: [200],
+            extraHeaders: [(APIRoutes.unidentifiedAccessKeyHeader, accessKey.base64EncodedString())])
+        return try decode(PreKeyBundleResponse.self, body)
+    }
+
     /// Sends sealed-sender messages (type 6) to every device of `accountId` without credentials: `accessKey` is the
     /// recipient's unidentified access key. A wrong key is ``ParleyError/Server/rejected(status:body:)`` with status 401.
     /// `idempotencyKey` makes a repeat get the first answer; without credentials it must be unguessable (at least 22

@@ -1,5 +1,5 @@
-/// What entitles a request to send: a device's credentials, or a recipient's unidentified access key (sealed sender,
-/// where the server never learns who sends).
+/// What entitles a request to send, or to fetch an account's prekey bundles before sending: a device's credentials, or
+/// the recipient's unidentified access key (sealed sender, where the server never learns who sends).
 enum SendAuthorization: Sendable {
     /// An authenticated device; its account and device become the envelopes' source (except sealed-sender ones).
     case device(AuthenticatedDevice)

@@ -53,7 +53,7 @@ struct SignalE2EEKeyService: Nova_Signal_E2ee_V1_SignalE2EEService.ServiceProtoc
             let message = request.message
             guard !message.userID.isEmpty else { throw ServerError.badRequest("user_id (an account id) is required") }
             guard message.deviceID >= 1 else { throw ServerError.badRequest("device_id must be 1 or more") }
-            let (account, claimed) = try await keys.bundles(accountId: message.userID, deviceIds: [message.deviceID], for: caller)
+            let (account, claimed) = try await keys.bundles(accountId: message.userID, deviceIds: [message.deviceID], for: .device(caller))
             guard let bundle = claimed.first else { throw ServerError.notFound("no device with published keys") }
             var response = Nova_Signal_E2ee_V1_PreKeyBundle()
             response.userID = account.id

@@ -10,7 +10,8 @@ struct KeyController: Sendable {
     func addRoutes(to routes: ServerRoutes) {
         routes.device.put(RouterPath(APIRoutes.keys), use: upload)
         routes.device.get(RouterPath(APIRoutes.keyCount), use: count)
-        routes.device.get(RouterPath(APIRoutes.bundle(accountId: "{account}", deviceId: "{device}")), use: bundle)
+        // Device credentials, or the account's unidentified access key (a sealed sender's fetch names no sender).
+        routes.sender.get(RouterPath(APIRoutes.bundle(accountId: "{account}", deviceId: "{device}")), use: bundle)
     }
 
     @Sendable func upload(_ request: Request, context: DeviceRequestContext) async throws -> Response {
@@ -36,8 +37,7 @@ struct KeyController: Sendable {
         return try JSONCoding.response(PreKeyCountResponse(count: counts.oneTime, kemCount: counts.kem))
     }
 
-    @Sendable func bundle(_ request: Request, context: DeviceRequestContext) async throws -> Response {
-        let caller = context.device
+    @Sendable func bundle(_ request: Request, context: SenderRequestContext) async throws -> Response {
         let accountId = try context.pathParameter("account"), deviceSelector = try context.pathParameter("device")
         let deviceIds: [UInt32]?
         if deviceSelector == "*" {
@@ -47,7 +47,7 @@ struct KeyController: Sendable {
         } else {
             throw ServerError.badRequest("device must be a number or *")
         }
-        let (account, claimed) = try await directory.bundles(accountId: accountId, deviceIds: deviceIds, for: caller)
+        let (account, claimed) = try await directory.bundles(accountId: accountId, deviceIds: deviceIds, for: context.authorization)
         let b64 = { (bytes: [UInt8]) in Data(bytes).base64EncodedString() }
         let signed = { (key: StoredPreKey) in SignedPreKeyEntity(keyId: key.keyId, publicKey: b64(key.publicKey), signature: b64(key.signature ?? [])) }
         let devices = claimed.map { bundle in

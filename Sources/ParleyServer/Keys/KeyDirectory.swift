@@ -49,14 +49,25 @@ struct KeyDirectory: Sendable {
 
     /// The account `accountId` (case-insensitive) and bundles for `deviceIds` (all devices when `nil`), their
     /// one-time keys claimed; a 404 when the account or every asked-for device has none. Each call may use up another
-    /// account's one-time keys, so it is rate-limited per caller.
-    func bundles(accountId: String, deviceIds: [UInt32]?, for caller: AuthenticatedDevice) async throws
+    /// account's one-time keys, so it is rate-limited: per caller for a device, and — for a caller showing the account's
+    /// unidentified access key instead of credentials (a sealed sender about to send, who would otherwise tell the
+    /// server whom it writes to) — per client address and per account asked for. Without credentials an unknown account
+    /// is a 401 like a wrong key: the route says nothing about who exists.
+    func bundles(accountId: String, deviceIds: [UInt32]?, for requester: SendAuthorization) async throws
         -> (account: StoredAccount, bundles: [ClaimedBundle])
     {
-        try rateLimiter.take("bundle", accountId: caller.account.id, policy: limits.rateLimits.bundleFetch)
-        guard accountId.utf8.count <= 64, let account = try await store.account(id: accountId.lowercased()) else {
-            throw ServerError.notFound("no account \(accountId)")
+        switch requester {
+        case .device(let caller):
+            try rateLimiter.take("bundle", accountId: caller.account.id, policy: limits.rateLimits.bundleFetch)
+        case .unidentifiedAccess(_, let clientAddress):
+            try rateLimiter.take("bundle-unidentified", address: clientAddress, policy: limits.rateLimits.unidentifiedBundleFetchPerAddress)
         }
+        let found = accountId.utf8.count <= 64 ? try await store.account(id: accountId.lowercased()) : nil
+        if case .unidentifiedAccess(let key, _) = requester {
+            guard let found, SendService.allowsUnidentifiedAccess(found, key: key) else { throw ServerError.unauthorized }
+            try rateLimiter.take("bundle-unidentified", accountId: found.id, policy: limits.rateLimits.unidentifiedBundleFetchPerAccount)
+        }
+        guard let account = found else { throw ServerError.notFound("no account \(accountId)") }
         let claimed = try await store.claimBundles(accountId: account.id, deviceIds: deviceIds)
         guard !claimed.isEmpty else { throw ServerError.notFound("no device with published keys") }
         return (account, claimed)

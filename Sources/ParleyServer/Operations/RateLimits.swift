@@ -36,6 +36,10 @@ public struct RateLimits: Sendable {
     /// links (a link code), provisioning messages (an address; a new device polls once a second while it waits) and PIN
     /// backup evaluations and restores (by username, each also limited per account). One bucket for all of them.
     public var unauthenticatedPerAddress = TokenBucketPolicy(capacity: 300, refillPerSecond: 5)
+    /// Bundle fetches without credentials (with the account's unidentified access key) from one client address.
+    public var unidentifiedBundleFetchPerAddress = TokenBucketPolicy(capacity: 100, refillPerSecond: 1)
+    /// Bundle fetches without credentials of one account, from all addresses together: a backstop for its one-time keys.
+    public var unidentifiedBundleFetchPerAccount = TokenBucketPolicy(capacity: 200, refillPerSecond: 2)
     /// Attachment downloads from one client address. Downloads take no credentials (a downloader would otherwise show the
     /// server who received what an uploader sent), so they are counted per address: each may stream up to the
     /// attachment cap.
@@ -49,7 +53,8 @@ public struct RateLimits: Sendable {
         var copy = self
         for keyPath in [\RateLimits.send, \.bundleFetch, \.keyUpload, \.attachmentUpload, \.linkCode, \.ephemeral, \.contentHash, \.backup,
                         \.unidentifiedSendPerRecipientPerAddress, \.unidentifiedSendPerRecipient, \.unidentifiedSendPerAddress, \.pushTarget, \.registrationPerAddress,
-                        \.unauthenticatedPerAddress, \.attachmentDownloadPerAddress] {
+                        \.unauthenticatedPerAddress, \.attachmentDownloadPerAddress,
+                        \.unidentifiedBundleFetchPerAddress, \.unidentifiedBundleFetchPerAccount] {
             copy[keyPath: keyPath] = TokenBucketPolicy(
                 capacity: self[keyPath: keyPath].capacity * factor, refillPerSecond: self[keyPath: keyPath].refillPerSecond * factor)
         }
