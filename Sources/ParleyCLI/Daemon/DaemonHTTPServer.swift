@@ -8,7 +8,8 @@ import NIOCore
 /// `event:receive` with the `{"account", "envelope"}` parameters per incoming message, its local message id as the
 /// event's `id:`, a `:` comment every 15 seconds; a client that sends `Last-Event-ID` — as an EventSource reconnecting
 /// does — or `?since=ID` first gets every message it missed, read from the database), and `GET /api/v1/check`.
-/// At most ``maximumStreams`` event streams at once (the next is 503 with `Retry-After`); a stream whose client leaves
+/// At most ``maximumStreams`` event streams at once (the next gets a stream that holds only `retry:` and ends, so an
+/// EventSource reconnects later); a stream whose client leaves
 /// an event untaken for ``stallLimit`` is closed (the client reconnects with `Last-Event-ID` and catches up).
 /// ``LoopbackGuard`` keeps web pages out; there is no other authentication.
 struct DaemonHTTPServer {
@@ -24,6 +25,9 @@ struct DaemonHTTPServer {
     static let keepAliveInterval: Duration = .seconds(15)
     /// How many event streams may be open at once: each holds a connection, a feed and its buffer.
     static let maximumStreams = 64
+    /// How long a client turned away because every stream place is taken is told to wait before reconnecting (an SSE
+    /// `retry:` field).
+    static let fullRetryMilliseconds = 5_000
     /// How long an event stream's client may leave an event (or keep-alive) untaken before its connection is closed.
     static let stallLimit: Duration = .seconds(30)
 
@@ -52,7 +56,10 @@ struct DaemonHTTPServer {
             // A catch-up cursor is a local message id, so it needs one account's database.
             guard cursor == nil || account != nil else { return Response(status: .badRequest) }
             guard let lease = streams.lease() else {
-                return Response(status: .serviceUnavailable, headers: [.retryAfter: "5"])
+                // A 503 would end an EventSource for good: a stream that only says when to come back, and ends, makes it
+                // reconnect then (with its Last-Event-ID, losing nothing).
+                return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
+                                body: ResponseBody(byteBuffer: ByteBuffer(string: "retry: \(Self.fullRetryMilliseconds)\n: too many event streams\n\n")))
             }
             let hold = StreamHold(lease, limit: Self.stallLimit, closing: context.channel, waitingForHead: true)
             return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
