@@ -59,6 +59,9 @@ public enum APIRoutes {
     public static let binaryFramesQuery = "frames=binary"
     /// Over a binary socket, client → server: relay an ``EphemeralEvent`` (JSON body).
     public static let socketEphemeral = "/v1/ephemeral"
+    /// `PUT` without credentials, with the recipient's unidentified access key: relay a sealed ``EphemeralEvent`` (a
+    /// typing indicator whose copies are sealed sender) to `accountId`'s connected devices, naming no source.
+    public static func sealedEphemeral(to accountId: String) -> String { "/v1/ephemeral/\(accountId)" }
     /// Over a binary socket, server → client: one envelope (protobuf body); a `200` response acknowledges it.
     public static let socketDeliveredMessage = "/api/v1/message"
     /// Over a binary socket, server → client: the mailbox stored at connect time has been delivered.

@@ -37,6 +37,8 @@ public enum ParleyServerApplication {
         AttachmentController(blobs: d.attachments, limits: d.limits, rateLimiter: d.rateLimiter, metrics: d.metrics)
             .addRoutes(to: routes)
         SenderCertificateController(settings: d.sealedSender).addRoutes(to: routes)
+        EphemeralController(relay: EphemeralRelay(store: d.store, hub: d.hub, limits: d.limits, rateLimiter: d.rateLimiter),
+                            limits: d.limits).addRoutes(to: routes)
         ContentDetectionController(
             store: d.store, settings: d.contentDetection, limits: d.limits, rateLimiter: d.rateLimiter, metrics: d.metrics,
             importer: d.importer

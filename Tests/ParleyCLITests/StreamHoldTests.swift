@@ -42,14 +42,15 @@ import Testing
         let (client, server) = try await Self.connection(on: group)
         let slots = SubscriberSlots(limit: 2)
         // A body that ran and wrote in time.
-        let taking = StreamHold(try #require(slots.lease()), limit: .milliseconds(200), closing: server, waitingForHead: true)
+        // (A limit far above what a busy machine adds to a 10 ms write.)
+        let taking = StreamHold(try #require(slots.lease()), limit: .seconds(1), closing: server, waitingForHead: true)
         taking.watch.stopWaiting()
-        for _ in 0..<5 { try await taking.watch.write { try await Task.sleep(for: .milliseconds(20)) } }
+        for _ in 0..<5 { try await taking.watch.write { try await Task.sleep(for: .milliseconds(10)) } }
         // A response dropped before its body ran: its watchdog goes with it.
-        var dropped: StreamHold? = StreamHold(try #require(slots.lease()), limit: .milliseconds(200), closing: server,
+        var dropped: StreamHold? = StreamHold(try #require(slots.lease()), limit: .seconds(1), closing: server,
                                                waitingForHead: true)
         dropped = nil
-        try await Task.sleep(for: .milliseconds(700))
+        try await Task.sleep(for: .seconds(3))
         #expect(server.isActive && client.isActive)
         withExtendedLifetime(taking) {}
         _ = dropped

@@ -113,6 +113,34 @@ import Testing
         }
     }
 
+    /// A typing indicator to someone whose key is known goes sealed, without credentials: the server relays it naming no
+    /// one, and the receiver still shows who types (from the certificate inside). To someone whose key is not known it
+    /// goes over the sender's socket, named, as before.
+    @Test func aTypingIndicatorGoesSealedWithoutCredentials() async throws {
+        try await TestServer.run { server in
+            try await HostileServer.run(inFrontOf: server) { recorder in
+                let alice = try server.client("alice", via: recorder.baseURL), bob = try server.client("bob")
+                let aliceId = try await alice.accounts.register(username: "alice").accountId
+                let bobId = try await bob.accounts.register(username: "bob").accountId
+                try bob.sender.enqueue(body: "hello alice", to: aliceId)
+                _ = try await bob.runJobs()
+                _ = try await alice.receiveOnce()  // Alice has Bob's profile key
+                try alice.sender.enqueue(body: "hello bob", to: bobId)
+                _ = try await alice.runJobs()
+                _ = try await bob.receiveOnce()
+                let listening = Task { try await bob.listen() }
+                defer { listening.cancel() }
+                try await ConversationFeatureTests.eventually {
+                    try await alice.sendTyping(.started, to: bobId) && bob.typingIndicators.isTyping(aliceId)
+                }
+                #expect(recorder.requests.contains("PUT /v1/ephemeral/\(bobId)"), "\(recorder.requests)")
+                #expect(!recorder.identifiedRequests.contains { $0.contains("ephemeral") || $0.contains("websocket") }, "\(recorder.identifiedRequests)")
+                listening.cancel()
+                _ = await listening.result
+            }
+        }
+    }
+
     @Test func aRefusedAccessKeyFallsBackToCredentialsAndARotatedKeyIsLearned() async throws {
         try await TestServer.run { server in
             let (alice, bob, aliceId, bobId) = try await Self.acquainted(server)

@@ -146,8 +146,8 @@ import Testing
     /// unknown account are all 401, and the fetches are limited per client address and per account.
     @Test func bundlesAreFetchedWithTheAccessKeyAndLimitedPerAddressAndAccount() async throws {
         var limits = ServerLimits()
-        limits.rateLimits.unidentifiedBundleFetchPerAddress = TokenBucketPolicy(capacity: 6, refillPerSecond: 0.001)
-        limits.rateLimits.unidentifiedBundleFetchPerAccount = TokenBucketPolicy(capacity: 2, refillPerSecond: 0.001)
+        limits.rateLimits.unidentifiedBundleFetchPerAddress = TokenBucketPolicy(capacity: 7, refillPerSecond: 0.001)
+        limits.rateLimits.unidentifiedBundleFetchPerAccountPerAddress = TokenBucketPolicy(capacity: 2, refillPerSecond: 0.001)
         // Live: the per-address bucket needs a client address, which only a real connection has.
         try await ServerHarness(limits: limits).runLive { client in
             let bob = try await client.register("bob"), carol = try await client.register("carol")
@@ -161,6 +161,13 @@ import Testing
                 try await client.call(.get, APIRoutes.bundle(accountId: accountId, deviceId: "*"),
                                       headers: key.map { Self.headers(accessKey: $0) } ?? [:])
             }
+            // An account open to sealed sends from anyone is not open to having its one-time keys drained by anyone.
+            let dave = try await client.register("dave")
+            #expect(try await client.call(.put, APIRoutes.accountAttributes, headers: dave.headers, json: AccountAttributesRequest(
+                unidentifiedAccessKey: nil, unrestrictedUnidentifiedAccess: true)).0 == .noContent)
+            try await client.uploadKeys(for: dave, count: 1)
+            #expect(try await client.call(.get, APIRoutes.bundle(accountId: dave.accountId, deviceId: "*"),
+                                          headers: Self.headers(accessKey: [UInt8](repeating: 1, count: 16))).0 == .unauthorized)
             let (status, body) = try await fetch(bob.accountId, key: accessKey)
             #expect(status == .ok)
             let bundle = try JSONDecoder().decode(PreKeyBundleResponse.self, from: body)
@@ -168,11 +175,12 @@ import Testing
             #expect(try await fetch(bob.accountId, key: accessKey.map { $0 ^ 1 }).0 == .unauthorized)
             #expect(try await fetch(bob.accountId, key: nil).0 == .unauthorized)
             #expect(try await fetch(UUID().uuidString.lowercased(), key: accessKey).0 == .unauthorized)
-            // Bob's bucket holds two: the third fetch of his keys without credentials is refused, Carol's still served.
+            // Bob's bucket for this address holds two: the third fetch of his keys without credentials from here is
+            // refused (a contact emptying it turns away only itself), Carol's still served.
             #expect(try await fetch(bob.accountId, key: accessKey).0 == .ok)
             #expect(try await fetch(bob.accountId, key: accessKey).0 == .tooManyRequests)
             #expect(try await fetch(carol.accountId, key: accessKey).0 == .ok)
-            // This address's bucket holds six, all taken above (the request without a key is refused before it counts).
+            // This address's bucket holds seven, all taken above (the request without a key is refused before it counts).
             #expect(try await fetch(carol.accountId, key: accessKey).0 == .tooManyRequests)
             // With credentials the caller's own bucket counts, as before.
             #expect(try await client.call(.get, APIRoutes.bundle(accountId: carol.accountId, deviceId: "1"), headers: bob.headers).0 == .ok)

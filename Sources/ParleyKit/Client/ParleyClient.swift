@@ -205,14 +205,20 @@ public final class ParleyClient: Sendable {
     // MARK: Typing
 
     /// Tells `accountId`'s devices that this account started or stopped typing: an ephemeral event the server
-    /// relays to connected devices and never stores, encrypted end to end per device. Sent on `listen`'s socket
-    /// when one is open, otherwise on a short-lived one (which displaces another connection of this device).
+    /// relays to connected devices and never stores, encrypted end to end per device. When a message to `accountId`
+    /// may go sealed, the copies are sealed sender and go without credentials (`PUT /v1/ephemeral/{account}` with its
+    /// access key), so the server does not learn who types to whom; otherwise they go on `listen`'s socket when one is
+    /// open, else on a short-lived one (which displaces another connection of this device), with this device named.
     /// Returns whether it went out (not when there is no session with `accountId` yet).
     @discardableResult
     public func sendTyping(_ action: TypingAction, to accountId: String) async throws -> Bool {
         let credentials = try credentials()
-        let copies = try await delivery.ephemeralCopies(MessageContent(typing: action), to: accountId, as: credentials)
+        var copies = try await delivery.ephemeralCopies(MessageContent(typing: action), to: accountId, as: credentials)
         guard !copies.isEmpty else { return false }
+        let access = try await delivery.unidentified.access(to: accountId, as: credentials)
+        if let access {
+            copies = try delivery.unidentified.seal(copies, to: accountId, certificate: access.certificate, contentHint: .implicit, groupId: nil)
+        }
         // The server relays events of at most 4 KiB; copies made while a session is still in its prekey stage are
         // large, so they go in as many events as they need (each device picks its own copy).
         var events: [EphemeralEvent] = []
@@ -226,6 +232,16 @@ public final class ParleyClient: Sendable {
         }
         events.append(try typingEvent(batch, to: accountId))
         let outgoing = events
+        if let access {
+            do {
+                for event in outgoing { try await api.relaySealedEphemeral(event, to: accountId, accessKey: access.key) }
+                return true
+            } catch ParleyError.server(let error) where error.status == 401 {
+                // A stale key (the contact rotated it): a typing indicator is not worth another try; the next message
+                // learns of the refusal and goes with credentials.
+                return false
+            }
+        }
         if let live = liveSocket.withLock({ $0 }) {
             for event in outgoing { try await live.send(event) }
             return true

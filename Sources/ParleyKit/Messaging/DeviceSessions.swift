@@ -43,14 +43,15 @@ struct DeviceSessions: Sendable {
 
     /// The bundles of `accountId`'s device `deviceId` (all when `nil`): fetched with the account's access key when a
     /// message to it may go sealed (a fetch with credentials right before a sealed send would tell the server who
-    /// sends), else — or when the server refuses the key — with this device's credentials.
+    /// sends), else — or when the server refuses the key or turns the fetch away (429) — with this device's credentials.
     private func bundle(of accountId: String, deviceId: UInt32?, as credentials: DeviceCredentials) async throws -> PreKeyBundleResponse {
         if accountId != credentials.accountId,
            let key = try database.read({ db in try UnidentifiedDelivery.accessKeys(for: [accountId], db)[0] }) {
             do {
                 return try await api.bundle(accountId: accountId, deviceId: deviceId, accessKey: key)
-            } catch ParleyError.server(let error) where error.status == 401 {
-                // The key is stale (the account rotated it): the send's own 401 records that; this fetch goes identified.
+            } catch ParleyError.server(let error) where error.status == 401 || error.status == 429 {
+                // A stale key (the account rotated it; the send's own 401 records that), or this address's bucket for
+                // the account emptied: this fetch goes identified.
             }
         }
         return try await api.bundle(accountId: accountId, deviceId: deviceId, as: credentials)

@@ -29,11 +29,19 @@ extension MessageDelivery {
             (try SettingsTable.value(Self.ownDevicesCheckedSetting, db).flatMap { UInt64($0) },
              try SettingsTable.value(Self.linkApprovedSetting, db).flatMap { UInt64($0) })
         }
+        // An answer counts only when given after a link's window closed (the device may have joined since).
         let linking = approved.map { now >= $0 && now - $0 < Self.ownDevicesLinkWindow } ?? false
-        if !linking, let checked, now >= checked, now - checked < Self.ownDevicesCheckInterval { return false }
+        let stillTrue = checked.map { checked in
+            now >= checked && now - checked < Self.ownDevicesCheckInterval
+                && approved.map { checked >= $0 + Self.ownDevicesLinkWindow } ?? true
+        } ?? false
+        if !linking, stillTrue { return false }
         let others = try await api.devices(as: credentials).devices.map(\.deviceId).filter { $0 != credentials.deviceId }
-        try await database.awaitableWrite { db in try SettingsTable.set(Self.ownDevicesCheckedSetting, to: String(now), db) }
-        guard !others.isEmpty else { return false }
+        guard !others.isEmpty else {
+            // Only "none" is remembered: devices found are known from their sessions once these are set up.
+            try await database.awaitableWrite { db in try SettingsTable.set(Self.ownDevicesCheckedSetting, to: String(now), db) }
+            return false
+        }
         try await sessions.establish(credentials.accountId, deviceIds: others,
                                      except: DeviceAddress(accountId: credentials.accountId, deviceId: credentials.deviceId), as: credentials)
         return true

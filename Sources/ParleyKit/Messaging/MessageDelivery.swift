@@ -58,8 +58,8 @@ struct MessageDelivery: Sendable {
 
     /// Sends what `messages` makes for the devices of `accountId` this client knows (without this device) and
     /// repairs the device list on 409 (missing / extra devices) and 410 (re-installed devices: ``DeviceSessions/remove(_:deviceIds:)``
-    /// also forgets the sender keys they held) until the server accepts it. To one's own account with no other device known, the empty
-    /// send asks the server: 409 lists the devices that exist, 200 means there are none.
+    /// also forgets the sender keys they held) until the server accepts it. To one's own account it is called only when
+    /// another device is known (``ownDevicesExist(as:)``); when repairs leave none, nothing more is sent.
     ///
     /// The messages go sealed when ``UnidentifiedDelivery`` allows it; when the server refuses the access key (401)
     /// that is remembered and the same sealed messages go with this device's credentials instead. `log` is what to
@@ -79,8 +79,10 @@ struct MessageDelivery: Sendable {
                                           secret: try database.read(SendIdempotencyKey.secret))
         let self_ = DeviceAddress(accountId: credentials.accountId, deviceId: credentials.deviceId)
         var access = try await unidentified.access(to: accountId, as: credentials)
-        for _ in 0...Self.maximumRepairs {
+        for attempt in 0...Self.maximumRepairs {
             let devices = try sessions.devices(of: accountId).filter { !(own && $0.deviceId == credentials.deviceId) }
+            // A repair that removed this account's last other device: an empty send would only name this device.
+            if own, devices.isEmpty, attempt > 0 { return (0, 0) }
             var outgoing = try await messages(devices)
             if let sealedAccess = access {
                 outgoing = try unidentified.seal(outgoing, to: accountId, certificate: sealedAccess.certificate,

@@ -204,23 +204,30 @@ public struct MessageReceiver: Sendable {
     }
 
     /// Processes an ephemeral event (never stored by the server): a typing indicator encrypted for each of this
-    /// account's devices. The session state its decryption advances is committed; nothing else is stored.
+    /// account's devices — named by the server, or sealed sender (the event names no source: the sender is believed
+    /// from the certificate inside, as for a sealed envelope). The session state its decryption advances is committed;
+    /// nothing else is stored.
     public func process(_ event: EphemeralEvent) async throws -> Outcome {
-        guard event.kind == EphemeralKind.typing, let source = event.sourceAccountId, let sourceDevice = event.sourceDeviceId,
+        guard event.kind == EphemeralKind.typing, (event.sourceAccountId == nil) == (event.sourceDeviceId == nil),
               let payload = Data(base64Encoded: event.content),
               let copies = try? JSONDecoder().decode([OutgoingMessage].self, from: payload), copies.count <= 64
         else { return .rejected(reason: "not a typing event this client understands") }
+        let wallTime = wallClock()
         return try await database.awaitableWrite { [store] db in
             let credentials = try LocalAccount.credentials(db)
             guard let copy = copies.first(where: { $0.destinationDeviceId == credentials.deviceId }),
                   let ciphertext = Data(base64Encoded: copy.content)
             else { return .rejected(reason: "no copy for this device") }
             do {
-                let plaintext = try Self.decrypt(ciphertext, type: copy.type, from: try ProtocolAddress(name: source, deviceId: sourceDevice),
+                let sealed = Envelope(guid: "", sourceAccountId: event.sourceAccountId, sourceDeviceId: event.sourceDeviceId, type: copy.type,
+                                      content: "", timestamp: event.timestamp, serverTimestamp: event.timestamp)
+                let source = try EnvelopeSource.open(sealed, ciphertext: ciphertext, store: store, db, now: wallTime)
+                let plaintext = try Self.decrypt(source.ciphertext, type: source.type,
+                                                 from: try ProtocolAddress(name: source.accountId, deviceId: source.deviceId),
                                                  to: try ProtocolAddress(name: credentials.accountId, deviceId: credentials.deviceId),
                                                  store: store, db)
                 guard let action = try MessageContent.decode(plaintext).typing else { return .rejected(reason: "an ephemeral event that is not typing") }
-                return .typing(accountId: source, deviceId: sourceDevice, action: action)
+                return .typing(accountId: source.accountId, deviceId: source.deviceId, action: action)
             } catch SignalError.duplicatedMessage {
                 return .duplicate
             } catch {

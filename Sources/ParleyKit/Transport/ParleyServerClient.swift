@@ -240,7 +240,7 @@ public struct ParleyServerClient: Sendable {
         var headers: [(String, String)] = []
         if let range { headers.append(("Range", "bytes=\(range.lowerBound)-\(range.upperBound)")) }
         let (_, body) = try await send(.GET, APIRoutes.attachment(ParleyServerClient.pathComponent(id)), body: nil, as: nil,
-                                       expecting: [200, 206], extraHeaders: headers, limit: Self.attachmentResponseBytes)
+                                       expecting: [200, 206], extraHeaders: headers, limit: Self.attachmentResponseBytes, unidentified: true)
         return [UInt8](body)
     }
 
@@ -270,7 +270,8 @@ public struct ParleyServerClient: Sendable {
     /// ``ParleyError/Server/malformedResponse(_:)``).
     func send(
         _ method: HTTPMethod, _ path: String, body: Data?, as device: DeviceCredentials?, expecting: Set<Int>,
-        contentType: String = "application/json", extraHeaders: [(String, String)] = [], limit: Int = jsonResponseBytes
+        contentType: String = "application/json", extraHeaders: [(String, String)] = [], limit: Int = jsonResponseBytes,
+        unidentified: Bool = false
     ) async throws -> (Int, Data) {
         var request = HTTPClientRequest(url: baseURL + path)
         request.method = method
@@ -283,7 +284,9 @@ public struct ParleyServerClient: Sendable {
         let status: Int
         let data: Data
         do {
-            let response = try await (device == nil ? unidentifiedHTTP : http).execute(request, timeout: timeout)
+            // Requests that must not say who sends (sealed sends, fetches with an access key, downloads) get the pool of their
+            // own; everything else — registration, linking, backups, the operator's calls name someone — the other.
+            let response = try await (unidentified ? unidentifiedHTTP : http).execute(request, timeout: timeout)
             status = Int(response.status.code)
             data = Data((try await response.body.collect(upTo: limit)).readableBytesView)
         } catch is NIOTooManyBytesError {

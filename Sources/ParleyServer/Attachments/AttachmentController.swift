@@ -56,7 +56,12 @@ struct AttachmentController: Sendable {
         else { throw ServerError.notFound("no attachment \(id)") }
         let path = blobs.path(id.lowercased())
         var headers: HTTPFields = [.contentType: "application/octet-stream", .acceptRanges: "bytes"]
-        guard let range = try ByteRange.resolve(request.headers[.range], size: info.size) else {
+        let range = try ByteRange.resolve(request.headers[.range], size: info.size)
+        // What the download serves counts too, a token per MiB: requests alone would let one address pull gigabytes.
+        let served = range.map { $0.upperBound - $0.lowerBound + 1 } ?? info.size
+        try rateLimiter.take("attachment-download-bytes", address: context.clientAddress, policy: limits.rateLimits.attachmentDownloadMebibytesPerAddress,
+                             tokens: Int(max(1, (served + (1 << 20) - 1) >> 20)))
+        guard let range else {
             return Response(status: .ok, headers: headers, body: try await fileIO.loadFile(path: path, context: context))
         }
         headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(info.size)"

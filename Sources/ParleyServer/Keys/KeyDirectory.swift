@@ -63,8 +63,15 @@ struct KeyDirectory: Sendable {
             try rateLimiter.take("bundle-unidentified", address: clientAddress, policy: limits.rateLimits.unidentifiedBundleFetchPerAddress)
         }
         let found = accountId.utf8.count <= 64 ? try await store.account(id: accountId.lowercased()) : nil
-        if case .unidentifiedAccess(let key, _) = requester {
-            guard let found, SendService.allowsUnidentifiedAccess(found, key: key) else { throw ServerError.unauthorized }
+        if case .unidentifiedAccess(let key, let clientAddress) = requester {
+            // The registered key only: an account open to sealed sends from anyone is not open to having its one-time
+            // keys drained by anyone.
+            guard let found, let expected = found.unidentifiedAccessKey, UnidentifiedAccessKey.matches(expected, key) else {
+                throw ServerError.unauthorized
+            }
+            // Per account and address, so one contact emptying it turns away only itself; a larger per-account backstop.
+            try rateLimiter.take("bundle-unidentified", accountId: found.id, from: clientAddress,
+                                 policy: limits.rateLimits.unidentifiedBundleFetchPerAccountPerAddress)
             try rateLimiter.take("bundle-unidentified", accountId: found.id, policy: limits.rateLimits.unidentifiedBundleFetchPerAccount)
         }
         guard let account = found else { throw ServerError.notFound("no account \(accountId)") }

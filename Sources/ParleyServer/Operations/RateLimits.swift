@@ -38,12 +38,22 @@ public struct RateLimits: Sendable {
     public var unauthenticatedPerAddress = TokenBucketPolicy(capacity: 300, refillPerSecond: 5)
     /// Bundle fetches without credentials (with the account's unidentified access key) from one client address.
     public var unidentifiedBundleFetchPerAddress = TokenBucketPolicy(capacity: 100, refillPerSecond: 1)
+    /// Bundle fetches without credentials of one account from one client address.
+    public var unidentifiedBundleFetchPerAccountPerAddress = TokenBucketPolicy(capacity: 50, refillPerSecond: 0.5)
     /// Bundle fetches without credentials of one account, from all addresses together: a backstop for its one-time keys.
-    public var unidentifiedBundleFetchPerAccount = TokenBucketPolicy(capacity: 200, refillPerSecond: 2)
+    public var unidentifiedBundleFetchPerAccount = TokenBucketPolicy(capacity: 2_000, refillPerSecond: 20)
+    /// Sealed ephemeral events (typing indicators sent with an access key instead of credentials) from one client
+    /// address, whoever they are for.
+    public var unidentifiedEphemeralPerAddress = TokenBucketPolicy(capacity: 200, refillPerSecond: 20)
+    /// Sealed ephemeral events to one account, from all addresses together.
+    public var unidentifiedEphemeralPerRecipient = TokenBucketPolicy(capacity: 1_000, refillPerSecond: 100)
     /// Attachment downloads from one client address. Downloads take no credentials (a downloader would otherwise show the
     /// server who received what an uploader sent), so they are counted per address: each may stream up to the
     /// attachment cap.
     public var attachmentDownloadPerAddress = TokenBucketPolicy(capacity: 300, refillPerSecond: 10)
+    /// The bytes of attachment downloads from one client address, in MiB (a download takes one token per MiB it
+    /// serves, at most the whole bucket): 4 GiB at once, then 20 MiB a second.
+    public var attachmentDownloadMebibytesPerAddress = TokenBucketPolicy(capacity: 4_096, refillPerSecond: 20)
 
     /// The defaults.
     public init() {}
@@ -53,8 +63,10 @@ public struct RateLimits: Sendable {
         var copy = self
         for keyPath in [\RateLimits.send, \.bundleFetch, \.keyUpload, \.attachmentUpload, \.linkCode, \.ephemeral, \.contentHash, \.backup,
                         \.unidentifiedSendPerRecipientPerAddress, \.unidentifiedSendPerRecipient, \.unidentifiedSendPerAddress, \.pushTarget, \.registrationPerAddress,
-                        \.unauthenticatedPerAddress, \.attachmentDownloadPerAddress,
-                        \.unidentifiedBundleFetchPerAddress, \.unidentifiedBundleFetchPerAccount] {
+                        \.unauthenticatedPerAddress, \.attachmentDownloadPerAddress, \.attachmentDownloadMebibytesPerAddress,
+                        \.unidentifiedBundleFetchPerAddress, \.unidentifiedBundleFetchPerAccountPerAddress,
+                        \.unidentifiedBundleFetchPerAccount, \.unidentifiedEphemeralPerAddress,
+                        \.unidentifiedEphemeralPerRecipient] {
             copy[keyPath: keyPath] = TokenBucketPolicy(
                 capacity: self[keyPath: keyPath].capacity * factor, refillPerSecond: self[keyPath: keyPath].refillPerSecond * factor)
         }

@@ -235,22 +235,8 @@ final class SocketSession: Sendable {
     }
 
     private func relay(_ event: EphemeralEvent?) throws {
-        // Bytes, not characters: one character can hold any number of combining marks, and the kind is relayed to
-        // every device of the destination.
-        guard let event, (1...32).contains(event.kind.utf8.count), event.kind.isASCIIToken else {
-            throw ServerError.badRequest("an ephemeral frame needs a kind of 1…32 ASCII letters, digits, '-', '_' or '.'")
-        }
-        guard (1...64).contains(event.destinationAccountId.utf8.count) else {
-            throw ServerError.badRequest("an ephemeral frame names its destination account (at most 64 bytes)")
-        }
-        guard let content = Data(base64Encoded: event.content), content.count <= limits.ephemeralContentBytes else {
-            throw ServerError.badRequest("ephemeral content must be base64 of at most \(limits.ephemeralContentBytes) bytes")
-        }
-        try rateLimiter.take("ephemeral", accountId: device.account.id, policy: limits.rateLimits.ephemeral)
-        let stamped = EphemeralEvent(
-            destinationAccountId: event.destinationAccountId.lowercased(), sourceAccountId: device.account.id,
-            sourceDeviceId: device.device.deviceId, kind: event.kind, content: event.content, timestamp: event.timestamp)
-        hub.relay(stamped, toAccount: stamped.destinationAccountId, excluding: address)
+        guard let event else { throw ServerError.badRequest("an ephemeral frame carries an event") }
+        try EphemeralRelay.relay(event, from: device, hub: hub, limits: limits, rateLimiter: rateLimiter)
     }
 
     /// The close reason of a socket whose device was removed, whose credential was replaced or whose account was
