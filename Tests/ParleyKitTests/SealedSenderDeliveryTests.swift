@@ -23,6 +23,19 @@ import Testing
         return (alice, bob, aliceId, bobId)
     }
 
+    /// Alice (her client talking to the server through `recorder`) and Bob registered, and Bob's first message to her
+    /// received: she has his profile key, so what she sends him may go sealed.
+    static func introduced(_ server: TestServer, aliceThrough recorder: HostileServer) async throws
+        -> (alice: ParleyClient, bob: ParleyClient, aliceId: String, bobId: String) {
+        let alice = try server.client("alice", via: recorder.baseURL), bob = try server.client("bob")
+        let aliceId = try await alice.accounts.register(username: "alice").accountId
+        let bobId = try await bob.accounts.register(username: "bob").accountId
+        try bob.sender.enqueue(body: "hello alice", to: aliceId)
+        _ = try await bob.runJobs()
+        _ = try await alice.receiveOnce()
+        return (alice, bob, aliceId, bobId)
+    }
+
     /// What the server's store holds for `accountId`'s first device: the SQLite file itself when that is the backend
     /// (every mailbox row), else the store's rows.
     static func storedSources(_ server: TestServer, accountId: String) async throws -> [(source: String?, type: Int, firstByte: UInt8?)] {
@@ -74,12 +87,7 @@ import Testing
     @Test func aSingleDeviceSenderSendsNothingIdentifiedBesideItsSealedMessages() async throws {
         try await TestServer.run { server in
             try await HostileServer.run(inFrontOf: server) { recorder in
-                let alice = try server.client("alice", via: recorder.baseURL), bob = try server.client("bob")
-                let aliceId = try await alice.accounts.register(username: "alice").accountId
-                let bobId = try await bob.accounts.register(username: "bob").accountId
-                try bob.sender.enqueue(body: "hello alice", to: aliceId)
-                _ = try await bob.runJobs()
-                _ = try await alice.receiveOnce()  // Alice learns Bob's profile key: her messages go sealed
+                let (alice, bob, aliceId, bobId) = try await Self.introduced(server, aliceThrough: recorder)
                 var timestamps: [UInt64] = []
                 for text in ["one", "two", "three"] {
                     let id = try alice.sender.enqueue(body: text, to: bobId)
@@ -119,12 +127,7 @@ import Testing
     @Test func aTypingIndicatorGoesSealedWithoutCredentials() async throws {
         try await TestServer.run { server in
             try await HostileServer.run(inFrontOf: server) { recorder in
-                let alice = try server.client("alice", via: recorder.baseURL), bob = try server.client("bob")
-                let aliceId = try await alice.accounts.register(username: "alice").accountId
-                let bobId = try await bob.accounts.register(username: "bob").accountId
-                try bob.sender.enqueue(body: "hello alice", to: aliceId)
-                _ = try await bob.runJobs()
-                _ = try await alice.receiveOnce()  // Alice has Bob's profile key
+                let (alice, bob, aliceId, bobId) = try await Self.introduced(server, aliceThrough: recorder)
                 try alice.sender.enqueue(body: "hello bob", to: bobId)
                 _ = try await alice.runJobs()
                 _ = try await bob.receiveOnce()

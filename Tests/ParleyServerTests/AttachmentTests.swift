@@ -73,6 +73,23 @@ import Testing
         }
     }
 
+    /// What downloads serve counts as well, a token per MiB: requests alone would let one address pull gigabytes.
+    @Test func downloadsAreLimitedInMebibytesServedPerAddress() async throws {
+        var limits = ServerLimits()
+        limits.rateLimits.attachmentDownloadMebibytesPerAddress = TokenBucketPolicy(capacity: 3, refillPerSecond: 0.001)
+        try await ServerHarness(limits: limits).runLive { client in
+            let alice = try await client.register("alice")
+            let blob = [UInt8](repeating: 9, count: 1_572_864)  // 1.5 MiB: two tokens
+            let (_, body) = try await Self.upload(blob, as: alice, client: client)
+            let stored = try JSONDecoder().decode(AttachmentUploadResponse.self, from: body)
+            #expect(try await Self.download(stored.id, client: client).2 == blob)
+            // A range of ten bytes takes one token: the last.
+            #expect(try await Self.download(stored.id, range: "bytes=0-9", client: client).0 == .partialContent)
+            let (status, headers, _) = try await Self.download(stored.id, range: "bytes=0-9", client: client)
+            #expect(status == .tooManyRequests && headers[.retryAfter] != nil)
+        }
+    }
+
     @Test func unknownIdsMalformedIdsAndStrangersAreRefused() async throws {
         try await ServerHarness().run { client in
             let alice = try await client.register("alice")

@@ -187,6 +187,37 @@ import Testing
         }
     }
 
+    /// A typing indicator with sealed copies goes to `PUT /v1/ephemeral/{account}` with the account's access key: the
+    /// right key is 204, a wrong one or an unknown account 401, a malformed event 400, and one address's events to one
+    /// account are limited; a device's credentials work too (the event then names it, as on its socket).
+    @Test func sealedEphemeralEventsTakeTheAccessKeyAndAreLimited() async throws {
+        var limits = ServerLimits()
+        limits.rateLimits.unidentifiedEphemeralPerRecipientPerAddress = TokenBucketPolicy(capacity: 2, refillPerSecond: 0.001)
+        try await ServerHarness(limits: limits).runLive { client in
+            let alice = try await client.register("alice"), bob = try await client.register("bob")
+            let accessKey = (0..<16).map { _ in UInt8.random(in: 0...255) }
+            #expect(try await client.call(.put, APIRoutes.accountAttributes, headers: bob.headers, json: AccountAttributesRequest(
+                unidentifiedAccessKey: Data(accessKey).base64EncodedString())).0 == .noContent)
+            let event = EphemeralEvent(destinationAccountId: bob.accountId, kind: "typing", content: Data([1, 2, 3]).base64EncodedString(),
+                                       timestamp: 5)
+            func relay(_ to: String, key: [UInt8]?, _ body: EphemeralEvent = event, headers: HTTPFields? = nil) async throws -> HTTPResponse.Status {
+                try await client.call(.put, APIRoutes.sealedEphemeral(to: to), headers: headers ?? key.map { Self.headers(accessKey: $0) } ?? [:],
+                                      json: body).0
+            }
+            #expect(try await relay(bob.accountId, key: accessKey) == .noContent)
+            #expect(try await relay(bob.accountId, key: accessKey.map { $0 ^ 1 }) == .unauthorized)
+            #expect(try await relay(UUID().uuidString.lowercased(), key: accessKey) == .unauthorized)
+            #expect(try await relay(bob.accountId, key: nil) == .unauthorized)
+            let malformed = EphemeralEvent(destinationAccountId: bob.accountId, kind: "no spaces", content: "", timestamp: 5)
+            #expect(try await relay(bob.accountId, key: accessKey, malformed) == .badRequest)
+            // This address's bucket for Bob holds two: the third is refused.
+            #expect(try await relay(bob.accountId, key: accessKey) == .noContent)
+            #expect(try await relay(bob.accountId, key: accessKey) == .tooManyRequests)
+            // With credentials the device's own bucket counts.
+            #expect(try await relay(bob.accountId, key: nil, headers: alice.headers) == .noContent)
+        }
+    }
+
     @Test func unidentifiedSendsAreLimitedPerRecipientAndPerAddress() async throws {
         var limits = ServerLimits()
         limits.rateLimits.unidentifiedSendPerRecipient = TokenBucketPolicy(capacity: 3, refillPerSecond: 0.001)

@@ -236,9 +236,10 @@ public final class ParleyClient: Sendable {
             do {
                 for event in outgoing { try await api.relaySealedEphemeral(event, to: accountId, accessKey: access.key) }
                 return true
-            } catch ParleyError.server(let error) where error.status == 401 {
-                // A stale key (the contact rotated it): a typing indicator is not worth another try; the next message
-                // learns of the refusal and goes with credentials.
+            } catch ParleyError.server(let error) where error.status == 401 || error.status == 429 {
+                // A stale key (the contact rotated it: remembered, as a send would) or a bucket emptied: a typing
+                // indicator is not worth another try.
+                if error.status == 401 { try await delivery.unidentified.refuse(accountId) }
                 return false
             }
         }

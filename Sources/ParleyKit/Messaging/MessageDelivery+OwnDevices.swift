@@ -33,7 +33,7 @@ extension MessageDelivery {
         let linking = approved.map { now >= $0 && now - $0 < Self.ownDevicesLinkWindow } ?? false
         let stillTrue = checked.map { checked in
             now >= checked && now - checked < Self.ownDevicesCheckInterval
-                && approved.map { checked >= $0 + Self.ownDevicesLinkWindow } ?? true
+                && approved.map { checked >= $0 && checked - $0 >= Self.ownDevicesLinkWindow } ?? true
         } ?? false
         if !linking, stillTrue { return false }
         let others = try await api.devices(as: credentials).devices.map(\.deviceId).filter { $0 != credentials.deviceId }

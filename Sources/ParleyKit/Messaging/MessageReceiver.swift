@@ -213,27 +213,40 @@ public struct MessageReceiver: Sendable {
               let copies = try? JSONDecoder().decode([OutgoingMessage].self, from: payload), copies.count <= 64
         else { return .rejected(reason: "not a typing event this client understands") }
         let wallTime = wallClock()
-        return try await database.awaitableWrite { [store] db in
-            let credentials = try LocalAccount.credentials(db)
-            guard let copy = copies.first(where: { $0.destinationDeviceId == credentials.deviceId }),
-                  let ciphertext = Data(base64Encoded: copy.content)
-            else { return .rejected(reason: "no copy for this device") }
-            do {
-                let sealed = Envelope(guid: "", sourceAccountId: event.sourceAccountId, sourceDeviceId: event.sourceDeviceId, type: copy.type,
-                                      content: "", timestamp: event.timestamp, serverTimestamp: event.timestamp)
-                let source = try EnvelopeSource.open(sealed, ciphertext: ciphertext, store: store, db, now: wallTime)
-                let plaintext = try Self.decrypt(source.ciphertext, type: source.type,
-                                                 from: try ProtocolAddress(name: source.accountId, deviceId: source.deviceId),
-                                                 to: try ProtocolAddress(name: credentials.accountId, deviceId: credentials.deviceId),
-                                                 store: store, db)
-                guard let action = try MessageContent.decode(plaintext).typing else { return .rejected(reason: "an ephemeral event that is not typing") }
-                return .typing(accountId: source.accountId, deviceId: source.deviceId, action: action)
-            } catch SignalError.duplicatedMessage {
-                return .duplicate
-            } catch {
-                // Ephemeral: a failure is not worth a row in the conversation.
-                return .rejected(reason: "\(error)")
+        // Content that decrypted but is no typing indicator: the transaction rolls back, so the message key it used is
+        // not spent on something that should have come as an envelope.
+        struct NotTyping: Error {}
+        do {
+            return try await database.awaitableWrite { [store] db in
+                let credentials = try LocalAccount.credentials(db)
+                guard let copy = copies.first(where: { $0.destinationDeviceId == credentials.deviceId }),
+                      let ciphertext = Data(base64Encoded: copy.content)
+                else { return .rejected(reason: "no copy for this device") }
+                // A sealed copy on an event that names no source, and only there.
+                guard (event.sourceAccountId == nil) == (copy.type == OutgoingMessage.unidentifiedSenderType) else {
+                    return .rejected(reason: "a typing event whose copy and source disagree about sealing")
+                }
+                do {
+                    let sealed = Envelope(guid: "", sourceAccountId: event.sourceAccountId, sourceDeviceId: event.sourceDeviceId, type: copy.type,
+                                          content: "", timestamp: event.timestamp, serverTimestamp: event.timestamp)
+                    let source = try EnvelopeSource.open(sealed, ciphertext: ciphertext, store: store, db, now: wallTime)
+                    let plaintext = try Self.decrypt(source.ciphertext, type: source.type,
+                                                     from: try ProtocolAddress(name: source.accountId, deviceId: source.deviceId),
+                                                     to: try ProtocolAddress(name: credentials.accountId, deviceId: credentials.deviceId),
+                                                     store: store, db)
+                    guard let action = try MessageContent.decode(plaintext).typing else { throw NotTyping() }
+                    return .typing(accountId: source.accountId, deviceId: source.deviceId, action: action)
+                } catch let error as NotTyping {
+                    throw error
+                } catch SignalError.duplicatedMessage {
+                    return .duplicate
+                } catch {
+                    // Ephemeral: a failure is not worth a row in the conversation.
+                    return .rejected(reason: "\(error)")
+                }
             }
+        } catch is NotTyping {
+            return .rejected(reason: "an ephemeral event that is not typing")
         }
     }
 

@@ -7,20 +7,20 @@ import ParleyAPI
 /// The Parley server's REST API over shared HTTP connection pools.
 ///
 /// Stateless apart from the pools: every authenticated call names the ``DeviceCredentials`` it acts as,
-/// so one client serves many devices (the load tool, tests) as well as one (the app). Requests without credentials —
-/// sealed-sender sends above all — can go over a pool of their own (`unidentifiedHTTP`), so a sealed send never rides
-/// a kept-alive connection that just carried this device's `Authorization` header (Signal keeps a second, unidentified
-/// socket for the same reason).
+/// so one client serves many devices (the load tool, tests) as well as one (the app). Requests that must not say who
+/// sends — sealed sends, bundle fetches and typing indicators with an access key, attachment downloads — can go over a
+/// pool of their own (`unidentifiedHTTP`), so none rides a kept-alive connection that just carried this device's
+/// `Authorization` header or a request naming it (Signal keeps a second, unidentified socket for the same reason).
 public struct ParleyServerClient: Sendable {
     /// The server's base URL, such as `http://127.0.0.1:8080`.
     public let baseURL: String
     let http: HTTPClient
-    /// The pool of requests without credentials.
+    /// The pool of requests that must not say who sends.
     let unidentifiedHTTP: HTTPClient
     private let timeout: TimeAmount
 
-    /// A client of the server at `baseURL` over `http`, and over `unidentifiedHTTP` for requests without credentials
-    /// (`http` too when not given); the caller owns their lifetimes.
+    /// A client of the server at `baseURL` over `http`, and over `unidentifiedHTTP` for requests that must not say who
+    /// sends (`http` too when not given); the caller owns their lifetimes.
     public init(baseURL: String, http: HTTPClient, unidentifiedHTTP: HTTPClient? = nil, timeout: TimeAmount = .seconds(30)) {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.http = http

@@ -40,13 +40,16 @@ public struct RateLimits: Sendable {
     public var unidentifiedBundleFetchPerAddress = TokenBucketPolicy(capacity: 100, refillPerSecond: 1)
     /// Bundle fetches without credentials of one account from one client address.
     public var unidentifiedBundleFetchPerAccountPerAddress = TokenBucketPolicy(capacity: 50, refillPerSecond: 0.5)
-    /// Bundle fetches without credentials of one account, from all addresses together: a backstop for its one-time keys.
-    public var unidentifiedBundleFetchPerAccount = TokenBucketPolicy(capacity: 2_000, refillPerSecond: 20)
+    /// Bundle fetches without credentials of one account, from all addresses together: a backstop for its one-time keys
+    /// (below the 1,000 a device holds, so a contact with many addresses cannot take them all in one burst).
+    public var unidentifiedBundleFetchPerAccount = TokenBucketPolicy(capacity: 200, refillPerSecond: 2)
     /// Sealed ephemeral events (typing indicators sent with an access key instead of credentials) from one client
     /// address, whoever they are for.
     public var unidentifiedEphemeralPerAddress = TokenBucketPolicy(capacity: 200, refillPerSecond: 20)
-    /// Sealed ephemeral events to one account, from all addresses together.
-    public var unidentifiedEphemeralPerRecipient = TokenBucketPolicy(capacity: 1_000, refillPerSecond: 100)
+    /// Sealed ephemeral events to one account from one client address: one flooding it turns away only itself.
+    public var unidentifiedEphemeralPerRecipientPerAddress = TokenBucketPolicy(capacity: 100, refillPerSecond: 10)
+    /// Sealed ephemeral events to one account, from all addresses together: a backstop.
+    public var unidentifiedEphemeralPerRecipient = TokenBucketPolicy(capacity: 5_000, refillPerSecond: 500)
     /// Attachment downloads from one client address. Downloads take no credentials (a downloader would otherwise show the
     /// server who received what an uploader sent), so they are counted per address: each may stream up to the
     /// attachment cap.
@@ -66,7 +69,7 @@ public struct RateLimits: Sendable {
                         \.unauthenticatedPerAddress, \.attachmentDownloadPerAddress, \.attachmentDownloadMebibytesPerAddress,
                         \.unidentifiedBundleFetchPerAddress, \.unidentifiedBundleFetchPerAccountPerAddress,
                         \.unidentifiedBundleFetchPerAccount, \.unidentifiedEphemeralPerAddress,
-                        \.unidentifiedEphemeralPerRecipient] {
+                        \.unidentifiedEphemeralPerRecipientPerAddress, \.unidentifiedEphemeralPerRecipient] {
             copy[keyPath: keyPath] = TokenBucketPolicy(
                 capacity: self[keyPath: keyPath].capacity * factor, refillPerSecond: self[keyPath: keyPath].refillPerSecond * factor)
         }

@@ -6,8 +6,8 @@ import ParleyAPI
 ///
 /// A device's event is relayed with it named (`sourceAccountId`, `sourceDeviceId`), limited per account. A caller
 /// showing the recipient's unidentified access key instead of credentials — a typing indicator whose copies are sealed
-/// sender — is relayed with no source, limited per client address and per recipient: the server learns who is told,
-/// never who tells.
+/// sender — is relayed with no source, limited per client address, per recipient and address, and per recipient: the
+/// server learns who is told, never who tells.
 struct EphemeralRelay: Sendable {
     let store: any AccountStore
     let hub: DeliveryHub
@@ -28,6 +28,8 @@ struct EphemeralRelay: Sendable {
             try rateLimiter.take("unidentified-ephemeral", address: clientAddress, policy: limits.rateLimits.unidentifiedEphemeralPerAddress)
             let found = accountId.utf8.count <= 64 ? try await store.account(id: accountId.lowercased()) : nil
             guard let account = found, SendService.allowsUnidentifiedAccess(account, key: accessKey) else { throw ServerError.unauthorized }
+            try rateLimiter.take("unidentified-ephemeral", accountId: account.id, from: clientAddress,
+                                 policy: limits.rateLimits.unidentifiedEphemeralPerRecipientPerAddress)
             try rateLimiter.take("unidentified-ephemeral", accountId: account.id, policy: limits.rateLimits.unidentifiedEphemeralPerRecipient)
             let unnamed = EphemeralEvent(destinationAccountId: account.id, kind: event.kind, content: event.content, timestamp: event.timestamp)
             hub.relay(unnamed, toAccount: account.id, excluding: nil)
