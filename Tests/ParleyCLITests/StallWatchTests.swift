@@ -21,24 +21,30 @@ import Testing
         #expect(ContinuousClock.now - started < .seconds(60))
     }
 
-    @Test func writesTakenInTimeAndQuietStretchesAreNoStall() async throws {
-        // A limit far above what a busy machine adds to a 10 ms write.
-        let watch = StallWatch(limit: .seconds(1))
-        let outcome = await withThrowingTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                do { try await watch.watch() } catch is StalledClientError { return false }
-                return true
+    /// Judged at chosen instants, not by a busy machine's timing: a write under way past the limit is a stall; one
+    /// taken, however long ago, and a quiet stretch with no write at all, are not.
+    @Test func onlyAWriteStillWaitingPastTheLimitIsAStall() async throws {
+        let watch = StallWatch(limit: .seconds(30))
+        let start = ContinuousClock.now
+        #expect(!watch.isStalled(at: start + .seconds(3600)), "no write: a quiet stream is no stall")
+        let (entered, enteredContinuation) = AsyncStream<Void>.makeStream()
+        let (release, releaseContinuation) = AsyncStream<Void>.makeStream()
+        let write = Task {
+            try await watch.write {
+                enteredContinuation.yield()
+                for await _ in release { break }
             }
-            group.addTask {
-                // Many quick writes, then nothing for several limits (an idle stream between events).
-                for _ in 0..<10 { try await watch.write { try await Task.sleep(for: .milliseconds(10)) } }
-                try await Task.sleep(for: .seconds(3))
-                return true
-            }
-            let first = try? await group.next()
-            group.cancelAll()
-            return first ?? nil
         }
-        #expect(outcome == true, "the watch gave up on a client that took every write")
+        for await _ in entered { break }
+        #expect(!watch.isStalled(at: .now + .seconds(29)))
+        #expect(watch.isStalled(at: .now + .seconds(31)))
+        releaseContinuation.yield()
+        try await write.value
+        #expect(!watch.isStalled(at: .now + .seconds(3600)), "a write taken is no stall")
+        // Counted from the start when told a write (a response head) is already under way.
+        let head = StallWatch(limit: .seconds(30), waiting: true)
+        #expect(head.isStalled(at: .now + .seconds(31)))
+        head.stopWaiting()
+        #expect(!head.isStalled(at: .now + .seconds(31)))
     }
 }

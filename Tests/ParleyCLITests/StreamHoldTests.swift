@@ -43,10 +43,10 @@ import Testing
         let slots = SubscriberSlots(limit: 2)
         // A body that ran and wrote in time.
         // (A limit far above what a busy machine adds to a 10 ms write.)
-        let taking = StreamHold(try #require(slots.lease()), limit: .seconds(1), closing: server, waitingForHead: true)
+        let taking = StreamHold(try #require(slots.lease()), limit: .seconds(60), closing: server, waitingForHead: true)
         taking.watch.stopWaiting()
         for _ in 0..<5 { try await taking.watch.write { try await Task.sleep(for: .milliseconds(10)) } }
-        // A response dropped before its body ran: its watchdog goes with it.
+        // A response dropped before its body ran: its watchdog (which would close the connection after 1 s) goes with it.
         var dropped: StreamHold? = StreamHold(try #require(slots.lease()), limit: .seconds(1), closing: server,
                                                waitingForHead: true)
         dropped = nil

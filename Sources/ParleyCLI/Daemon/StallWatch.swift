@@ -33,9 +33,13 @@ final class StallWatch: Sendable {
     func watch() async throws {
         while true {
             try await Task.sleep(for: limit / 4)
-            if let since = waitingSince.withLock({ $0 }), ContinuousClock.now - since > limit {
-                throw StalledClientError.stalled(limit: limit)
-            }
+            if isStalled(at: .now) { throw StalledClientError.stalled(limit: limit) }
         }
+    }
+
+    /// Whether, at `now`, a write has been waiting longer than ``limit``.
+    func isStalled(at now: ContinuousClock.Instant) -> Bool {
+        guard let since = waitingSince.withLock({ $0 }) else { return false }
+        return now - since > limit
     }
 }
