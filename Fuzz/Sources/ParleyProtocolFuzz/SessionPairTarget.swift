@@ -3,15 +3,28 @@ import ParleyProtocol
 
 /// A stateful target: Alice and Bob, with an established PQXDH session with SPQR, exchange messages in the order the
 /// input dictates — sending, delivering out of order, dropping, corrupting and replaying. Invariants: a delivery
-/// yields exactly the plaintext sent or an error; the oldest message in flight in a direction always decrypts; a
+/// yields exactly the plaintext sent or an error; the oldest message in flight in a direction decrypts while its
+/// sending chain is one the receiver can still read (the receiver keeps its last ``ProtocolLimits/maximumReceiverChains``
+/// receiving chains, and a chain it never saw cannot be read once it has read a later one — as in libsignal); a
 /// corrupted message never yields a different plaintext and leaves the session able to read the original; a message
 /// already delivered is never accepted again.
 enum SessionPairTarget {
     final class Party {
         let store: InMemorySignalProtocolStore
         let peer: ProtocolAddress
-        var inFlight: [(bytes: [UInt8], plaintext: [UInt8])] = []
+        /// Messages sent and not yet delivered or dropped, with the index of the sending chain each came from.
+        var inFlight: [(bytes: [UInt8], plaintext: [UInt8], chain: Int)] = []
         var delivered: [[UInt8]] = []
+        /// This party's sending chains (their ratchet keys), in the order it used them.
+        var sendingChains: [[UInt8]] = []
+        /// The peer's sending chains (indices) this party has read a message of, in the order first read: increasing,
+        /// since a chain older than one already read cannot be read.
+        var readChains: [Int] = []
+
+        /// Notes that a message of the peer's sending chain `chain` was read.
+        func read(chain: Int) {
+            if !readChains.contains(chain) { readChains.append(chain) }
+        }
 
         init(_ base: InMemorySignalProtocolStore, session: [UInt8], peer: ProtocolAddress, peerIdentity: IdentityKey) {
             let context = Fixtures.shared.context
@@ -45,17 +58,26 @@ enum SessionPairTarget {
                 let message = try! signalEncrypt(message: plaintext, for: sender.peer, sessionStore: sender.store,
                                                  identityStore: sender.store, context: context)
                 invariant(message.messageType == .whisper, "an established session sends whisper messages")
-                sender.inFlight.append((Array(message.serialize()), plaintext))
+                let bytes = Array(message.serialize())
+                let ratchetKey = Array(try! SignalMessage(bytes: bytes).senderRatchetKey.serialize())
+                let chain = sender.sendingChains.firstIndex(of: ratchetKey) ?? sender.sendingChains.count
+                if chain == sender.sendingChains.count { sender.sendingChains.append(ratchetKey) }
+                sender.inFlight.append((bytes, plaintext, chain))
             case 1 where !sender.inFlight.isEmpty:
                 let position = Int(reader.byte()) % sender.inFlight.count
                 let message = sender.inFlight.remove(at: position)
                 let result = try? decrypt(message.bytes, by: receiver)
-                if position == 0 {
-                    invariant(result == message.plaintext, "the oldest message in flight decrypts")
+                let readable = receiver.readChains.suffix(ProtocolLimits.maximumReceiverChains).contains(message.chain)
+                    || !receiver.readChains.contains { $0 > message.chain }
+                if position == 0 && readable {
+                    invariant(result == message.plaintext, "the oldest message in flight decrypts while its chain can be read")
                 } else {
                     invariant(result == nil || result == message.plaintext, "a delivery yields the plaintext sent or an error")
                 }
-                if result != nil { receiver.delivered.append(message.bytes) }
+                if result != nil {
+                    receiver.delivered.append(message.bytes)
+                    receiver.read(chain: message.chain)
+                }
             case 2 where !sender.inFlight.isEmpty:
                 _ = sender.inFlight.remove(at: Int(reader.byte()) % sender.inFlight.count)
             case 3 where !sender.inFlight.isEmpty:
@@ -66,7 +88,10 @@ enum SessionPairTarget {
                 corrupted[offset] ^= flip
                 let result = try? decrypt(corrupted, by: receiver)
                 invariant(result == nil || result == sender.inFlight[position].plaintext, "a corrupted message yields no other plaintext")
-                if result != nil { _ = sender.inFlight.remove(at: position) }
+                if result != nil {
+                    receiver.read(chain: sender.inFlight[position].chain)
+                    _ = sender.inFlight.remove(at: position)
+                }
             case 4 where !receiver.delivered.isEmpty:
                 let replay = receiver.delivered[Int(reader.byte()) % receiver.delivered.count]
                 invariant((try? decrypt(replay, by: receiver)) == nil, "a delivered message is not accepted again")
