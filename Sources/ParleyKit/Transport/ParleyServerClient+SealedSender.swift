@@ -15,7 +15,7 @@ extension ParleyServerClient {
     public func bundle(accountId: String, deviceId: UInt32?, accessKey: Data) async throws -> PreKeyBundleResponse {
         let (_, body) = try await send(
             .GET, APIRoutes.bundle(accountId: accountId, deviceId: deviceId.map(String.init) ?? "*"), body: nil, as: nil, expecting: [200],
-            extraHeaders: [(APIRoutes.unidentifiedAccessKeyHeader, accessKey.base64EncodedString())], unidentified: true)
+            extraHeaders: Self.accessKeyHeader(accessKey), unidentified: true)
         return try decode(PreKeyBundleResponse.self, body)
     }
 
@@ -24,7 +24,7 @@ extension ParleyServerClient {
     /// ``ParleyError/Server/rejected(status:body:)`` with status 401.
     public func relaySealedEphemeral(_ event: EphemeralEvent, to accountId: String, accessKey: Data) async throws {
         _ = try await send(.PUT, APIRoutes.sealedEphemeral(to: accountId), body: try JSONEncoder().encode(event), as: nil, expecting: [204],
-                           extraHeaders: [(APIRoutes.unidentifiedAccessKeyHeader, accessKey.base64EncodedString())], unidentified: true)
+                           extraHeaders: Self.accessKeyHeader(accessKey), unidentified: true)
     }
 
     /// Sends sealed-sender messages (type 6) to every device of `accountId` without credentials: `accessKey` is the
@@ -35,7 +35,7 @@ extension ParleyServerClient {
                      idempotencyKey: String? = nil) async throws -> SendOutcome {
         let (status, body) = try await send(
             .PUT, APIRoutes.messages(to: accountId), body: try JSONEncoder().encode(request), as: nil, expecting: [200, 409, 410],
-            extraHeaders: [(APIRoutes.unidentifiedAccessKeyHeader, accessKey.base64EncodedString())]
+            extraHeaders: Self.accessKeyHeader(accessKey)
                 + Self.idempotencyHeader(idempotencyKey), unidentified: true)
         return try SendOutcome(status: status, body: body)
     }
@@ -49,7 +49,7 @@ extension ParleyServerClient {
         let (status, body) = try await send(
             .PUT, APIRoutes.multiRecipientMessages(timestamp: timestamp), body: message, as: nil, expecting: [200, 404, 409, 410],
             contentType: APIRoutes.multiRecipientContentType,
-            extraHeaders: [(APIRoutes.unidentifiedAccessKeyHeader, combinedAccessKey.base64EncodedString())]
+            extraHeaders: Self.accessKeyHeader(combinedAccessKey)
                 + Self.idempotencyHeader(idempotencyKey), unidentified: true)
         return try MultiRecipientSendOutcome(status: status, body: body)
     }

@@ -300,6 +300,11 @@ public struct ParleyServerClient: Sendable {
         return (status, data)
     }
 
+    /// The `Unidentified-Access-Key` header carrying `key` (base64), shown instead of credentials.
+    static func accessKeyHeader(_ key: Data) -> [(String, String)] {
+        [(APIRoutes.unidentifiedAccessKeyHeader, key.base64EncodedString())]
+    }
+
     /// The `Idempotency-Key` header carrying `key`, or none.
     static func idempotencyHeader(_ key: String?) -> [(String, String)] {
         key.map { [(APIRoutes.idempotencyKeyHeader, $0)] } ?? []
