@@ -198,6 +198,14 @@ import Testing
         #expect(typing.split(separator: "\n").contains { $0.contains(#""account":"+15550000012""#) && $0.contains(#""action":"STARTED""#) },
                 "\(typing)")
 
+        // Eli acknowledges Dana's message by its timestamp (signal-cli's sendReceipt): Dana's account hears it read.
+        #expect(connection.send(#"{"jsonrpc":"2.0","id":11,"method":"sendReceipt","params":{"account":"+15550000012","recipient":"+15550000011","targetTimestamp":"# + timestamp + "}}\n"))
+        var read = ""
+        for _ in 0..<40 where !(read.contains(#""isRead":true"#) && read.contains(#""id":11"#)) { read += await connection.read(for: 0.5).text }
+        #expect(read.split(separator: "\n").contains { $0.contains(#""id":11"#) && $0.contains(#""type":"SUCCESS""#) }, "\(read)")
+        #expect(read.split(separator: "\n").contains { $0.contains(#""account":"+15550000011""#) && $0.contains(#""isRead":true"#)
+            && $0.contains(timestamp) }, "\(read)")
+
         // Dana edits her message (signal-cli's send with editTimestamp): Eli's account hears an editMessage. A signal-cli
         // device link URI is not a Parley link code: a user error.
         #expect(connection.send(#"{"jsonrpc":"2.0","id":9,"method":"send","params":{"account":"+15550000011","recipient":"+15550000012","message":"over tcp, edited","editTimestamp":"# + timestamp + "}}\n"

@@ -330,17 +330,38 @@ public final class ParleyClient: Sendable {
         try database.write { db in
             let unread = try MessagesTable.unreadIncoming(threadId: threadId, db)
             try MessagesTable.startTimersOfUnread(threadId: threadId, now: now, db)
-            if try ClientSettings(db).readReceipts {
-                // One receipt names at most as many messages as a receiver takes.
-                for (author, messages) in Dictionary(grouping: unread, by: \.author) {
-                    let timestamps = messages.map(\.timestamp)
-                    for start in stride(from: 0, to: timestamps.count, by: MessageContent.maximumReceiptTimestamps) {
-                        let batch = Array(timestamps[start..<min(start + MessageContent.maximumReceiptTimestamps, timestamps.count)])
-                        try JobQueue.enqueue(.receipt(MessageReceiver.ReceiptJob(accountId: author, kind: "read", timestamps: batch)), now: now, db)
-                    }
-                }
-            }
+            try Self.queueReadReceipts(for: unread, now: now, db)
             try MessagesTable.markRead(threadId: threadId, db)
+        }
+    }
+
+    /// Marks messages `ids` read — those of them that are incoming and unread; the rest of their conversations stay as
+    /// they are — starts their disappearing timers, and queues read receipts for them (unless turned off in
+    /// ``ClientSettings/readReceipts``). A bot acknowledging the messages it handled marks those alone.
+    public func markRead(messageIds ids: [Int64]) throws {
+        let now = self.now()
+        try database.write { db in
+            var unread: [(author: String, timestamp: UInt64)] = []
+            for id in Set(ids) {
+                guard let message = try MessagesTable.unreadIncoming(id: id, db) else { continue }
+                unread.append(message)
+                try MessagesTable.startTimer(messageId: id, now: now, db)
+                try MessagesTable.markRead(id, db)
+            }
+            try Self.queueReadReceipts(for: unread, now: now, db)
+        }
+    }
+
+    /// Queues read receipts for `messages` (unless turned off), one per author and at most as many timestamps each as
+    /// a receiver takes.
+    private static func queueReadReceipts(for messages: [(author: String, timestamp: UInt64)], now: UInt64, _ db: Database) throws {
+        guard try ClientSettings(db).readReceipts else { return }
+        for (author, messages) in Dictionary(grouping: messages, by: \.author) {
+            let timestamps = messages.map(\.timestamp).sorted()
+            for start in stride(from: 0, to: timestamps.count, by: MessageContent.maximumReceiptTimestamps) {
+                let batch = Array(timestamps[start..<min(start + MessageContent.maximumReceiptTimestamps, timestamps.count)])
+                try JobQueue.enqueue(.receipt(MessageReceiver.ReceiptJob(accountId: author, kind: "read", timestamps: batch)), now: now, db)
+            }
         }
     }
 

@@ -184,6 +184,12 @@ enum MessagesTable {
                          arguments: [threadId]).map { ($0[0], UInt64($0[1] as Int64)) }
     }
 
+    /// The author and timestamp of message `id` if it is an incoming message still unread (not a notice).
+    static func unreadIncoming(id: Int64, _ db: Database) throws -> (author: String, timestamp: UInt64)? {
+        try Row.fetchOne(db, sql: "SELECT author_account_id, timestamp FROM messages WHERE id = ? AND read = 0 AND outgoing = 0 AND kind = 'message'",
+                         arguments: [id]).map { ($0[0], UInt64($0[1] as Int64)) }
+    }
+
     /// Marks incoming message `id` read (and takes it out of its thread's unread count).
     static func markRead(_ id: Int64, _ db: Database) throws {
         guard let threadId = try Int64.fetchOne(db, sql: "SELECT thread_id FROM messages WHERE id = ? AND read = 0", arguments: [id]) else { return }

@@ -2,7 +2,8 @@ import Logging
 import ServiceLifecycle
 
 /// Reclaims what has expired, once at start and then every `interval`: mailbox envelopes past their lifetime,
-/// link codes and attachments. Expired items are never honoured in between; this only frees their space.
+/// link codes, attachments and rate-limit buckets full again. Expired items are never honoured in between; this only
+/// frees their space.
 public struct MaintenanceService: Service {
     let dependencies: ServerDependencies
     let interval: Duration
@@ -40,10 +41,11 @@ public struct MaintenanceService: Service {
             let provisioning = try await dependencies.store.deleteProvisioningMessages(expiredBefore: now)
             let hashes = try await dependencies.store.deleteHashes(expiredBefore: now)
             let blobs = dependencies.attachments.deleteBlobs(olderThan: now &- limits.attachmentLifetimeMilliseconds)
+            let buckets = dependencies.rateLimiter.forgetFullBuckets()
             logger.info("maintenance", metadata: ["expired_envelopes": "\(envelopes)", "expired_link_codes": "\(codes)",
                                                   "expired_provisioning_messages": "\(provisioning)",
                                                   "expired_seen_hashes": "\(hashes)", "expired_idempotency_keys": "\(keys)",
-                                                  "expired_attachments": "\(blobs)"])
+                                                  "expired_attachments": "\(blobs)", "forgotten_rate_limit_buckets": "\(buckets)"])
         } catch {
             logger.error("maintenance failed", metadata: ["error": "\(error)"])
         }

@@ -67,6 +67,22 @@ public final class RateLimiter: Sendable {
         try take(action + "-from", accountId: accountId + " " + caller, policy: policy)
     }
 
+    /// How many buckets are tracked now.
+    var trackedCount: Int { buckets.withLock { $0.count } }
+
+    /// Forgets every bucket that is full again (remembering it changes nothing) and returns how many. The maintenance
+    /// sweep calls this, so a quiet server does not keep every caller and address it has seen until the table reaches
+    /// its bound.
+    @discardableResult
+    func forgetFullBuckets() -> Int {
+        let now = clock.now
+        return buckets.withLock { buckets in
+            let before = buckets.count
+            buckets = buckets.filter { $0.value.full > now }
+            return before - buckets.count
+        }
+    }
+
     /// Forgets the buckets that are full again (each by its own policy), then arbitrary ones beyond `keeping`.
     private static func purge(_ buckets: inout [Key: Bucket], now: ContinuousClock.Instant, keeping: Int) {
         buckets = buckets.filter { $0.value.full > now }

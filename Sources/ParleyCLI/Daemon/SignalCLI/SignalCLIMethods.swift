@@ -191,10 +191,9 @@ struct SignalCLIMethods: Sendable {
             throw JSONRPCError.userError("At most \(Self.maximumTargets) target timestamps per call")
         }
         let authorId = try await SignalCLIAddress.resolve(recipient, with: client)
-        var threads: Set<Int64> = []
-        for target in targets { threads.insert(try message(by: authorId, named: recipient, sentAt: target).threadId) }
-        // Marking the conversation read sends read receipts for everything unread in it, these messages included.
-        for thread in threads { try client.markRead(threadId: thread) }
+        let messages = try targets.map { try message(by: authorId, named: recipient, sentAt: $0).id }
+        // These messages alone are marked read, and get read receipts: the rest of the conversation stays unread.
+        try client.markRead(messageIds: messages)
         _ = try await client.runJobs()
         return try answer(timestamp: Self.now, results: [try result(for: authorId, type: "SUCCESS", group: nil)])
     }
