@@ -82,12 +82,13 @@ import Testing
 
     /// A sender with one device sends nothing with its credentials beside its sealed messages: no empty transcript send
     /// at each message's timestamp (which told the server who sent the sealed message beside it, and named the sender in
-    /// the server's idempotency records for 30 days). Its device list is asked for once, and a bundle fetched to rebuild
+    /// the server's idempotency records for 30 days). Its device list is asked for once, while it receives, and a bundle fetched to rebuild
     /// a session with someone whose key it has shows that key rather than its credentials.
     @Test func aSingleDeviceSenderSendsNothingIdentifiedBesideItsSealedMessages() async throws {
         try await TestServer.run { server in
             try await HostileServer.run(inFrontOf: server) { recorder in
                 let (alice, bob, aliceId, bobId) = try await Self.introduced(server, aliceThrough: recorder)
+                let received = recorder.requests.count
                 var timestamps: [UInt64] = []
                 for text in ["one", "two", "three"] {
                     let id = try alice.sender.enqueue(body: text, to: bobId)
@@ -97,6 +98,8 @@ import Testing
                 }
                 #expect(!recorder.requests.contains("PUT /v1/messages/\(aliceId)"), "\(recorder.requests)")
                 #expect(recorder.requests.filter { $0 == "GET /v1/devices" }.count == 1, "\(recorder.requests)")
+                // Asked while Alice drained her mailbox, not beside a message she sent.
+                #expect(!recorder.requests[received...].contains("GET /v1/devices"), "\(recorder.requests)")
                 // A session rebuilt from a fresh bundle once Alice has Bob's key: the fetch shows his access key, not
                 // her credentials. Nothing naming Bob went with her credentials but the lookup of his name when his
                 // first message came (left as it is: it happens once per contact).

@@ -121,7 +121,16 @@ public final class ParleyClient: Sendable {
             if !page.more || !fresh { break }
         }
         await nameNewCorrespondents()
+        await checkOwnDevicesIfStale()
         return outcomes
+    }
+
+    /// Asks whether this account has other devices when no other is known and the last answer is stale, while
+    /// receiving (a request like those around it), so that a send finds the answer fresh and asks nothing beside its
+    /// sealed message (``MessageDelivery/ownDevicesExist(as:)``). Best effort: a send asks itself when this failed.
+    func checkOwnDevicesIfStale() async {
+        guard let credentials = try? credentials() else { return }
+        _ = try? await delivery.ownDevicesExist(as: credentials)
     }
 
     /// Remembers that `username` is `accountId` (after a lookup by username), so conversations show the name.
@@ -178,6 +187,7 @@ public final class ParleyClient: Sendable {
                         await onOutcome(outcome)
                     case .queueEmpty:
                         await self.nameNewCorrespondents()
+                        await self.checkOwnDevicesIfStale()
                         _ = try? await self.runJobs()
                         _ = try? await self.maintainKeys()
                     default:

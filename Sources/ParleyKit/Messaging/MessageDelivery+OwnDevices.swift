@@ -8,7 +8,9 @@ import ParleyAPI
 /// empty send (the server's 409 naming the devices that exist): a request with this device's credentials and the
 /// message's timestamp, beside the sealed message it followed — telling the server who sent that one. Instead the
 /// device list (a request that names no message) is asked for at most once per ``ownDevicesCheckInterval``, and at
-/// every send while a link this device approved may still be completing (``ownDevicesLinkWindow``).
+/// every send while a link this device approved may still be completing (``ownDevicesLinkWindow``). Receiving asks
+/// first (``ParleyClient/receiveOnce()`` after draining, ``ParleyClient/listen(onOutcome:)`` when the queue is empty),
+/// so a client that receives finds the answer fresh when it sends, and its sends ask nothing beside their messages.
 extension MessageDelivery {
     /// How long an answer "no other device" is believed.
     static let ownDevicesCheckInterval: UInt64 = 24 * 60 * 60 * 1000
