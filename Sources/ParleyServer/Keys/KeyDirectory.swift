@@ -70,9 +70,9 @@ struct KeyDirectory: Sendable {
                 throw ServerError.unauthorized
             }
             // Per account and address, so one contact emptying it turns away only itself; a larger per-account backstop.
-            try rateLimiter.take("bundle-unidentified", accountId: found.id, from: clientAddress,
-                                 policy: limits.rateLimits.unidentifiedBundleFetchPerAccountPerAddress)
-            try rateLimiter.take("bundle-unidentified", accountId: found.id, policy: limits.rateLimits.unidentifiedBundleFetchPerAccount)
+            try rateLimiter.take("bundle-unidentified", recipient: found.id, from: clientAddress,
+                                 perAddress: limits.rateLimits.unidentifiedBundleFetchPerAccountPerAddress,
+                                 overall: limits.rateLimits.unidentifiedBundleFetchPerAccount)
         }
         guard let account = found else { throw ServerError.notFound("no account \(accountId)") }
         let claimed = try await store.claimBundles(accountId: account.id, deviceIds: deviceIds)

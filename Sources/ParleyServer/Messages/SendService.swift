@@ -140,9 +140,9 @@ struct SendService: Sendable {
     /// The tokens a send without credentials takes for each recipient account: one of the bucket of this recipient and
     /// this client address, and one of the recipient's bucket for all addresses.
     func takeUnidentifiedSendToken(to recipientId: String, from clientAddress: String?) throws {
-        try rateLimiter.take("unidentified-send-to", accountId: recipientId, from: clientAddress,
-                             policy: limits.rateLimits.unidentifiedSendPerRecipientPerAddress)
-        try rateLimiter.take("unidentified-send", accountId: recipientId, policy: limits.rateLimits.unidentifiedSendPerRecipient)
+        try rateLimiter.take("unidentified-send", recipient: recipientId, from: clientAddress,
+                             perAddress: limits.rateLimits.unidentifiedSendPerRecipientPerAddress,
+                             overall: limits.rateLimits.unidentifiedSendPerRecipient)
     }
 
     /// `tokens` tokens (one per recipient) of the per-address bucket for sends without credentials (none to take when

@@ -31,6 +31,8 @@ public struct MaintenanceService: Service {
     /// One sweep at `now`.
     public func sweep(now: UInt64) async {
         let limits = dependencies.limits
+        // In memory: swept even when the store cannot be reached.
+        let buckets = dependencies.rateLimiter.forgetFullBuckets()
         do {
             try await storeUpkeep(now)
             let envelopes = try await dependencies.store.deleteEnvelopes(olderThan: limits.oldestKept(now: now))
@@ -41,7 +43,6 @@ public struct MaintenanceService: Service {
             let provisioning = try await dependencies.store.deleteProvisioningMessages(expiredBefore: now)
             let hashes = try await dependencies.store.deleteHashes(expiredBefore: now)
             let blobs = dependencies.attachments.deleteBlobs(olderThan: now &- limits.attachmentLifetimeMilliseconds)
-            let buckets = dependencies.rateLimiter.forgetFullBuckets()
             logger.info("maintenance", metadata: ["expired_envelopes": "\(envelopes)", "expired_link_codes": "\(codes)",
                                                   "expired_provisioning_messages": "\(provisioning)",
                                                   "expired_seen_hashes": "\(hashes)", "expired_idempotency_keys": "\(keys)",

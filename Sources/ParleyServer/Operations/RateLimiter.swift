@@ -67,6 +67,17 @@ public final class RateLimiter: Sendable {
         try take(action + "-from", accountId: accountId + " " + caller, policy: policy)
     }
 
+    /// Takes a token for `action` on recipient `accountId` from the client address `address`: first from the bucket
+    /// of this recipient and this address (`perAddress`: a caller that empties it turns away only itself), then from
+    /// the recipient's bucket for every address (`overall`, a larger backstop). The routes a caller reaches with a
+    /// recipient's access key instead of credentials (sealed sends, bundle fetches, sealed ephemeral events) take it
+    /// once the key is checked.
+    func take(_ action: String, recipient accountId: String, from address: String?,
+              perAddress: TokenBucketPolicy, overall: TokenBucketPolicy) throws {
+        try take(action, accountId: accountId, from: address, policy: perAddress)
+        try take(action, accountId: accountId, policy: overall)
+    }
+
     /// How many buckets are tracked now.
     var trackedCount: Int { buckets.withLock { $0.count } }
 

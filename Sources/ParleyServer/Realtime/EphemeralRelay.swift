@@ -28,9 +28,9 @@ struct EphemeralRelay: Sendable {
             try rateLimiter.take("unidentified-ephemeral", address: clientAddress, policy: limits.rateLimits.unidentifiedEphemeralPerAddress)
             let found = accountId.utf8.count <= 64 ? try await store.account(id: accountId.lowercased()) : nil
             guard let account = found, SendService.allowsUnidentifiedAccess(account, key: accessKey) else { throw ServerError.unauthorized }
-            try rateLimiter.take("unidentified-ephemeral", accountId: account.id, from: clientAddress,
-                                 policy: limits.rateLimits.unidentifiedEphemeralPerRecipientPerAddress)
-            try rateLimiter.take("unidentified-ephemeral", accountId: account.id, policy: limits.rateLimits.unidentifiedEphemeralPerRecipient)
+            try rateLimiter.take("unidentified-ephemeral", recipient: account.id, from: clientAddress,
+                                 perAddress: limits.rateLimits.unidentifiedEphemeralPerRecipientPerAddress,
+                                 overall: limits.rateLimits.unidentifiedEphemeralPerRecipient)
             let unnamed = EphemeralEvent(destinationAccountId: account.id, kind: event.kind, content: event.content, timestamp: event.timestamp)
             hub.relay(unnamed, toAccount: account.id, excluding: nil)
         }
