@@ -124,6 +124,30 @@ import Testing
         }
     }
 
+    /// `listen` asks whether the account has other devices before its jobs run (and hourly), not beside a send: a
+    /// message sent while it listens has no device-list request next to it.
+    @Test func listeningAsksForOtherDevicesBeforeItsJobsRun() async throws {
+        try await TestServer.run { server in
+            try await HostileServer.run(inFrontOf: server) { recorder in
+                let (alice, _, _, bobId) = try await Self.introduced(server, aliceThrough: recorder)
+                // The last answer is forgotten, as if a day had passed.
+                try await alice.database.awaitableWrite { db in
+                    try db.execute(sql: "DELETE FROM settings WHERE key = ?", arguments: [MessageDelivery.ownDevicesCheckedSetting])
+                }
+                let before = recorder.requests.count
+                let listening = Task { try await alice.listen() }
+                defer { listening.cancel() }
+                try await ConversationFeatureTests.eventually { recorder.requests[before...].contains("GET /v1/devices") }
+                let asked = recorder.requests.count
+                let id = try alice.sender.enqueue(body: "while listening", to: bobId)
+                try await ConversationFeatureTests.eventually { try alice.message(id: id)?.status == .sent }
+                #expect(!recorder.requests[asked...].contains("GET /v1/devices"), "\(recorder.requests[asked...])")
+                listening.cancel()
+                _ = await listening.result
+            }
+        }
+    }
+
     /// A typing indicator to someone whose key is known goes sealed, without credentials: the server relays it naming no
     /// one, and the receiver still shows who types (from the certificate inside). To someone whose key is not known it
     /// goes over the sender's socket, named, as before.

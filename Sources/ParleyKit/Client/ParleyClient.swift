@@ -157,6 +157,14 @@ public final class ParleyClient: Sendable {
     public func listen(onOutcome: @escaping @Sendable (MessageReceiver.Outcome) async -> Void = { _ in }) async throws {
         let credentials = try credentials()
         let sweeping = Task { [sweeper, now, logger] in await sweeper.run(now: now, logger: logger) }
+        // Before any send job runs, and then hourly: a daemon's socket can stay up for days.
+        await checkOwnDevicesIfStale()
+        let checkingDevices = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(3600))
+                await self.checkOwnDevicesIfStale()
+            }
+        }
         let queued = JobSignal()
         let observation = try database.observe(tables: ["jobs"]) { _ in queued.set() }
         let working = Task { [jobs] in await jobs.runWhenDue(queued) }
@@ -164,6 +172,7 @@ public final class ParleyClient: Sendable {
             observation.cancel()
             working.cancel()
             sweeping.cancel()
+            checkingDevices.cancel()
             liveSocket.withLock { $0 = nil }
         }
         var failures = 0
@@ -187,7 +196,6 @@ public final class ParleyClient: Sendable {
                         await onOutcome(outcome)
                     case .queueEmpty:
                         await self.nameNewCorrespondents()
-                        await self.checkOwnDevicesIfStale()
                         _ = try? await self.runJobs()
                         _ = try? await self.maintainKeys()
                     default:

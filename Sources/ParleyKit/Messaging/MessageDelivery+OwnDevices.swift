@@ -9,7 +9,7 @@ import ParleyAPI
 /// message's timestamp, beside the sealed message it followed — telling the server who sent that one. Instead the
 /// device list (a request that names no message) is asked for at most once per ``ownDevicesCheckInterval``, and at
 /// every send while a link this device approved may still be completing (``ownDevicesLinkWindow``). Receiving asks
-/// first (``ParleyClient/receiveOnce()`` after draining, ``ParleyClient/listen(onOutcome:)`` when the queue is empty),
+/// first (``ParleyClient/receiveOnce()`` after draining, ``ParleyClient/listen(onOutcome:)`` before its jobs run and hourly),
 /// so a client that receives finds the answer fresh when it sends, and its sends ask nothing beside their messages.
 extension MessageDelivery {
     /// How long an answer "no other device" is believed.
