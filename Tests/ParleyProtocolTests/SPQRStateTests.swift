@@ -144,6 +144,24 @@ import Testing
         }
     }
 
+    /// While an encapsulation is pending, the record keeps its five polynomials (û, e2, μ) as big-endian 16-bit
+    /// coefficients, and loading then storing gives the same structure.
+    @discardableResult
+    static func expectPendingStoredBigEndian(_ state: SPQRState) throws -> Bool {
+        let stored = state.structure
+        #expect(try SPQRState(structure: stored).structure == stored)
+        let pending: IncrementalMLKEM768.PendingEncapsulation
+        switch state.exchange.state {
+        case .ciphertext1Sampled(let e, _), .keyReceivedCiphertext1Sampled(let e, _), .ciphertext1Acknowledged(let e, _): pending = e.pending
+        default: return false
+        }
+        let coefficients = (pending.yHat + [pending.e2, pending.mu]).flatMap(\.coefficients)
+        let bytes = Array(stored.pending)
+        #expect(bytes.count == coefficients.count * 2)
+        #expect(stride(from: 0, to: bytes.count, by: 2).map { UInt32(bytes[$0]) << 8 | UInt32(bytes[$0 + 1]) } == coefficients)
+        return true
+    }
+
     @Test func everyStateSurvivesTheSessionRecordRoundTrip() throws {
         var (alice, bob) = Self.pair()
         func reload(_ party: inout Party) throws {
@@ -151,11 +169,13 @@ import Testing
             party.state = try SPQRState(structure: Parley_Storage_SPQRStateStructure(serializedBytes: bytes))
         }
         var states = Set<UInt32>()
+        var pendingChecked = 0
         for _ in 0..<160 {
             try reload(&alice)
             try reload(&bob)
             states.insert(alice.state.structure.state)
             states.insert(bob.state.structure.state)
+            for party in [alice, bob] where try Self.expectPendingStoredBigEndian(party.state) { pendingChecked += 1 }
             let a = try alice.send()
             try reload(&alice)
             #expect(try bob.receive(a) == a.key)
@@ -164,6 +184,8 @@ import Testing
             #expect(try alice.receive(b) == b.key)
         }
         #expect(alice.state.epoch >= 3 && states.count >= 9, "states seen: \(states.sorted())")
+        // The states that keep a pending encapsulation were among them, and their stored form was checked.
+        #expect(states.isSuperset(of: [7, 9]) && pendingChecked > 0, "states seen: \(states.sorted())")
         // Damaged records are refused, not trusted.
         var damaged = alice.state.structure
         damaged.state = 11

@@ -20,8 +20,20 @@ extension SPQRState {
             s.header = Data(e.header)
             s.ciphertext1 = Data(e.ciphertext1)
             s.encoder = Self.structure(e.sending)
+            // Big-endian 16-bit coefficients, written into one buffer: this runs on every message of an SPQR session.
             let polynomials = e.pending.yHat + [e.pending.e2, e.pending.mu]
-            s.pending = Data(polynomials.flatMap { $0.coefficients.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] } })
+            precondition(polynomials.count == 5 && polynomials.allSatisfy { $0.coefficients.count == MLKEMPolynomial.degree })
+            var pending = [UInt8](repeating: 0, count: 5 * MLKEMPolynomial.degree * 2)
+            var offset = 0
+            for polynomial in polynomials {
+                for coefficient in polynomial.coefficients {
+                    precondition(coefficient < MLKEMPolynomial.q)
+                    pending[offset] = UInt8(truncatingIfNeeded: coefficient >> 8)
+                    pending[offset + 1] = UInt8(truncatingIfNeeded: coefficient)
+                    offset += 2
+                }
+            }
+            s.pending = Data(pending)
         }
         switch exchange.state {
         case .keysUnsampled: s.state = 0
