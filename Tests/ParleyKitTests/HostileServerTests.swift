@@ -75,6 +75,40 @@ import Testing
         }
     }
 
+    /// A server that hands a reaction over before the message it concerns: the reaction is held, and the same drain
+    /// reports it right after the message is stored — the sequence `listen` reports, so the daemon's `receive` and
+    /// `parley receive` tell of it too.
+    @Test func aDrainReportsTheActsAMessageReleasesRightAfterIt() async throws {
+        try await TestServer.run { server in
+            try await HostileServer.run(inFrontOf: server) { hostile in
+                let alice = try server.client("alice"), bob = try server.client("bob", via: hostile.baseURL)
+                let aliceId = try await alice.accounts.register(username: "alice").accountId
+                let bobId = try await bob.accounts.register(username: "bob").accountId
+                try alice.sender.enqueue(body: "hello", to: bobId)
+                _ = try await alice.runJobs()
+                _ = try await bob.receiveOnce()
+                let message = try alice.sender.enqueue(body: "react to me", to: bobId)
+                _ = try await alice.runJobs()
+                try alice.sender.react("🎉", to: message)
+                _ = try await alice.runJobs()
+                hostile.on("GET", "/v1/messages", .rewrite({ body in
+                    guard let page = try? JSONDecoder().decode(EnvelopeListResponse.self, from: Data(body)) else { return body }
+                    let reversed = EnvelopeListResponse(messages: page.messages.reversed(), more: page.more)
+                    return [UInt8]((try? JSONEncoder().encode(reversed)) ?? Data(body))
+                }))
+                let outcomes = try await bob.receiveOnce()
+                #expect(outcomes.first == .held, "\(outcomes)")
+                let sentAt = try #require(try alice.message(id: message)?.timestamp)
+                let stored = try #require(outcomes.firstIndex { if case .stored = $0 { true } else { false } }, "\(outcomes)")
+                #expect(outcomes.count == stored + 2, "\(outcomes)")
+                guard outcomes.count > stored + 1, case .acted(let act) = outcomes[stored + 1] else { return }
+                #expect(act.authorAccountId == aliceId)
+                #expect(act.kind == .reaction(emoji: "🎉", remove: false, targetAuthorAccountId: aliceId, targetTimestamp: sentAt))
+                #expect(try Self.texts(bob, with: aliceId) == ["hello", "react to me"])
+            }
+        }
+    }
+
     @Test func garbageAndReplayedEnvelopesAreRecordedRefusalsNotCrashes() async throws {
         try await TestServer.run { server in
             try await HostileServer.run(inFrontOf: server) { hostile in

@@ -104,7 +104,8 @@ public final class ParleyClient: Sendable {
     // MARK: Receiving
 
     /// Drains the mailbox over HTTP: processes every pending envelope (each committed before it is acknowledged), one
-    /// outcome per envelope.
+    /// outcome per envelope, a stored message's followed by an ``MessageReceiver/Outcome/acted(_:)`` for each peer's
+    /// act that waited for it and applied now — the sequence ``listen(onOutcome:)`` reports.
     public func receiveOnce() async throws -> [MessageReceiver.Outcome] {
         let credentials = try credentials()
         var outcomes: [MessageReceiver.Outcome] = []
@@ -115,7 +116,9 @@ public final class ParleyClient: Sendable {
             var fresh = false
             for envelope in page.messages where seen.insert(envelope.guid).inserted {
                 fresh = true
-                outcomes.append(try await receiver.process(envelope))
+                let received = try await receiver.receive(envelope)
+                outcomes.append(received.outcome)
+                outcomes += received.released.map(MessageReceiver.Outcome.acted)
                 try await api.acknowledge(envelope.guid, as: credentials)
             }
             if !page.more || !fresh { break }

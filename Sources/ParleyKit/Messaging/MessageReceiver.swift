@@ -54,7 +54,8 @@ public struct MessageReceiver: Sendable {
 
     /// Processes one envelope; the caller acknowledges it to the server after this returns (the result is committed).
     /// A message stored may release acts that arrived before it: this outcome does not say so;
-    /// ``ParleyClient/listen(onOutcome:)`` reports each after the stored message, as ``Outcome/acted(_:)``.
+    /// ``ParleyClient/listen(onOutcome:)`` and ``ParleyClient/receiveOnce()`` report each after the stored message, as
+    /// ``Outcome/acted(_:)``.
     public func process(_ envelope: Envelope) async throws -> Outcome {
         try await receive(envelope).outcome
     }
