@@ -8,12 +8,15 @@ struct ReceiveCommand: AsyncParsableCommand {
     @OptionGroup var options: GlobalOptions
 
     func run() async throws {
-        let outcomes = try await AccountContext.with(options) { client -> [MessageReceiver.Outcome] in
-            let outcomes = try await client.receiveOnce()
+        let envelopes = try await AccountContext.with(options) { client -> [ReceivedEnvelope] in
+            let envelopes = try await client.drainMailbox()
             _ = try await client.runJobs(includingWaiting: true)  // receipts, and everything queued (the server may be back)
             _ = try? await client.maintainKeys()  // refill one-time keys, rotate the signed prekey
-            return outcomes
+            return envelopes
         }
+        let outcomes = envelopes.map(\.outcome)
+        // Acts held until their message came, applied now that it has (they count as applied in the JSON).
+        let released = envelopes.map(\.released.count).reduce(0, +)
         let stored = outcomes.filter { if case .stored = $0 { return true } else { return false } }.count
         let failed = outcomes.filter { if case .undecryptable = $0 { return true } else { return false } }.count
         let applied = outcomes.filter {
@@ -26,9 +29,10 @@ struct ReceiveCommand: AsyncParsableCommand {
         let held = outcomes.filter { $0 == .held }.count
         struct Received: Encodable { let received: Int; let stored: Int; let applied: Int; let held: Int; let rejected: Int; let undecryptable: Int }
         Output(json: options.json).emit(
-            Received(received: outcomes.count, stored: stored, applied: applied, held: held, rejected: rejected, undecryptable: failed),
+            Received(received: envelopes.count, stored: stored, applied: applied + released, held: held, rejected: rejected, undecryptable: failed),
             text: "\(stored) new message(s)" + (applied > 0 ? ", \(applied) update(s) (receipts, reactions, edits, deletes, keys)" : "")
                 + (held > 0 ? ", \(held) held until the message they concern arrives" : "")
+                + (released > 0 ? ", \(released) applied now that their message came" : "")
                 + (rejected > 0 ? ", \(rejected) refused (not allowed by their sender)" : "")
                 + (failed > 0 ? ", \(failed) could not be decrypted" : ""))
     }

@@ -129,14 +129,15 @@ struct DaemonSession: Sendable {
             return AnyEncodable(["messageId": id, "sent": [.sent, .delivered, .read].contains(status) ? 1 : 0,
                                  "failed": status == .failed ? 1 : 0])
         case "receive":
-            let outcomes = try await client.receiveOnce()
-            // What this drain stored, the socket's `listen` will not see again: every client hears of it from here.
-            for outcome in outcomes {
+            let envelopes = try await client.drainMailbox()
+            // What this drain stored, the socket's `listen` will not see again: every client hears of it from here, and
+            // of the acts each message released, right after it.
+            for outcome in envelopes.flatMap(\.outcomes) {
                 accounts.announce(outcome, of: account)
                 await pace()
             }
             _ = try await client.runJobs()
-            return AnyEncodable(["received": outcomes.count])
+            return AnyEncodable(["received": envelopes.count])
         case "conversations":
             return AnyEncodable(try client.conversations())
         case "history":

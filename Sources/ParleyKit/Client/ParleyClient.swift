@@ -107,8 +107,14 @@ public final class ParleyClient: Sendable {
     /// outcome per envelope, a stored message's followed by an ``MessageReceiver/Outcome/acted(_:)`` for each peer's
     /// act that waited for it and applied now — the sequence ``listen(onOutcome:)`` reports.
     public func receiveOnce() async throws -> [MessageReceiver.Outcome] {
+        try await drainMailbox().flatMap(\.outcomes)
+    }
+
+    /// ``receiveOnce()`` with each envelope's record apart: its outcome and the acts the message it stored released
+    /// (to count envelopes, or tell an act applied now because its message came from one that came itself).
+    public func drainMailbox() async throws -> [ReceivedEnvelope] {
         let credentials = try credentials()
-        var outcomes: [MessageReceiver.Outcome] = []
+        var received: [ReceivedEnvelope] = []
         // A server that keeps handing out the same envelopes (`more` and nothing new) cannot keep this loop going.
         var seen = Set<String>()
         while true {
@@ -116,16 +122,15 @@ public final class ParleyClient: Sendable {
             var fresh = false
             for envelope in page.messages where seen.insert(envelope.guid).inserted {
                 fresh = true
-                let received = try await receiver.receive(envelope)
-                outcomes.append(received.outcome)
-                outcomes += received.released.map(MessageReceiver.Outcome.acted)
+                let result = try await receiver.receive(envelope)
+                received.append(ReceivedEnvelope(outcome: result.outcome, released: result.released))
                 try await api.acknowledge(envelope.guid, as: credentials)
             }
             if !page.more || !fresh { break }
         }
         await nameNewCorrespondents()
         await checkOwnDevicesIfStale()
-        return outcomes
+        return received
     }
 
     /// Asks whether this account has other devices when no other is known and the last answer is stale, while
@@ -159,18 +164,21 @@ public final class ParleyClient: Sendable {
     /// (receipts, sends, retries) run as soon as they are queued or due, and disappearing messages are swept, while it runs.
     public func listen(onOutcome: @escaping @Sendable (MessageReceiver.Outcome) async -> Void = { _ in }) async throws {
         let credentials = try credentials()
+        let queued = JobSignal()
+        let observation = try database.observe(tables: ["jobs"]) { _ in queued.set() }
         let sweeping = Task { [sweeper, now, logger] in await sweeper.run(now: now, logger: logger) }
-        // Before any send job runs, and then hourly: a daemon's socket can stay up for days.
-        await checkOwnDevicesIfStale()
+        // Whether the account has other devices is asked before any job runs (while the socket connects), then hourly: a
+        // daemon's socket can stay up for days.
+        let working = Task { [jobs] in
+            await self.checkOwnDevicesIfStale()
+            await jobs.runWhenDue(queued)
+        }
         let checkingDevices = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(3600))
                 await self.checkOwnDevicesIfStale()
             }
         }
-        let queued = JobSignal()
-        let observation = try database.observe(tables: ["jobs"]) { _ in queued.set() }
-        let working = Task { [jobs] in await jobs.runWhenDue(queued) }
         defer {
             observation.cancel()
             working.cancel()

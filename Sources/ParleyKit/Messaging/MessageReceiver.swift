@@ -28,7 +28,7 @@ public struct MessageReceiver: Sendable {
         case rejected(reason: String)
         /// An edit, delete or reaction for a message that has not arrived yet, or could not be decrypted yet (its
         /// sender was asked to send it again): kept, and applied when the message comes (for up to a day) —
-        /// ``ParleyClient/listen(onOutcome:)`` then reports a peer's as ``acted(_:)``.
+        /// ``ParleyClient/listen(onOutcome:)`` and ``ParleyClient/receiveOnce()`` then report a peer's as ``acted(_:)``.
         case held
         /// The sender (its account and device) started or stopped typing.
         case typing(accountId: String, deviceId: UInt32, action: TypingAction)
