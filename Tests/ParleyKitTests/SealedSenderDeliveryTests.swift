@@ -130,6 +130,14 @@ import Testing
         try await TestServer.run { server in
             try await HostileServer.run(inFrontOf: server) { recorder in
                 let (alice, _, _, bobId) = try await Self.introduced(server, aliceThrough: recorder)
+                // Receiving asks an hour before the answer goes stale (listen checks hourly: no send finds it stale first).
+                let nearlyStale = UInt64(Date().timeIntervalSince1970 * 1000) - MessageDelivery.ownDevicesCheckInterval + 30 * 60 * 1000
+                try await alice.database.awaitableWrite { db in
+                    try SettingsTable.set(MessageDelivery.ownDevicesCheckedSetting, to: String(nearlyStale), db)
+                }
+                let checks = recorder.requests.filter { $0 == "GET /v1/devices" }.count
+                _ = try await alice.receiveOnce()
+                #expect(recorder.requests.filter { $0 == "GET /v1/devices" }.count == checks + 1, "\(recorder.requests)")
                 // The last answer is forgotten, as if a day had passed.
                 try await alice.database.awaitableWrite { db in
                     try db.execute(sql: "DELETE FROM settings WHERE key = ?", arguments: [MessageDelivery.ownDevicesCheckedSetting])

@@ -135,10 +135,11 @@ public final class ParleyClient: Sendable {
 
     /// Asks whether this account has other devices when no other is known and the last answer is stale, while
     /// receiving (a request like those around it), so that a send finds the answer fresh and asks nothing beside its
-    /// sealed message (``MessageDelivery/ownDevicesExist(as:)``). Best effort: a send asks itself when this failed.
+    /// sealed message (``MessageDelivery/ownDevicesExist(as:ahead:)``). Best effort: a send asks itself when this failed.
     func checkOwnDevicesIfStale() async {
         guard let credentials = try? credentials() else { return }
-        _ = try? await delivery.ownDevicesExist(as: credentials)
+        // An hour early: `listen` checks hourly, so a send never finds the answer stale before it does.
+        _ = try? await delivery.ownDevicesExist(as: credentials, ahead: 60 * 60 * 1000)
     }
 
     /// Remembers that `username` is `accountId` (after a lookup by username), so conversations show the name.

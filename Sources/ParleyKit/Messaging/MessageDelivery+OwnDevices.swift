@@ -23,8 +23,9 @@ extension MessageDelivery {
 
     /// Whether a transcript has anywhere to go: `true` when this account has another device (sessions with it are set up
     /// here when the server names new ones), `false` when it has none — asked of the server only when no other device
-    /// is known and the last answer is stale.
-    func ownDevicesExist(as credentials: DeviceCredentials) async throws -> Bool {
+    /// is known and the last answer is stale, or would be within `ahead` milliseconds (receiving asks an hour early, so a
+    /// send does not find it stale first).
+    func ownDevicesExist(as credentials: DeviceCredentials, ahead: UInt64 = 0) async throws -> Bool {
         if try sessions.devices(of: credentials.accountId).contains(where: { $0.deviceId != credentials.deviceId }) { return true }
         let now = now()
         let (checked, approved) = try database.read { db in
@@ -34,7 +35,7 @@ extension MessageDelivery {
         // An answer counts only when given after a link's window closed (the device may have joined since).
         let linking = approved.map { now >= $0 && now - $0 < Self.ownDevicesLinkWindow } ?? false
         let stillTrue = checked.map { checked in
-            now >= checked && now - checked < Self.ownDevicesCheckInterval
+            now >= checked && now - checked + ahead < Self.ownDevicesCheckInterval
                 && approved.map { checked >= $0 && checked - $0 >= Self.ownDevicesLinkWindow } ?? true
         } ?? false
         if !linking, stillTrue { return false }

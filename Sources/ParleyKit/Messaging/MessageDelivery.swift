@@ -41,7 +41,7 @@ struct MessageDelivery: Sendable {
             try await sessions.establish(accountId, deviceIds: nil, as: credentials)
         }
         // To this account's own devices only when it has any: no empty send beside every message (see
-        // ``ownDevicesExist(as:)``).
+        // ``ownDevicesExist(as:ahead:)``).
         if accountId == credentials.accountId, try await !ownDevicesExist(as: credentials) { return nil }
         let (serverTimestamp, sent) = try await send(to: accountId, timestamp: timestamp, as: credentials,
                                                      log: log.map { ($0, plaintext) }, purpose: purpose) { devices in
@@ -59,7 +59,7 @@ struct MessageDelivery: Sendable {
     /// Sends what `messages` makes for the devices of `accountId` this client knows (without this device) and
     /// repairs the device list on 409 (missing / extra devices) and 410 (re-installed devices: ``DeviceSessions/remove(_:deviceIds:)``
     /// also forgets the sender keys they held) until the server accepts it. To one's own account it is called only when
-    /// another device is known (``ownDevicesExist(as:)``); when repairs leave none, nothing more is sent.
+    /// another device is known (``ownDevicesExist(as:ahead:)``); when repairs leave none, nothing more is sent.
     ///
     /// The messages go sealed when ``UnidentifiedDelivery`` allows it; when the server refuses the access key (401)
     /// that is remembered and the same sealed messages go with this device's credentials instead. `log` is what to
