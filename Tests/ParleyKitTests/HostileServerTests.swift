@@ -38,6 +38,16 @@ import Testing
                 #expect(hostile.requests.filter { $0 == "PUT /v1/messages/\(bobId)" }.count == 2)
                 #expect(try await bob.receiveOnce().count == 1)
                 #expect(try Self.texts(bob, with: aliceId) == ["only once"])
+
+                // An act the server turns away for now (503) is still queued, whichever pass ran it; once it goes out
+                // it is not. (The daemon answers signal-cli's NETWORK_FAILURE or SUCCESS from this.)
+                hostile.on("PUT", "/v1/messages/", .answer(status: 503, body: Array(#"{"code":"unavailable","message":"later"}"#.utf8)))
+                let reaction = try alice.sender.react("👍", to: messageId)
+                #expect(try await alice.runJobs().deferred == 1)
+                #expect(try alice.isQueued(actSentAt: reaction))
+                #expect(try !alice.isQueued(actSentAt: reaction + 1))
+                #expect(try await alice.runJobs(includingWaiting: true).completed == 1)
+                #expect(try !alice.isQueued(actSentAt: reaction))
             }
         }
     }

@@ -25,6 +25,14 @@ extension ParleyClient {
     /// person asked for it now: the server may be back). Failures to reach the server are retried later, with backoff
     /// and without limit — a message is never failed for being written offline; 429 and 5xx answers count toward
     /// ``MessageSender/maximumAttempts``. `uploadProgress` hears about attachment uploads (for a progress bar).
+    /// Whether the reaction, edit, delete for everyone or timer change sent at `timestamp` (what
+    /// ``MessageSender/react(_:to:remove:)``, ``MessageSender/edit(_:body:mentions:)`` and
+    /// ``MessageSender/deleteForEveryone(_:)`` return) is still queued: not sent yet, it goes out when the server can be
+    /// reached. Whichever pass ran it — this caller's ``runJobs(includingWaiting:uploadProgress:)`` or `listen`'s.
+    public func isQueued(actSentAt timestamp: UInt64) throws -> Bool {
+        try database.read { db in try JobQueue.holdsContent(sentAt: timestamp, db) }
+    }
+
     @discardableResult
     public func runJobs(includingWaiting: Bool = false,
                         uploadProgress: @escaping MessageSender.TransferProgress = { _, _, _ in }) async throws -> JobReport {

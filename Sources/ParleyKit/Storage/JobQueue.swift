@@ -52,6 +52,16 @@ enum JobQueue {
         try Int64.fetchOne(db, sql: "SELECT MIN(not_before) FROM jobs").map { UInt64(max($0, 0)) }
     }
 
+    /// Whether the content job (a reaction, an edit, a delete, a timer change) sent at `timestamp` is still queued. Such
+    /// a job is queued at its own timestamp, so only the jobs created then are read.
+    static func holdsContent(sentAt timestamp: UInt64, _ db: Database) throws -> Bool {
+        try Data.fetchAll(db, sql: "SELECT payload FROM jobs WHERE kind = 'content' AND created = ?", arguments: [Int64(clamping: timestamp)])
+            .contains { payload in
+                guard case .content(let job) = try? Job(kind: "content", payload: payload) else { return false }
+                return job.timestamp == timestamp
+            }
+    }
+
     /// How many jobs are queued.
     static func count(_ db: Database) throws -> Int {
         try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM jobs") ?? 0

@@ -402,10 +402,12 @@ struct SignalCLIMethods: Sendable {
         return try await recipients.asyncMap { try await SignalCLIAddress.resolve($0, with: client) }.filter { seen.insert($0).inserted }
     }
 
-    /// Runs the queued act and answers with its timestamp and the recipients it was for.
+    /// Runs the queued act and answers with its timestamp and the recipients it was for: `NETWORK_FAILURE` while it is
+    /// still queued (it goes out later), whichever job pass ran it — this call's or `listen`'s — and whatever else that
+    /// pass did.
     private func delivered(timestamp: UInt64, to accountIds: [String], groups: [GroupInfo]) async throws -> JSONValue {
-        let report = try await client.runJobs()
-        let type = report.failed == 0 && report.deferred == 0 ? "SUCCESS" : "NETWORK_FAILURE"
+        _ = try await client.runJobs()
+        let type = try client.isQueued(actSentAt: timestamp) ? "NETWORK_FAILURE" : "SUCCESS"
         var results: [JSONValue] = []
         for accountId in accountIds { results.append(try result(for: accountId, type: type, group: nil)) }
         for group in groups { results += try memberResults(of: group, type: type) }
