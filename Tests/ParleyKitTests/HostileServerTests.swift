@@ -47,7 +47,12 @@ import Testing
                 #expect(try alice.isQueued(actSentAt: reaction))
                 #expect(try !alice.isQueued(actSentAt: reaction + 1))
                 #expect(try await alice.runJobs(includingWaiting: true).completed == 1)
-                #expect(try !alice.isQueued(actSentAt: reaction))
+                #expect(try !alice.isQueued(actSentAt: reaction) && !alice.actFailed(sentAt: reaction))
+                // One the server refuses for good is gone from the queue too, and known as failed.
+                hostile.on("PUT", "/v1/messages/", .answer(status: 400, body: Array(#"{"code":"bad_request","message":"no"}"#.utf8)))
+                let refused = try alice.sender.react("🎉", to: messageId)
+                #expect(try await alice.runJobs().failed == 1)
+                #expect(try !alice.isQueued(actSentAt: refused) && alice.actFailed(sentAt: refused))
             }
         }
     }

@@ -21,10 +21,6 @@ extension ParleyClient {
         }
     }
 
-    /// Runs every due job once (sends, receipts); with `includingWaiting`, also those waiting out a retry's backoff (a
-    /// person asked for it now: the server may be back). Failures to reach the server are retried later, with backoff
-    /// and without limit — a message is never failed for being written offline; 429 and 5xx answers count toward
-    /// ``MessageSender/maximumAttempts``. `uploadProgress` hears about attachment uploads (for a progress bar).
     /// Whether the reaction, edit, delete for everyone or timer change sent at `timestamp` (what
     /// ``MessageSender/react(_:to:remove:)``, ``MessageSender/edit(_:body:mentions:)`` and
     /// ``MessageSender/deleteForEveryone(_:)`` return) is still queued: not sent yet, it goes out when the server can be
@@ -33,6 +29,16 @@ extension ParleyClient {
         try database.read { db in try JobQueue.holdsContent(sentAt: timestamp, db) }
     }
 
+    /// Whether the act sent at `timestamp` was given up on (a refusal that is not the server being busy or away, or
+    /// too many such answers) by a job pass of this process lately — its job is gone, as a sent act's is.
+    public func actFailed(sentAt timestamp: UInt64) -> Bool {
+        jobs.failedActs.contains(timestamp)
+    }
+
+    /// Runs every due job once (sends, receipts); with `includingWaiting`, also those waiting out a retry's backoff (a
+    /// person asked for it now: the server may be back). Failures to reach the server are retried later, with backoff
+    /// and without limit — a message is never failed for being written offline; 429 and 5xx answers count toward
+    /// ``MessageSender/maximumAttempts``. `uploadProgress` hears about attachment uploads (for a progress bar).
     @discardableResult
     public func runJobs(includingWaiting: Bool = false,
                         uploadProgress: @escaping MessageSender.TransferProgress = { _, _, _ in }) async throws -> JobReport {

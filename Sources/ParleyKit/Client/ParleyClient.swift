@@ -170,13 +170,13 @@ public final class ParleyClient: Sendable {
         let sweeping = Task { [sweeper, now, logger] in await sweeper.run(now: now, logger: logger) }
         // Whether the account has other devices is asked before any job runs (while the socket connects), then hourly: a
         // daemon's socket can stay up for days.
+        let devicesChecked = Task { await self.checkOwnDevicesIfStale() }
         let working = Task { [jobs] in
-            await self.checkOwnDevicesIfStale()
+            await devicesChecked.value
             await jobs.runWhenDue(queued)
         }
         let checkingDevices = Task {
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .seconds(3600))
+            while (try? await Task.sleep(for: .seconds(3600))) != nil {
                 await self.checkOwnDevicesIfStale()
             }
         }
@@ -185,6 +185,7 @@ public final class ParleyClient: Sendable {
             working.cancel()
             sweeping.cancel()
             checkingDevices.cancel()
+            devicesChecked.cancel()
             liveSocket.withLock { $0 = nil }
         }
         var failures = 0
@@ -208,6 +209,7 @@ public final class ParleyClient: Sendable {
                         await onOutcome(outcome)
                     case .queueEmpty:
                         await self.nameNewCorrespondents()
+                        await devicesChecked.value
                         _ = try? await self.runJobs()
                         _ = try? await self.maintainKeys()
                     default:

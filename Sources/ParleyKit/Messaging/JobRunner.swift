@@ -18,6 +18,8 @@ struct JobRunner: Sendable {
     let logger: Logger
     /// One pass over the queue at a time (the daemon's clients and `listen` may ask at once).
     let gate = AsyncSerialGate()
+    /// The acts given up on lately.
+    let failedActs = FailedActs()
 
     /// Runs every due job once; with `includingWaiting`, also those waiting out a retry's backoff (a person asked for it
     /// now: the server may be back). `uploadProgress` hears about attachment uploads.
@@ -100,6 +102,7 @@ struct JobRunner: Sendable {
             if case .send(let send) = job { try MessagesTable.markFailed(send.messageId, reason: reason, now: now, db) }
             try JobQueue.complete(queued.id, db)
         }
+        if case .content(let content) = job { failedActs.record(content.timestamp) }
     }
 
     /// Runs due jobs whenever `queued` says the job table changed (checked every 100 ms) and when the earliest retry

@@ -58,7 +58,8 @@ enum JobQueue {
         try Data.fetchAll(db, sql: "SELECT payload FROM jobs WHERE kind = 'content' AND created = ?", arguments: [Int64(clamping: timestamp)])
             .contains { payload in
                 guard case .content(let job) = try? Job(kind: "content", payload: payload) else { return false }
-                return job.timestamp == timestamp
+                // A group-state correction is content queued at the wall clock's time: never an act.
+                return job.timestamp == timestamp && job.message.group?.state == nil
             }
     }
 

@@ -403,11 +403,14 @@ struct SignalCLIMethods: Sendable {
     }
 
     /// Runs the queued act and answers with its timestamp and the recipients it was for: `NETWORK_FAILURE` while it is
-    /// still queued (it goes out later), whichever job pass ran it — this call's or `listen`'s — and whatever else that
-    /// pass did.
+    /// still queued (it goes out later) or when it failed for good, whichever job pass ran it — this call's or
+    /// `listen`'s — and whatever else that pass did.
     private func delivered(timestamp: UInt64, to accountIds: [String], groups: [GroupInfo]) async throws -> JSONValue {
-        _ = try await client.runJobs()
-        let type = try client.isQueued(actSentAt: timestamp) ? "NETWORK_FAILURE" : "SUCCESS"
+        // A pass takes at most 50 jobs: more passes while the act waits behind others and they get through (bounded).
+        var passes = 1
+        while try await client.runJobs().completed > 0, passes < 20, try client.isQueued(actSentAt: timestamp) { passes += 1 }
+        let unsent = try client.isQueued(actSentAt: timestamp) || client.actFailed(sentAt: timestamp)
+        let type = unsent ? "NETWORK_FAILURE" : "SUCCESS"
         var results: [JSONValue] = []
         for accountId in accountIds { results.append(try result(for: accountId, type: type, group: nil)) }
         for group in groups { results += try memberResults(of: group, type: type) }
