@@ -89,14 +89,19 @@ public final class RateLimiter: Sendable {
         let now = clock.now
         return buckets.withLock { buckets in
             let before = buckets.count
-            buckets = buckets.filter { $0.value.full > now }
+            Self.forgetFull(&buckets, now: now)
             return before - buckets.count
         }
     }
 
+    /// Forgets the buckets that are full again (each by its own policy) at `now`.
+    private static func forgetFull(_ buckets: inout [Key: Bucket], now: ContinuousClock.Instant) {
+        buckets = buckets.filter { $0.value.full > now }
+    }
+
     /// Forgets the buckets that are full again (each by its own policy), then arbitrary ones beyond `keeping`.
     private static func purge(_ buckets: inout [Key: Bucket], now: ContinuousClock.Instant, keeping: Int) {
-        buckets = buckets.filter { $0.value.full > now }
+        forgetFull(&buckets, now: now)
         if buckets.count > keeping {
             buckets = Dictionary(uniqueKeysWithValues: buckets.prefix(keeping).map { ($0.key, $0.value) })
         }
