@@ -180,14 +180,19 @@ enum MessagesTable {
 
     /// The authors and timestamps of thread `threadId`'s unread incoming messages (not notices).
     static func unreadIncoming(threadId: Int64, _ db: Database) throws -> [(author: String, timestamp: UInt64)] {
-        try Row.fetchAll(db, sql: "SELECT author_account_id, timestamp FROM messages WHERE thread_id = ? AND read = 0 AND outgoing = 0 AND kind = 'message'",
-                         arguments: [threadId]).map { ($0[0], UInt64($0[1] as Int64)) }
+        try unreadIncoming(where: "thread_id = ?", threadId, db)
     }
 
     /// The author and timestamp of message `id` if it is an incoming message still unread (not a notice).
     static func unreadIncoming(id: Int64, _ db: Database) throws -> (author: String, timestamp: UInt64)? {
-        try Row.fetchOne(db, sql: "SELECT author_account_id, timestamp FROM messages WHERE id = ? AND read = 0 AND outgoing = 0 AND kind = 'message'",
-                         arguments: [id]).map { ($0[0], UInt64($0[1] as Int64)) }
+        try unreadIncoming(where: "id = ?", id, db).first
+    }
+
+    /// The authors and timestamps of the unread incoming messages (not notices) that `condition` on `argument` selects.
+    private static func unreadIncoming(where condition: String, _ argument: Int64, _ db: Database) throws
+        -> [(author: String, timestamp: UInt64)] {
+        try Row.fetchAll(db, sql: "SELECT author_account_id, timestamp FROM messages WHERE \(condition) AND read = 0 AND outgoing = 0 AND kind = 'message'",
+                         arguments: [argument]).map { ($0[0], UInt64($0[1] as Int64)) }
     }
 
     /// Marks incoming message `id` read (and takes it out of its thread's unread count).
