@@ -7,6 +7,15 @@ import Testing
 /// garbage and replayed envelopes, malformed, truncated and endless bodies, attachments whose digest lies. Every case
 /// ends in a typed error or a recorded refusal; nothing crashes, and nothing already stored is lost.
 @Suite struct HostileServerTests {
+    /// Alice on the real server and Bob behind `hostile`, both registered.
+    static func aliceAndBob(_ server: TestServer, bobThrough hostile: HostileServer) async throws
+        -> (alice: ParleyClient, bob: ParleyClient, aliceId: String, bobId: String) {
+        let alice = try server.client("alice"), bob = try server.client("bob", via: hostile.baseURL)
+        let aliceId = try await alice.accounts.register(username: "alice").accountId
+        let bobId = try await bob.accounts.register(username: "bob").accountId
+        return (alice, bob, aliceId, bobId)
+    }
+
     static func texts(_ client: ParleyClient, with accountId: String) throws -> [String] {
         guard let thread = try client.threadId(with: accountId) else { return [] }
         return try client.history(threadId: thread).messages.reversed().compactMap(\.body)
@@ -96,9 +105,7 @@ import Testing
     @Test func aDrainReportsTheActsAMessageReleasesRightAfterIt() async throws {
         try await TestServer.run { server in
             try await HostileServer.run(inFrontOf: server) { hostile in
-                let alice = try server.client("alice"), bob = try server.client("bob", via: hostile.baseURL)
-                let aliceId = try await alice.accounts.register(username: "alice").accountId
-                let bobId = try await bob.accounts.register(username: "bob").accountId
+                let (alice, bob, aliceId, bobId) = try await Self.aliceAndBob(server, bobThrough: hostile)
                 try alice.sender.enqueue(body: "hello", to: bobId)
                 _ = try await alice.runJobs()
                 _ = try await bob.receiveOnce()
@@ -127,9 +134,7 @@ import Testing
     @Test func garbageAndReplayedEnvelopesAreRecordedRefusalsNotCrashes() async throws {
         try await TestServer.run { server in
             try await HostileServer.run(inFrontOf: server) { hostile in
-                let alice = try server.client("alice"), bob = try server.client("bob", via: hostile.baseURL)
-                let aliceId = try await alice.accounts.register(username: "alice").accountId
-                let bobId = try await bob.accounts.register(username: "bob").accountId
+                let (alice, bob, aliceId, bobId) = try await Self.aliceAndBob(server, bobThrough: hostile)
                 try alice.sender.enqueue(body: "hello", to: bobId)
                 #expect(try await alice.runJobs().completed == 1)
                 // The page Bob fetches: the real envelope, a replay of it under another guid, then garbage of every kind the
@@ -183,9 +188,7 @@ import Testing
     @Test func aServerHandingOutTheSamePageForeverCannotKeepTheClientReceiving() async throws {
         try await TestServer.run { server in
             try await HostileServer.run(inFrontOf: server) { hostile in
-                let alice = try server.client("alice"), bob = try server.client("bob", via: hostile.baseURL)
-                let aliceId = try await alice.accounts.register(username: "alice").accountId
-                let bobId = try await bob.accounts.register(username: "bob").accountId
+                let (alice, bob, aliceId, bobId) = try await Self.aliceAndBob(server, bobThrough: hostile)
                 try alice.sender.enqueue(body: "once", to: bobId)
                 _ = try await alice.runJobs()
                 // Every fetch answers the real page again, claiming more is waiting.
@@ -205,9 +208,7 @@ import Testing
     @Test func malformedTruncatedAndEndlessAnswersAreTypedErrors() async throws {
         try await TestServer.run { server in
             try await HostileServer.run(inFrontOf: server) { hostile in
-                let alice = try server.client("alice"), bob = try server.client("bob", via: hostile.baseURL)
-                let aliceId = try await alice.accounts.register(username: "alice").accountId
-                let bobId = try await bob.accounts.register(username: "bob").accountId
+                let (alice, bob, aliceId, bobId) = try await Self.aliceAndBob(server, bobThrough: hostile)
                 try alice.sender.enqueue(body: "kept", to: bobId)
                 _ = try await alice.runJobs()
                 _ = try await bob.receiveOnce()
@@ -238,9 +239,7 @@ import Testing
     @Test func attachmentsWhoseBytesLieOrNeverEndAreRefused() async throws {
         try await TestServer.run { server in
             try await HostileServer.run(inFrontOf: server) { hostile in
-                let alice = try server.client("alice"), bob = try server.client("bob", via: hostile.baseURL)
-                _ = try await alice.accounts.register(username: "alice")
-                let bobId = try await bob.accounts.register(username: "bob").accountId
+                let (alice, bob, _, bobId) = try await Self.aliceAndBob(server, bobThrough: hostile)
                 let file = server.directory.appendingPathComponent("photo.bin")
                 let photo = Data((0..<20_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
                 try photo.write(to: file)
