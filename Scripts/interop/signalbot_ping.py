@@ -3,22 +3,24 @@
 
 Run by Tests/ParleyServerIntegrationTests/SignalCLICompatibilityTests.swift:
   signalbot_ping.py HOST:PORT +NUMBER ANSWERS
-It answers "ping" with "pong" wherever it is asked (1:1 or a group), and a message that mentions it with "hi" and a
-mention of the sender, and prints one line per event for the test:
+It answers "ping" with "pong" wherever it is asked (1:1 or a group), showing itself typing while it answers, and a
+message that mentions it with "hi" and a mention of the sender, and prints one line per event for the test:
   READY             the receive WebSocket is open (send pings after this)
+  TYPING <chat> <action>  someone typing (STARTED or STOPPED), <chat> as for PONG
   PONG <chat>       one answer: the sender's UUID for a 1:1 chat, the REST group id (group.…) for a group
   MENTIONED <chat>  it was mentioned (by number and account id) and answered with a mention of the sender
-  DONE <n>          after ANSWERS answers (exit 0);  TIMEOUT <n> after 60 s (exit 1)
+  DONE <n>          after ANSWERS answers and someone typing in a group (exit 0);  TIMEOUT <n> after 60 s (exit 1)
 """
 import sys
 import types
 from datetime import datetime, timedelta
 
 import signalbot._client.messages as receive_loop
-from signalbot import DataMessageContext, DataMessageHandler, MessageMention, SendMessage, SignalBot, text_triggered
+from signalbot import (DataMessageContext, DataMessageHandler, MessageMention, SendMessage, SignalBot, TypingContext, TypingHandler,
+                       text_triggered)
 
 service, number, wanted = sys.argv[1], sys.argv[2], int(sys.argv[3])
-state = {"pongs": 0, "ready": False, "finished": False}
+state = {"pongs": 0, "ready": False, "finished": False, "group_typing": False}
 
 
 def say(line):
@@ -47,13 +49,22 @@ class AnnouncingConnect:
 receive_loop.websockets = types.SimpleNamespace(connect=AnnouncingConnect)
 
 
-def answered(bot, message, kind):
+def chat_of(bot, message):
     chat = message.source_or_group_id()
     if message.is_group():
         chat = bot.groups.get_id(chat) or chat
+    return chat
+
+
+def answered(bot, message, kind):
+    chat = chat_of(bot, message)
     state["pongs"] += 1
     say(f"{kind} {chat}")
-    if state["pongs"] >= wanted and not state["finished"]:
+    finish_when_done(bot)
+
+
+def finish_when_done(bot):
+    if state["pongs"] >= wanted and state["group_typing"] and not state["finished"]:
         state["finished"] = True
         say(f"DONE {state['pongs']}")
         bot.request_stop()
@@ -65,8 +76,23 @@ class Ping(DataMessageHandler):
 
     @text_triggered("ping")
     async def handle_data_message(self, context: DataMessageContext):
+        # PUT and DELETE /v1/typing-indicator: signalbot raises if either is refused.
+        await context.start_typing()
         await context.send(SendMessage(text="pong"))
+        await context.stop_typing()
         answered(self.bot, context.message, "PONG")
+
+
+class Typing(TypingHandler):
+    def __init__(self, bot):
+        self.bot = bot
+
+    async def handle_typing(self, context: TypingContext):
+        chat = chat_of(self.bot, context.message)
+        say(f"TYPING {chat} {context.message.action}")
+        if chat.startswith("group."):
+            state["group_typing"] = True
+            finish_when_done(self.bot)
 
 
 class Mentioned(DataMessageHandler):
@@ -95,6 +121,7 @@ def main():
                      "storage": {"type": "in-memory"}, "download_attachments": False})
     bot.register(Ping(bot), contacts=True, groups=True)
     bot.register(Mentioned(bot), contacts=True, groups=True)
+    bot.register(Typing(bot), contacts=True, groups=True)
 
     async def give_up():
         if not state["finished"]:

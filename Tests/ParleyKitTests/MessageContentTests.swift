@@ -24,6 +24,7 @@ import Testing
             MessageContent(dataMessage: DataMessage(body: nil, expireTimer: 3600, isTimerUpdate: true)),
             MessageContent(typing: .started),
             MessageContent(typing: .stopped),
+            MessageContent(typing: .started, typingGroupId: Data(repeating: 9, count: GroupContext.idLength)),
             MessageContent(dataMessage: DataMessage(body: nil, attachments: [Self.voiceNote])),
             // UTF-16 offsets: "👋" is two units, so the second placeholder is at 12.
             MessageContent(dataMessage: DataMessage(body: "hi \u{FFFC} and 👋 \u{FFFC}", mentions: [
@@ -93,6 +94,8 @@ import Testing
         var shortKey = Self.pointer
         shortKey.key = Data(repeating: 1, count: 16).base64EncodedString()
         #expect(refused(try MessageContent(dataMessage: DataMessage(body: nil, attachments: [shortKey])).encode()))
+        // A typing indicator's group id is a group id's 16 bytes.
+        #expect(refused(try MessageContent(typing: .started, typingGroupId: Data(repeating: 9, count: 15)).encode()))
         let many = DataMessage(body: nil, attachments: Array(repeating: Self.pointer, count: 101))
         #expect(refused(try MessageContent(dataMessage: many).encode()))
         // Message kinds: bounded waveforms, one emoji, no body on a reaction or delete, one act per message.

@@ -195,8 +195,9 @@ import Testing
         #expect(connection.send(#"{"jsonrpc":"2.0","id":8,"method":"sendTyping","params":{"account":"+15550000011","recipient":"+15550000012"}}"# + "\n"))
         var typing = ""
         for _ in 0..<40 where !typing.contains(#""typingMessage""#) { typing += await connection.read(for: 0.5).text }
-        #expect(typing.split(separator: "\n").contains { $0.contains(#""account":"+15550000012""#) && $0.contains(#""action":"STARTED""#) },
-                "\(typing)")
+        // 1:1: no groupId (signal-cli leaves it out).
+        #expect(typing.split(separator: "\n").contains { $0.contains(#""account":"+15550000012""#) && $0.contains(#""action":"STARTED""#)
+            && !$0.contains("groupId") }, "\(typing)")
 
         // Eli acknowledges Dana's message by its timestamp (signal-cli's sendReceipt): Dana's account hears it read.
         #expect(connection.send(#"{"jsonrpc":"2.0","id":11,"method":"sendReceipt","params":{"account":"+15550000012","recipient":"+15550000011","targetTimestamp":"# + timestamp + "}}\n"))
@@ -276,7 +277,8 @@ import Testing
     }
 
     /// PyPI's signalbot — a bot framework for signal-cli-rest-api — against `parley rest-api`: a ping/pong bot answers
-    /// "ping" in a 1:1 chat and in a group, and the person who asked sees both answers.
+    /// "ping" in a 1:1 chat and in a group, showing itself typing in each, hears Pat typing in the group, and the
+    /// person who asked sees both answers.
     @Test func signalbotAnswersPingsThroughTheRESTAPI() async throws {
         let (server, parley, directory) = try await Self.serverAndClient()
         defer {
@@ -305,6 +307,12 @@ import Testing
         var seen: [String] = []
         while let line = await steps.next(timeout: 70) {
             seen.append(line)
+            if line.hasPrefix("PONG group.") {
+                // Pat types in the group (the bot's account surely holds it now): the bot's typing handler hears it
+                // there (typingMessage.groupId), and the bot finishes only once it has.
+                let typed = try await parley.run("typing", "--group", group, "--account", "pat", "--json")
+                #expect(typed.status == 0 && typed.stdout.contains(#""sent":true"#), "\(typed.stdout) \(typed.stderr)")
+            }
             if line == "READY" {
                 #expect(try await parley.run("send", "12025550123", "ping", "--account", "pat").status == 0)
                 #expect(try await parley.run("send", "ping", "--group", group, "--account", "pat").status == 0)
@@ -321,6 +329,8 @@ import Testing
         #expect(seen.contains("PONG \(pat)"), "\(seen)")
         #expect(seen.contains { $0.hasPrefix("PONG group.") }, "\(seen)")
         #expect(seen.contains { $0.hasPrefix("MENTIONED group.") }, "\(seen)")
+        let pongGroup = try #require(seen.first { $0.hasPrefix("PONG group.") }.map { String($0.dropFirst(5)) })
+        #expect(seen.contains("TYPING \(pongGroup) STARTED"), "\(seen)")
 
         // Web pages cannot use it: a cross-site request or WebSocket handshake (with an Origin) is 403, a foreign Host 421.
         let port = try #require(restAPIAddress.split(separator: ":").last.flatMap { Int($0) })

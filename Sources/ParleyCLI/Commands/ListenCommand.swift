@@ -15,11 +15,16 @@ struct ListenCommand: AsyncParsableCommand {
                 case .stored(let id):
                     guard let message = try? client.message(id: id) else { return }
                     output.emit(message, text: HistoryCommand.line(message))
-                case .typing(let accountId, _, let action):
-                    struct Typing: Encodable { let kind = "typing"; let typing: String; let accountId: String; let username: String? }
+                case .typing(let accountId, _, let action, let groupId):
+                    struct Typing: Encodable {
+                        let kind = "typing"; let typing: String; let accountId: String; let username: String?; let groupId: String?
+                    }
                     let username = (try? client.usernames(of: [accountId]))?[accountId]
-                    output.emit(Typing(typing: action.rawValue, accountId: accountId, username: username),
-                                text: "\(username ?? String(accountId.prefix(8))) \(action == .started ? "is typing…" : "stopped typing")")
+                    let who = username ?? String(accountId.prefix(8))
+                    let place = groupId.flatMap { try? client.group(id: $0) }.map { " in “\($0.title)”" } ?? ""
+                    let text = action == .started ? "\(who) is typing\(place)…" : "\(who) stopped typing\(place)"
+                    output.emit(Typing(typing: action.rawValue, accountId: accountId, username: username,
+                                       groupId: groupId.map { GroupID($0).description }), text: text)
                 default:
                     break
                 }

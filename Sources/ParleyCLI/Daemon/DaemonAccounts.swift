@@ -104,9 +104,9 @@ extension DaemonAccounts {
         case .acted(let act):
             event = (try? SignalCLIEnvelope.params(for: act, account: account.signalCLIName, client: account.client))
                 .map { DaemonEvent(account: account.signalCLIName, message: nil, signalCLI: $0) }
-        case .typing(let accountId, let deviceId, let action):
-            event = (try? SignalCLIEnvelope.params(typing: action, from: accountId, device: deviceId, account: account.signalCLIName,
-                                                   client: account.client))
+        case .typing(let accountId, let deviceId, let action, let groupId):
+            event = (try? SignalCLIEnvelope.params(typing: action, in: groupId, from: accountId, device: deviceId,
+                                                   account: account.signalCLIName, client: account.client))
                 .map { DaemonEvent(account: account.signalCLIName, message: nil, signalCLI: $0) }
         default:
             event = nil

@@ -43,7 +43,7 @@ public final class ParleyClient: Sendable {
     /// Account ids this process already asked the server to name (a 404 is not asked again).
     private let askedForNames = Mutex<Set<String>>([])
     /// The socket `listen` holds open, for sending ephemeral events on it.
-    private let liveSocket = Mutex<MessageSocket.Writer?>(nil)
+    let liveSocket = Mutex<MessageSocket.Writer?>(nil)
 
     /// A client over `database`, talking to the server through `api`; attachments are staged in `attachmentDirectory`,
     /// checked against the hash banks of `contentDetectionServer` (the same server unless given) as
@@ -231,68 +231,7 @@ public final class ParleyClient: Sendable {
     }
 
     private func note(_ outcome: MessageReceiver.Outcome) {
-        if case .typing(let accountId, _, let action) = outcome { typingIndicators.record(action, from: accountId) }
-    }
-
-    // MARK: Typing
-
-    /// Tells `accountId`'s devices that this account started or stopped typing: an ephemeral event the server
-    /// relays to connected devices and never stores, encrypted end to end per device. When a message to `accountId`
-    /// may go sealed, the copies are sealed sender and go without credentials (`PUT /v1/ephemeral/{account}` with its
-    /// access key), so the server does not learn who types to whom; otherwise they go on `listen`'s socket when one is
-    /// open, else on a short-lived one (which displaces another connection of this device), with this device named.
-    /// Returns whether it went out (not when there is no session with `accountId` yet).
-    @discardableResult
-    public func sendTyping(_ action: TypingAction, to accountId: String) async throws -> Bool {
-        let credentials = try credentials()
-        var copies = try await delivery.ephemeralCopies(MessageContent(typing: action), to: accountId, as: credentials)
-        guard !copies.isEmpty else { return false }
-        let access = try await delivery.unidentified.access(to: accountId, as: credentials)
-        if let access {
-            copies = try delivery.unidentified.seal(copies, to: accountId, certificate: access.certificate, contentHint: .implicit, groupId: nil)
-        }
-        // The server relays events of at most 4 KiB; copies made while a session is still in its prekey stage are
-        // large, so they go in as many events as they need (each device picks its own copy).
-        var events: [EphemeralEvent] = []
-        var batch: [OutgoingMessage] = []
-        for copy in copies {
-            if !batch.isEmpty, try JSONEncoder().encode(batch + [copy]).count > EphemeralKind.maximumContentBytes {
-                events.append(try typingEvent(batch, to: accountId))
-                batch = []
-            }
-            batch.append(copy)
-        }
-        events.append(try typingEvent(batch, to: accountId))
-        let outgoing = events
-        if let access {
-            do {
-                for event in outgoing { try await api.relaySealedEphemeral(event, to: accountId, accessKey: access.key) }
-                return true
-            } catch ParleyError.server(let error) where error.status == 401 || error.status == 429 {
-                // A stale key (the contact rotated it: remembered, as a send would) or a bucket emptied: a typing
-                // indicator is not worth another try.
-                if error.status == 401 { try await delivery.unidentified.refuse(accountId) }
-                return false
-            }
-        }
-        if let live = liveSocket.withLock({ $0 }) {
-            for event in outgoing { try await live.send(event) }
-            return true
-        }
-        try await MessageSocket(baseURL: api.baseURL, device: credentials, logger: logger).run { _, writer in
-            for event in outgoing { try await writer.send(event) }
-            return false
-        }
-        return true
-    }
-
-    private func typingEvent(_ copies: [OutgoingMessage], to accountId: String) throws -> EphemeralEvent {
-        let content = try JSONEncoder().encode(copies)
-        guard content.count <= EphemeralKind.maximumContentBytes else {
-            throw ParleyError.invalidArgument("a typing indicator for one device does not fit in an ephemeral event")
-        }
-        return EphemeralEvent(destinationAccountId: accountId, kind: EphemeralKind.typing, content: content.base64EncodedString(),
-                              timestamp: now())
+        if case .typing(let accountId, _, let action, let groupId) = outcome { typingIndicators.record(action, from: accountId, in: groupId) }
     }
 
     // MARK: Disappearing messages
@@ -348,6 +287,11 @@ public final class ParleyClient: Sendable {
     /// Every group this account is or was in.
     public func groups() throws -> [GroupInfo] {
         try database.read { db in try ThreadsTable.groups(db).map(GroupInfo.init) }
+    }
+
+    /// The group with id `groupId`, if this account is or was in it.
+    public func group(id groupId: Data) throws -> GroupInfo? {
+        try database.read { db in try ThreadsTable.group(id: groupId, db).map(GroupInfo.init) }
     }
 
     /// The thread with `accountId`, if any.

@@ -23,16 +23,20 @@ public struct MessageContent: Codable, Sendable, Equatable {
     public var receipt: Receipt?
     /// The sender started or stopped typing (sent as an ephemeral event, never stored by the server).
     public var typing: TypingAction?
+    /// The group ``typing`` is about (its 16-byte id); `nil`: the 1:1 chat with the receiver. Written only with
+    /// ``typing``.
+    public var typingGroupId: Data?
     /// The sender's key for a group.
     public var senderKeyDistribution: SenderKeyDistribution?
 
     /// Content with one part set.
     public init(dataMessage: DataMessage? = nil, sentTranscript: SentTranscript? = nil, receipt: Receipt? = nil,
-                typing: TypingAction? = nil, senderKeyDistribution: SenderKeyDistribution? = nil) {
+                typing: TypingAction? = nil, typingGroupId: Data? = nil, senderKeyDistribution: SenderKeyDistribution? = nil) {
         self.dataMessage = dataMessage
         self.sentTranscript = sentTranscript
         self.receipt = receipt
         self.typing = typing
+        self.typingGroupId = typingGroupId
         self.senderKeyDistribution = senderKeyDistribution
     }
 
@@ -84,7 +88,15 @@ public struct MessageContent: Codable, Sendable, Equatable {
             content.receipt = Receipt(kind: wire.receiptMessage.type == .read ? "read" : "delivered",
                                       timestamps: wire.receiptMessage.timestamps)
         }
-        if wire.hasTypingMessage { content.typing = wire.typingMessage.action == .stopped ? .stopped : .started }
+        if wire.hasTypingMessage {
+            content.typing = wire.typingMessage.action == .stopped ? .stopped : .started
+            if !wire.typingMessage.groupID.isEmpty {
+                guard wire.typingMessage.groupID.count == GroupContext.idLength else {
+                    throw ParleyError.malformedContent("a typing indicator's group id is \(GroupContext.idLength) bytes")
+                }
+                content.typingGroupId = wire.typingMessage.groupID
+            }
+        }
         if wire.hasSenderKeyDistribution { content.senderKeyDistribution = try SenderKeyDistribution(wire.senderKeyDistribution) }
         guard content.dataMessage != nil || content.sentTranscript != nil || content.receipt != nil || content.typing != nil
                 || content.senderKeyDistribution != nil else {
@@ -112,7 +124,10 @@ public struct MessageContent: Codable, Sendable, Equatable {
             wire.receiptMessage.type = receipt.kind == "read" ? .read : .delivery
             wire.receiptMessage.timestamps = receipt.timestamps
         }
-        if let typing { wire.typingMessage.action = typing == .stopped ? .stopped : .started }
+        if let typing {
+            wire.typingMessage.action = typing == .stopped ? .stopped : .started
+            if let typingGroupId { wire.typingMessage.groupID = typingGroupId }
+        }
         if let senderKeyDistribution { wire.senderKeyDistribution = senderKeyDistribution.wire() }
         return wire
     }

@@ -347,6 +347,9 @@ nonisolated struct Parley_Content_TypingMessage: Sendable {
 
   var timestamp: UInt64 = 0
 
+  /// The group the sender is typing in (16 bytes, as GroupContext.id); absent: the 1:1 chat with the receiver.
+  var groupID: Data = Data()
+
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
   nonisolated enum Action: SwiftProtobuf.Enum, Swift.CaseIterable {
@@ -997,7 +1000,7 @@ nonisolated extension Parley_Content_Edit: SwiftProtobuf.Message, SwiftProtobuf.
 
 nonisolated extension Parley_Content_TypingMessage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   static let protoMessageName: String = _protobuf_package + ".TypingMessage"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}action\0\u{1}timestamp\0")
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}action\0\u{1}timestamp\0\u{3}group_id\0")
 
   mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1007,6 +1010,7 @@ nonisolated extension Parley_Content_TypingMessage: SwiftProtobuf.Message, Swift
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularEnumField(value: &self.action) }()
       case 2: try { try decoder.decodeSingularUInt64Field(value: &self.timestamp) }()
+      case 3: try { try decoder.decodeSingularBytesField(value: &self.groupID) }()
       default: break
       }
     }
@@ -1019,12 +1023,16 @@ nonisolated extension Parley_Content_TypingMessage: SwiftProtobuf.Message, Swift
     if self.timestamp != 0 {
       try visitor.visitSingularUInt64Field(value: self.timestamp, fieldNumber: 2)
     }
+    if !self.groupID.isEmpty {
+      try visitor.visitSingularBytesField(value: self.groupID, fieldNumber: 3)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   static func ==(lhs: Parley_Content_TypingMessage, rhs: Parley_Content_TypingMessage) -> Bool {
     if lhs.action != rhs.action {return false}
     if lhs.timestamp != rhs.timestamp {return false}
+    if lhs.groupID != rhs.groupID {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -30,8 +30,9 @@ public struct MessageReceiver: Sendable {
         /// sender was asked to send it again): kept, and applied when the message comes (for up to a day) —
         /// ``ParleyClient/listen(onOutcome:)`` and ``ParleyClient/receiveOnce()`` then report a peer's as ``acted(_:)``.
         case held
-        /// The sender (its account and device) started or stopped typing.
-        case typing(accountId: String, deviceId: UInt32, action: TypingAction)
+        /// The sender (its account and device) started or stopped typing: in the group `groupId` (a member's, in a
+        /// group this account is in), or in the 1:1 chat when it is `nil`.
+        case typing(accountId: String, deviceId: UInt32, action: TypingAction, groupId: Data?)
         /// A reaction, an edit, a delete for everyone or a receipt was applied.
         case acted(AppliedAct)
 
@@ -189,7 +190,7 @@ public struct MessageReceiver: Sendable {
             return .acted(AppliedAct(authorAccountId: source.accountId, authorDeviceId: source.deviceId, timestamp: envelope.timestamp,
                                      groupId: nil, kind: .receipt(kind: receipt.kind, timestamps: receipt.timestamps)))
         }
-        if let typing = content.typing { return .typing(accountId: source.accountId, deviceId: source.deviceId, action: typing) }
+        if let typing = content.typing { return try Self.typing(typing, in: content.typingGroupId, from: source, db) }
         if let distribution = content.senderKeyDistribution {
             do {
                 return try Self.accept(distribution, from: sender, store: store, db)
@@ -235,12 +236,16 @@ public struct MessageReceiver: Sendable {
                                                      from: try ProtocolAddress(name: source.accountId, deviceId: source.deviceId),
                                                      to: try ProtocolAddress(name: credentials.accountId, deviceId: credentials.deviceId),
                                                      store: store, db)
-                    guard let action = try MessageContent.decode(plaintext).typing else { throw NotTyping() }
-                    return .typing(accountId: source.accountId, deviceId: source.deviceId, action: action)
+                    let content = try MessageContent.decode(plaintext)
+                    guard let action = content.typing else { throw NotTyping() }
+                    return try Self.typing(action, in: content.typingGroupId, from: source, db)
                 } catch let error as NotTyping {
                     throw error
                 } catch SignalError.duplicatedMessage {
                     return .duplicate
+                } catch let error as DatabaseError {
+                    // The database failed, not the event: nothing is committed.
+                    throw error
                 } catch {
                     // Ephemeral: a failure is not worth a row in the conversation.
                     return .rejected(reason: "\(error)")
@@ -249,6 +254,18 @@ public struct MessageReceiver: Sendable {
         } catch is NotTyping {
             return .rejected(reason: "an ephemeral event that is not typing")
         }
+    }
+
+    /// A typing indicator from `source`, in the group `groupId` or (`nil`) the 1:1 chat. One about a group is taken only
+    /// from a member of a group this account is in: anyone else's is refused, so no one outside a group can appear in
+    /// it as typing.
+    static func typing(_ action: TypingAction, in groupId: Data?, from source: EnvelopeSource, _ db: Database) throws -> Outcome {
+        if let groupId {
+            guard let group = try ThreadsTable.group(id: groupId, db), !group.left, group.members.contains(source.accountId) else {
+                return .rejected(reason: "typing in a group the sender is not in (or this account left)")
+            }
+        }
+        return .typing(accountId: source.accountId, deviceId: source.deviceId, action: action, groupId: groupId)
     }
 
     /// Stores a member's sender key for a group it is in, and which group and distribution its chain belongs to.

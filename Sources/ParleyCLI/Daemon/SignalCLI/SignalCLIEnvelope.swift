@@ -99,13 +99,16 @@ enum SignalCLIEnvelope {
         return .object(["account": .string(account), "envelope": envelope])
     }
 
-    /// The notification parameters for a typing indicator from `accountId`'s `device` (1:1: Parley has no group typing).
-    static func params(typing action: TypingAction, from accountId: String, device: UInt32, account: String,
+    /// The notification parameters for a typing indicator from `accountId`'s `device`, in the group `groupId` (its
+    /// base64 id as `typingMessage.groupId`, as signal-cli writes it) or the 1:1 chat.
+    static func params(typing action: TypingAction, in groupId: Data?, from accountId: String, device: UInt32, account: String,
                        client: ParleyClient) throws -> JSONValue {
         let now = SignalCLIMethods.now
         let author = SignalCLIAddress.Address(accountId: accountId, username: try client.usernames(of: [accountId])[accountId])
         var fields = header(author, device: device, timestamp: now, received: Int64(now))
-        fields["typingMessage"] = .object(["action": .string(action == .started ? "STARTED" : "STOPPED"), "timestamp": .integer(Int64(now))])
+        var typing: [String: JSONValue] = ["action": .string(action == .started ? "STARTED" : "STOPPED"), "timestamp": .integer(Int64(now))]
+        if let groupId { typing["groupId"] = .string(GroupID(groupId).base64) }
+        fields["typingMessage"] = .object(typing)
         return .object(["account": .string(account), "envelope": .object(fields)])
     }
 

@@ -198,15 +198,31 @@ struct SignalCLIMethods: Sendable {
         return try answer(timestamp: Self.now, results: [try result(for: authorId, type: "SUCCESS", group: nil)])
     }
 
+    /// Typing to people and to groups (each group's other members, one result per member). At most
+    /// ``maximumRecipients`` in all, a group counting its members, counted before any recipient is looked up.
     private func sendTyping(_ p: Params) async throws -> JSONValue {
-        guard try p.list("groupId", "groupIds").isEmpty else { throw JSONRPCError.userError("Parley sends typing indicators to 1:1 chats only") }
         let state: TypingAction = try p.bool("stop") ?? false ? .stopped : .started
-        let accountIds = try await resolve(try p.list("recipient", "recipients"))
-        guard !accountIds.isEmpty else { throw JSONRPCError.userError("No recipients given") }
+        let groups = try groups(try p.list("groupId", "groupIds"))
+        if let left = groups.first(where: \.left) {
+            throw JSONRPCError.userError("Not a member of group \(left.title): this account left it")
+        }
+        let recipients = try p.list("recipient", "recipients")
+        guard recipients.count + groups.reduce(0, { $0 + $1.members.count - 1 }) <= Self.maximumRecipients else {
+            throw JSONRPCError.userError("At most \(Self.maximumRecipients) recipients per call, counting each group's members")
+        }
+        let accountIds = try await resolve(recipients)
+        guard !accountIds.isEmpty || !groups.isEmpty else { throw JSONRPCError.userError("No recipients given") }
         var results: [JSONValue] = []
         for accountId in accountIds {
             let sent = try await client.sendTyping(state, to: accountId)
             results.append(try result(for: accountId, type: sent ? "SUCCESS" : "NETWORK_FAILURE", group: nil))
+        }
+        let own = try client.credentials().accountId
+        for group in groups {
+            let reached = Set(try await client.sendTyping(state, toGroup: group.id))
+            for member in group.members where member != own {
+                results.append(try result(for: member, type: reached.contains(member) ? "SUCCESS" : "NETWORK_FAILURE", group: group))
+            }
         }
         return try answer(timestamp: Self.now, results: results)
     }
