@@ -33,8 +33,9 @@ import Testing
             let link = LinkDeviceRequest(code: "not-a-code", registrationId: 7, password: DeviceCredentialsFixture.password, deviceName: nil)
             #expect(try await client.call(.put, APIRoutes.linkDevice, json: link).0 == .forbidden)
             #expect(try await client.call(.get, APIRoutes.provisioning(String(repeating: "A", count: 43))).0 == .notFound)
+            // (32 bytes that are no ristretto255 element: a 400, for an unknown name as for a registered one.)
             #expect(try await client.call(.post, BackupRoutes.evaluate(username: "nobody"),
-                                          json: BackupEvaluationRequest(blindedElement: Data(repeating: 1, count: 32).base64EncodedString())).0 == .notFound)
+                                          json: BackupEvaluationRequest(blindedElement: Data(repeating: 1, count: 32).base64EncodedString())).0 == .badRequest)
             #expect(try await client.call(.get, APIRoutes.provisioning(String(repeating: "B", count: 43))).0 == .notFound)
             #expect(try await client.call(.put, APIRoutes.linkDevice, json: link).0 == .tooManyRequests)
             #expect(try await client.call(.get, APIRoutes.provisioning(String(repeating: "C", count: 43))).0 == .tooManyRequests)

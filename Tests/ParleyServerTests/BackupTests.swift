@@ -112,15 +112,32 @@ import Testing
         }
     }
 
-    @Test func unknownUsernamesAndMissingBackupsGetTheSame404() async throws {
+    /// The routes do not tell registered usernames from others: an unknown username, a registered one without a
+    /// backup (in another case) and one longer than any username get the same answers, step for step — malformed
+    /// bodies 400, five guesses and five restores 404, the sixth of each 429.
+    @Test func unknownUsernamesAndMissingBackupsAreAnsweredAlike() async throws {
         try await ServerHarness(backup: Self.settings()).run { client in
             _ = try await client.register("alice")
-            for username in ["nobody", "alice", String(repeating: "x", count: 65)] {
-                let (status, body) = try await Self.guess(client, username)
-                let error = try Self.errorBody(body)
-                #expect(status == .notFound && error.code == "not_found")
-                #expect(try await Self.restore(client, username, verifier: Self.verifier, token: Self.unknownToken).0 == .notFound)
+            var answers: [[HTTPResponse.Status]] = []
+            for username in ["nobody", "ALICE", String(repeating: "x", count: 65)] {
+                var statuses: [HTTPResponse.Status] = []
+                // Not base64 of 32 bytes; 32 bytes that are not a ristretto255 element; a body that is not the request.
+                statuses.append(try await Self.guess(client, username, element: "AAAA").0)
+                statuses.append(try await Self.guess(client, username, element: Data(repeating: 0xff, count: 32).base64EncodedString()).0)
+                statuses.append(try await client.call(.post, BackupRoutes.evaluate(username: username), raw: "{}").0)
+                statuses.append(try await client.call(.post, BackupRoutes.restore(username: username),
+                                                      json: BackupRestoreRequest(verifier: "AAAA", attemptToken: Self.unknownToken)).0)
+                for _ in 0..<6 {
+                    let (status, body) = try await Self.guess(client, username)
+                    statuses.append(status)
+                    if status == .notFound { #expect(try Self.errorBody(body).code == "not_found") }
+                }
+                for _ in 0..<6 { statuses.append(try await Self.restore(client, username, verifier: Self.verifier, token: Self.unknownToken).0) }
+                answers.append(statuses)
             }
+            let expected: [HTTPResponse.Status] = [.badRequest, .badRequest, .badRequest, .badRequest]
+                + Array(repeating: .notFound, count: 5) + [.tooManyRequests] + Array(repeating: .notFound, count: 5) + [.tooManyRequests]
+            #expect(answers.allSatisfy { $0 == expected }, "\(answers)")
         }
     }
 

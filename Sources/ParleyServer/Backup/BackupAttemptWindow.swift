@@ -6,10 +6,18 @@ import Synchronization
 /// with the seconds until the oldest attempt leaves the window, and is not logged.
 ///
 /// The window is this process's; the failure count that wipes a backup is in the store, shared by every process.
+///
+/// Usernames no account holds get a window of their own too (``take(_:unknownUsername:)``), so that the route answers
+/// them exactly as it answers an account without a backup — a sixth guess in five minutes is a 429 either way — and
+/// does not tell registered usernames from others.
 final class BackupAttemptWindow: Sendable {
     private struct Key: Hashable {
-        let accountId: String
+        /// An account id, or `?` and a lower-cased username no account holds.
+        let subject: String
         let action: String
+        /// Whether the subject is an account (its window guards a backup): an unknown username's may be forgotten
+        /// early.
+        var guardsBackup: Bool { !subject.hasPrefix("?") }
     }
 
     /// Guards the times (milliseconds) of each account's attempts still inside the window, oldest first.
@@ -17,7 +25,8 @@ final class BackupAttemptWindow: Sendable {
     private let limit: Int
     private let window: UInt64
     private let clock: @Sendable () -> UInt64
-    /// Accounts tracked before those with no attempt in the window are forgotten.
+    /// Subjects tracked before those with no attempt in the window are forgotten, and — when that is not enough — the
+    /// unknown usernames' windows (a flood of made-up names cannot grow the log without bound).
     private let maximumTracked: Int
 
     /// A window allowing `settings.attemptsPerWindow` per `settings.attemptWindowMilliseconds`, on `settings.clock`.
@@ -30,10 +39,19 @@ final class BackupAttemptWindow: Sendable {
 
     /// Logs an attempt at `action` on `accountId`'s backup, or throws 429 when the window is full.
     func take(_ action: String, accountId: String) throws {
+        try take(Key(subject: accountId, action: action))
+    }
+
+    /// Logs an attempt at `action` for `username`, which no account holds, or throws 429 when its window is full.
+    /// Names longer than any username (64 bytes) share one window: no one can tell them apart anyway.
+    func take(_ action: String, unknownUsername username: String) throws {
+        try take(Key(subject: "?" + (username.utf8.count <= 64 ? username.lowercased() : "(longer than any username)"), action: action))
+    }
+
+    private func take(_ key: Key) throws {
         let now = clock()
         let window = self.window, limit = self.limit, maximumTracked = self.maximumTracked
         let wait: UInt64? = attempts.withLock { log in
-            let key = Key(accountId: accountId, action: action)
             var times = (log[key] ?? []).filter { $0 &+ window > now }
             guard times.count < limit else {
                 log[key] = times
@@ -42,6 +60,7 @@ final class BackupAttemptWindow: Sendable {
             times.append(now)
             log[key] = times
             if log.count > maximumTracked { log = log.filter { entry in entry.value.contains { $0 &+ window > now } } }
+            if log.count > maximumTracked { log = log.filter { entry in entry.key.guardsBackup } }
             return nil
         }
         if let wait { throw ServerError.tooManyRequests(retryAfterSeconds: max(1, Int((wait + 999) / 1000))) }

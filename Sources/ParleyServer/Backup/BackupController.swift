@@ -75,12 +75,19 @@ struct BackupController: Sendable {
     }
 
     /// `POST /v1/backup/{username}/evaluate` (no credentials): one PIN guess. Counted before the answer; refused when
-    /// the window is full; the backup is deleted instead once it has seen the maximum number of guesses.
+    /// the window is full; the backup is deleted instead once it has seen the maximum number of guesses. A username no
+    /// account holds is answered step for step as an account without a backup — the body checked (400), a place taken
+    /// in a window (429), then 404 — so the route does not tell registered usernames from others.
     @Sendable func evaluateForRestore(_ request: Request, context: ParleyRequestContext) async throws -> Response {
         try rateLimiter.take("unauthenticated", address: context.clientAddress, policy: limits.rateLimits.unauthenticatedPerAddress)
         let username = try context.pathParameter("username")
-        let account = try await backupOwner(username)
         let body = try await JSONCoding.decode(BackupEvaluationRequest.self, from: request, limit: limits.smallBodyBytes)
+        guard let account = try await backupOwner(username) else {
+            // The element is checked as for an account (a key no account has), so a malformed one is a 400 here too.
+            _ = try evaluate(body.blindedElement, accountId: "?" + username.lowercased())
+            try attempts.take("evaluate", unknownUsername: username)
+            throw Self.noBackup(username)
+        }
         // Malformed elements are refused before anything is counted; the answer leaves only once the guess is.
         let evaluated = try evaluate(body.blindedElement, accountId: account.id)
         try attempts.take("evaluate", accountId: account.id)
@@ -105,14 +112,18 @@ struct BackupController: Sendable {
     }
 
     /// `POST /v1/backup/{username}/restore` (no credentials): the blob for the right verifier (failures back to zero);
-    /// 403 `wrong_pin` with the guesses left otherwise, deleting the backup when none are.
+    /// 403 `wrong_pin` with the guesses left otherwise, deleting the backup when none are. A username no account holds
+    /// is answered as an account without a backup (400 for a malformed body, 429 past the window, else 404).
     @Sendable func restore(_ request: Request, context: ParleyRequestContext) async throws -> Response {
         try rateLimiter.take("unauthenticated", address: context.clientAddress, policy: limits.rateLimits.unauthenticatedPerAddress)
         let username = try context.pathParameter("username")
-        let account = try await backupOwner(username)
         let body = try await JSONCoding.decode(BackupRestoreRequest.self, from: request, limit: limits.smallBodyBytes)
         let verifier = try Self.element(body.verifier, field: "verifier")
         let token = try Self.element(body.attemptToken, field: "attemptToken")
+        guard let account = try await backupOwner(username) else {
+            try attempts.take("restore", unknownUsername: username)
+            throw Self.noBackup(username)
+        }
         try attempts.take("restore", accountId: account.id)
         // Each comparison consumes the attempt its counted evaluation opened: verifiers cannot be tried for free.
         guard let backup = try await store.takeBackupAttempt(accountId: account.id, attemptTokenHash: Array(SHA256.hash(data: token))) else {
@@ -138,10 +149,10 @@ struct BackupController: Sendable {
         return caller
     }
 
-    /// The account registered as `username`; the same 404 as a missing backup, so the route tells no more than that.
-    private func backupOwner(_ username: String) async throws -> StoredAccount {
-        guard username.utf8.count <= 64, let account = try await store.account(username: username) else { throw Self.noBackup(username) }
-        return account
+    /// The account registered as `username`, if any (a name longer than any username is none).
+    private func backupOwner(_ username: String) async throws -> StoredAccount? {
+        guard username.utf8.count <= 64 else { return nil }
+        return try await store.account(username: username)
     }
 
     private func evaluate(_ base64: String, accountId: String) throws -> [UInt8] {
