@@ -64,6 +64,42 @@ import Testing
         #expect(answer.closed, "\(answer.text)")
     }
 
+    /// Bytes the HTTP decoder cannot parse get a 400 JSON error naming what was wrong, and the connection is closed at
+    /// once (they got no answer and the connection stayed open until the read timeout); a WebSocket upgrade still
+    /// works on the same server, so the responder leaves the pipeline with an upgrade.
+    @Test func malformedRequestHeadsAre400AndTheConnectionCloses() async throws {
+        let (server, directory) = try await Self.server([])
+        defer { server.stop(); try? FileManager.default.removeItem(atPath: directory) }
+        let heads: [(String, [UInt8])] = [
+            ("a negative length", Array("POST /v1/accounts HTTP/1.1\r\nHost: x\r\nContent-Length: -5\r\n\r\n".utf8)),
+            ("a 23-digit length", Array("POST /v1/accounts HTTP/1.1\r\nHost: x\r\nContent-Length: 12345678901234567890123\r\n\r\n".utf8)),
+            ("a length with chunked", Array("POST /v1/accounts HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n".utf8)),
+            ("two lengths", Array("POST /v1/accounts HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nhello".utf8)),
+            ("a request line HELLO", Array("HELLO\r\n\r\n".utf8)),
+            ("HTTP/2's preface", Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8) + [0, 0, 0, 4, 0, 0, 0, 0, 0]),
+            ("a NUL in the path", Array("GET /hea".utf8) + [0] + Array("lth HTTP/1.1\r\nHost: x\r\n\r\n".utf8)),
+            ("a space before a header's colon", Array("GET /health HTTP/1.1\r\nHost : x\r\n\r\n".utf8)),
+        ]
+        for (what, bytes) in heads {
+            let connection = try RawConnection(port: server.port)
+            #expect(connection.send(bytes: bytes), "\(what)")
+            let (answer, closed) = await connection.read(for: 5)
+            #expect(answer.hasPrefix("HTTP/1.1 400") && answer.contains(#""code":"bad_request""#)
+                    && answer.contains("malformed HTTP request") && answer.lowercased().contains("connection: close"), "\(what): \(answer)")
+            #expect(closed, "\(what): the connection stayed open")
+        }
+        // Garbage pipelined behind a complete request: the request is answered first, then the 400, then the close.
+        let pipelined = try RawConnection(port: server.port)
+        #expect(pipelined.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\nHELLO\r\n\r\n"))
+        let (both, closed) = await pipelined.read(for: 5)
+        #expect(both.hasPrefix("HTTP/1.1 200") && both.contains("HTTP/1.1 400") && closed, "\(both)")
+        // The server still upgrades sockets (the socket route answers 401 without credentials, as documented).
+        let upgrade = try RawConnection(port: server.port)
+        #expect(upgrade.send("GET /v1/websocket HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                             + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"))
+        #expect(await upgrade.read(for: 3).text.hasPrefix("HTTP/1.1 401"))
+    }
+
     @Test func connectionsOverThePerAddressCapAre503AndFreedCapacityIsUsable() async throws {
         let (server, directory) = try await Self.server(["--max-connections-per-address", "30"])
         defer { server.stop(); try? FileManager.default.removeItem(atPath: directory) }

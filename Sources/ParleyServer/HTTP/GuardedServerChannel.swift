@@ -7,7 +7,8 @@ import NIOHTTP1
 /// The server's child channel: Hummingbird's HTTP/1 + WebSocket upgrade channel behind the ``ConnectionGuard``, with a
 /// deadline for the first request head, a read timeout, the WebSocket masking rule (``WebSocketMaskRequirement``),
 /// coalesced flushes (``WebSocketFlushCoalescer``) and keep-alive pings (``WebSocketKeepAlive``) in front of its
-/// pipeline. A refused connection gets a raw `503` JSON answer with `Retry-After` and is closed before any request is parsed.
+/// pipeline, and a 400 for what its HTTP decoder cannot parse (``MalformedRequestResponder``). A refused connection
+/// gets a raw `503` JSON answer with `Retry-After` and is closed before any request is parsed.
 struct GuardedServerChannel<Base: ServerChildChannel>: ServerChildChannel {
     typealias Value = Base.Value
 
@@ -39,10 +40,13 @@ struct GuardedServerChannel<Base: ServerChildChannel>: ServerChildChannel {
             return channel.eventLoop.makeFailedFuture(error)
         }
         return base.setup(channel: channel, logger: logger).flatMapThrowing { value in
-            // Between the HTTP decoder the base put in and its upgrade handler: only the socket route may upgrade.
+            // Between the HTTP decoder the base put in and its upgrade handler: only the socket route may upgrade. Right
+            // after the decoder, before the filter: malformed bytes are answered with a 400 (the decoder's error).
             let decoder = try channel.pipeline.syncOperations.context(handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self)
+            let responder = MalformedRequestResponder()
+            try channel.pipeline.syncOperations.addHandler(responder, position: .after(decoder.handler))
             try channel.pipeline.syncOperations.addHandler(UpgradeRequestFilter(credentialsVerify: credentialsVerify),
-                                                           position: .after(decoder.handler))
+                                                           position: .after(responder))
             return value
         }
     }

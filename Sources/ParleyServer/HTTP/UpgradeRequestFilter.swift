@@ -110,6 +110,10 @@ final class UpgradeRequestFilter: ChannelDuplexHandler, RemovableChannelHandler 
         if verified {
             // The answer to this request decides whether frames follow: the masking rule starts reading then.
             (try? context.pipeline.syncOperations.handler(type: WebSocketMaskRequirement.self))?.expectUpgrade()
+            // The malformed-request responder reads HTTP parts too: it leaves with the filter.
+            if let responder = try? context.pipeline.syncOperations.context(handlerType: MalformedRequestResponder.self) {
+                context.pipeline.syncOperations.removeHandler(context: responder, promise: nil)
+            }
             context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
         }
     }
