@@ -100,6 +100,27 @@ import Testing
         #expect(await upgrade.read(for: 3).text.hasPrefix("HTTP/1.1 401"))
     }
 
+    /// A chunked upload (no `Content-Length`) that grows past the cap over a real connection: 413 `payload_too_large`,
+    /// counted while streaming, not a 400 wrapping the error; one under the cap is stored.
+    @Test func aChunkedUploadPastTheCapIs413() async throws {
+        let (server, directory) = try await Self.server(["--attachment-max-bytes", "1000"])
+        defer { server.stop(); try? FileManager.default.removeItem(atPath: directory) }
+        let credential = try await ContractFuzzTests.register("chunky", at: server)
+        func upload(_ chunks: [Int]) async throws -> String {
+            let connection = try RawConnection(port: server.port)
+            var request = "POST /v1/attachments HTTP/1.1\r\nHost: x\r\nAuthorization: Basic \(credential)\r\n"
+                + "Content-Type: application/octet-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
+            for size in chunks { request += String(size, radix: 16) + "\r\n" + String(repeating: "a", count: size) + "\r\n" }
+            request += "0\r\n\r\n"
+            connection.send(request)
+            return await connection.read(for: 5).text
+        }
+        let over = try await upload([600, 600])
+        #expect(over.hasPrefix("HTTP/1.1 413") && over.contains(#""code":"payload_too_large""#), "\(over)")
+        let under = try await upload([600, 400])
+        #expect(under.hasPrefix("HTTP/1.1 201"), "\(under)")
+    }
+
     @Test func connectionsOverThePerAddressCapAre503AndFreedCapacityIsUsable() async throws {
         let (server, directory) = try await Self.server(["--max-connections-per-address", "30"])
         defer { server.stop(); try? FileManager.default.removeItem(atPath: directory) }

@@ -47,6 +47,9 @@ import Testing
             #expect(open == Array(blob.suffix(10)))
             let (clamped, _, clampedBytes) = try await Self.download(stored.id, range: "bytes=299995-400000", as: bob, client: client)
             #expect(clamped == .partialContent && clampedBytes == Array(blob.suffix(5)))
+            // The id is a UUID: its upper-case spelling names the same blob (the document's pattern allows it).
+            let (upper, _, upperBytes) = try await Self.download(stored.id.uppercased(), range: "bytes=0-9", as: bob, client: client)
+            #expect(upper == .partialContent && upperBytes == Array(blob.prefix(10)))
 
             let (outside, outsideHeaders, _) = try await Self.download(stored.id, range: "bytes=300000-", as: bob, client: client)
             #expect(outside == .rangeNotSatisfiable && outsideHeaders[.contentRange] == "bytes */300000")

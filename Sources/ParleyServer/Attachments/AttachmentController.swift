@@ -25,17 +25,12 @@ struct AttachmentController: Sendable {
             throw ServerError.payloadTooLarge(Int(limits.attachmentBytes))
         }
         let id = UUID().uuidString.lowercased()
+        try await SizeLimitedBody(base: request.body, limit: limits.attachmentBytes).write(to: blobs.incomingPath(id), with: fileIO, context: context)
         do {
-            try await fileIO.writeFile(
-                contents: SizeLimitedBody(base: request.body, limit: limits.attachmentBytes), path: blobs.incomingPath(id), context: context)
             try blobs.commit(id)
-        } catch let error as ServerError {
-            blobs.discard(id)
-            throw error
         } catch {
             blobs.discard(id)
-            context.logger.warning("attachment upload failed", metadata: ["error": "\(error)"])
-            throw ServerError.badRequest("the upload did not complete")
+            throw ServerError.internalFailure("the attachment could not be moved into place: \(error)")
         }
         guard let info = blobs.info(id) else { throw ServerError.internalFailure("stored attachment \(id) vanished") }
         guard info.size > 0 else {

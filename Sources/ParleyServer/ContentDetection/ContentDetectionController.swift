@@ -134,15 +134,7 @@ struct ContentDetectionController: Sendable {
         try FileManager.default.createDirectory(at: settings.importDirectory, withIntermediateDirectories: true)
         let id = UUID().uuidString.lowercased()
         let path = importer.filePath(id)
-        do {
-            try await fileIO.writeFile(contents: SizeLimitedBody(base: request.body, limit: settings.importMaxBytes), path: path, context: context)
-        } catch let error as ServerError {
-            try? FileManager.default.removeItem(atPath: path)
-            throw error
-        } catch {
-            try? FileManager.default.removeItem(atPath: path)
-            throw ServerError.badRequest("the upload did not complete")
-        }
+        try await SizeLimitedBody(base: request.body, limit: settings.importMaxBytes).write(to: path, with: fileIO, context: context)
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value ?? 0
         guard size > 0 else {
             try? FileManager.default.removeItem(atPath: path)
