@@ -17,14 +17,22 @@ public struct MessageSocket: Sendable {
     public let device: DeviceCredentials
     /// Whether the socket asks the server for binary frames.
     public let binaryFrames: Bool
+    /// How often the socket pings the server. A ping still unanswered when the next is due closes the socket, so a
+    /// connection that died or was half-closed without a close frame ends ``run(_:)`` (and `listen` reconnects)
+    /// instead of waiting for ever.
+    public let pingInterval: Duration
     private let logger: Logger
 
+    /// How long a close frame this side sent waits for the server's before the connection is dropped.
+    static let closeTimeout: Duration = .seconds(5)
+
     /// A socket for `device` on the server at `baseURL`; `binaryFrames: false` asks for JSON text frames.
-    public init(baseURL: String, device: DeviceCredentials, binaryFrames: Bool = true,
+    public init(baseURL: String, device: DeviceCredentials, binaryFrames: Bool = true, pingInterval: Duration = .seconds(30),
                 logger: Logger = Logger(label: "parley-socket")) {
         self.baseURL = baseURL
         self.device = device
         self.binaryFrames = binaryFrames
+        self.pingInterval = pingInterval
         self.logger = logger
     }
 
@@ -35,7 +43,8 @@ public struct MessageSocket: Sendable {
         if url.hasPrefix("http") { url = "ws" + url.dropFirst(4) }
         url += APIRoutes.webSocket + (binaryFrames ? "?" + APIRoutes.binaryFramesQuery : "")
         let configuration = WebSocketClientConfiguration(
-            maxFrameSize: 1 << 20, additionalHeaders: [.authorization: device.authorization])
+            maxFrameSize: 1 << 20, additionalHeaders: [.authorization: device.authorization], closeTimeout: Self.closeTimeout,
+            autoPing: .enabled(timePeriod: pingInterval))
         let pending = PendingSocketRequests()
         defer { pending.close() }
         try await WebSocketClient.connect(url: url, configuration: configuration, logger: logger) { inbound, outbound, _ in
