@@ -119,6 +119,22 @@ import Testing
         #expect(over.hasPrefix("HTTP/1.1 413") && over.contains(#""code":"payload_too_large""#), "\(over)")
         let under = try await upload([600, 400])
         #expect(under.hasPrefix("HTTP/1.1 201"), "\(under)")
+
+        // Cut off: a body shorter than its Content-Length when the client stops sending, and a bad chunk size after a
+        // good chunk. Each is refused, and stores nothing (the one upload above is the only blob).
+        let head = "POST /v1/attachments HTTP/1.1\r\nHost: x\r\nAuthorization: Basic \(credential)\r\nContent-Type: application/octet-stream\r\n"
+        let short = try RawConnection(port: server.port)
+        short.send(head + "Content-Length: 800\r\n\r\n" + String(repeating: "b", count: 300))
+        short.finishSending()
+        let shortAnswer = await short.read(for: 5).text
+        #expect(!shortAnswer.contains(" 201 "), "a cut-off upload was stored: \(shortAnswer)")
+        let badChunk = try RawConnection(port: server.port)
+        badChunk.send(head + "Transfer-Encoding: chunked\r\n\r\n" + "64\r\n" + String(repeating: "c", count: 100) + "\r\nzz\r\n")
+        let badChunkAnswer = await badChunk.read(for: 5).text
+        #expect(badChunkAnswer.hasPrefix("HTTP/1.1 400") && !badChunkAnswer.contains(" 201 "), "\(badChunkAnswer)")
+        try await Task.sleep(for: .milliseconds(300))
+        let stored = try FileManager.default.contentsOfDirectory(atPath: directory + "/attachments").filter { $0 != "incoming" }
+        #expect(stored.count == 1, "\(stored)")
     }
 
     @Test func connectionsOverThePerAddressCapAre503AndFreedCapacityIsUsable() async throws {

@@ -43,6 +43,9 @@ final class RawConnection: @unchecked Sendable {
         return true
     }
 
+    /// Closes the sending half: the server reads the end of the stream, and can still answer.
+    func finishSending() { shutdown(descriptor, Int32(SHUT_WR)) }
+
     /// What arrives within `seconds`, until the server closes the connection or nothing more comes; `closed` tells
     /// whether it closed. The blocking read runs on a thread of its own (``runBlocking(_:)``).
     func read(for seconds: Double) async -> (text: String, closed: Bool) {

@@ -19,7 +19,9 @@ public struct MessageSocket: Sendable {
     public let binaryFrames: Bool
     /// How often the socket pings the server. A ping still unanswered when the next is due closes the socket, so a
     /// connection that died or was half-closed without a close frame ends ``run(_:)`` (and `listen` reconnects)
-    /// instead of waiting for ever.
+    /// instead of waiting for ever. The answer is read between frames: a frame whose handling holds the loop longer
+    /// than an interval (`listen` runs the job queue after `queue_empty`) may close a healthy socket too — hence two
+    /// minutes by default, and `listen` reconnects.
     public let pingInterval: Duration
     private let logger: Logger
 
@@ -27,7 +29,7 @@ public struct MessageSocket: Sendable {
     static let closeTimeout: Duration = .seconds(5)
 
     /// A socket for `device` on the server at `baseURL`; `binaryFrames: false` asks for JSON text frames.
-    public init(baseURL: String, device: DeviceCredentials, binaryFrames: Bool = true, pingInterval: Duration = .seconds(30),
+    public init(baseURL: String, device: DeviceCredentials, binaryFrames: Bool = true, pingInterval: Duration = .seconds(120),
                 logger: Logger = Logger(label: "parley-socket")) {
         self.baseURL = baseURL
         self.device = device

@@ -9,15 +9,13 @@ import Synchronization
 ///
 /// Usernames no account holds get a window of their own too (``take(_:unknownUsername:)``), so that the route answers
 /// them exactly as it answers an account without a backup — a sixth guess in five minutes is a 429 either way — and
-/// does not tell registered usernames from others.
+/// does not tell registered usernames from others. Past ``maximumTracked`` subjects the least recently used are
+/// forgotten, accounts and unknown names alike.
 final class BackupAttemptWindow: Sendable {
     private struct Key: Hashable {
         /// An account id, or `?` and a lower-cased username no account holds.
         let subject: String
         let action: String
-        /// Whether the subject is an account (its window guards a backup): an unknown username's may be forgotten
-        /// early.
-        var guardsBackup: Bool { !subject.hasPrefix("?") }
     }
 
     /// Guards the times (milliseconds) of each account's attempts still inside the window, oldest first.
@@ -42,10 +40,17 @@ final class BackupAttemptWindow: Sendable {
         try take(Key(subject: accountId, action: action))
     }
 
-    /// Logs an attempt at `action` for `username`, which no account holds, or throws 429 when its window is full.
-    /// Names longer than any username (64 bytes) share one window: no one can tell them apart anyway.
+    /// Logs an attempt at `action` for `username`, which no account holds, or throws 429 when its window is full. Its
+    /// case is folded as the stores fold a username's (ASCII only, and a username is ASCII); a name that no username
+    /// can be shares one window with every other such name — no one can tell them apart anyway.
     func take(_ action: String, unknownUsername username: String) throws {
-        try take(Key(subject: "?" + (username.utf8.count <= 64 ? username.lowercased() : "(longer than any username)"), action: action))
+        let subject = Self.couldBeUsername(username) ? username.lowercased() : "(no username)"
+        try take(Key(subject: "?" + subject, action: action))
+    }
+
+    /// Whether `name` has a username's shape: 3–32 ASCII letters, digits, `.`, `_` or `-` (what registration takes).
+    static func couldBeUsername(_ name: String) -> Bool {
+        (3...32).contains(name.utf8.count) && name.isASCIIToken
     }
 
     private func take(_ key: Key) throws {
@@ -60,7 +65,12 @@ final class BackupAttemptWindow: Sendable {
             times.append(now)
             log[key] = times
             if log.count > maximumTracked { log = log.filter { entry in entry.value.contains { $0 &+ window > now } } }
-            if log.count > maximumTracked { log = log.filter { entry in entry.key.guardsBackup } }
+            // Still over: the least recently used half goes, whatever its subject — forgetting unknown names first
+            // would let a flood tell them from accounts (the store's failure count still caps every backup's guesses).
+            if log.count > maximumTracked {
+                let kept = log.sorted { ($0.value.last ?? 0) > ($1.value.last ?? 0) }.prefix(maximumTracked / 2)
+                log = Dictionary(uniqueKeysWithValues: kept.map { ($0.key, $0.value) })
+            }
             return nil
         }
         if let wait { throw ServerError.tooManyRequests(retryAfterSeconds: max(1, Int((wait + 999) / 1000))) }

@@ -149,9 +149,11 @@ struct BackupController: Sendable {
         return caller
     }
 
-    /// The account registered as `username`, if any (a name longer than any username is none).
+    /// The account registered as `username`, if any. A name no username can be (registration takes 3–32 ASCII letters,
+    /// digits, `.`, `_`, `-`) is none, before any store folds its case its own way (PostgreSQL's `lower` would match
+    /// a Kelvin sign to `k`, SQLite's `NOCASE` would not).
     private func backupOwner(_ username: String) async throws -> StoredAccount? {
-        guard username.utf8.count <= 64 else { return nil }
+        guard BackupAttemptWindow.couldBeUsername(username) else { return nil }
         return try await store.account(username: username)
     }
 

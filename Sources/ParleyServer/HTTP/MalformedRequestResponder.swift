@@ -8,7 +8,9 @@ import ParleyAPI
 /// in the target, a malformed header name — with a `400` JSON error (`bad_request`, naming what was wrong) and
 /// `Connection: close`, then closes the connection. Without it the decoder's error reached no one: the client got no
 /// answer and the connection stayed open until the read timeout. Sits right after the decoder. When a request before
-/// the bad bytes is still being answered, the 400 follows its response (pipelined answers keep their order).
+/// the bad bytes is still being answered, the 400 follows its response (pipelined answers keep their order). An error
+/// inside a request's body — a bad chunk, the connection ending mid-body — is that request's: it is passed on, so
+/// Hummingbird fails the body and the handler refuses the upload.
 final class MalformedRequestResponder: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -17,12 +19,22 @@ final class MalformedRequestResponder: ChannelDuplexHandler, RemovableChannelHan
 
     /// Requests whose head arrived and whose response has not ended yet.
     private var unanswered = 0
+    /// Whether a request's head arrived and its end has not: its body is still coming.
+    private var bodyArriving = false
     /// A parse error that came while a request was still being answered: answered once that response ends.
     private var pendingError: HTTPParserError?
     private var failed = false
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if case .head = unwrapInboundIn(data) { unanswered += 1 }
+        switch unwrapInboundIn(data) {
+        case .head:
+            unanswered += 1
+            bodyArriving = true
+        case .end:
+            bodyArriving = false
+        case .body:
+            break
+        }
         context.fireChannelRead(data)
     }
 
@@ -38,7 +50,9 @@ final class MalformedRequestResponder: ChannelDuplexHandler, RemovableChannelHan
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        guard let parserError = error as? HTTPParserError else {
+        // An error inside a request's body (a bad chunk, the client gone mid-upload) belongs to that request: passed on,
+        // Hummingbird fails its body, so a cut-off upload is refused rather than stored as if it were whole.
+        guard let parserError = error as? HTTPParserError, !bodyArriving, parserError != .invalidEOFState else {
             context.fireErrorCaught(error)
             return
         }
