@@ -24,7 +24,7 @@ final class BackupAttemptWindow: Sendable {
     private let window: UInt64
     private let clock: @Sendable () -> UInt64
     /// Subjects tracked before those with no attempt in the window are forgotten, and — when that is not enough — the
-    /// unknown usernames' windows (a flood of made-up names cannot grow the log without bound).
+    /// least recently used half, whatever the subject (a flood of made-up names cannot grow the log without bound).
     private let maximumTracked: Int
 
     /// A window allowing `settings.attemptsPerWindow` per `settings.attemptWindowMilliseconds`, on `settings.clock`.

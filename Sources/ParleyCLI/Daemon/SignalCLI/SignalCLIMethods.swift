@@ -83,9 +83,7 @@ struct SignalCLIMethods: Sendable {
             return try await delivered(timestamp: timestamp, to: accountIds, groups: groups)
         }
         guard !recipients.isEmpty || !groups.isEmpty else { throw JSONRPCError.userError("No recipients given") }
-        if let left = groups.first(where: \.left) {
-            throw JSONRPCError.userError("Not a member of group \(left.title): this account left it")
-        }
+        try Self.refuseLeft(groups)
         let attachments = try p.list("attachment", "attachments")
         guard attachments.count <= MessageContent.maximumAttachments else {
             throw JSONRPCError.userError("At most \(MessageContent.maximumAttachments) attachments per message")
@@ -203,9 +201,7 @@ struct SignalCLIMethods: Sendable {
     private func sendTyping(_ p: Params) async throws -> JSONValue {
         let state: TypingAction = try p.bool("stop") ?? false ? .stopped : .started
         let groups = try groups(try p.list("groupId", "groupIds"))
-        if let left = groups.first(where: \.left) {
-            throw JSONRPCError.userError("Not a member of group \(left.title): this account left it")
-        }
+        try Self.refuseLeft(groups)
         let recipients = try p.list("recipient", "recipients")
         guard recipients.count + groups.reduce(0, { $0 + $1.members.count - 1 }) <= Self.maximumRecipients else {
             throw JSONRPCError.userError("At most \(Self.maximumRecipients) recipients per call, counting each group's members")
@@ -364,6 +360,13 @@ struct SignalCLIMethods: Sendable {
     }
 
     // MARK: Helpers
+
+    /// Refuses a call naming a group this account left (before anything is queued or sent).
+    private static func refuseLeft(_ groups: [GroupInfo]) throws {
+        if let left = groups.first(where: \.left) {
+            throw JSONRPCError.userError("Not a member of group \(left.title): this account left it")
+        }
+    }
 
     /// The group `text` names (base64 or hex id).
     private func group(_ text: String) throws -> GroupInfo {
