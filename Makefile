@@ -3,11 +3,13 @@
 #   make test   build and run every test suite: unit, known-answer, interop with Signal's C library,
 #               the server on SQLite and on a private PostgreSQL, every fuzz target briefly (Scripts/run-tests.sh)
 #   make fuzz   every libFuzzer target for FUZZ_SECONDS (60) each (Scripts/fuzz.sh)
+#   make check  the edit-run loop: build, the fast unit suites, swift-format lint and ParleyKit's layering (a few
+#               minutes on a warm build; `make test` before pushing)
 
 SWIFT  ?= swift
 SHARED ?= $(abspath ../shared)
 
-.PHONY: demo test deps deps-test build bench interop protos fuzz
+.PHONY: demo test check format deps deps-test build bench interop protos fuzz
 
 deps:
 	@Scripts/install-deps.sh
@@ -24,6 +26,18 @@ build: deps
 
 test: deps-test
 	SWIFT=$(SWIFT) PARLEY_SHARED_DIR=$(SHARED) Scripts/run-tests.sh
+
+# The suites that need no server, database or outside peer: what to run after every edit.
+FAST_SUITES ?= ParleyProtocolTests|LibSignalClientAPITests|Seed002PortTests|ParleyCLITests
+
+check: deps
+	@Scripts/format.sh lint
+	@python3 Scripts/check-architecture.py
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --filter '$(FAST_SUITES)'
+
+format:
+	@Scripts/format.sh format
 
 interop: build
 	bash $(SHARED)/interop/selftest.sh --a $(SHARED)/interop/peer --b $$($(SWIFT) build --show-bin-path)/parley-interop-peer

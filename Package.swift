@@ -100,7 +100,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
-            ]
+            ],
+            // Only Storage/ imports GRDB (`internal import`); with member import visibility a file that does not import
+            // it cannot call GRDB's members on a transaction either: the storage wall is the compiler's.
+            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
         ),
         .target(
             name: "ParleyCLI",
@@ -121,7 +124,6 @@ let package = Package(
             dependencies: [
                 "ParleyKit",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ]
@@ -137,12 +139,15 @@ let package = Package(
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),
+        // The operator's calls to a running server (`parley-server dcd|invites|accounts`): no client in them.
+        .target(
+            name: "ParleyOperatorClient",
+            dependencies: ["ParleyAPI", .product(name: "AsyncHTTPClient", package: "async-http-client")]
+        ),
         .executableTarget(
             name: "parley-server",
             dependencies: [
-                "ParleyServer", "ParleyAPI",
-                // The operator's commands (`dcd`, `invites`, `accounts`) call a running server through ParleyKit's transport.
-                "ParleyKit",
+                "ParleyServer", "ParleyAPI", "ParleyOperatorClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
@@ -156,7 +161,6 @@ let package = Package(
                 "ParleyProtocol", "ParleyKit", "ParleyServer", "ParleyAPI",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -205,7 +209,7 @@ let package = Package(
         .testTarget(
             name: "ParleyServerIntegrationTests",
             dependencies: [
-                "ParleyKit", "ParleyAPI", "ParleyProtocol", "ParleyTestSupport",
+                "ParleyKit", "ParleyAPI", "ParleyProtocol", "ParleyTestSupport", "ParleyOperatorClient",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),

@@ -2,7 +2,6 @@ import AsyncHTTPClient
 import Crypto
 import CryptoExtras
 import Foundation
-import GRDB
 @_spi(Benchmarks) import ParleyKit
 
 /// `parley-client-bench`: the client-side numbers of BENCHMARKS.md, in release mode on this machine.
@@ -103,48 +102,9 @@ struct ClientBenchmark {
     }
 
     static func database(messages: Int, root: URL) throws {
-        let plainPath = root.appendingPathComponent("plain.sqlite").path
-        let plain = try DatabasePool(path: plainPath)
-        let encrypted = try ParleyDatabase(path: root.appendingPathComponent("encrypted.sqlite").path,
-                                           key: try DatabaseKey(bytes: [UInt8](repeating: 9, count: 32)))
-        let schema = """
-            CREATE TABLE IF NOT EXISTS bench_messages (id INTEGER PRIMARY KEY AUTOINCREMENT, thread_id INTEGER NOT NULL,
-                body TEXT NOT NULL, timestamp INTEGER NOT NULL);
-            CREATE INDEX IF NOT EXISTS bench_by_thread ON bench_messages (thread_id, id);
-            """
-        try plain.write { try $0.execute(sql: schema) }
-        try encrypted.write { try $0.execute(sql: schema) }
-        func fill(_ writer: some DatabaseWriter) throws -> Double {
-            try seconds {
-                var written = 0
-                while written < messages {
-                    let batch = min(10_000, messages - written)
-                    try writer.write { db in
-                        let statement = try db.cachedStatement(sql: "INSERT INTO bench_messages (thread_id, body, timestamp) VALUES (?, ?, ?)")
-                        for index in written..<(written + batch) {
-                            try statement.execute(arguments: [index % 100, "message number \(index) with some ordinary text in it", index])
-                        }
-                    }
-                    written += batch
-                }
-            }
-        }
-        func page(_ reader: some DatabaseReader) throws -> Double {
-            let rounds = 2000
-            let elapsed = try seconds {
-                for round in 0..<rounds {
-                    let thread = round % 100
-                    let cursor = Int64(messages - (round * 97) % max(messages / 2, 1))
-                    _ = try reader.read { db in
-                        try Row.fetchAll(db, sql: "SELECT * FROM bench_messages WHERE thread_id = ? AND id < ? ORDER BY id DESC LIMIT 50",
-                                         arguments: [thread, cursor])
-                    }
-                }
-            }
-            return elapsed / Double(rounds) * 1e6
-        }
-        let plainFill = try fill(plain), encryptedFill = try fill(encrypted.pool)
-        let plainPage = try page(plain), encryptedPage = try page(encrypted.pool)
+        let result = try StorageBenchmark.run(messages: messages, in: root)
+        let plainFill = result.plainFill, encryptedFill = result.encryptedFill
+        let plainPage = result.plainPage, encryptedPage = result.encryptedPage
         print(String(format: "database, %d messages: insert plain %.0f rows/s, encrypted %.0f rows/s (%.2f× the time)",
                      messages, Double(messages) / plainFill, Double(messages) / encryptedFill, encryptedFill / plainFill))
         print(String(format: "  page of 50 from a %d-message history (cold cursor per round): plain %.0f µs, encrypted %.0f µs (%.2f×)",

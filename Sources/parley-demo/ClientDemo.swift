@@ -1,6 +1,5 @@
 import AsyncHTTPClient
 import Foundation
-import GRDB
 import Hummingbird
 import Logging
 import ParleyAPI
@@ -52,15 +51,14 @@ struct ClientDemo {
                                 attachmentDirectory: folder.appendingPathComponent("attachments"))
         }
         let alice = try client("alice"), bobPhone = try client("bob-phone"), bobLaptop = try client("bob-laptop")
-        let aliceId = try await alice.accounts.register(username: "alice", deviceName: "alice's laptop").accountId
-        let bobId = try await bobPhone.accounts.register(username: "bob", deviceName: "bob's phone").accountId
+        let aliceId = try await alice.register(username: "alice", deviceName: "alice's laptop").accountId
+        let bobId = try await bobPhone.register(username: "bob", deviceName: "bob's phone").accountId
         _ = try await bobPhone.linkNewDevice(bobLaptop, name: "bob's laptop")
         print("2. Alice and Bob register: each device gets an identity key, a signed prekey, 100 one-time prekeys,")
         print("   100 one-time ML-KEM-1024 prekeys and a last-resort one; Bob links his laptop as device 2")
         print("   (every client database is encrypted page by page: XChaCha20-Poly1305 under SQLite)\n")
 
-        try alice.sender.enqueue(body: "Hi Bob! This is end-to-end encrypted.", to: bobId)
-        _ = try await alice.runJobs()
+        try await alice.send(MessageDraft(body: "Hi Bob! This is end-to-end encrypted."), to: .person(bobId))
         let pending = try await bobPhone.api.mailbox(as: try bobPhone.credentials()).messages
         print("3. Alice → Bob: \"Hi Bob! This is end-to-end encrypted.\"")
         print("   Alice had no session: she fetched Bob's bundles and ran PQXDH (X25519 ×4 + ML-KEM-1024) per device.")
@@ -74,8 +72,7 @@ struct ClientDemo {
 
         let phoneThread = try bobPhone.threadId(with: aliceId)!
         let hello = try bobPhone.history(threadId: phoneThread).messages.first!
-        try bobPhone.sender.enqueue(body: "Hi Alice, got it on both devices.", to: aliceId, replyTo: hello.id)
-        _ = try await bobPhone.runJobs()
+        try await bobPhone.send(MessageDraft(body: "Hi Alice, got it on both devices.", replyTo: hello.id), to: .person(aliceId))
         let sealedRows = try await store.pendingEnvelopes(accountId: aliceId, deviceId: 1, notBefore: 0, limit: 10).filter { $0.type == 6 }
         _ = try await alice.receiveOnce()
         _ = try await bobLaptop.receiveOnce()
@@ -89,29 +86,27 @@ struct ClientDemo {
         print("   her first message is now '\(aliceView.last?.status.rawValue ?? "?")' (Bob's phone sent a delivery receipt)")
         print("   Bob's laptop got a sync copy: \(try lastText(bobLaptop, with: aliceId)) (outgoing)\n")
 
-        for text in ["one", "two", "three"] { try alice.sender.enqueue(body: "message \(text)", to: bobId) }
-        _ = try await alice.runJobs()
+        for text in ["one", "two", "three"] { try await alice.send(MessageDraft(body: "message \(text)"), to: .person(bobId), attempt: .queueOnly) }
+        try await alice.sendQueued()
         let batch = try await bobPhone.api.mailbox(as: try bobPhone.credentials()).messages
         print("5. Out-of-order delivery: Alice sends three messages; Bob's phone processes them last first")
         for envelope in batch.reversed() {
-            let outcome = try await bobPhone.receiver.process(envelope)
+            let outcome = try await bobPhone.process(envelope)
             try await bobPhone.api.acknowledge(envelope.guid, as: try bobPhone.credentials())
             if case .stored(let id) = outcome, let message = try bobPhone.message(id: id) {
                 let kind = envelope.type == 6 ? "sealed sender around a Double Ratchet message" : "Double Ratchet"
                 print("   decrypted \"\(message.body ?? "")\" (\(Data(base64Encoded: envelope.content)!.count) bytes, type \(envelope.type): \(kind))")
             }
         }
-        let replay = try await bobPhone.receiver.process(batch[0])
+        let replay = try await bobPhone.process(batch[0])
         print("   the same ciphertext again is recognised: \(replay)")
 
         // A broken session: Bob's phone loses its session with Alice (as after restoring an old backup).
-        try await bobPhone.database.awaitableWrite { db in try db.execute(sql: "DELETE FROM sessions WHERE address = ?", arguments: [aliceId]) }
-        try alice.sender.enqueue(body: "Did this survive?", to: bobId)
-        _ = try await alice.runJobs()
+        try bobPhone.forgetSessions(with: aliceId)
+        try await alice.send(MessageDraft(body: "Did this survive?"), to: .person(bobId))
         let broken = try await bobPhone.receiveOnce().filter { if case .undecryptable = $0 { true } else { false } }.count
-        _ = try await bobPhone.runJobs()  // the retry receipt
-        _ = try await alice.receiveOnce()
-        _ = try await alice.runJobs()  // the resend, on a fresh session
+        try await bobPhone.sendQueued()  // the retry receipt
+        _ = try await alice.receive()  // the resend goes, on a fresh session
         _ = try await bobPhone.receiveOnce()
         let survivors = try bobPhone.history(threadId: phoneThread).messages.filter { $0.body == "Did this survive?" }.count
         print("   A broken session loses no message: Bob's phone lost its session with Alice and could not decrypt \(broken) message(s);")
@@ -121,8 +116,7 @@ struct ClientDemo {
         let photo = root.appendingPathComponent("holiday.jpg")
         let photoBytes = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) })
         try photoBytes.write(to: photo)
-        try alice.sender.enqueue(body: "A photo", to: bobId, attachments: [photo])
-        _ = try await alice.runJobs()
+        try await alice.send(MessageDraft(body: "A photo", attachments: [try OutgoingAttachment(file: photo)]), to: .person(bobId))
         _ = try await bobPhone.receiveOnce()
         let photoMessage = try bobPhone.history(threadId: phoneThread).messages.first!
         let attachment = try bobPhone.attachments(ofMessage: photoMessage.id).first!
@@ -132,51 +126,44 @@ struct ClientDemo {
         print("   \(AttachmentPadding.paddedSize(photoBytes.count))-byte bucket, uploads the blob; the key and digest travel inside the message.")
         print("   Bob downloads, checks digest and MAC, decrypts: identical = \(try Data(contentsOf: saved) == photoBytes)\n")
 
-        try bobPhone.sender.react("❤️", to: photoMessage.id)
-        _ = try await bobPhone.runJobs()
+        try await bobPhone.react("❤️", to: photoMessage.id)
         _ = try await alice.receiveOnce()
         let alicePhoto = try alice.history(threadId: aliceThread, limit: 1).messages.first!
         print("7. Reactions, edits, disappearing messages — all inside the same encrypted content format:")
         print("   Bob reacts to the photo; Alice sees: \"\(alicePhoto.body ?? "")\" \(alicePhoto.reactions.map(\.emoji).joined())")
-        try alice.sender.edit(alicePhoto.id, body: "A photo from the beach")
-        _ = try await alice.runJobs()
+        try await alice.edit(alicePhoto.id, body: "A photo from the beach")
         _ = try await bobPhone.receiveOnce()
         let edited = try bobPhone.history(threadId: phoneThread, limit: 1).messages.first!
         print("   Alice edits it; Bob's phone shows: \"\(edited.body ?? "")\" (edited; the earlier text kept as history:"
               + " \(try bobPhone.editHistory(ofMessage: edited.id)))")
-        try alice.sender.setExpireTimer(2, with: bobId)
-        try alice.sender.enqueue(body: "This one disappears 2 s after Bob reads it.", to: bobId)
-        _ = try await alice.runJobs()
+        try await alice.setExpireTimer(2, with: bobId, attempt: .queueOnly)
+        try await alice.send(MessageDraft(body: "This one disappears 2 s after Bob reads it."), to: .person(bobId))
         _ = try await bobPhone.receiveOnce()
         print("   Alice sets a 2 s timer; Bob's inbox: \(try bobPhone.conversations().first.map { "timer \(TimerDescription.short($0.expireTimer))" } ?? "?")"
               + ", last message \(try lastText(bobPhone, with: aliceId))")
-        try bobPhone.markRead(threadId: phoneThread)
+        try await bobPhone.markRead(threadId: phoneThread, attempt: .queueOnly)
         try await Task.sleep(for: .milliseconds(2_100))
         let swept = try bobPhone.sweepExpiredMessages()
         print("   Bob reads it; 2 s later the sweeper deletes \(swept) message from his database (erased, not hidden);"
               + " last message now \(try lastText(bobPhone, with: aliceId))\n")
 
         let carol = try client("carol")
-        let carolId = try await carol.accounts.register(username: "carol", deviceName: "carol's phone").accountId
-        let groupId = try alice.sender.createGroup(title: "Weekend trip", members: [bobId, carolId])
-        _ = try await alice.runJobs()
+        let carolId = try await carol.register(username: "carol", deviceName: "carol's phone").accountId
+        let (groupId, _) = try await alice.createGroup(title: "Weekend trip", members: [bobId, carolId])
         for device in [bobPhone, bobLaptop, carol] { _ = try await device.receiveOnce() }
         print("8. A group chat: Alice creates “Weekend trip” with Bob and Carol (the group change goes 1:1 to every member device)")
-        try alice.sender.enqueue(body: "Cabin or tent?", toGroup: groupId)
-        _ = try await alice.runJobs()
+        try await alice.send(MessageDraft(body: "Cabin or tent?"), to: .group(groupId))
         let groupMailbox = try await bobPhone.api.mailbox(as: try bobPhone.credentials()).messages
         print("   Alice's first group message: her sender key goes 1:1 to each of the 3 member devices first, then one Sender Key"
               + " ciphertext (type \(groupMailbox.last?.type ?? 0), \(Data(base64Encoded: groupMailbox.last?.content ?? "")?.count ?? 0) bytes) for all")
         for device in [bobPhone, bobLaptop, carol] { _ = try await device.receiveOnce() }
-        try carol.sender.enqueue(body: "Cabin!", toGroup: groupId)
-        _ = try await carol.runJobs()
+        try await carol.send(MessageDraft(body: "Cabin!"), to: .group(groupId))
         for device in [alice, bobPhone, bobLaptop] { _ = try await device.receiveOnce() }
         let groupThread = try bobPhone.groups().first { $0.id == groupId }!.threadId
         print("   Bob's phone shows: " + (try bobPhone.history(threadId: groupThread).messages.reversed()
             .filter { $0.kind == .message }.map { "\"\($0.body ?? "")\"" }.joined(separator: ", ")))
-        try alice.sender.removeMembers([carolId], from: groupId)
-        try alice.sender.enqueue(body: "Carol is out; cabin it is.", toGroup: groupId)
-        _ = try await alice.runJobs()
+        try await alice.updateGroup(groupId, removing: [carolId], attempt: .queueOnly)
+        try await alice.send(MessageDraft(body: "Carol is out; cabin it is."), to: .group(groupId))
         for device in [bobPhone, carol] { _ = try await device.receiveOnce() }
         print("   Alice removes Carol and writes again with a new sender key: Bob reads \(try lastGroupText(bobPhone, groupId));"
               + " Carol, out of the group (left: \(try carol.groups().first?.left ?? false)), last saw \(try lastGroupText(carol, groupId))\n")

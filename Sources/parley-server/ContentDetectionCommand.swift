@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import ParleyAPI
-import ParleyKit
+import ParleyOperatorClient
 
 /// `parley-server dcd …`: the operator's side of duplicate content detection, against a running server.
 struct ContentDetectionCommand: AsyncParsableCommand {
@@ -22,12 +22,12 @@ struct ContentDetectionCommand: AsyncParsableCommand {
 
         func run() async throws {
             guard FileManager.default.isReadableFile(atPath: file) else { throw ValidationError("cannot read \(file)") }
-            let job: HashImportJob = try await connection.with { server, token in
-                var job = try await server.importHashes(fileAt: URL(fileURLWithPath: file), bank: bank, operatorToken: token)
+            let job: HashImportJob = try await connection.with { server in
+                var job = try await server.importHashes(fileAt: URL(fileURLWithPath: file), bank: bank)
                 print(Self.describe(job, json: json))
                 while wait && ["queued", "running"].contains(job.state) {
                     try await Task.sleep(for: .seconds(1))
-                    job = try await server.hashImportJob(job.id, operatorToken: token)
+                    job = try await server.hashImportJob(job.id)
                     print(Self.describe(job, json: json))
                 }
                 return job
@@ -50,7 +50,7 @@ struct ContentDetectionCommand: AsyncParsableCommand {
         @Flag(help: "Print the job as JSON.") var json = false
 
         func run() async throws {
-            let record = try await connection.with { server, token in try await server.hashImportJob(job, operatorToken: token) }
+            let record = try await connection.with { server in try await server.hashImportJob(job) }
             print(Import.describe(record, json: json))
         }
     }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import ParleyAPI
-import ParleyKit
+import ParleyOperatorClient
 
 /// `parley-server invites create`: registration invites for a server started with `--registration token`.
 struct InvitesCommand: AsyncParsableCommand {
@@ -17,8 +17,8 @@ struct InvitesCommand: AsyncParsableCommand {
         @Flag(help: "Print the invite as JSON.") var json = false
 
         func run() async throws {
-            let invite = try await connection.with { server, token in
-                try await server.createInvite(CreateInviteRequest(uses: uses, expiresInHours: expiresInHours), operatorToken: token)
+            let invite = try await connection.with { server in
+                try await server.createInvite(CreateInviteRequest(uses: uses, expiresInHours: expiresInHours))
             }
             if json {
                 print(String(decoding: try JSONEncoder().encode(invite), as: UTF8.self))
@@ -44,10 +44,10 @@ struct AccountsCommand: AsyncParsableCommand {
         @Flag(help: "One JSON object per line.") var json = false
 
         func run() async throws {
-            try await connection.with { server, token in
+            try await connection.with { server in
                 var after: String?
                 repeat {
-                    let page = try await server.operatorAccounts(after: after, limit: 500, operatorToken: token)
+                    let page = try await server.accounts(after: after, limit: 500)
                     for account in page.accounts {
                         if json {
                             print(String(decoding: try JSONEncoder().encode(account), as: UTF8.self))
@@ -84,13 +84,13 @@ struct AccountsCommand: AsyncParsableCommand {
         @Argument(help: "The account id.") var account: String
 
         func run() async throws {
-            try await connection.with { server, token in try await server.deleteAccount(account, operatorToken: token) }
+            try await connection.with { server in try await server.deleteAccount(account) }
             print("deleted \(account)")
         }
     }
 
     static func setDisabled(_ disabled: Bool, account: String, connection: OperatorConnection) async throws {
-        try await connection.with { server, token in try await server.setAccountDisabled(disabled, accountId: account, operatorToken: token) }
+        try await connection.with { server in try await server.setAccountDisabled(disabled, accountId: account) }
         print("\(disabled ? "disabled" : "enabled") \(account)")
     }
 }

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 import ParleyAPI
-import ParleyKit
+@testable import ParleyKit
 import Testing
 
 @Suite struct AttachmentCipherTests {

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import ParleyAPI
-@_spi(Inspection) import ParleyKit
+@_spi(Inspection) @testable import ParleyKit
 import Testing
 
 /// The client's send and receive pipelines against a real in-process server: two accounts, three devices.

@@ -1,6 +1,6 @@
 import Foundation
 import ParleyAPI
-@_spi(Inspection) import ParleyKit
+@_spi(Inspection) @testable import ParleyKit
 import Testing
 
 /// Duplicate content detection in the client, against a real in-process server: the send and download hooks, the

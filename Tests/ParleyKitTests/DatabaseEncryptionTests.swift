@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import ParleyKit
+@testable import ParleyKit
 import Testing
 
 @Suite struct DatabaseEncryptionTests {

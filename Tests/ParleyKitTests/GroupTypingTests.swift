@@ -22,7 +22,7 @@ import Testing
         return (event, envelope)
     }
 
-    static func refusedForMembership(_ outcome: MessageReceiver.Outcome) -> Bool {
+    static func refusedForMembership(_ outcome: ReceiveOutcome) -> Bool {
         if case .rejected(let reason) = outcome { return reason.contains("group the sender is not in") }
         return false
     }

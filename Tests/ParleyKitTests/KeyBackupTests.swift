@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import GRDB
 import ParleyAPI
-@_spi(Inspection) import ParleyKit
+@_spi(Inspection) @testable import ParleyKit
 import ParleyServer
 import Testing
 

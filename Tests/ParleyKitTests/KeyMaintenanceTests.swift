@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Inspection) import ParleyKit
+@_spi(Inspection) @testable import ParleyKit
 import Testing
 
 /// One-time keys are refilled when the server runs low; the signed prekey rotates when it is due.

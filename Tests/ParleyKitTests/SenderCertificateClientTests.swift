@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Inspection) import ParleyKit
+@_spi(Inspection) @testable import ParleyKit
 import ParleyProtocol
 import Testing
 

@@ -17,7 +17,7 @@ import Testing
 
     /// Hands this device (`me`) a sender key of `carol`'s device 1 for a new distribution; what taking it did.
     @discardableResult
-    static func handOut(from carol: InMemorySignalProtocolStore, _ db: Database) throws -> MessageReceiver.Outcome {
+    static func handOut(from carol: InMemorySignalProtocolStore, _ db: Database) throws -> ReceiveOutcome {
         let sender = try ProtocolAddress(name: "carol", deviceId: 1)
         let distributionId = UUID()
         let message = try SenderKeyDistributionMessage(from: sender, distributionId: distributionId, store: carol, context: NullContext())

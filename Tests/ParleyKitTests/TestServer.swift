@@ -2,7 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import Hummingbird
 import Logging
-import ParleyKit
+@testable import ParleyKit
 import ParleyServer
 import ParleyTestSupport
 

@@ -1,7 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import ParleyAPI
-import ParleyKit
+@testable import ParleyKit
 import ParleyProtocol
 import Testing
 

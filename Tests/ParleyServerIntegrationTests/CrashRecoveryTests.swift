@@ -2,7 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import ParleyTestSupport
 import ParleyAPI
-import ParleyKit
+@testable import ParleyKit
 import Synchronization
 import Testing
 

@@ -3,7 +3,7 @@ import Foundation
 import HummingbirdWSClient
 import Logging
 import ParleyAPI
-import ParleyKit
+@testable import ParleyKit
 import Testing
 
 /// SIGTERM: the server closes open sockets with a normal close frame and exits cleanly; stored messages stay.

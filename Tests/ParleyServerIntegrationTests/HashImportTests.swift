@@ -2,7 +2,8 @@ import AsyncHTTPClient
 import Crypto
 import Foundation
 import ParleyAPI
-import ParleyKit
+@testable import ParleyKit
+import ParleyOperatorClient
 import Testing
 
 /// A million-hash import through `parley-server dcd import` against a real server process, killed with SIGKILL
@@ -52,11 +53,11 @@ import Testing
         // Let part of it commit (the first chunks), then kill the server the hard way. Polled over HTTP directly (a
         // command per poll can take longer than the whole import on a loaded machine); the command's `status` is
         // checked after the restart.
-        let operatorAPI = ParleyServerClient(baseURL: server.baseURL, http: HTTPClient.shared)
+        let operatorAPI = OperatorClient(baseURL: server.baseURL, http: HTTPClient.shared, token: Self.token)
         var seen = queued
         while seen.lines == 0 && seen.state != "completed" {
             try await Task.sleep(for: .milliseconds(10))
-            seen = try await operatorAPI.hashImportJob(queued.id, operatorToken: Self.token)
+            seen = try await operatorAPI.hashImportJob(queued.id)
         }
         #expect(seen.state == "running", "the import was still running when the server was killed")
         server.kill()

@@ -2,7 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import Logging
 import ParleyAPI
-import ParleyKit
+@testable import ParleyKit
 import ParleyTestSupport
 
 /// A registered device for the integration tests (opaque ciphertexts: the server never reads them).

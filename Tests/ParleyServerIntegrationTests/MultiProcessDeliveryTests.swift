@@ -2,7 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import ParleyTestSupport
 import ParleyAPI
-import ParleyKit
+@testable import ParleyKit
 import Testing
 
 /// Two `parley-server` processes on one PostgreSQL: a message accepted by one reaches a socket held by the other

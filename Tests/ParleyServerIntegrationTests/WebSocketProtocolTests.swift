@@ -1,6 +1,6 @@
 import AsyncHTTPClient
 import Foundation
-import ParleyKit
+@testable import ParleyKit
 import Testing
 
 /// RFC 6455 on the device socket, byte by byte from a raw TCP connection: a client frame without a mask is a protocol

@@ -17,9 +17,8 @@ struct ContentDetectionCommand: AsyncParsableCommand {
         func run() async throws {
             struct Checked: Encodable { let file: String; let sha256: String; let verdict: HashVerdict }
             let results = try await AccountContext.with(options) { client -> [Checked] in
-                let hashes = try files.map { try ContentDetectionService.hash(ofFileAt: URL(fileURLWithPath: $0)) }
-                let verdicts = await client.contentDetection.batchContains(hashes)
-                return zip(files, zip(hashes, verdicts)).map { Checked(file: $0, sha256: $1.0, verdict: $1.1) }
+                let checks = try await client.checkContent(ofFiles: files.map { URL(fileURLWithPath: $0) })
+                return zip(files, checks).map { Checked(file: $0, sha256: $1.sha256, verdict: $1.verdict) }
             }
             let output = Output(json: options.json)
             for result in results {
@@ -39,7 +38,7 @@ struct ContentDetectionCommand: AsyncParsableCommand {
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
-            let steps = try await AccountContext.with(options) { client in await client.contentDetection.verify() }
+            let steps = try await AccountContext.with(options) { client in await client.verifyContentDetection() }
             let output = Output(json: options.json)
             for step in steps { output.emit(step, text: "\(step.ok ? "PASS" : "FAIL")  \(step.check): \(step.detail)") }
             if steps.contains(where: { !$0.ok }) { throw ParleyExit.server }

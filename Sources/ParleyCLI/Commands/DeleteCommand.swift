@@ -11,8 +11,7 @@ struct DeleteCommand: AsyncParsableCommand {
     func run() async throws {
         let (messageId, report) = try await AccountContext.with(options) { client in
             let messageId = try await message.resolve(in: client)
-            try client.sender.deleteForEveryone(messageId)
-            return (messageId, try await client.runJobs())
+            return (messageId, try await client.deleteForEveryone(messageId).jobs)
         }
         Output(json: options.json).emitJobs(report, text: "deleted message \(messageId) for everyone")
     }

@@ -31,7 +31,7 @@ struct DevicesCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await AccountContext.with(options) { client in
-                try await client.accounts.approveLink(try LinkInvitation(code: code))
+                try await client.approveLink(try LinkInvitation(code: code))
             }
             struct Approved: Encodable { let approved = true }
             Output(json: options.json).emit(Approved(), text: "approved: the new device finishes linking on its own")

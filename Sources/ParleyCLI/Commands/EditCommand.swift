@@ -14,8 +14,8 @@ struct EditCommand: AsyncParsableCommand {
     func run() async throws {
         let (messageId, report) = try await AccountContext.with(options) { client in
             let messageId = try await message.resolve(in: client)
-            try client.sender.edit(messageId, body: text, mentions: try await MentionTags.mentions(of: mentioned, in: text, client: client))
-            return (messageId, try await client.runJobs())
+            let mentions = try await MentionTags.mentions(of: mentioned, in: text, client: client)
+            return (messageId, try await client.edit(messageId, body: text, mentions: mentions).jobs)
         }
         Output(json: options.json).emitJobs(report, text: "edited message \(messageId)")
     }

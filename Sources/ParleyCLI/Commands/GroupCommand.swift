@@ -18,13 +18,6 @@ struct GroupCommand: AsyncParsableCommand {
         return id.data
     }
 
-    /// Account ids for usernames or account ids.
-    static func accountIds(_ people: [String], with client: ParleyClient) async throws -> [String] {
-        var ids: [String] = []
-        for person in people { ids.append(try await client.resolve(person)) }
-        return ids
-    }
-
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create a group with you and the given members.")
         @OptionGroup var options: GlobalOptions
@@ -33,11 +26,10 @@ struct GroupCommand: AsyncParsableCommand {
 
         func run() async throws {
             let (id, report) = try await AccountContext.with(options) { client in
-                let id = try client.sender.createGroup(title: title, members: try await GroupCommand.accountIds(members, with: client))
-                return (id, try await client.runJobs())
+                try await client.createGroup(title: title, members: members)
             }
             struct Created: Encodable { let groupId: String; let sent: Int; let deferred: Int }
-            Output(json: options.json).emit(Created(groupId: GroupCommand.hex(id), sent: report.completed, deferred: report.deferred),
+            Output(json: options.json).emit(Created(groupId: GroupCommand.hex(id), sent: report.jobs.completed, deferred: report.jobs.deferred),
                                             text: "created “\(title)”: \(GroupCommand.hex(id))")
         }
     }
@@ -50,8 +42,7 @@ struct GroupCommand: AsyncParsableCommand {
 
         func run() async throws {
             let report = try await AccountContext.with(options) { client in
-                try client.sender.addMembers(try await GroupCommand.accountIds(members, with: client), to: try GroupCommand.id(group))
-                return try await client.runJobs()
+                try await client.updateGroup(try GroupCommand.id(group), adding: members).jobs
             }
             Output(json: options.json).emitJobs(report, text: "added \(members.count) member(s)")
         }
@@ -66,8 +57,7 @@ struct GroupCommand: AsyncParsableCommand {
 
         func run() async throws {
             let report = try await AccountContext.with(options) { client in
-                try client.sender.removeMembers(try await GroupCommand.accountIds(members, with: client), from: try GroupCommand.id(group))
-                return try await client.runJobs()
+                try await client.updateGroup(try GroupCommand.id(group), removing: members).jobs
             }
             Output(json: options.json).emitJobs(report, text: "removed \(members.count) member(s)")
         }
@@ -80,8 +70,7 @@ struct GroupCommand: AsyncParsableCommand {
 
         func run() async throws {
             let report = try await AccountContext.with(options) { client in
-                try client.sender.leaveGroup(try GroupCommand.id(group))
-                return try await client.runJobs()
+                try await client.leaveGroup(try GroupCommand.id(group)).jobs
             }
             Output(json: options.json).emitJobs(report, text: "left the group")
         }

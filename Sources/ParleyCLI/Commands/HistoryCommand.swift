@@ -27,8 +27,7 @@ struct HistoryCommand: AsyncParsableCommand {
             let page = try client.history(threadId: thread, before: before, limit: limit)
             // Reading marks read: read receipts go out (unless turned off) and disappearing timers start.
             if !keepUnread {
-                try client.markRead(threadId: thread)
-                _ = try await client.runJobs()
+                try await client.markRead(threadId: thread, attempt: .dueJobs)
             }
             return page
         }

@@ -50,7 +50,7 @@ struct LinkCommand: AsyncParsableCommand {
                       parley devices add '\(invitation.code)'
                     Waiting for approval…
                     """)
-                return try await client.accounts.completeLink(invitation, deviceName: deviceName, timeout: .seconds(timeout))
+                return try await client.completeLink(invitation, deviceName: deviceName, timeout: .seconds(timeout))
             }
         }
         output.emit(Linked(accountId: credentials.accountId, deviceId: credentials.deviceId),

@@ -12,8 +12,7 @@ struct ReactCommand: AsyncParsableCommand {
 
     func run() async throws {
         let report = try await AccountContext.with(options) { client in
-            try client.sender.react(emoji, to: try await message.resolve(in: client), remove: remove)
-            return try await client.runJobs()
+            try await client.react(emoji, to: try await message.resolve(in: client), remove: remove).jobs
         }
         Output(json: options.json).emitJobs(report, text: remove ? "reaction withdrawn" : "reacted \(emoji)")
     }

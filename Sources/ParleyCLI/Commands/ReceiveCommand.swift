@@ -8,12 +8,8 @@ struct ReceiveCommand: AsyncParsableCommand {
     @OptionGroup var options: GlobalOptions
 
     func run() async throws {
-        let envelopes = try await AccountContext.with(options) { client -> [ReceivedEnvelope] in
-            let envelopes = try await client.drainMailbox()
-            _ = try await client.runJobs(includingWaiting: true)  // receipts, and everything queued (the server may be back)
-            _ = try? await client.maintainKeys()  // refill one-time keys, rotate the signed prekey
-            return envelopes
-        }
+        // Receipts, and everything queued, go too (the server answered: it may be back); keys are looked after.
+        let envelopes = try await AccountContext.with(options) { client in try await client.receive(attempt: .everything).envelopes }
         let outcomes = envelopes.map(\.outcome)
         // Acts held until their message came, applied now that it has (they count as applied in the JSON).
         let released = envelopes.map(\.released.count).reduce(0, +)

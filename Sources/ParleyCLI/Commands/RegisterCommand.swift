@@ -13,7 +13,7 @@ struct RegisterCommand: AsyncParsableCommand {
 
     func run() async throws {
         let credentials = try await AccountContext.with(options, server: server) { client in
-            try await client.accounts.register(username: username, deviceName: deviceName, inviteToken: invite)
+            try await client.register(username: username, deviceName: deviceName, inviteToken: invite)
         }
         struct Registered: Encodable { let accountId: String; let deviceId: UInt32; let username: String }
         Output(json: options.json).emit(

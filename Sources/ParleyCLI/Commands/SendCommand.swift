@@ -51,30 +51,19 @@ struct SendCommand: AsyncParsableCommand {
 
     func run() async throws {
         let body = body()
-        if body.utf8.count > MessageSender.inlineTextLimit {
-            FileHandle.standardError.write(Data("parley: the text is over \(MessageSender.inlineTextLimit / 1024) KiB: it travels whole as a text attachment, with its start inline\n".utf8))
+        if body.utf8.count > MessageDraft.inlineTextLimit {
+            FileHandle.standardError.write(Data("parley: the text is over \(MessageDraft.inlineTextLimit / 1024) KiB: it travels whole as a text attachment, with its start inline\n".utf8))
         }
-        let (messageId, report, failure) = try await AccountContext.with(options) { client -> (Int64, ParleyClient.JobReport, MessageFailure?) in
-            let id: Int64
-            let mentions = try await MentionTags.mentions(of: mentioned, in: body, client: client)
-            if let group {
-                id = try client.sender.enqueue(body: body, toGroup: try GroupCommand.id(group), files: try files(),
-                                               replyTo: try await replyTo?.resolve(in: client), mentions: mentions)
-            } else {
-                let replyId = try await replyTo?.resolve(in: client)
-                do {
-                    id = try client.sender.enqueue(body: body, to: try await client.resolve(recipient), files: try files(), replyTo: replyId,
-                                                   mentions: mentions)
-                } catch ParleyError.server(.transport) where UUID(uuidString: recipient) == nil {
-                    // A name never looked up, and no server to ask: the message waits with the name.
-                    id = try client.sender.enqueue(body: body, toUnresolvedUsername: recipient, files: try files(), replyTo: replyId,
-                                                   mentions: mentions)
-                }
-            }
+        let sent = try await AccountContext.with(options) { client -> SendReport in
+            let draft = MessageDraft(body: body, attachments: try files(), replyTo: try await replyTo?.resolve(in: client),
+                                     mentions: try await MentionTags.mentions(of: mentioned, in: body, client: client))
+            let to: Recipient = try group.map { .group(try GroupCommand.id($0)) } ?? .person(recipient)
             // Everything queued goes now, also what waits out a backoff: the server may be back.
-            let report = try await client.runJobs(includingWaiting: true) { name, done, total in Output.progress("uploading \(name)", done: done, total: total) }
-            return (id, report, try client.failure(ofMessage: id))
+            return try await client.send(draft, to: to, attempt: .everything) { name, done, total in
+                Output.progress("uploading \(name)", done: done, total: total)
+            }
         }
+        let messageId = sent.messageId ?? 0, report = sent.jobs, failure = sent.failure
         struct Sent: Encodable { let messageId: Int64; let sent: Int; let failed: Int; let deferred: Int; let failure: String? }
         Output(json: options.json).emit(
             Sent(messageId: messageId, sent: report.completed, failed: report.failed, deferred: report.deferred, failure: failure?.reason),

@@ -16,7 +16,7 @@ struct SettingsCommand: AsyncParsableCommand {
 
     func run() async throws {
         let settings = try await AccountContext.with(options) { client in
-            if let trustRoot { try client.accounts.pinTrustRoot(base64: trustRoot) }
+            if let trustRoot { try client.pinTrustRoot(base64: trustRoot) }
             try client.updateSettings { settings in
                 if let readReceipts { settings.readReceipts = readReceipts == .on }
                 if let typing { settings.typingIndicators = typing == .on }

@@ -15,8 +15,7 @@ struct TimerCommand: AsyncParsableCommand {
             throw ValidationError("a duration like 30s, 5m, 1h, 1d, 1w, or off")
         }
         let report = try await AccountContext.with(options) { client in
-            try client.sender.setExpireTimer(seconds, with: try await client.resolve(recipient))
-            return try await client.runJobs()
+            try await client.setExpireTimer(seconds, with: recipient).jobs
         }
         Output(json: options.json).emitJobs(report, text: TimerDescription.notice(seconds))
     }

@@ -15,7 +15,7 @@ struct DaemonAccount: Sendable {
 
     /// Opens the view of `client` (registered) under the local name `name`; `staging` holds its data-URI attachments.
     init(name: String, client: ParleyClient, staging: StagedAttachments) throws {
-        guard let account = try client.accounts.account() else { throw ParleyError.notRegistered }
+        guard let account = try client.account() else { throw ParleyError.notRegistered }
         self.name = name
         self.client = client
         accountId = try client.credentials().accountId
@@ -89,7 +89,7 @@ extension DaemonAccounts {
 extension DaemonAccounts {
     /// Tells every connected client what receiving did for `account` — a message stored, an act applied, someone
     /// typing — however it was received (the socket `listen` holds, or a client's own `receive` call).
-    func announce(_ outcome: MessageReceiver.Outcome, of account: DaemonAccount) {
+    func announce(_ outcome: ReceiveOutcome, of account: DaemonAccount) {
         let event: DaemonEvent?
         switch outcome {
         case .stored(let id):

@@ -120,24 +120,22 @@ struct DaemonSession: Sendable {
         switch method {
         case "send" where params["text"] != nil:
             let accountId = try await recipient()
-            let id = try client.sender.enqueue(
-                body: try given.string("text") ?? "", to: accountId,
-                attachments: try given.list("attachments", "attachments").map { URL(fileURLWithPath: $0) }, replyTo: try given.integer("replyTo"))
-            _ = try await client.runJobs()
+            let draft = MessageDraft(body: try given.string("text") ?? "",
+                                     attachments: try given.list("attachments", "attachments").map { try OutgoingAttachment(file: URL(fileURLWithPath: $0)) },
+                                     replyTo: try given.integer("replyTo"))
             // This message's own state: `listen`'s job pass may have sent it before this request's pass began.
-            let status = try client.message(id: id)?.status
-            return AnyEncodable(["messageId": id, "sent": [.sent, .delivered, .read].contains(status) ? 1 : 0,
-                                 "failed": status == .failed ? 1 : 0])
+            let report = try await client.send(draft, to: .person(accountId), attempt: .dueJobs)
+            return AnyEncodable(["messageId": report.messageId ?? 0, "sent": report.status == .sent ? 1 : 0,
+                                 "failed": report.status == .failed ? 1 : 0])
         case "receive":
-            let envelopes = try await client.drainMailbox()
+            let received = try await client.receive(attempt: .dueJobs)
             // What this drain stored, the socket's `listen` will not see again: every client hears of it from here, and
             // of the acts each message released, right after it.
-            for outcome in envelopes.flatMap(\.outcomes) {
+            for outcome in received.outcomes {
                 accounts.announce(outcome, of: account)
                 await pace()
             }
-            _ = try await client.runJobs()
-            return AnyEncodable(["received": envelopes.count])
+            return AnyEncodable(["received": received.envelopes.count])
         case "conversations":
             return AnyEncodable(try client.conversations())
         case "history":

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import ParleyAPI
 
 /// The account's profile key: made at registration, carried to linked devices, shared with contacts in every message
@@ -37,12 +36,12 @@ extension AccountManager {
     }
 
     /// The profile key kept in `db`, if any.
-    static func storedProfileKey(_ db: Database) throws -> ProfileKey? {
+    static func storedProfileKey(_ db: StorageTransaction) throws -> ProfileKey? {
         try LocalAccountTable.profileKey(db).map { try ProfileKey(bytes: $0) }
     }
 
     /// Keeps `key` as this account's profile key (a rotation here, or one another device of the account made).
-    static func keepProfileKey(_ key: ProfileKey, _ db: Database) throws {
+    static func keepProfileKey(_ key: ProfileKey, _ db: StorageTransaction) throws {
         try LocalAccountTable.setProfileKey(key.bytes, db)
     }
 }

@@ -1,18 +1,18 @@
 import Foundation
-import GRDB
 import ParleyProtocol
+import ParleyAPI
 
 /// Sealed sender's first client step: the trust root the server named at registration or link, and this device's
 /// sender certificate, checked against it.
 extension AccountManager {
     /// The `settings` key the trust root is kept under (base64 of the 33-byte public key).
-    static let trustRootSetting = "sealed_sender_trust_root"
+    static let trustRootSetting = SettingsTable.trustRoot
     /// The `settings` key present when the trust root was pinned (``pinTrustRoot(base64:)``), not learned from the server.
-    static let trustRootPinnedSetting = "sealed_sender_trust_root_pinned"
+    static let trustRootPinnedSetting = SettingsTable.trustRootPinned
 
     /// Keeps the trust root a registration or link response named (servers older than sender certificates name none),
     /// unless one was pinned: then the pinned one stays, and certificates from any other root are refused.
-    static func keepTrustRoot(_ base64: String?, _ db: Database) throws {
+    static func keepTrustRoot(_ base64: String?, _ db: StorageTransaction) throws {
         guard let base64 else { return }
         guard let bytes = Data(base64Encoded: base64), (try? PublicKey(bytes)) != nil else {
             throw ParleyError.invalidArgument("the server's sealed-sender trust root is not a public key")
@@ -33,7 +33,7 @@ extension AccountManager {
             try SettingsTable.set(Self.trustRootSetting, to: base64, db)
             try SettingsTable.set(Self.trustRootPinnedSetting, to: "on", db)
             // A certificate kept from before may lead to another root.
-            try SettingsTable.remove(UnidentifiedDelivery.certificateSetting, db)
+            try SettingsTable.remove(SettingsTable.senderCertificate, db)
         }
     }
 
@@ -45,7 +45,7 @@ extension AccountManager {
     }
 
     /// The trust root the server named at registration or link, as kept in `db`; `nil` before either.
-    static func storedTrustRoot(_ db: Database) throws -> PublicKey? {
+    static func storedTrustRoot(_ db: StorageTransaction) throws -> PublicKey? {
         try SettingsTable.value(trustRootSetting, db)
             .flatMap { Data(base64Encoded: $0) }.map { try PublicKey($0) }
     }

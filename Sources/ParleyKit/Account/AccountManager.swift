@@ -1,10 +1,9 @@
 import Foundation
-import GRDB
 import ParleyAPI
 import ParleyProtocol
 
 /// The account lifecycle: registration, prekey uploads, one-time key refills and signed-prekey rotation.
-public struct AccountManager: Sendable {
+struct AccountManager: Sendable {
     let database: ParleyDatabase
     let api: ParleyServerClient
     let store: DatabaseProtocolStore
@@ -74,7 +73,7 @@ public struct AccountManager: Sendable {
         // Sends ask the server for this account's devices until the new one is known (it joins when its user finishes).
         let approvedAt = now()
         try await database.awaitableWrite { db in
-            try SettingsTable.set(MessageDelivery.linkApprovedSetting, to: String(approvedAt), db)
+            try SettingsTable.set(SettingsTable.linkApprovedAt, to: String(approvedAt), db)
         }
     }
 

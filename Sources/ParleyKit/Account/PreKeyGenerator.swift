@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import ParleyAPI
 import ParleyProtocol
 
@@ -9,7 +8,7 @@ enum PreKeyGenerator {
     static let batchSize = 100
 
     /// Generates what `request` asks for, stores it through `store` inside `db`, and returns the upload.
-    static func generate(_ db: Database, store: DatabaseProtocolStore, oneTime: Bool, signed: Bool, lastResort: Bool,
+    static func generate(_ db: StorageTransaction, store: DatabaseProtocolStore, oneTime: Bool, signed: Bool, lastResort: Bool,
                          now: UInt64) throws -> UploadKeysRequest {
         let context = TransactionContext(db)
         let identity = try store.identityKeyPair(context: context).privateKey

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import ParleyAPI
 
 /// Attachments of received messages: downloading (digest, MAC, the duplicate-content check) and what shows

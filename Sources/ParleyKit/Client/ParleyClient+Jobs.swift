@@ -1,37 +1,23 @@
 import Foundation
 
-/// The durable job queue as the client's users see it: sends, receipts, retries and name look-ups run in passes
-/// (``runJobs(includingWaiting:uploadProgress:)``) or, while ``listen(onOutcome:)`` runs, as soon as jobs are queued
-/// or due (``JobRunner``).
+/// The durable job queue below the verbs: sends, receipts, retries and name look-ups run in passes (each verb that
+/// sends runs them as its ``DeliveryAttempt`` says, and ``sendQueued(attempt:uploadProgress:)`` on its own) or, while
+/// ``listen(onOutcome:)`` runs, as soon as jobs are queued or due (``JobRunner``). Front doors never see jobs.
 extension ParleyClient {
     /// What one pass over the job queue did.
-    public struct JobReport: Sendable, Equatable {
-        /// Jobs finished.
-        public var completed = 0
-        /// Jobs that failed for good (their messages are marked failed).
-        public var failed = 0
-        /// Jobs that will be retried later.
-        public var deferred = 0
-
-        /// A report.
-        public init(completed: Int = 0, failed: Int = 0, deferred: Int = 0) {
-            self.completed = completed
-            self.failed = failed
-            self.deferred = deferred
-        }
-    }
+    public typealias JobReport = ParleyKit.JobReport
 
     /// Whether the reaction, edit, delete for everyone or timer change sent at `timestamp` (what
     /// ``MessageSender/react(_:to:remove:)``, ``MessageSender/edit(_:body:mentions:)`` and
     /// ``MessageSender/deleteForEveryone(_:)`` return) is still queued: not sent yet, it goes out when the server can be
     /// reached. Whichever pass ran it — this caller's ``runJobs(includingWaiting:uploadProgress:)`` or `listen`'s.
-    public func isQueued(actSentAt timestamp: UInt64) throws -> Bool {
+    func isQueued(actSentAt timestamp: UInt64) throws -> Bool {
         try database.read { db in try JobQueue.holdsContent(sentAt: timestamp, db) }
     }
 
     /// Whether the act sent at `timestamp` was given up on (a refusal that is not the server being busy or away, or
     /// too many such answers) by a job pass of this process lately — its job is gone, as a sent act's is.
-    public func actFailed(sentAt timestamp: UInt64) -> Bool {
+    func actFailed(sentAt timestamp: UInt64) -> Bool {
         jobs.failedActs.contains(timestamp)
     }
 
@@ -40,8 +26,8 @@ extension ParleyClient {
     /// and without limit — a message is never failed for being written offline; 429 and 5xx answers count toward
     /// ``MessageSender/maximumAttempts``. `uploadProgress` hears about attachment uploads (for a progress bar).
     @discardableResult
-    public func runJobs(includingWaiting: Bool = false,
-                        uploadProgress: @escaping MessageSender.TransferProgress = { _, _, _ in }) async throws -> JobReport {
+    func runJobs(includingWaiting: Bool = false,
+                 uploadProgress: @escaping TransferProgress = { _, _, _ in }) async throws -> JobReport {
         try await jobs.runDue(includingWaiting: includingWaiting, uploadProgress: uploadProgress)
     }
 }

@@ -1,8 +1,9 @@
 import AsyncHTTPClient
 import Foundation
-import GRDB
 import Logging
 import ParleyAPI
+import NIOCore
+import Synchronization
 
 extension ParleyClient {
     /// Opens (creating if needed) the account kept in `accountDirectory`: its encrypted database `client.sqlite`, keyed

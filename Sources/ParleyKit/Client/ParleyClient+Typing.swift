@@ -1,5 +1,8 @@
 import Foundation
 import ParleyAPI
+import Logging
+import ParleyProtocol
+import Synchronization
 
 extension ParleyClient {
     /// Tells `accountId`'s devices that this account started or stopped typing: an ephemeral event the server

@@ -1,6 +1,5 @@
 import AsyncHTTPClient
 import Foundation
-import GRDB
 import Synchronization
 import Logging
 import ParleyAPI
@@ -16,16 +15,16 @@ public final class ParleyClient: Sendable {
     @_spi(Inspection) public let api: ParleyServerClient
     /// ParleyProtocol's stores over the database. Not API: see ``database``.
     @_spi(Inspection) public let store: DatabaseProtocolStore
-    /// Registration and prekeys.
-    public let accounts: AccountManager
-    /// The send pipeline.
-    public let sender: MessageSender
-    /// The receive pipeline.
-    public let receiver: MessageReceiver
+    /// Registration and prekeys. Front doors use the account verbs (``register(username:deviceName:inviteToken:)``…).
+    let accounts: AccountManager
+    /// The send pipeline. Front doors use the verbs that send (``send(_:to:attempt:uploadProgress:)``…).
+    let sender: MessageSender
+    /// The receive pipeline. Front doors use ``receive(attempt:)``, ``listen(onOutcome:)`` and ``events()``.
+    let receiver: MessageReceiver
     /// Duplicate content detection: attachment hashes against the server's hash banks (fails open).
-    public let contentDetection: ContentDetectionService
+    let contentDetection: ContentDetectionService
     /// Who is typing (in memory only).
-    public let typingIndicators: TypingIndicators
+    let typingIndicators: TypingIndicators
     /// The clock for timers (disappearing messages, typing), milliseconds since 1970.
     let now: @Sendable () -> UInt64
     let sweeper: ExpirationSweeper
@@ -40,6 +39,8 @@ public final class ParleyClient: Sendable {
     let ownedHTTPClients = Mutex<[HTTPClient]>([])
     /// The durable job queue's runner.
     let jobs: JobRunner
+    /// The subscribers of ``events()`` and what is published to them.
+    let eventHub = ClientEvents()
     /// Account ids this process already asked the server to name (a 404 is not asked again).
     private let askedForNames = Mutex<Set<String>>([])
     /// The socket `listen` holds open, for sending ephemeral events on it.
@@ -82,7 +83,7 @@ public final class ParleyClient: Sendable {
                                staging: staging, contentDetection: detection, now: now)
         receiver = MessageReceiver(database: database, store: store, clock: clock, wallClock: now)
         jobs = JobRunner(database: database, api: api, sender: sender, delivery: delivery, retryReceipts: retryReceipts, now: now,
-                         logger: logger)
+                         logger: logger, events: eventHub)
     }
 
     /// This device's credentials, or ``ParleyError/notRegistered``.
@@ -104,15 +105,26 @@ public final class ParleyClient: Sendable {
     // MARK: Receiving
 
     /// Drains the mailbox over HTTP: processes every pending envelope (each committed before it is acknowledged), one
-    /// outcome per envelope, a stored message's followed by an ``MessageReceiver/Outcome/acted(_:)`` for each peer's
+    /// outcome per envelope, a stored message's followed by an ``ReceiveOutcome/acted(_:)`` for each peer's
     /// act that waited for it and applied now — the sequence ``listen(onOutcome:)`` reports.
-    public func receiveOnce() async throws -> [MessageReceiver.Outcome] {
+    public func receiveOnce() async throws -> [ReceiveOutcome] {
         try await drainMailbox().flatMap(\.outcomes)
+    }
+
+    /// Receives once over HTTP: drains the mailbox (each envelope committed before it is acknowledged), then sends what
+    /// is queued as `attempt` says (receipts, and — with ``DeliveryAttempt/everything`` — whatever waits out a backoff:
+    /// the server answered, so it may be back), then looks after this device's keys (refills one-time keys, rotates the
+    /// signed prekey; best effort).
+    public func receive(attempt: DeliveryAttempt = .everything) async throws -> ReceiveReport {
+        let envelopes = try await drainMailbox()
+        let jobs = try await runJobs(for: attempt)
+        _ = try? await maintainKeys()
+        return ReceiveReport(envelopes: envelopes, jobs: jobs)
     }
 
     /// ``receiveOnce()`` with each envelope's record apart: its outcome and the acts the message it stored released
     /// (to count envelopes, or tell an act applied now because its message came from one that came itself).
-    public func drainMailbox() async throws -> [ReceivedEnvelope] {
+    func drainMailbox() async throws -> [ReceivedEnvelope] {
         let credentials = try credentials()
         var received: [ReceivedEnvelope] = []
         // A server that keeps handing out the same envelopes (`more` and nothing new) cannot keep this loop going.
@@ -123,8 +135,10 @@ public final class ParleyClient: Sendable {
             for envelope in page.messages where seen.insert(envelope.guid).inserted {
                 fresh = true
                 let result = try await receiver.receive(envelope)
-                received.append(ReceivedEnvelope(outcome: result.outcome, released: result.released))
+                let record = ReceivedEnvelope(outcome: result.outcome, released: result.released)
+                received.append(record)
                 try await api.acknowledge(envelope.guid, as: credentials)
+                for outcome in record.outcomes { publish(outcome) }
             }
             if !page.more || !fresh { break }
         }
@@ -160,10 +174,10 @@ public final class ParleyClient: Sendable {
     }
 
     /// Receives over the WebSocket until cancelled, reconnecting with backoff; `onOutcome` hears about each envelope
-    /// after it is stored and acknowledged — a stored message's outcome followed by an ``MessageReceiver/Outcome/acted(_:)``
-    /// for each peer's act that waited for it and applied now (``MessageReceiver/Outcome/held`` when it came). Jobs
+    /// after it is stored and acknowledged — a stored message's outcome followed by an ``ReceiveOutcome/acted(_:)``
+    /// for each peer's act that waited for it and applied now (``ReceiveOutcome/held`` when it came). Jobs
     /// (receipts, sends, retries) run as soon as they are queued or due, and disappearing messages are swept, while it runs.
-    public func listen(onOutcome: @escaping @Sendable (MessageReceiver.Outcome) async -> Void = { _ in }) async throws {
+    public func listen(onOutcome: @escaping @Sendable (ReceiveOutcome) async -> Void = { _ in }) async throws {
         let credentials = try credentials()
         let queued = JobSignal()
         let observation = try database.observe(tables: ["jobs"]) { _ in queued.set() }
@@ -192,20 +206,27 @@ public final class ParleyClient: Sendable {
         while !Task.isCancelled {
             do {
                 try await MessageSocket(baseURL: api.baseURL, device: credentials, logger: logger).run { [receiver] frame, writer in
-                    self.liveSocket.withLock { $0 = writer }
+                    let first = self.liveSocket.withLock { live in
+                        defer { live = writer }
+                        return live == nil
+                    }
+                    if first { self.eventHub.publish(.connection(up: true)) }
                     switch frame.type {
                     case .envelope:
                         guard let envelope = frame.envelope else { return true }
                         let received = try await receiver.receive(envelope)
                         try await writer.acknowledge(envelope.guid)
                         self.note(received.outcome)
-                        await onOutcome(received.outcome)
                         // Acts that arrived before the message they concern, heard of now that it is here.
-                        for act in received.released { await onOutcome(.acted(act)) }
+                        for outcome in [received.outcome] + received.released.map(ReceiveOutcome.acted) {
+                            self.publish(outcome)
+                            await onOutcome(outcome)
+                        }
                     case .ephemeral:
                         guard let event = frame.ephemeral else { return true }
                         let outcome = try await receiver.process(event)
                         self.note(outcome)
+                        self.publish(outcome)
                         await onOutcome(outcome)
                     case .queueEmpty:
                         await self.nameNewCorrespondents()
@@ -218,9 +239,9 @@ public final class ParleyClient: Sendable {
                     return !Task.isCancelled
                 }
                 failures = 0
-                liveSocket.withLock { $0 = nil }
+                socketClosed()
             } catch {
-                liveSocket.withLock { $0 = nil }
+                socketClosed()
                 if Task.isCancelled { break }
                 failures += 1
                 logger.warning("socket closed; reconnecting", metadata: ["error": "\(error)", "attempt": "\(failures)"])
@@ -230,7 +251,25 @@ public final class ParleyClient: Sendable {
         }
     }
 
-    private func note(_ outcome: MessageReceiver.Outcome) {
+    /// Forgets the socket `listen` held; its subscribers hear that the connection went down, if it was up.
+    private func socketClosed() {
+        let wasUp = liveSocket.withLock { live in
+            defer { live = nil }
+            return live != nil
+        }
+        if wasUp { eventHub.publish(.connection(up: false)) }
+    }
+
+    /// Tells ``events()``'s subscribers what receiving did.
+    private func publish(_ outcome: ReceiveOutcome) { eventHub.publish(.received(outcome)) }
+
+    /// What happens to this account from now on, as long as the stream is kept: each message, receipt, act, typing
+    /// indicator and group change received (by ``listen(onOutcome:)``, ``receive(attempt:)`` or any verb that receives),
+    /// each send given up on, and `listen`'s connection going up and down. Every call is its own subscription; a
+    /// subscriber that stops reading loses its oldest events past 1,000, never holds up receiving.
+    public func events() -> AsyncStream<ClientEvent> { eventHub.subscribe() }
+
+    private func note(_ outcome: ReceiveOutcome) {
         if case .typing(let accountId, _, let action, let groupId) = outcome { typingIndicators.record(action, from: accountId, in: groupId) }
     }
 
@@ -301,7 +340,7 @@ public final class ParleyClient: Sendable {
 
     /// Marks a conversation read, starts the disappearing timers of the messages just read, and queues read
     /// receipts for them (unless turned off in ``ClientSettings/readReceipts``).
-    public func markRead(threadId: Int64) throws {
+    func markRead(threadId: Int64) throws {
         let now = self.now()
         try database.write { db in
             let unread = try MessagesTable.unreadIncoming(threadId: threadId, db)
@@ -314,7 +353,7 @@ public final class ParleyClient: Sendable {
     /// Marks messages `ids` read — those of them that are incoming and unread; the rest of their conversations stay as
     /// they are — starts their disappearing timers, and queues read receipts for them (unless turned off in
     /// ``ClientSettings/readReceipts``). A bot acknowledging the messages it handled marks those alone.
-    public func markRead(messageIds ids: [Int64]) throws {
+    func markRead(messageIds ids: [Int64]) throws {
         let now = self.now()
         try database.write { db in
             var unread: [(author: String, timestamp: UInt64)] = []
@@ -330,7 +369,7 @@ public final class ParleyClient: Sendable {
 
     /// Queues read receipts for `messages` (unless turned off), one per author and at most as many timestamps each as
     /// a receiver takes.
-    private static func queueReadReceipts(for messages: [(author: String, timestamp: UInt64)], now: UInt64, _ db: Database) throws {
+    private static func queueReadReceipts(for messages: [(author: String, timestamp: UInt64)], now: UInt64, _ db: StorageTransaction) throws {
         guard try ClientSettings(db).readReceipts else { return }
         for (author, messages) in Dictionary(grouping: messages, by: \.author) {
             let timestamps = messages.map(\.timestamp).sorted()

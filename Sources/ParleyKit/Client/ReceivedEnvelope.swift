@@ -5,18 +5,18 @@ import Foundation
 /// applied now.
 public struct ReceivedEnvelope: Sendable, Equatable {
     /// The envelope's own outcome.
-    public let outcome: MessageReceiver.Outcome
+    public let outcome: ReceiveOutcome
     /// Peers' acts released by the message this envelope stored, in the order they were applied (empty unless it
     /// stored one that acts waited for).
     public let released: [AppliedAct]
 
     /// A received envelope's record.
-    public init(outcome: MessageReceiver.Outcome, released: [AppliedAct] = []) {
+    public init(outcome: ReceiveOutcome, released: [AppliedAct] = []) {
         self.outcome = outcome
         self.released = released
     }
 
-    /// The outcome followed by an ``MessageReceiver/Outcome/acted(_:)`` for each released act: the sequence
+    /// The outcome followed by an ``ReceiveOutcome/acted(_:)`` for each released act: the sequence
     /// ``ParleyClient/listen(onOutcome:)`` reports.
-    public var outcomes: [MessageReceiver.Outcome] { [outcome] + released.map(MessageReceiver.Outcome.acted) }
+    public var outcomes: [ReceiveOutcome] { [outcome] + released.map(ReceiveOutcome.acted) }
 }

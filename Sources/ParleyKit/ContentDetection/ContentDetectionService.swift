@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Synchronization
 import ParleyAPI
+import NIOCore
 
 /// The client's side of duplicate content detection (seed 003's `ContentDetectionService`): checks SHA-256 hashes of
 /// attachment plaintexts against the server's hash banks and stores them after successful sends.

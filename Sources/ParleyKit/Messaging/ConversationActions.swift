@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Applies a ``DataMessage`` to the client database — a new message, or an act on earlier ones (reaction, edit,
 /// delete for everyone, disappearing-message timer) — for messages from others and for this account's own
@@ -27,42 +26,12 @@ enum ConversationActions {
         case rejected(String)
     }
 
-    /// Who sent a message, when, and in which conversation.
-    struct Origin: Codable {
-        /// The author's account.
-        var author: String
-        /// The author's device.
-        var authorDevice: UInt32
-        /// The author's timestamp for this message (its identity, with the author).
-        var timestamp: UInt64
-        /// When the server accepted it, if known.
-        var serverTimestamp: UInt64?
-        /// The conversation's other account.
-        var peer: String
-        /// Whether this account wrote it (here or on another device).
-        var outgoing: Bool
-        /// Status for a new row.
-        var status: MessageStatus
-        /// Local time now, milliseconds.
-        var now: UInt64
-        /// This account.
-        var localAccountId: String = ""
-        /// Where it comes from, which decides what becomes of an act on a message that is not here.
-        var arrival: Arrival = .madeHere
-    }
+    /// Who made a message or act, and when (``MessageOrigin``, kept with held acts in Storage).
+    typealias Origin = MessageOrigin
+    /// Where a message comes from (``MessageArrival``).
+    typealias Arrival = MessageArrival
 
-    /// Where a message comes from.
-    enum Arrival: String, Codable {
-        /// Made on this device: an act on a message that is not here is refused.
-        case madeHere
-        /// From another device (a peer's, or one of this account's): an act on a message that is not here yet is held
-        /// until that message comes (``EarlyActsTable``).
-        case received
-        /// A held act, applied now that its message came: what it still cannot act on is refused.
-        case released
-    }
-
-    static func apply(_ message: DataMessage, from origin: Origin, _ db: Database) throws -> Result {
+    static func apply(_ message: DataMessage, from origin: Origin, _ db: StorageTransaction) throws -> Result {
         var released = ReleasedActs()
         return try apply(message, from: origin, db, released: &released)
     }
@@ -78,7 +47,7 @@ enum ConversationActions {
     }
 
     /// Applies `message`; the acts that waited for it and now applied are added to `released`.
-    static func apply(_ message: DataMessage, from origin: Origin, _ db: Database, released: inout ReleasedActs) throws -> Result {
+    static func apply(_ message: DataMessage, from origin: Origin, _ db: StorageTransaction, released: inout ReleasedActs) throws -> Result {
         // A message is one row per author, device and timestamp. Another with the same is a repeat — or a sender
         // reusing a timestamp to change the group or the timer with no notice shown — and changes nothing.
         // An act (reaction, edit, delete) names the message it concerns; anything else is a message of its own.
@@ -170,7 +139,7 @@ enum ConversationActions {
     /// the conversation can hold — a member's, in a 1:1 the peer's or this account's. And an edit or delete naming the
     /// time of another author's message there is someone trying to change what is not theirs: refused, not held.
     private static func mayStillCome(_ target: (author: String, timestamp: UInt64), for message: DataMessage, in conversation: Int64?,
-                                     groupMembers: [String]?, from origin: Origin, _ db: Database) throws -> Bool {
+                                     groupMembers: [String]?, from origin: Origin, _ db: StorageTransaction) throws -> Bool {
         guard try !MessagesTable.hasReadable(author: target.author, timestamp: target.timestamp, db) else { return false }
         let possibleAuthors = groupMembers ?? [origin.peer]
         guard target.author == origin.localAccountId || possibleAuthors.contains(target.author) else { return false }
@@ -187,7 +156,7 @@ enum ConversationActions {
 
     /// Sets, replaces or withdraws `origin.author`'s reaction on the target message. An older reaction never
     /// replaces a newer one (deliveries may arrive out of order).
-    static func react(_ reaction: Reaction, from origin: Origin, in conversation: Int64, _ db: Database) throws -> Result {
+    static func react(_ reaction: Reaction, from origin: Origin, in conversation: Int64, _ db: StorageTransaction) throws -> Result {
         guard let target = try MessagesTable.id(author: reaction.targetAuthorAccountId, timestamp: reaction.targetTimestamp, in: conversation, db),
               try MessagesTable.isReactable(target, threadId: conversation, db)
         else { return .rejected("no message to react to in this conversation") }
@@ -198,7 +167,7 @@ enum ConversationActions {
     }
 
     /// Replaces the body (and what it mentions) of the author's own message, keeping the previous text in `message_edits`.
-    static func edit(_ targetTimestamp: UInt64, body: String?, mentions: [Mention], from origin: Origin, in conversation: Int64, _ db: Database) throws -> Result {
+    static func edit(_ targetTimestamp: UInt64, body: String?, mentions: [Mention], from origin: Origin, in conversation: Int64, _ db: StorageTransaction) throws -> Result {
         guard let body, !body.isEmpty else { return .rejected("an edit needs the new text") }
         let target: Int64
         switch try authorsMessage(targetTimestamp, from: origin, in: conversation, db) {
@@ -217,7 +186,7 @@ enum ConversationActions {
 
     /// Delete for everyone: the message becomes a tombstone and its content — text, earlier versions, reactions,
     /// attachments and their downloaded files — is erased from this database, not hidden.
-    static func delete(_ targetTimestamp: UInt64, from origin: Origin, in conversation: Int64, _ db: Database) throws -> Result {
+    static func delete(_ targetTimestamp: UInt64, from origin: Origin, in conversation: Int64, _ db: StorageTransaction) throws -> Result {
         switch try authorsMessage(targetTimestamp, from: origin, in: conversation, db) {
         case .success(let id):
             try erase(id, db)
@@ -230,7 +199,7 @@ enum ConversationActions {
 
     /// Removes everything a message carries besides its row: earlier versions, reactions, receipts, attachments
     /// (files Parley downloaded included; a sender's original files are the user's and stay).
-    static func erase(_ messageId: Int64, _ db: Database) throws {
+    static func erase(_ messageId: Int64, _ db: StorageTransaction) throws {
         // The copies kept for a resend hold the content too: the message's, and each of its edits' (logged under the
         // edit's own timestamp: the later entries of message_edits, and edited_at for the last).
         let sent = try MessagesTable.sentTimestamps(messageId, db)
@@ -248,7 +217,7 @@ enum ConversationActions {
 
     /// The local id of `origin.author`'s message sent at `targetTimestamp`, if the author may still change it.
     private static func authorsMessage(_ targetTimestamp: UInt64, from origin: Origin, in conversation: Int64,
-                                       _ db: Database) throws -> Swift.Result<Int64, Refusal> {
+                                       _ db: StorageTransaction) throws -> Swift.Result<Int64, Refusal> {
         guard let message = try MessagesTable.authored(by: origin.author, timestamp: targetTimestamp, threadId: conversation, db) else {
             return .failure(Refusal(reason: "no message of \(origin.author) sent at \(targetTimestamp) in this conversation: only its author may change a message"))
         }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import ParleyAPI
 import ParleyProtocol
 
@@ -91,7 +90,7 @@ struct DeviceSessions: Sendable {
     /// unknown device joins the devices sent to only with `addingUnknown` (the server listed it; a message alone
     /// does not make a device one this account sends to).
     static func recordInstallation(_ deviceId: UInt32, of accountId: String, registrationId: UInt32, addingUnknown: Bool,
-                                   _ db: Database) throws {
+                                   _ db: StorageTransaction) throws {
         let known = try RecipientDevicesTable.registrationId(device: deviceId, of: accountId, db)
         guard known != registrationId else { return }
         if known != nil || addingUnknown { try RecipientDevicesTable.record(deviceId, of: accountId, registrationId: registrationId, db) }

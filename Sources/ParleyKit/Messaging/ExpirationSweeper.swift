@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Logging
 
 /// Deletes disappearing messages whose time has come: their rows, reactions, earlier versions, receipts and

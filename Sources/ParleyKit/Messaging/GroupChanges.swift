@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Changes to groups: a group is a thread with a `group_id`, its members (``GroupMembersTable``), a revision that
 /// orders changes, and this device's current sender-key distribution (``ThreadsTable``). Changes arrive as messages (any member may change
@@ -17,7 +16,7 @@ enum GroupChanges {
 
     /// Applies a change of title or members from `origin.author`: a group this account is added to appears; in a
     /// known group only a member may change it, and only to a newer revision. Records a notice in the conversation.
-    static func apply(_ context: GroupContext, from origin: ConversationActions.Origin, _ db: Database) throws -> ConversationActions.Result {
+    static func apply(_ context: GroupContext, from origin: ConversationActions.Origin, _ db: StorageTransaction) throws -> ConversationActions.Result {
         guard let state = context.state else { return .rejected("not a group change") }
         // A placeholder is this device's name for a conversation waiting for a username lookup: a member added by that
         // name would take the conversation's place, and the messages written to it would never go out. (One already in

@@ -62,3 +62,49 @@ enum Job: Sendable {
         }
     }
 }
+
+/// The durable queue in ``Job``s: Storage's ``JobQueue`` keeps kinds and payloads, this reads and writes them as jobs.
+extension JobQueue {
+    /// A job as queued.
+    struct Queued: Sendable {
+        /// Its row.
+        let id: Int64
+        /// The job; `nil` when its row cannot be read (``unreadable``).
+        let job: Job?
+        /// Why the row cannot be read, when it cannot.
+        let unreadable: String?
+        /// Attempts so far.
+        let attempts: Int
+    }
+
+    /// Queues `job`, due at once (``enqueue(kind:payload:now:_:)``).
+    static func enqueue(_ job: Job, now: UInt64, _ db: StorageTransaction) throws {
+        try enqueue(kind: job.kind, payload: try job.payload(), now: now, db)
+    }
+
+    /// Up to `limit` jobs due at `now`, oldest first.
+    static func due(now: UInt64, limit: Int = 50, _ db: StorageTransaction) throws -> [Queued] {
+        try dueRows(now: now, limit: limit, db).map { row in
+            do {
+                return Queued(id: row.id, job: try Job(kind: row.kind, payload: row.payload), unreadable: nil, attempts: row.attempts)
+            } catch {
+                return Queued(id: row.id, job: nil, unreadable: "\(error)", attempts: row.attempts)
+            }
+        }
+    }
+
+    /// Schedules another attempt of `queued`, with backoff.
+    static func retry(_ queued: Queued, error: String, now: UInt64, _ db: StorageTransaction) throws {
+        try retry(queued.id, attempts: queued.attempts, error: error, now: now, db)
+    }
+
+    /// Whether the content job (a reaction, an edit, a delete, a timer change) sent at `timestamp` is still queued. Such
+    /// a job is queued at its own timestamp, so only the jobs created then are read.
+    static func holdsContent(sentAt timestamp: UInt64, _ db: StorageTransaction) throws -> Bool {
+        try payloads(kind: "content", createdAt: timestamp, db).contains { payload in
+            guard case .content(let job) = try? Job(kind: "content", payload: payload) else { return false }
+            // A group-state correction is content queued at the wall clock's time: never an act.
+            return job.timestamp == timestamp && job.message.group?.state == nil
+        }
+    }
+}

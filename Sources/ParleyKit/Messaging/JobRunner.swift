@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Logging
 
 /// Runs the durable job queue (``JobQueue``): each ``Job`` goes to the pipeline it belongs to, in passes
@@ -16,6 +15,8 @@ struct JobRunner: Sendable {
     /// The wall clock (milliseconds since 1970): when jobs are due, and when a failed message's timer starts.
     let now: @Sendable () -> UInt64
     let logger: Logger
+    /// Where a send given up on is told (``ParleyClient/events()``).
+    let events: ClientEvents
     /// One pass over the queue at a time (the daemon's clients and `listen` may ask at once).
     let gate = AsyncSerialGate()
     /// The acts given up on lately.
@@ -23,12 +24,12 @@ struct JobRunner: Sendable {
 
     /// Runs every due job once; with `includingWaiting`, also those waiting out a retry's backoff (a person asked for it
     /// now: the server may be back). `uploadProgress` hears about attachment uploads.
-    func runDue(includingWaiting: Bool, uploadProgress: @escaping MessageSender.TransferProgress) async throws -> ParleyClient.JobReport {
+    func runDue(includingWaiting: Bool, uploadProgress: @escaping TransferProgress) async throws -> JobReport {
         try await gate.run { try await pass(includingWaiting: includingWaiting, uploadProgress: uploadProgress) }
     }
 
-    private func pass(includingWaiting: Bool, uploadProgress: @escaping MessageSender.TransferProgress) async throws -> ParleyClient.JobReport {
-        var report = ParleyClient.JobReport()
+    private func pass(includingWaiting: Bool, uploadProgress: @escaping TransferProgress) async throws -> JobReport {
+        var report = JobReport()
         let dueBy = includingWaiting ? UInt64(Int64.max) : now()
         let queue = try database.read { db in try JobQueue.due(now: dueBy, db) }
         // A looked-up name queues the sends that waited for it: they go in a second pass.
@@ -76,7 +77,7 @@ struct JobRunner: Sendable {
     }
 
     /// Runs one job in the pipeline it belongs to.
-    private func run(_ job: Job, uploadProgress: @escaping MessageSender.TransferProgress) async throws {
+    private func run(_ job: Job, uploadProgress: @escaping TransferProgress) async throws {
         func credentials() throws -> DeviceCredentials { try database.read(LocalAccount.credentials) }
         switch job {
         case .send(let send):
@@ -102,7 +103,13 @@ struct JobRunner: Sendable {
             if case .send(let send) = job { try MessagesTable.markFailed(send.messageId, reason: reason, now: now, db) }
             try JobQueue.complete(queued.id, db)
         }
-        if case .content(let content) = job { failedActs.record(content.timestamp) }
+        switch job {
+        case .send(let send): events.publish(.sendFailed(messageId: send.messageId, timestamp: nil, reason: reason))
+        case .content(let content):
+            failedActs.record(content.timestamp)
+            events.publish(.sendFailed(messageId: nil, timestamp: content.timestamp, reason: reason))
+        default: break
+        }
     }
 
     /// Runs due jobs whenever `queued` says the job table changed (checked every 100 ms) and when the earliest retry

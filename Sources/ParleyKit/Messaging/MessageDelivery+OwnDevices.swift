@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import ParleyAPI
 
 /// Whether this account has other devices, when this one knows of none.
@@ -19,7 +18,7 @@ extension MessageDelivery {
     /// The `settings` key of the last time the server said there was no other device (milliseconds).
     static let ownDevicesCheckedSetting = "own_devices_checked_at"
     /// The `settings` key of the time a link was approved on this device (milliseconds).
-    static let linkApprovedSetting = "link_approved_at"
+    static let linkApprovedSetting = SettingsTable.linkApprovedAt
 
     /// Whether a transcript has anywhere to go: `true` when this account has another device (sessions with it are set up
     /// here when the server names new ones), `false` when it has none — asked of the server only when no other device

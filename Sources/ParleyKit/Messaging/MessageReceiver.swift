@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import ParleyAPI
 import ParleyProtocol
 
@@ -7,7 +6,7 @@ import ParleyProtocol
 /// decryption advanced — and only then acknowledge. Failures are stored as undecryptable messages, never dropped, and
 /// the sending device is asked to send the message again (``RetryReceipts``); the message it resends takes the
 /// undecryptable one's place.
-public struct MessageReceiver: Sendable {
+struct MessageReceiver: Sendable {
     let database: ParleyDatabase
     let store: DatabaseProtocolStore
     let clock: MonotonicTimestamp
@@ -15,37 +14,8 @@ public struct MessageReceiver: Sendable {
     let wallClock: @Sendable () -> UInt64
 
     /// What processing one envelope did.
-    public enum Outcome: Sendable, Equatable {
-        /// A new message was stored with this local id.
-        case stored(messageId: Int64)
-        /// A copy of a message already stored (or a replayed ciphertext): nothing new.
-        case duplicate
-        /// Receipts or a sync transcript were applied.
-        case applied
-        /// Decryption failed; an undecryptable-message row records it.
-        case undecryptable(reason: String)
-        /// An edit, delete or reaction that breaks a rule (not the author, too late, deleted message): ignored.
-        case rejected(reason: String)
-        /// An edit, delete or reaction for a message that has not arrived yet, or could not be decrypted yet (its
-        /// sender was asked to send it again): kept, and applied when the message comes (for up to a day) —
-        /// ``ParleyClient/listen(onOutcome:)`` and ``ParleyClient/receiveOnce()`` then report a peer's as ``acted(_:)``.
-        case held
-        /// The sender (its account and device) started or stopped typing: in the group `groupId` (a member's, in a
-        /// group this account is in), or in the 1:1 chat when it is `nil`.
-        case typing(accountId: String, deviceId: UInt32, action: TypingAction, groupId: Data?)
-        /// A reaction, an edit, a delete for everyone or a receipt was applied.
-        case acted(AppliedAct)
-
-        init(_ result: ConversationActions.Result) {
-            switch result {
-            case .stored(let id): self = .stored(messageId: id)
-            case .duplicate: self = .duplicate
-            case .applied: self = .applied
-            case .rejected(let reason): self = .rejected(reason: reason)
-            case .held: self = .held
-            }
-        }
-    }
+    /// What processing one envelope or event did.
+    typealias Outcome = ReceiveOutcome
 
     struct ReceiptJob: Codable, Sendable {
         let accountId: String
@@ -132,7 +102,7 @@ public struct MessageReceiver: Sendable {
     /// rule is refused or recorded; only a database failure throws (the envelope then stays unacknowledged). Acts that
     /// waited for a message stored now are added to `released`.
     static func apply(_ content: MessageContent, from source: EnvelopeSource, in envelope: Envelope, localAccountId: String,
-                      localDeviceId: UInt32, store: DatabaseProtocolStore, _ db: Database, now: UInt64,
+                      localDeviceId: UInt32, store: DatabaseProtocolStore, _ db: StorageTransaction, now: UInt64,
                       released: inout ConversationActions.ReleasedActs) throws -> Outcome {
         let sender = try ProtocolAddress(name: source.accountId, deviceId: source.deviceId)
         // A resent message takes the place of the copy that could not be decrypted.
@@ -194,7 +164,7 @@ public struct MessageReceiver: Sendable {
         if let distribution = content.senderKeyDistribution {
             do {
                 return try Self.accept(distribution, from: sender, store: store, db)
-            } catch let error as DatabaseError {
+            } catch let error where ParleyDatabase.isStorageFailure(error) {
                 throw error
             } catch {
                 // Refused and acknowledged: left unacknowledged, it would come back first after every reconnect and
@@ -243,7 +213,7 @@ public struct MessageReceiver: Sendable {
                     throw error
                 } catch SignalError.duplicatedMessage {
                     return .duplicate
-                } catch let error as DatabaseError {
+                } catch let error where ParleyDatabase.isStorageFailure(error) {
                     // The database failed, not the event: nothing is committed.
                     throw error
                 } catch {
@@ -259,7 +229,7 @@ public struct MessageReceiver: Sendable {
     /// A typing indicator from `source`, in the group `groupId` or (`nil`) the 1:1 chat. One about a group is taken only
     /// from a member of a group this account is in: anyone else's is refused, so no one outside a group can appear in
     /// it as typing.
-    static func typing(_ action: TypingAction, in groupId: Data?, from source: EnvelopeSource, _ db: Database) throws -> Outcome {
+    static func typing(_ action: TypingAction, in groupId: Data?, from source: EnvelopeSource, _ db: StorageTransaction) throws -> Outcome {
         if let groupId {
             guard let group = try ThreadsTable.group(id: groupId, db), !group.left, group.members.contains(source.accountId) else {
                 return .rejected(reason: "typing in a group the sender is not in (or this account left)")
@@ -270,7 +240,7 @@ public struct MessageReceiver: Sendable {
 
     /// Stores a member's sender key for a group it is in, and which group and distribution its chain belongs to.
     static func accept(_ distribution: SenderKeyDistribution, from sender: ProtocolAddress, store: DatabaseProtocolStore,
-                       _ db: Database) throws -> Outcome {
+                       _ db: StorageTransaction) throws -> Outcome {
         guard let group = try ThreadsTable.group(id: distribution.groupId, db), group.members.contains(sender.name) else {
             return .rejected(reason: "a sender key for a group the sender is not in")
         }
@@ -285,7 +255,7 @@ public struct MessageReceiver: Sendable {
     }
 
     static func decrypt(_ ciphertext: Data, type: UInt8, from sender: ProtocolAddress, to local: ProtocolAddress,
-                        store: DatabaseProtocolStore, _ db: Database) throws -> [UInt8] {
+                        store: DatabaseProtocolStore, _ db: StorageTransaction) throws -> [UInt8] {
         let context = TransactionContext(db)
         switch type {
         case CiphertextMessage.MessageType.senderKey.rawValue:
@@ -316,7 +286,7 @@ public struct MessageReceiver: Sendable {
     /// Records an undecryptable message from `source`; with `askForResend`, the first failure of a message also queues
     /// a retry receipt to the device that sent it.
     private static func recordFailure(_ envelope: Envelope, from source: EnvelopeSource, reason: String, askForResend: Bool = false,
-                                      _ db: Database, now: UInt64) throws -> Outcome {
+                                      _ db: StorageTransaction, now: UInt64) throws -> Outcome {
         let threadId = try ThreadsTable.oneToOne(with: source.accountId, now: now, db)
         if let id = try MessagesTable.insert(NewMessage(
             threadId: threadId, outgoing: false, authorAccountId: source.accountId, authorDeviceId: source.deviceId,
@@ -333,8 +303,21 @@ public struct MessageReceiver: Sendable {
 
     /// Keeps `bytes` as the profile key of `accountId` (a contact's key, learned from its message); a new key lifts an
     /// earlier refusal of the access key derived from the old one.
-    static func keep(_ bytes: Data, of accountId: String, _ db: Database) throws {
+    static func keep(_ bytes: Data, of accountId: String, _ db: StorageTransaction) throws {
         guard bytes.count == ProfileKey.length else { return }
         try RecipientsTable.keep(profileKey: bytes, of: accountId, db)
+    }
+}
+
+/// A conversation rule's verdict as what receiving did.
+extension ReceiveOutcome {
+    init(_ result: ConversationActions.Result) {
+        switch result {
+        case .stored(let id): self = .stored(messageId: id)
+        case .duplicate: self = .duplicate
+        case .applied: self = .applied
+        case .rejected(let reason): self = .rejected(reason: reason)
+        case .held: self = .held
+        }
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 extension MessageSender {
     /// Creates a group of this account and `members` (account ids) titled `title`; returns its id. Every member
@@ -54,7 +53,7 @@ extension MessageSender {
     }
 
     /// Validates and applies a change here, then queues it 1:1 to everyone in the group before or after it.
-    private func changeGroup(_ context: GroupContext, previous: [String], timestamp: UInt64, _ db: Database) throws {
+    private func changeGroup(_ context: GroupContext, previous: [String], timestamp: UInt64, _ db: StorageTransaction) throws {
         guard let state = context.state, !state.title.isEmpty, state.title.utf8.count <= GroupContext.maximumTitleBytes else {
             throw ParleyError.invalidArgument("a group title is 1…\(GroupContext.maximumTitleBytes) bytes")
         }

@@ -1,11 +1,10 @@
 import Foundation
-import GRDB
 import ParleyAPI
 import ParleyProtocol
 
 /// The send pipeline (the seed's `ThreadUtil.enqueueMessage`): validate, persist the message and its send job in
 /// one transaction — from then on it survives any crash — then encrypt and send from the job.
-public struct MessageSender: Sendable {
+struct MessageSender: Sendable {
     let database: ParleyDatabase
     let api: ParleyServerClient
     let delivery: MessageDelivery
@@ -38,8 +37,8 @@ public struct MessageSender: Sendable {
         return String(body[..<end])
     }
 
-    /// Hears how far an attachment transfer is: the file's name, bytes done, bytes in all.
-    public typealias TransferProgress = @Sendable (_ fileName: String, _ done: Int64, _ total: Int64) -> Void
+    /// Hears how far an attachment transfer is.
+    typealias TransferProgress = ParleyKit.TransferProgress
 
     struct SendJob: Codable, Sendable {
         let messageId: Int64
@@ -89,7 +88,7 @@ public struct MessageSender: Sendable {
     }
 
     private func enqueue(body: String, files: [OutgoingAttachment], replyTo: Int64?, mentions: [Mention], queueSend: Bool = true,
-                         thread: (Database, UInt64) throws -> Int64) throws -> Int64 {
+                         thread: (StorageTransaction, UInt64) throws -> Int64) throws -> Int64 {
         guard !body.isEmpty || !files.isEmpty else { throw ParleyError.invalidArgument("a message needs text or an attachment") }
         try Mention.validate(mentions, in: body)
         // A long text travels as an attachment with its start inline; mentions travel with the inline part only.
@@ -184,14 +183,17 @@ public struct MessageSender: Sendable {
         return timestamp
     }
 
-    /// Sets the conversation's disappearing-message timer (seconds, 0 turns it off) for both sides.
-    public func setExpireTimer(_ seconds: UInt32, with accountId: String) throws {
+    /// Sets the conversation's disappearing-message timer (seconds, 0 turns it off) for both sides. Returns the
+    /// change's timestamp.
+    @discardableResult
+    public func setExpireTimer(_ seconds: UInt32, with accountId: String) throws -> UInt64 {
         guard seconds <= DataMessage.maximumExpireTimer else { throw ParleyError.invalidArgument("a timer is at most one year") }
         let timestamp = clock.next()
         try database.write { db in
             try send(DataMessage(body: nil, expireTimer: seconds, isTimerUpdate: true), to: .account(accountId), peer: accountId,
                      timestamp: timestamp, db)
         }
+        return timestamp
     }
 
     private func act(on messageId: Int64, _ make: (_ target: (author: String, timestamp: UInt64)) -> DataMessage) throws -> UInt64 {
@@ -215,7 +217,7 @@ public struct MessageSender: Sendable {
 
     /// Applies `message` here (the same rules a receiver applies) and queues it for `audience`; a refusal throws
     /// and queues nothing. `peer` is the 1:1 conversation's other account ("" in a group).
-    func send(_ message: DataMessage, to audience: Audience, peer: String, timestamp: UInt64, _ db: Database) throws {
+    func send(_ message: DataMessage, to audience: Audience, peer: String, timestamp: UInt64, _ db: StorageTransaction) throws {
         let credentials = try LocalAccount.credentials(db)
         var message = message
         if !message.isTimerUpdate { message.expireTimer = 0 }

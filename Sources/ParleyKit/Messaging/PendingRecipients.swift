@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import ParleyAPI
 
 /// Messages to a username this device has never looked up, written while the server could not be reached: they are
@@ -19,7 +18,7 @@ struct PendingRecipients: Sendable {
     }
 
     /// The placeholder account id for `username`: its recipient row and lookup job are made on first use, in `db`.
-    static func placeholder(for username: String, _ db: Database, now: UInt64) throws -> String {
+    static func placeholder(for username: String, _ db: StorageTransaction, now: UInt64) throws -> String {
         let accountId = prefix + username.lowercased()
         if try !RecipientsTable.contains(accountId, db) {
             try RecipientsTable.ensure(accountId, username: username, db)

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import ParleyAPI
 import ParleyProtocol
 
@@ -57,7 +56,7 @@ struct RetryReceipts: Sendable {
     /// Takes in a retry receipt from `sender` (in the receive transaction): when it names this device, archives the
     /// session it says broke and queues the resend. Returns whether it named this device.
     static func accept(_ plaintext: Data, from sender: ProtocolAddress, localDeviceId: UInt32, store: DatabaseProtocolStore,
-                       _ db: Database, now: UInt64) throws -> Bool {
+                       _ db: StorageTransaction, now: UInt64) throws -> Bool {
         let request = try DecryptionErrorMessage.extractFromSerializedContent(try PlaintextContent(bytes: plaintext).body)
         guard request.deviceId == localDeviceId else { return false }
         try MessageContent.checkTimestamps([request.timestamp], of: "a retry receipt")

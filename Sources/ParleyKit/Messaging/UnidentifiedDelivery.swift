@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import ParleyAPI
 import ParleyProtocol
 
@@ -20,7 +19,7 @@ struct UnidentifiedDelivery: Sendable {
     /// A certificate is fetched anew when it has less than this left (milliseconds).
     static let certificateRenewalMargin: UInt64 = 60 * 60 * 1000
     /// The `settings` key the current sender certificate is kept under (base64).
-    static let certificateSetting = "sender_certificate"
+    static let certificateSetting = SettingsTable.senderCertificate
 
     /// What a sealed send to one account needs.
     struct Access: Sendable {
@@ -40,7 +39,7 @@ struct UnidentifiedDelivery: Sendable {
 
     /// The access key of each of `accountIds` when a message to it may go sealed: the setting is on, its profile key is
     /// known and the server has not refused the key derived from it; `nil` for the others.
-    static func accessKeys(for accountIds: [String], _ db: Database) throws -> [Data?] {
+    static func accessKeys(for accountIds: [String], _ db: StorageTransaction) throws -> [Data?] {
         guard try ClientSettings(db).unidentifiedDelivery else { return accountIds.map { _ in nil } }
         return try accountIds.map { accountId in
             guard let bytes = try RecipientsTable.usableProfileKey(of: accountId, db) else { return nil }

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// The `attachments` table: each message's files — pending upload, uploaded, remote, downloaded or blocked — with
 /// their keys, digests and metadata. Its one owner.

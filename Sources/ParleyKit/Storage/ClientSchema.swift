@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 /// The client database schema, one migration per version. Never edit a shipped migration; add the next one.
 enum ClientSchema {

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 import ParleyProtocol
 
 /// ParleyProtocol's stores over the client database. Every call runs inside the caller's transaction
@@ -70,12 +70,12 @@ public final class DatabaseProtocolStore: IdentityKeyStore, PreKeyStore, SignedP
     }
 
     /// Accepts the current identity of `name` (the user confirmed the new safety number): sending works again.
-    public func acceptIdentity(for name: String, in db: Database) throws {
+    func acceptIdentity(for name: String, in db: Database) throws {
         try db.execute(sql: "UPDATE trusted_identities SET accepted = 1 WHERE address = ?", arguments: [name])
     }
 
     /// Whether sending to `name` waits for the user to accept a changed identity.
-    public func identityNeedsAcceptance(for name: String, in db: Database) throws -> Bool {
+    func identityNeedsAcceptance(for name: String, in db: Database) throws -> Bool {
         try Bool.fetchOne(db, sql: "SELECT accepted = 0 FROM trusted_identities WHERE address = ?", arguments: [name]) ?? false
     }
 
@@ -175,13 +175,13 @@ public final class DatabaseProtocolStore: IdentityKeyStore, PreKeyStore, SignedP
     }
 
     /// Device ids with a session for `name`.
-    public func sessionDevices(for name: String, in db: Database) throws -> [UInt32] {
+    func sessionDevices(for name: String, in db: Database) throws -> [UInt32] {
         try Int64.fetchAll(db, sql: "SELECT device_id FROM sessions WHERE address = ? ORDER BY device_id", arguments: [name])
             .map { UInt32(truncatingIfNeeded: $0) }
     }
 
     /// Deletes the sessions of `name`'s devices `deviceIds`.
-    public func deleteSessions(for name: String, deviceIds: [UInt32], in db: Database) throws {
+    func deleteSessions(for name: String, deviceIds: [UInt32], in db: Database) throws {
         for deviceId in deviceIds {
             try db.execute(sql: "DELETE FROM sessions WHERE address = ? AND device_id = ?", arguments: [name, Int64(deviceId)])
         }

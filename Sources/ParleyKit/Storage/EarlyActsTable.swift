@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// The `early_acts` table: edits, deletes for everyone and reactions that arrived before the message they concern, or
 /// while it could not be decrypted (its sender was asked to send it again), kept until it comes. Deliveries are not
@@ -38,9 +38,9 @@ enum EarlyActsTable {
         /// text and mentions, the group's id and revision), so a peer cannot park anything else here.
         var message: DataMessage
         /// Who sent it, when; `now` is when it arrived.
-        var origin: ConversationActions.Origin
+        var origin: MessageOrigin
 
-        init(_ message: DataMessage, from origin: ConversationActions.Origin) {
+        init(_ message: DataMessage, from origin: MessageOrigin) {
             let isEdit = message.editTarget != nil
             self.message = DataMessage(body: isEdit ? message.body : nil, mentions: isEdit ? message.mentions : [],
                                        reaction: message.reaction, deleteTarget: message.deleteTarget, editTarget: message.editTarget,
@@ -110,7 +110,7 @@ enum EarlyActsTable {
         return rows.sorted { ($0["id"] as Int64) < ($1["id"] as Int64) }.compactMap { row in
             guard UInt64(clamping: row["expires_at"] as Int64) > now,
                   let message = try? MessageContent.decode([UInt8](row["act"] as Data)).dataMessage,
-                  let origin = try? JSONDecoder().decode(ConversationActions.Origin.self, from: row["origin"] as Data)
+                  let origin = try? JSONDecoder().decode(MessageOrigin.self, from: row["origin"] as Data)
             else { return nil }
             return HeldAct(message, from: origin)
         }

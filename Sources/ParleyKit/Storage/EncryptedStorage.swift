@@ -1,7 +1,7 @@
 import CParleyDatabase
 import Foundation
-import GRDB
-import GRDBSQLite
+internal import GRDB
+internal import GRDBSQLite
 
 /// The process-wide side of the encrypting VFS: registering it once and handing it each database's key.
 enum EncryptedStorage {

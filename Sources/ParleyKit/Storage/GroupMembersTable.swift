@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 /// The `group_members` table: each group's members by account id. Its one owner.
 enum GroupMembersTable {

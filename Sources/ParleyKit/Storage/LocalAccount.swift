@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 import ParleyProtocol
 
 /// This database's account as stored in `local_account`.

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// The `local_account` table: this database's one account (row 1) — server, username, credentials, identity key pair,
 /// registration id, profile key and the next prekey ids. Its one owner.

@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 /// The `message_edits` table: the earlier versions of edited messages' text. Its one owner.
 enum MessageEditsTable {

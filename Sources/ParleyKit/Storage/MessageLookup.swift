@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 /// Reads messages for presentation: single messages, pages of a conversation, what arrived after a cursor, with
 /// their reactions and authors' names.

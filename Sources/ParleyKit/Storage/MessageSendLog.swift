@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// Recent content this device sent, per recipient device (Signal's message send log): when a device answers with a
 /// retry receipt because it could not decrypt a message, the content is encrypted again on a fresh session and sent

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// The `messages` table: every message and notice of every conversation, with its status, disappearing timer and
 /// edits' current text. Its one owner; the rules about a row's life are written here once — a timer starts

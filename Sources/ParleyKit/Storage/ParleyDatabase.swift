@@ -1,7 +1,7 @@
 import CParleyDatabase
 import Foundation
-import GRDB
-import GRDBSQLite
+internal import GRDB
+internal import GRDBSQLite
 
 /// The client's database: one encrypted SQLite file per account, behind a small transactional interface in the
 /// spirit of Signal-iOS's `DB` (read, write, async variants, observers, versioned migrations).
@@ -9,8 +9,8 @@ import GRDBSQLite
 /// Every page of the database and of its write-ahead log is sealed with XChaCha20-Poly1305 by the `parley` VFS
 /// (CParleyDatabase) under GRDB, so the file holds no plaintext and any modified page is detected.
 public final class ParleyDatabase: Sendable {
-    /// The underlying GRDB pool (one writer, concurrent readers, WAL).
-    public let pool: DatabasePool
+    /// The underlying GRDB pool (one writer, concurrent readers, WAL). Only Storage/ sees it.
+    let pool: DatabasePool
     /// The database file.
     public let path: String
 
@@ -46,12 +46,12 @@ public final class ParleyDatabase: Sendable {
     deinit { EncryptedStorage.unregister(path: path) }
 
     /// Runs `block` in a read transaction.
-    public func read<T>(_ block: (Database) throws -> T) throws -> T {
+    func read<T>(_ block: (Database) throws -> T) throws -> T {
         try translating { try pool.read(block) }
     }
 
     /// Runs `block` in a write transaction: all of it commits or none.
-    public func write<T>(_ block: (Database) throws -> T) throws -> T {
+    func write<T>(_ block: (Database) throws -> T) throws -> T {
         try translating { try pool.write(block) }
     }
 
@@ -70,35 +70,39 @@ public final class ParleyDatabase: Sendable {
     }
 
     /// Runs `block` in a read transaction off the caller's thread.
-    public func asyncRead(_ block: @escaping @Sendable (Result<Database, Error>) -> Void) {
+    func asyncRead(_ block: @escaping @Sendable (Result<Database, Error>) -> Void) {
         pool.asyncRead(block)
     }
 
     /// Runs `block` in a write transaction off the caller's thread; `completion` gets its outcome after commit.
-    public func asyncWrite<T: Sendable>(_ block: @escaping @Sendable (Database) throws -> T,
+    func asyncWrite<T: Sendable>(_ block: @escaping @Sendable (Database) throws -> T,
                                         completion: @escaping @Sendable (Result<T, Error>) -> Void) {
         pool.asyncWrite(block) { _, result in completion(result) }
     }
 
     /// Runs `block` in a write transaction and awaits its result.
-    public func awaitableWrite<T: Sendable>(_ block: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    func awaitableWrite<T: Sendable>(_ block: @escaping @Sendable (Database) throws -> T) async throws -> T {
         do { return try await pool.write(block) } catch let error as DatabaseError { throw EncryptedStorage.translate(error) }
     }
 
     /// Runs `block` in a read transaction and awaits its result.
-    public func awaitableRead<T: Sendable>(_ block: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    func awaitableRead<T: Sendable>(_ block: @escaping @Sendable (Database) throws -> T) async throws -> T {
         do { return try await pool.read(block) } catch let error as DatabaseError { throw EncryptedStorage.translate(error) }
     }
 
     /// Calls `onChange` after every committed transaction that wrote one of `tables`, with the tables written.
     /// Keep the returned token: observation stops when it is released or cancelled.
-    public func observe(tables: [String], onChange: @escaping @Sendable (DatabaseChange) -> Void) throws -> AnyDatabaseCancellable {
+    func observe(tables: [String], onChange: @escaping @Sendable (DatabaseChange) -> Void) throws -> DatabaseObservation {
         let observer = TableChangeObserver(tables: Set(tables), onChange: onChange)
         try pool.write { db in db.add(transactionObserver: observer, extent: .observerLifetime) }
-        return AnyDatabaseCancellable { [pool] in
+        return DatabaseObservation(AnyDatabaseCancellable { [pool] in
             try? pool.write { db in db.remove(transactionObserver: observer) }
-        }
+        })
     }
+
+    /// Whether `error` is the database's own failure (I/O, a full disk, a constraint), as opposed to a failure of what
+    /// a transaction was working on: pipelines rethrow these, so nothing is committed or acknowledged.
+    static func isStorageFailure(_ error: any Error) -> Bool { error is DatabaseError }
 
     private func translating<T>(_ body: () throws -> T) throws -> T {
         do { return try body() } catch let error as DatabaseError { throw EncryptedStorage.translate(error) }

@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 /// The `reactions` table: each author's current reaction to a message (an empty emoji once withdrawn, kept with its
 /// time so an older reaction delivered later cannot return). Its one owner.

@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 /// The `receipts` table: which recipient device acknowledged or read each outgoing message, and when. Its one owner.
 enum ReceiptsTable {

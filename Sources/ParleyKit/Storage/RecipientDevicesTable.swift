@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 /// The `recipient_devices` table: the devices of each known account this device has sessions with, and their
 /// registration ids. Its one owner.

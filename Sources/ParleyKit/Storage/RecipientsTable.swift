@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// The `recipients` table: every account this device knows of, with its username when known, its profile key, and
 /// whether the server refused the access key derived from that key. Its one owner: every read and write goes through here.

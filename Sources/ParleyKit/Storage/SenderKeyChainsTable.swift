@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// The `sender_key_chains` table: which group and distribution each member device's sender-key chain belongs to, so
 /// a group message finds its distribution by the chain id it carries. Its one owner.

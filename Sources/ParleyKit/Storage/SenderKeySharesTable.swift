@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 /// The `sender_key_shared` table: which devices of which members hold this device's sender key of a group's
 /// distribution. Its one owner.

@@ -1,8 +1,19 @@
-import GRDB
+internal import GRDB
 
 /// The `settings` table: text values under text keys (client settings, the sealed-sender trust root and sender
 /// certificate, a pending backup restore). Its one owner: every read and write of it goes through here.
 enum SettingsTable {
+    /// The sender certificate this device keeps for sealed sends (base64), written by the pipelines and dropped when the
+    /// trust root is pinned anew.
+    static let senderCertificate = "sender_certificate"
+    /// When the primary device last approved a new device (milliseconds): sends ask the server for the account's
+    /// devices until the new one is known.
+    static let linkApprovedAt = "link_approved_at"
+    /// The sealed-sender trust root (base64 of the 33-byte public key).
+    static let trustRoot = "sealed_sender_trust_root"
+    /// Set when the trust root was pinned by hand (the server's word no longer replaces it).
+    static let trustRootPinned = "sealed_sender_trust_root_pinned"
+
     /// The value under `key`, if any.
     static func value(_ key: String, _ db: Database) throws -> String? {
         try String.fetchOne(db, sql: "SELECT value FROM settings WHERE key = ?", arguments: [key])

@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 import Synchronization
 
 /// Collects the tables a transaction writes and reports them after commit (nothing on rollback).

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// The `threads` table: 1:1 conversations and groups, with each one's timer, mute, unread count, last message and (for
 /// a group) title, revision and this device's sender-key distribution. Its one owner.

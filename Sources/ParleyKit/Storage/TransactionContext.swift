@@ -1,16 +1,16 @@
-import GRDB
+internal import GRDB
 import ParleyProtocol
 
 /// The ``StoreContext`` ParleyKit passes to ParleyProtocol: the open database transaction, so that every
 /// protocol-state change lands in the same transaction as the message that caused it.
-public struct TransactionContext: StoreContext {
+struct TransactionContext: StoreContext {
     /// The transaction's connection.
-    public let db: Database
+    let db: Database
     /// The session setups accepted.
     public let sessionSetupPolicy: SessionSetupPolicy
 
     /// A context over `db`.
-    public init(_ db: Database, sessionSetupPolicy: SessionSetupPolicy = .allowX3DH) {
+    init(_ db: Database, sessionSetupPolicy: SessionSetupPolicy = .allowX3DH) {
         self.db = db
         self.sessionSetupPolicy = sessionSetupPolicy
     }

@@ -3,6 +3,7 @@ import HummingbirdWSClient
 import Logging
 import NIOCore
 import ParleyAPI
+import HTTPTypes
 
 /// A device's WebSocket to the server: receives envelopes (acknowledge each once it is stored), `queue_empty`
 /// and ephemeral events; sends acks, ephemeral events and messages (request frames the server answers like HTTP).

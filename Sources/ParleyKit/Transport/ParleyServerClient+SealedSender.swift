@@ -1,5 +1,6 @@
 import Foundation
 import ParleyAPI
+import NIOHTTP1
 
 /// The routes sealed sender uses: the account's access key, and sends that carry an access key instead of credentials.
 extension ParleyServerClient {

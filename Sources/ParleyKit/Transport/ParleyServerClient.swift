@@ -311,6 +311,9 @@ public struct ParleyServerClient: Sendable {
     }
 
     /// `text` percent-encoded as one path component (a `/` in it cannot reach another route).
+    /// The `Authorization` value of an operator call.
+    static func bearer(_ token: String) -> String { "Bearer \(token)" }
+
     static func pathComponent(_ text: String) -> String {
         text.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? text
     }

@@ -50,7 +50,7 @@ struct SignalCLIMethods: Sendable {
             do { invitation = try LinkInvitation(code: uri) } catch {
                 throw JSONRPCError.userError("Invalid device link uri: Parley links with the parley://link?… code `parley link` shows")
             }
-            try await client.accounts.approveLink(invitation)
+            try await client.approveLink(invitation)
             return .object([:])
         case "setPin":
             // signal-cli's registration-lock PIN; in Parley the PIN protects the identity backup on the server.
@@ -79,8 +79,7 @@ struct SignalCLIMethods: Sendable {
         if let target = try p.integer("editTimestamp") {
             let own = try ownMessage(sentAt: target)
             let accountIds = try await resolve(recipients)
-            let timestamp = try client.sender.edit(own.id, body: text, mentions: mentions)
-            return try await delivered(timestamp: timestamp, to: accountIds, groups: groups)
+            return try await delivered(try await client.edit(own.id, body: text, mentions: mentions), to: accountIds, groups: groups)
         }
         guard !recipients.isEmpty || !groups.isEmpty else { throw JSONRPCError.userError("No recipients given") }
         try Self.refuseLeft(groups)
@@ -107,13 +106,14 @@ struct SignalCLIMethods: Sendable {
         var sent: [(id: Int64, recipient: String?, group: GroupInfo?)] = []
         do {
             for attachment in attachments { files.append(try staging.file(for: attachment)) }
+            let draft = MessageDraft(body: text, attachments: try files.map { try OutgoingAttachment(file: $0) }, replyTo: replyTo,
+                                     mentions: mentions)
+            // Everything is queued before anything is sent: one pass for all of it, below.
             for accountId in accountIds {
-                sent.append((try client.sender.enqueue(body: text, to: accountId, attachments: files, replyTo: replyTo, mentions: mentions),
-                             accountId, nil))
+                sent.append((try await client.send(draft, to: .person(accountId), attempt: .queueOnly).messageId ?? 0, accountId, nil))
             }
             for group in groups {
-                sent.append((try client.sender.enqueue(body: text, toGroup: group.id, files: try files.map { try OutgoingAttachment(file: $0) },
-                                                       replyTo: replyTo, mentions: mentions), nil, group))
+                sent.append((try await client.send(draft, to: .group(group.id), attempt: .queueOnly).messageId ?? 0, nil, group))
             }
         } catch {
             // What was queued carries its files; the rest go now.
@@ -121,7 +121,7 @@ struct SignalCLIMethods: Sendable {
             throw error
         }
         staging.track(files, carriedBy: sent.map(\.id))
-        _ = try await client.runJobs()
+        try await client.sendQueued(attempt: .dueJobs)
         try staging.removeFinished(client)
         var results: [JSONValue] = []
         var timestamp: UInt64 = 0
@@ -165,8 +165,7 @@ struct SignalCLIMethods: Sendable {
         }
         let message = try await message(by: author, sentAt: target)
         let accountIds = try await resolve(recipients)
-        let timestamp = try client.sender.react(emoji, to: message.id, remove: remove)
-        return try await delivered(timestamp: timestamp, to: accountIds, groups: groups)
+        return try await delivered(try await client.react(emoji, to: message.id, remove: remove), to: accountIds, groups: groups)
     }
 
     private func remoteDelete(_ p: Params) async throws -> JSONValue {
@@ -175,8 +174,7 @@ struct SignalCLIMethods: Sendable {
         // invite a retry of what went out.
         let accountIds = try await resolve(try p.list("recipient", "recipients"))
         let groups = try groups(try p.list("groupId", "groupIds"))
-        let timestamp = try client.sender.deleteForEveryone(try ownMessage(sentAt: target).id)
-        return try await delivered(timestamp: timestamp, to: accountIds, groups: groups)
+        return try await delivered(try await client.deleteForEveryone(try ownMessage(sentAt: target).id), to: accountIds, groups: groups)
     }
 
     private func sendReceipt(_ p: Params) async throws -> JSONValue {
@@ -191,8 +189,7 @@ struct SignalCLIMethods: Sendable {
         let authorId = try await SignalCLIAddress.resolve(recipient, with: client)
         let messages = try targets.map { try message(by: authorId, named: recipient, sentAt: $0).id }
         // These messages alone are marked read, and get read receipts: the rest of the conversation stays unread.
-        try client.markRead(messageIds: messages)
-        _ = try await client.runJobs()
+        try await client.markRead(messageIds: messages, attempt: .dueJobs)
         return try answer(timestamp: Self.now, results: [try result(for: authorId, type: "SUCCESS", group: nil)])
     }
 
@@ -255,16 +252,13 @@ struct SignalCLIMethods: Sendable {
         }
         let added = try await resolve(adding), removed = try await resolve(removing)
         guard let text = try p.string("groupId") else {
-            let id = try client.sender.createGroup(title: try p.string("name") ?? "", members: added)
-            _ = try await client.runJobs()
+            let (id, _) = try await client.createGroup(title: try p.string("name") ?? "", members: added)
             return .object(["groupId": .string(GroupID(id).base64), "timestamp": .integer(Int64(Self.now)),
                             "results": .array([])])
         }
         let group = try group(text)
-        if let name = try p.string("name"), name != group.title { try client.sender.renameGroup(group.id, to: name) }
-        if !added.isEmpty { try client.sender.addMembers(added, to: group.id) }
-        if !removed.isEmpty { try client.sender.removeMembers(removed, from: group.id) }
-        _ = try await client.runJobs()
+        let title = try p.string("name").flatMap { $0 == group.title ? nil : $0 }
+        try await client.updateGroup(group.id, title: title, adding: added, removing: removed)
         return .object(["timestamp": .integer(Int64(Self.now)), "results": .array([])])
     }
 
@@ -272,8 +266,7 @@ struct SignalCLIMethods: Sendable {
         guard let text = try p.string("groupId") else { throw JSONRPCError.userError("Group id parameter is missing") }
         let group = try group(text)
         guard !group.left else { return .object([:]) }
-        try client.sender.leaveGroup(group.id)
-        _ = try await client.runJobs()
+        try await client.leaveGroup(group.id)
         return .object(["timestamp": .integer(Int64(Self.now)), "results": .array([])])
     }
 
@@ -421,15 +414,11 @@ struct SignalCLIMethods: Sendable {
         return try await recipients.asyncMap { try await SignalCLIAddress.resolve($0, with: client) }.filter { seen.insert($0).inserted }
     }
 
-    /// Runs the queued act and answers with its timestamp and the recipients it was for: `NETWORK_FAILURE` while it is
-    /// still queued (it goes out later) or when it failed for good, whichever job pass ran it — this call's or
-    /// `listen`'s — and whatever else that pass did.
-    private func delivered(timestamp: UInt64, to accountIds: [String], groups: [GroupInfo]) async throws -> JSONValue {
-        // A pass takes at most 50 jobs: more passes while the act waits behind others and they get through (bounded).
-        var passes = 1
-        while try await client.runJobs().completed > 0, passes < 20, try client.isQueued(actSentAt: timestamp) { passes += 1 }
-        let unsent = try client.isQueued(actSentAt: timestamp) || client.actFailed(sentAt: timestamp)
-        let type = unsent ? "NETWORK_FAILURE" : "SUCCESS"
+    /// Answers for an act with its timestamp and the recipients it was for: `NETWORK_FAILURE` while it is still queued
+    /// (it goes out later) or when it failed for good, whichever job pass ran it — the verb's or `listen`'s.
+    private func delivered(_ report: SendReport, to accountIds: [String], groups: [GroupInfo]) async throws -> JSONValue {
+        let timestamp = report.timestamp ?? 0
+        let type = report.status == .sent ? "SUCCESS" : "NETWORK_FAILURE"
         var results: [JSONValue] = []
         for accountId in accountIds { results.append(try result(for: accountId, type: type, group: nil)) }
         for group in groups { results += try memberResults(of: group, type: type) }

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 extension SQLiteStore {
     public func createInvite(_ invite: StoredInvite) async throws {

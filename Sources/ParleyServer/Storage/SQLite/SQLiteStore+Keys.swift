@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 extension SQLiteStore {
     public func storeKeys(_ upload: KeyUpload, accountId: String, deviceId: UInt32) async throws {

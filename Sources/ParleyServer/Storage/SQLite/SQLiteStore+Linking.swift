@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 extension SQLiteStore {
     public func storeLinkCode(hash: [UInt8], accountId: String, expires: UInt64) async throws {

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 extension SQLiteStore {
     public func storeSends(_ sends: [StoredSend]) async throws -> [Bool] {

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// ``ServerStore`` on SQLite through GRDB: one file, WAL mode, schema changes by versioned migrations.
 public final class SQLiteStore: ServerStore {

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Filling a client database with history for benchmarks (`parley-client-bench`), through the same table owners the
 /// pipelines use. Not API: only a tool that imports ParleyKit with `@_spi(Benchmarks)` sees it.

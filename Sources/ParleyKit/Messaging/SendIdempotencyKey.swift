@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import GRDB
 import ParleyAPI
 import ParleyProtocol
 
@@ -24,7 +23,7 @@ enum SendIdempotencyKey {
     /// The secret the keys are made under: HKDF-SHA256 of the account's identity private key (the same on every device
     /// of the account; the device id in each key keeps theirs apart).
     /// - Throws: ``ParleyError/notRegistered`` without an account.
-    static func secret(_ db: Database) throws -> SymmetricKey {
+    static func secret(_ db: StorageTransaction) throws -> SymmetricKey {
         guard let bytes = try LocalAccountTable.identityKeyPair(db) else { throw ParleyError.notRegistered }
         let identity = try IdentityKeyPair(bytes: bytes)
         return HKDF<SHA256>.deriveKey(inputKeyMaterial: SymmetricKey(data: identity.privateKey.serialize()),

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What another device's message did to earlier ones when it was applied here — a reaction, an edit, a delete for
-/// everyone, a receipt — for front doors that tell their clients about it (``MessageReceiver/Outcome/acted(_:)``).
+/// everyone, a receipt — for front doors that tell their clients about it (``ReceiveOutcome/acted(_:)``).
 public struct AppliedAct: Sendable, Equatable {
     /// What was done.
     public enum Kind: Sendable, Equatable {

@@ -1,4 +1,3 @@
-import GRDB
 
 /// Per-account client settings, kept in the encrypted database.
 public struct ClientSettings: Sendable, Equatable, Codable {
@@ -10,21 +9,21 @@ public struct ClientSettings: Sendable, Equatable, Codable {
     /// default; off sends every message with this device's credentials.
     public var unidentifiedDelivery: Bool
     /// The sealed-sender trust root (base64) sender certificates must lead to; `nil` before registration.
-    /// Set with ``AccountManager/pinTrustRoot(base64:)``.
+    /// Set with ``ParleyClient/pinTrustRoot(base64:)``.
     public let sealedSenderTrustRoot: String?
     /// Whether ``sealedSenderTrustRoot`` was pinned rather than learned from the server.
     public let trustRootPinned: Bool
 
-    init(_ db: Database) throws {
+    init(_ db: StorageTransaction) throws {
         let values = try SettingsTable.all(db)
         readReceipts = values["read_receipts"].map { $0 == "on" } ?? true
         typingIndicators = values["typing_indicators"].map { $0 == "on" } ?? true
         unidentifiedDelivery = values["unidentified_delivery"].map { $0 == "on" } ?? true
-        sealedSenderTrustRoot = values[AccountManager.trustRootSetting]
-        trustRootPinned = values[AccountManager.trustRootPinnedSetting] != nil
+        sealedSenderTrustRoot = values[SettingsTable.trustRoot]
+        trustRootPinned = values[SettingsTable.trustRootPinned] != nil
     }
 
-    func save(_ db: Database) throws {
+    func save(_ db: StorageTransaction) throws {
         for (key, value) in [("read_receipts", readReceipts), ("typing_indicators", typingIndicators),
                              ("unidentified_delivery", unidentifiedDelivery)] {
             try SettingsTable.set(key, to: value ? "on" : "off", db)

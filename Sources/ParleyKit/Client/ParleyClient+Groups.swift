@@ -1,0 +1,50 @@
+import Foundation
+
+/// The verbs that change groups: each applies the change here, queues it 1:1 to everyone in the group before or after
+/// it, then goes as far as the caller's ``DeliveryAttempt`` asks.
+extension ParleyClient {
+    /// Creates a group of this account and `members` (account ids or usernames) titled `title`; returns its id with
+    /// the report. Every member learns of it 1:1; messages then go out with Sender Keys.
+    /// - Throws: ``ParleyError/invalidArgument(_:)`` for an empty or over-long title or too many members;
+    ///   ``ParleyError/Server`` when a username is unknown.
+    public func createGroup(title: String, members: [String], attempt: DeliveryAttempt = .dueJobs) async throws -> (id: Data, report: SendReport) {
+        let accountIds = try await resolve(people: members)
+        let id = try sender.createGroup(title: title, members: accountIds)
+        return (id, try await settleGroupChange(attempt: attempt))
+    }
+
+    /// Changes group `groupId`: a new title, members added (account ids or usernames), members removed — one call, each
+    /// part its own change, every name looked up before anything changes.
+    /// - Throws: ``ParleyError/invalidArgument(_:)`` for an unknown group, one this account left, or a change a group
+    ///   cannot take; ``ParleyError/Server`` when a username is unknown.
+    @discardableResult
+    public func updateGroup(_ groupId: Data, title: String? = nil, adding: [String] = [], removing: [String] = [],
+                            attempt: DeliveryAttempt = .dueJobs) async throws -> SendReport {
+        let added = try await resolve(people: adding), removed = try await resolve(people: removing)
+        if let title { try sender.renameGroup(groupId, to: title) }
+        if !added.isEmpty { try sender.addMembers(added, to: groupId) }
+        if !removed.isEmpty { try sender.removeMembers(removed, from: groupId) }
+        return try await settleGroupChange(attempt: attempt)
+    }
+
+    /// Leaves group `groupId`: the others remove this account and stop sending it anything.
+    @discardableResult
+    public func leaveGroup(_ groupId: Data, attempt: DeliveryAttempt = .dueJobs) async throws -> SendReport {
+        try sender.leaveGroup(groupId)
+        return try await settleGroupChange(attempt: attempt)
+    }
+
+    /// The account ids of `people` (account ids or usernames), each looked up once, in order.
+    func resolve(people: [String]) async throws -> [String] {
+        var ids: [String] = []
+        for person in people { ids.append(try await resolve(person)) }
+        return ids
+    }
+
+    /// A pass over the queue as `attempt` says, reported from what it did: a group change goes out as several jobs.
+    private func settleGroupChange(attempt: DeliveryAttempt) async throws -> SendReport {
+        let jobs = try await runJobs(for: attempt)
+        let status: SendReport.Status = jobs.failed > 0 ? .failed : jobs.deferred > 0 || attempt == .queueOnly ? .queued : .sent
+        return SendReport(status: status, jobs: jobs)
+    }
+}

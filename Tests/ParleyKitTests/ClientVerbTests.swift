@@ -1,0 +1,144 @@
+import Foundation
+import ParleyAPI
+@_spi(Inspection) @testable import ParleyKit
+import Testing
+
+/// ParleyClient's verbs as a front door uses them: each queues, goes as far as its ``DeliveryAttempt`` asks and
+/// reports where what it queued stands; ``ParleyClient/events()`` reports what happens. Against a real in-process server,
+/// with ``HostileServer`` in front of it where the server must be busy or refuse.
+@Suite struct ClientVerbTests {
+    /// Everything `events` delivers within `timeout` until `enough` says so.
+    static func collect(_ events: AsyncStream<ClientEvent>, timeout: Duration = .seconds(10),
+                        until enough: @escaping @Sendable ([ClientEvent]) -> Bool) async -> [ClientEvent] {
+        await withTaskGroup(of: [ClientEvent]?.self) { group in
+            group.addTask {
+                var seen: [ClientEvent] = []
+                for await event in events {
+                    seen.append(event)
+                    if enough(seen) { break }
+                }
+                return seen
+            }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first ?? []
+        }
+    }
+
+    @Test func sendsAndActsReportSentQueuedOrFailedAndFailuresAreEvents() async throws {
+        try await TestServer.run { server in
+            try await HostileServer.run(inFrontOf: server) { hostile in
+                let alice = try server.client("alice", via: hostile.baseURL), bob = try server.client("bob")
+                try await alice.register(username: "alice")
+                let bobId = try await bob.register(username: "bob").accountId
+                let events = alice.events()
+
+                // A username is looked up, the message sent: the report says so and names it.
+                let sent = try await alice.send(MessageDraft(body: "hello"), to: .person("bob"))
+                #expect(sent.status == .sent && sent.failure == nil && sent.jobs.completed == 1)
+                let messageId = try #require(sent.messageId)
+                #expect(try alice.message(id: messageId)?.timestamp == sent.timestamp)
+
+                // Queue only: nothing is tried.
+                let queued = try await alice.send(MessageDraft(body: "later"), to: .person(bobId), attempt: .queueOnly)
+                #expect(queued.status == .queued && queued.jobs == JobReport())
+                // The server busy: still queued, and it goes with the next verb that sends.
+                // (Two answers: this pass tries the queued one too.)
+                hostile.on("PUT", "/v1/messages/", times: 2, .answer(status: 503, body: Array(#"{"code":"unavailable","message":"later"}"#.utf8)))
+                let busy = try await alice.send(MessageDraft(body: "busy"), to: .person(bobId), attempt: .dueJobs)
+                #expect(busy.status == .queued && busy.jobs.deferred == 2)
+                let flushed = try await alice.sendQueued()
+                #expect(flushed.completed >= 2 && flushed.failed == 0)
+                #expect(try alice.report(ofMessage: try #require(busy.messageId), jobs: flushed).status == .sent)
+
+                // An act: sent, then one the server refuses for good, which is also an event.
+                #expect(try await alice.react("👍", to: messageId).status == .sent)
+                hostile.on("PUT", "/v1/messages/", .answer(status: 400, body: Array(#"{"code":"bad_request","message":"no"}"#.utf8)))
+                let refused = try await alice.edit(messageId, body: "hello again")
+                #expect(refused.status == .failed)
+                let timestamp = try #require(refused.timestamp)
+                let seen = await Self.collect(events) { seen in
+                    seen.contains { if case .sendFailed(nil, timestamp, _) = $0 { true } else { false } }
+                }
+                #expect(seen.contains { if case .sendFailed(nil, timestamp, _) = $0 { true } else { false } })
+
+                // Bob receives everything that went out, and the report counts it.
+                let received = try await bob.receive(attempt: .dueJobs)
+                let stored = received.outcomes.filter { if case .stored = $0 { true } else { false } }.count
+                #expect(stored == 3)
+                #expect(received.jobs.completed >= 1, "delivery receipts went out")
+            }
+        }
+    }
+
+    @Test func eventsFollowListenFromConnectionToMessages() async throws {
+        try await TestServer.run { server in
+            let alice = try server.client("alice"), bob = try server.client("bob")
+            try await alice.register(username: "alice")
+            try await bob.register(username: "bob")
+            let events = bob.events()
+            let listening = Task { try await bob.listen() }
+            defer { listening.cancel() }
+            let report = try await alice.send(MessageDraft(body: "live"), to: .person("bob"))
+            #expect(report.status == .sent)
+            let seen = await Self.collect(events) { seen in
+                seen.contains { if case .received(.stored) = $0 { true } else { false } }
+            }
+            #expect(seen.first == .connection(up: true))
+            guard case .received(.stored(let id))? = seen.first(where: { if case .received(.stored) = $0 { true } else { false } }) else {
+                Issue.record("no stored message among \(seen)")
+                return
+            }
+            #expect(try bob.message(id: id)?.body == "live")
+            // The connection going down is an event too.
+            let down = bob.events()
+            listening.cancel()
+            _ = try? await listening.value
+            let after = await Self.collect(down, timeout: .seconds(5)) { $0.contains(.connection(up: false)) }
+            #expect(after.contains(.connection(up: false)))
+        }
+    }
+
+    @Test func groupVerbsResolveNamesAndReportTheirPass() async throws {
+        try await TestServer.run { server in
+            let alice = try server.client("alice"), bob = try server.client("bob"), carol = try server.client("carol")
+            try await alice.register(username: "alice")
+            try await bob.register(username: "bob")
+            let carolId = try await carol.register(username: "carol").accountId
+            let (groupId, created) = try await alice.createGroup(title: "Trip", members: ["bob"])
+            #expect(created.status == .sent && created.jobs.failed == 0)
+            let renamed = try await alice.updateGroup(groupId, title: "Trip 2", adding: ["carol"])
+            #expect(renamed.status == .sent)
+            #expect(try alice.group(id: groupId)?.title == "Trip 2")
+            #expect(try alice.group(id: groupId)?.members.contains(carolId) == true)
+            _ = try await bob.receive()
+            #expect(try bob.group(id: groupId)?.title == "Trip 2")
+            #expect(try await bob.leaveGroup(groupId).status == .sent)
+            #expect(try bob.group(id: groupId)?.left == true)
+            // A change to a group one has left is refused, and nothing is queued.
+            await #expect(throws: ParleyError.self) { try await bob.updateGroup(groupId, title: "mine now") }
+            // A member's unknown name fails the change before anything changes.
+            await #expect(throws: ParleyError.self) { try await alice.updateGroup(groupId, title: "never", adding: ["nobody-such"]) }
+            #expect(try alice.group(id: groupId)?.title == "Trip 2")
+        }
+    }
+
+    @Test func aSubscriberThatStopsReadingKeepsOnlyTheNewestEventsAndGoesWhenReleased() async throws {
+        let hub = ClientEvents()
+        do {
+            let stream = hub.subscribe()
+            #expect(hub.count == 1)
+            for index in 0..<(ClientEvents.bufferLimit + 500) {
+                hub.publish(.sendFailed(messageId: Int64(index), timestamp: nil, reason: ""))
+            }
+            var iterator = stream.makeAsyncIterator()
+            let first = await iterator.next()
+            #expect(first == .sendFailed(messageId: 500, timestamp: nil, reason: ""), "the oldest 500 were dropped")
+        }
+        #expect(hub.count == 0)
+    }
+}
