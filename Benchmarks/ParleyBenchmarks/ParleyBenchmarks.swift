@@ -12,7 +12,8 @@ let benchmarks: @Sendable () -> Void = {
     // process_bundle towards a new address, encrypt, and Bob decrypting the pre-key message.
     for (name, oneTime, kem) in [("setup", true, KEMKeyType?.none), ("setup_noopk", false, nil), ("setup_pqxdh", true, .kyber1024)] {
         Benchmark(name, configuration: .init(scalingFactor: .kilo)) { benchmark in
-            let alice = ProtocolParty("alice"), bob = ProtocolParty("bob")
+            let alice = ProtocolParty("alice")
+            let bob = ProtocolParty("bob")
             let kyber = kem.map { KyberPreKeyRecord.generate(type: $0, id: 7, timestamp: 0, signedBy: bob.identity, spqr: false) }
             let bundles = benchmark.scaledIterations.map { bob.bundle(preKeyId: oneTime ? UInt32($0 + 1) : nil, kyber: kyber) }
             let peers = benchmark.scaledIterations.map { try! ProtocolAddress(name: "peer\($0)", deviceId: 1) }
@@ -27,11 +28,16 @@ let benchmarks: @Sendable () -> Void = {
     // Messages: 100 bytes encrypted and decrypted; "ratchet" alternates (a DH ratchet step each), "chain" does not.
     for (name, alternate) in [("ratchet", true), ("chain", false)] {
         Benchmark(name, configuration: .init(scalingFactor: .kilo)) { benchmark in
-            let alice = ProtocolParty("alice"), bob = ProtocolParty("bob")
+            let alice = ProtocolParty("alice")
+            let bob = ProtocolParty("bob")
             alice.establish(with: bob)
             benchmark.startMeasurement()
             for iteration in benchmark.scaledIterations {
-                if alternate && iteration % 2 == 1 { bob.send(ProtocolParty.message, to: alice) } else { alice.send(ProtocolParty.message, to: bob) }
+                if alternate && iteration % 2 == 1 {
+                    bob.send(ProtocolParty.message, to: alice)
+                } else {
+                    alice.send(ProtocolParty.message, to: bob)
+                }
             }
             benchmark.stopMeasurement()
         }
@@ -39,35 +45,46 @@ let benchmarks: @Sendable () -> Void = {
 
     // The same two workloads on PQXDH sessions, without and with the SPQR (triple) ratchet: SPQR adds one chunk of
     // an ML-KEM-768 exchange per message and one KEM key generation, encapsulation and decapsulation per epoch.
-    for (name, alternate, spqr) in [("ratchet_pqxdh", true, false), ("chain_pqxdh", false, false),
-                                    ("ratchet_spqr", true, true), ("chain_spqr", false, true)] {
+    for (name, alternate, spqr) in [
+        ("ratchet_pqxdh", true, false), ("chain_pqxdh", false, false),
+        ("ratchet_spqr", true, true), ("chain_spqr", false, true),
+    ] {
         Benchmark(name, configuration: .init(scalingFactor: .kilo)) { benchmark in
-            let alice = ProtocolParty("alice"), bob = ProtocolParty("bob")
+            let alice = ProtocolParty("alice")
+            let bob = ProtocolParty("bob")
             let kyber = KyberPreKeyRecord.generate(type: .kyber1024, id: 7, timestamp: 0, signedBy: bob.identity, spqr: spqr)
             alice.establish(with: bob, kyber: kyber)
             benchmark.startMeasurement()
             for iteration in benchmark.scaledIterations {
-                if alternate && iteration % 2 == 1 { bob.send(ProtocolParty.message, to: alice) } else { alice.send(ProtocolParty.message, to: bob) }
+                if alternate && iteration % 2 == 1 {
+                    bob.send(ProtocolParty.message, to: alice)
+                } else {
+                    alice.send(ProtocolParty.message, to: bob)
+                }
             }
             benchmark.stopMeasurement()
         }
     }
 
     Benchmark("group", configuration: .init(scalingFactor: .kilo)) { benchmark in
-        let alice = ProtocolParty("alice"), bob = ProtocolParty("bob")
+        let alice = ProtocolParty("alice")
+        let bob = ProtocolParty("bob")
         let group = UUID()
         let skdm = try! SenderKeyDistributionMessage(from: alice.address, distributionId: group, store: alice.store, context: alice.context)
         try! processSenderKeyDistributionMessage(skdm, from: alice.address, distributionId: group, store: bob.store, context: bob.context)
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
-            let message = try! groupEncrypt(ProtocolParty.message, from: alice.address, distributionId: group, store: alice.store, context: alice.context)
-            blackHole(try! groupDecrypt(message.serialize(), from: alice.address, distributionId: group, store: bob.store, context: bob.context))
+            let message = try! groupEncrypt(
+                ProtocolParty.message, from: alice.address, distributionId: group, store: alice.store, context: alice.context)
+            blackHole(
+                try! groupDecrypt(message.serialize(), from: alice.address, distributionId: group, store: bob.store, context: bob.context))
         }
         benchmark.stopMeasurement()
     }
 
     Benchmark("fingerprint") { benchmark in
-        let local = PrivateKey.generate().publicKey, remote = PrivateKey.generate().publicKey
+        let local = PrivateKey.generate().publicKey
+        let remote = PrivateKey.generate().publicKey
         let generator = NumericFingerprintGenerator(iterations: 5200)
         for _ in benchmark.scaledIterations {
             let fingerprint = try! generator.create(
@@ -78,7 +95,8 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     Benchmark("x25519", configuration: .init(scalingFactor: .kilo)) { benchmark in
-        let ours = PrivateKey.generate(), theirs = PrivateKey.generate().publicKey
+        let ours = PrivateKey.generate()
+        let theirs = PrivateKey.generate().publicKey
         for _ in benchmark.scaledIterations { blackHole(try! ours.keyAgreement(with: theirs)) }
     }
 
@@ -100,10 +118,12 @@ extension ProtocolParty {
     /// The C benchmark's setup: process_bundle towards `peer`, encrypt, and `other` decrypting the pre-key message.
     func establishOnce(with other: ProtocolParty, as peer: ProtocolAddress, bundle: PreKeyBundle) {
         try! processPreKeyBundle(bundle, for: peer, sessionStore: store, identityStore: store, context: context)
-        let message = try! signalEncrypt(message: ProtocolParty.message, for: peer, sessionStore: store, identityStore: store, context: context)
-        blackHole(try! signalDecryptPreKey(
-            message: try! PreKeySignalMessage(bytes: message.serialize()), from: peer, sessionStore: other.store,
-            identityStore: other.store, preKeyStore: other.store, signedPreKeyStore: other.store,
-            kyberPreKeyStore: other.store, context: other.context))
+        let message = try! signalEncrypt(
+            message: ProtocolParty.message, for: peer, sessionStore: store, identityStore: store, context: context)
+        blackHole(
+            try! signalDecryptPreKey(
+                message: try! PreKeySignalMessage(bytes: message.serialize()), from: peer, sessionStore: other.store,
+                identityStore: other.store, preKeyStore: other.store, signedPreKeyStore: other.store,
+                kyberPreKeyStore: other.store, context: other.context))
     }
 }

@@ -36,7 +36,8 @@ struct ProtocolParty {
 
     /// Encrypts on `self`, decrypts on `receiver`: one message across the wire.
     func send(_ plaintext: [UInt8], to receiver: ProtocolParty) {
-        let message = try! signalEncrypt(message: plaintext, for: receiver.address, sessionStore: store, identityStore: store, context: context)
+        let message = try! signalEncrypt(
+            message: plaintext, for: receiver.address, sessionStore: store, identityStore: store, context: context)
         let bytes = message.serialize()
         if message.messageType == .preKey {
             _ = try! signalDecryptPreKey(
@@ -52,7 +53,8 @@ struct ProtocolParty {
 
     /// Sets up a session with `other` (X3DH, or PQXDH with `kyber`) and confirms it with one message each way.
     func establish(with other: ProtocolParty, preKeyId: UInt32? = 1, kyber: KyberPreKeyRecord? = nil) {
-        try! processPreKeyBundle(other.bundle(preKeyId: preKeyId, kyber: kyber), for: other.address, sessionStore: store, identityStore: store, context: context)
+        try! processPreKeyBundle(
+            other.bundle(preKeyId: preKeyId, kyber: kyber), for: other.address, sessionStore: store, identityStore: store, context: context)
         send(ProtocolParty.message, to: other)
         other.send(ProtocolParty.message, to: self)
     }

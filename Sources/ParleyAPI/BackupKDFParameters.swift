@@ -69,7 +69,7 @@ public struct BackupKDFParameters: Codable, Sendable, Equatable {
         switch algorithm {
         case .argon2id:
             guard let opsLimit, Self.opsLimitRange.contains(opsLimit), let memLimit, Self.memLimitRange.contains(memLimit),
-                  iterations == nil
+                iterations == nil
             else { return "argon2id needs opsLimit 1…16 and memLimit 8192…1073741824 bytes, and no iterations" }
         case .pbkdf2SHA256:
             guard let iterations, Self.iterationsRange.contains(iterations), opsLimit == nil, memLimit == nil else {

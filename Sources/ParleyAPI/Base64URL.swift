@@ -5,8 +5,10 @@ import Foundation
 public enum Base64URL {
     /// `bytes` as URL-safe base64, unpadded.
     public static func encode(_ bytes: some ContiguousBytes) -> String {
-        bytes.withUnsafeBytes { Data($0) }.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        bytes.withUnsafeBytes { Data($0) }.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(
+            of: "/", with: "_"
+        )
+        .replacingOccurrences(of: "=", with: "")
     }
 
     /// The bytes of URL-safe base64 (padded or not), or `nil`; text over `maximumLength` characters is refused unread.

@@ -36,16 +36,18 @@ public enum BinarySocketMessage: Sendable, Equatable {
             guard request.hasID, request.hasVerb, request.hasPath else {
                 throw BinarySocketMessageError("a request needs an id, a verb and a path")
             }
-            self = .request(BinarySocketRequest(
-                id: request.id, verb: request.verb, path: request.path, headers: request.headers,
-                body: request.hasBody ? [UInt8](request.body) : nil))
+            self = .request(
+                BinarySocketRequest(
+                    id: request.id, verb: request.verb, path: request.path, headers: request.headers,
+                    body: request.hasBody ? [UInt8](request.body) : nil))
         case .response:
             guard message.hasResponse else { throw BinarySocketMessageError("a RESPONSE frame without its response") }
             let response = message.response
             guard response.hasID, response.hasStatus else { throw BinarySocketMessageError("a response needs an id and a status") }
-            self = .response(BinarySocketResponse(
-                id: response.id, status: response.status, message: response.hasMessage ? response.message : nil,
-                body: response.hasBody ? [UInt8](response.body) : nil))
+            self = .response(
+                BinarySocketResponse(
+                    id: response.id, status: response.status, message: response.hasMessage ? response.message : nil,
+                    body: response.hasBody ? [UInt8](response.body) : nil))
         case .unknown:
             throw BinarySocketMessageError("a frame is a REQUEST or a RESPONSE")
         }
@@ -75,8 +77,10 @@ public enum BinarySocketMessage: Sendable, Equatable {
 
     /// The bytes of an envelope, the body of the server's `PUT /api/v1/message` request (`content` is the ciphertext
     /// itself, not base64).
-    public static func envelope(guid: String, sourceAccountId: String?, sourceDeviceId: UInt32?, type: UInt8,
-                                content: [UInt8], timestamp: UInt64, serverTimestamp: UInt64) -> [UInt8] {
+    public static func envelope(
+        guid: String, sourceAccountId: String?, sourceDeviceId: UInt32?, type: UInt8,
+        content: [UInt8], timestamp: UInt64, serverTimestamp: UInt64
+    ) -> [UInt8] {
         var envelope = Parley_Socket_SocketEnvelope()
         envelope.serverGuid = guid
         if let sourceAccountId { envelope.sourceServiceID = sourceAccountId }
@@ -99,7 +103,9 @@ public enum BinarySocketMessage: Sendable, Equatable {
         }
         guard envelope.hasServerGuid, envelope.hasType, envelope.hasContent, envelope.hasTimestamp, envelope.hasServerTimestamp
         else { throw BinarySocketMessageError("an envelope needs a guid, a type, content and both timestamps") }
-        guard let type = UInt8(exactly: envelope.type) else { throw BinarySocketMessageError("envelope type \(envelope.type) is out of range") }
+        guard let type = UInt8(exactly: envelope.type) else {
+            throw BinarySocketMessageError("envelope type \(envelope.type) is out of range")
+        }
         return Envelope(
             guid: envelope.serverGuid, sourceAccountId: envelope.hasSourceServiceID ? envelope.sourceServiceID : nil,
             sourceDeviceId: envelope.hasSourceDevice ? envelope.sourceDevice : nil, type: type,

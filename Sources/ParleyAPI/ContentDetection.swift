@@ -110,8 +110,10 @@ public struct HashImportJob: Codable, Sendable, Equatable {
     public let updated: UInt64
 
     /// A job record.
-    public init(id: String, bank: String, state: String, fileBytes: Int64, lines: Int64, imported: Int64, duplicates: Int64,
-                invalid: Int64, errors: [String], created: UInt64, updated: UInt64) {
+    public init(
+        id: String, bank: String, state: String, fileBytes: Int64, lines: Int64, imported: Int64, duplicates: Int64,
+        invalid: Int64, errors: [String], created: UInt64, updated: UInt64
+    ) {
         self.id = id
         self.bank = bank
         self.state = state

@@ -18,7 +18,8 @@ public enum ContentHashFormat {
         var bytes = [UInt8](repeating: 0, count: 32)
         var invalid: UInt8 = 0
         for index in 0..<32 {
-            let high = table[Int(digits[2 * index])], low = table[Int(digits[2 * index + 1])]
+            let high = table[Int(digits[2 * index])]
+            let low = table[Int(digits[2 * index + 1])]
             invalid |= (high | low) & 0x10
             bytes[index] = high << 4 | low & 0x0f
         }

@@ -17,8 +17,10 @@ public struct Envelope: Codable, Sendable, Equatable {
     public let serverTimestamp: UInt64
 
     /// An envelope.
-    public init(guid: String, sourceAccountId: String?, sourceDeviceId: UInt32?, type: UInt8, content: String,
-                timestamp: UInt64, serverTimestamp: UInt64) {
+    public init(
+        guid: String, sourceAccountId: String?, sourceDeviceId: UInt32?, type: UInt8, content: String,
+        timestamp: UInt64, serverTimestamp: UInt64
+    ) {
         self.guid = guid
         self.sourceAccountId = sourceAccountId
         self.sourceDeviceId = sourceDeviceId

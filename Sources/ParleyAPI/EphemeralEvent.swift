@@ -17,8 +17,10 @@ public struct EphemeralEvent: Codable, Sendable, Equatable {
     public let timestamp: UInt64
 
     /// An event.
-    public init(destinationAccountId: String, sourceAccountId: String? = nil, sourceDeviceId: UInt32? = nil, kind: String,
-                content: String, timestamp: UInt64) {
+    public init(
+        destinationAccountId: String, sourceAccountId: String? = nil, sourceDeviceId: UInt32? = nil, kind: String,
+        content: String, timestamp: UInt64
+    ) {
         self.destinationAccountId = destinationAccountId
         self.sourceAccountId = sourceAccountId
         self.sourceDeviceId = sourceDeviceId

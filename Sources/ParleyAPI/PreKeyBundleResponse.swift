@@ -26,8 +26,10 @@ public struct DeviceBundle: Codable, Sendable, Equatable {
     public let kemPreKey: SignedPreKeyEntity?
 
     /// A device's bundle.
-    public init(deviceId: UInt32, registrationId: UInt32, signedPreKey: SignedPreKeyEntity, preKey: PreKeyEntity?,
-                kemPreKey: SignedPreKeyEntity?) {
+    public init(
+        deviceId: UInt32, registrationId: UInt32, signedPreKey: SignedPreKeyEntity, preKey: PreKeyEntity?,
+        kemPreKey: SignedPreKeyEntity?
+    ) {
         self.deviceId = deviceId
         self.registrationId = registrationId
         self.signedPreKey = signedPreKey

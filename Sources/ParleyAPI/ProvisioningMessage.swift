@@ -13,9 +13,10 @@ public struct ProvisioningMessage: Codable, Sendable, Equatable {
     /// Whether `address` is a well-formed provisioning address: 22 to 64 characters of base64url (at least 128 bits
     /// when random, as the new device makes it).
     public static func isValidAddress(_ address: String) -> Bool {
-        (22...64).contains(address.utf8.count) && address.utf8.allSatisfy { byte in
-            (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
-                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
-        }
+        (22...64).contains(address.utf8.count)
+            && address.utf8.allSatisfy { byte in
+                (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+            }
     }
 }

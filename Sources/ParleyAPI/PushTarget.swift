@@ -29,8 +29,16 @@ public enum PushTarget: Codable, Sendable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey { case webPush, apns, fcm }
-    private struct WebPush: Codable { let endpoint: String; let p256dh: String; let auth: String }
-    private struct APNs: Codable { let token: String; let topic: String; let sandbox: Bool? }
+    private struct WebPush: Codable {
+        let endpoint: String
+        let p256dh: String
+        let auth: String
+    }
+    private struct APNs: Codable {
+        let token: String
+        let topic: String
+        let sandbox: Bool?
+    }
     private struct FCM: Codable { let token: String }
 
     public init(from decoder: any Decoder) throws {

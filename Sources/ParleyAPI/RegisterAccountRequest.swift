@@ -18,8 +18,10 @@ public struct RegisterAccountRequest: Codable, Sendable {
     public let unrestrictedUnidentifiedAccess: Bool?
 
     /// A registration request.
-    public init(username: String, identityKey: String, registrationId: UInt32, password: String, deviceName: String?,
-                inviteToken: String? = nil, unidentifiedAccessKey: String? = nil, unrestrictedUnidentifiedAccess: Bool? = nil) {
+    public init(
+        username: String, identityKey: String, registrationId: UInt32, password: String, deviceName: String?,
+        inviteToken: String? = nil, unidentifiedAccessKey: String? = nil, unrestrictedUnidentifiedAccess: Bool? = nil
+    ) {
         self.unidentifiedAccessKey = unidentifiedAccessKey
         self.unrestrictedUnidentifiedAccess = unrestrictedUnidentifiedAccess
         self.username = username

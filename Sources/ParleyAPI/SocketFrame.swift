@@ -26,8 +26,10 @@ public struct SocketFrame: Codable, Sendable, Equatable {
     public let response: SocketResponse?
 
     /// A frame; prefer the static constructors.
-    public init(type: SocketFrameType, envelope: Envelope? = nil, guid: String? = nil, ephemeral: EphemeralEvent? = nil,
-                error: APIErrorBody? = nil, request: SocketRequest? = nil, response: SocketResponse? = nil) {
+    public init(
+        type: SocketFrameType, envelope: Envelope? = nil, guid: String? = nil, ephemeral: EphemeralEvent? = nil,
+        error: APIErrorBody? = nil, request: SocketRequest? = nil, response: SocketResponse? = nil
+    ) {
         self.type = type
         self.envelope = envelope
         self.guid = guid

@@ -11,8 +11,10 @@ public struct UploadKeysRequest: Codable, Sendable {
     public let lastResortKemPreKey: SignedPreKeyEntity?
 
     /// An upload.
-    public init(signedPreKey: SignedPreKeyEntity?, preKeys: [PreKeyEntity]?, kemPreKeys: [SignedPreKeyEntity]?,
-                lastResortKemPreKey: SignedPreKeyEntity?) {
+    public init(
+        signedPreKey: SignedPreKeyEntity?, preKeys: [PreKeyEntity]?, kemPreKeys: [SignedPreKeyEntity]?,
+        lastResortKemPreKey: SignedPreKeyEntity?
+    ) {
         self.signedPreKey = signedPreKey
         self.preKeys = preKeys
         self.kemPreKeys = kemPreKeys

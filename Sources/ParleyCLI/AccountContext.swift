@@ -25,13 +25,16 @@ enum AccountContext {
 
     /// Runs `body` with the selected account open — or, with `every`, every registered account under the home
     /// directory (each with its local name) — shutting them down afterwards and mapping errors to exit codes.
-    static func with<T>(_ options: GlobalOptions, every: Bool,
-                        _ body: ([(name: String, client: ParleyClient)]) async throws -> T) async throws -> T {
+    static func with<T>(
+        _ options: GlobalOptions, every: Bool,
+        _ body: ([(name: String, client: ParleyClient)]) async throws -> T
+    ) async throws -> T {
         guard every else { return try await opening([options.account], of: options, server: nil, onlyRegistered: false, body) }
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(
-                atPath: URL(fileURLWithPath: options.home).appendingPathComponent("accounts").path).sorted()
+                atPath: URL(fileURLWithPath: options.home).appendingPathComponent("accounts").path
+            ).sorted()
         } catch {
             throw report(error)
         }
@@ -40,8 +43,10 @@ enum AccountContext {
 
     /// Opens the accounts `names` (leaving out unregistered ones when `onlyRegistered`, and then refusing to run with
     /// none), runs `body`, and shuts every opened client down whatever happens; errors are reported and mapped.
-    private static func opening<T>(_ names: [String], of options: GlobalOptions, server: String?, onlyRegistered: Bool,
-                                   _ body: ([(name: String, client: ParleyClient)]) async throws -> T) async throws -> T {
+    private static func opening<T>(
+        _ names: [String], of options: GlobalOptions, server: String?, onlyRegistered: Bool,
+        _ body: ([(name: String, client: ParleyClient)]) async throws -> T
+    ) async throws -> T {
         var opened: [(name: String, client: ParleyClient)] = []
         do {
             for name in names {

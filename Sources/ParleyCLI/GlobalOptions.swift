@@ -7,7 +7,8 @@ public struct GlobalOptions: ParsableArguments {
     public var account = ProcessInfo.processInfo.environment["PARLEY_ACCOUNT"] ?? "default"
 
     @Option(name: .long, help: "Directory holding the accounts (environment: PARLEY_HOME; default ~/.parley).")
-    public var home = ProcessInfo.processInfo.environment["PARLEY_HOME"]
+    public var home =
+        ProcessInfo.processInfo.environment["PARLEY_HOME"]
         ?? (NSHomeDirectory() as NSString).appendingPathComponent(".parley")
 
     @Flag(name: .long, help: "Print JSON (one object per line) instead of text.")

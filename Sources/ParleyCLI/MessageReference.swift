@@ -18,7 +18,7 @@ struct MessageReference: ExpressibleByArgument, Sendable {
             return
         }
         guard let colon = argument.lastIndex(of: ":"), let timestamp = UInt64(argument[argument.index(after: colon)...]),
-              colon > argument.startIndex
+            colon > argument.startIndex
         else { return nil }
         (localId, author, self.timestamp) = (nil, String(argument[..<colon]), timestamp)
     }

@@ -20,9 +20,14 @@ struct Output {
 
     /// Reports a queued change that was sent (or will be retried) by a job pass.
     func emitJobs(_ report: ParleyClient.JobReport, text: String) {
-        struct Jobs: Encodable { let sent: Int; let failed: Int; let deferred: Int }
-        emit(Jobs(sent: report.completed, failed: report.failed, deferred: report.deferred),
-             text: report.deferred > 0 ? "\(text) (queued: the server is unreachable, it will be retried)" : text)
+        struct Jobs: Encodable {
+            let sent: Int
+            let failed: Int
+            let deferred: Int
+        }
+        emit(
+            Jobs(sent: report.completed, failed: report.failed, deferred: report.deferred),
+            text: report.deferred > 0 ? "\(text) (queued: the server is unreachable, it will be retried)" : text)
     }
 
     /// A progress line on stderr (attachment transfers), rewritten in place.

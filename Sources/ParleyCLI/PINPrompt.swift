@@ -1,9 +1,10 @@
 import ArgumentParser
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Reads a backup PIN: from `PARLEY_PIN`, or typed at a terminal without echo. Never printed, never logged.

@@ -25,7 +25,7 @@ public struct OperatorClient: Sendable {
     /// - Throws: ``OperatorClientError``.
     public func importHashes(fileAt url: URL, bank: String) async throws -> HashImportJob {
         guard let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber,
-              FileManager.default.isReadableFile(atPath: url.path)
+            FileManager.default.isReadableFile(atPath: url.path)
         else { throw OperatorClientError.unreadableFile(url.path) }
         var request = request(.POST, ContentDetectionRoutes.imports(bank: Self.pathComponent(bank)))
         request.headers.add(name: "Content-Type", value: "text/plain")
@@ -36,7 +36,9 @@ public struct OperatorClient: Sendable {
     /// Import job `id`'s progress.
     /// - Throws: ``OperatorClientError``.
     public func hashImportJob(_ id: String) async throws -> HashImportJob {
-        try decode(HashImportJob.self, try await execute(request(.GET, ContentDetectionRoutes.importJob(Self.pathComponent(id))), expecting: [200]))
+        try decode(
+            HashImportJob.self, try await execute(request(.GET, ContentDetectionRoutes.importJob(Self.pathComponent(id))), expecting: [200])
+        )
     }
 
     /// A new registration invite.
@@ -51,14 +53,16 @@ public struct OperatorClient: Sendable {
     public func accounts(after: String?, limit: Int) async throws -> OperatorAccountListResponse {
         var query = "?limit=\(limit)"
         if let after { query += "&after=" + Self.pathComponent(after) }
-        return try decode(OperatorAccountListResponse.self, try await execute(request(.GET, OperatorRoutes.accounts + query), expecting: [200]))
+        return try decode(
+            OperatorAccountListResponse.self, try await execute(request(.GET, OperatorRoutes.accounts + query), expecting: [200]))
     }
 
     /// Disables account `accountId` (its devices cannot authenticate and their sockets close), or enables it again.
     /// - Throws: ``OperatorClientError``.
     public func setAccountDisabled(_ disabled: Bool, accountId: String) async throws {
-        let request = try request(.PUT, OperatorRoutes.accountDisabled(Self.pathComponent(accountId)),
-                                  json: AccountDisabledRequest(disabled: disabled))
+        let request = try request(
+            .PUT, OperatorRoutes.accountDisabled(Self.pathComponent(accountId)),
+            json: AccountDisabledRequest(disabled: disabled))
         _ = try await execute(request, expecting: [200, 204])
     }
 

@@ -43,10 +43,11 @@ public func signalEncrypt<Bytes: ContiguousBytes>(
     identityStore: IdentityKeyStore, now: Date = Date(), context: StoreContext
 ) throws -> CiphertextMessage {
     guard var record = try sessionStore.loadSession(for: address, context: context),
-          var state = record.currentState, state.hasSenderChain
+        var state = record.currentState, state.hasSenderChain
     else { throw SignalError.sessionNotFound("no session for \(address)") }
     if let pending = state.pendingPreKey,
-       milliseconds(now) > pending.timestamp + SessionBuilder.maximumUnacknowledgedSessionAgeMilliseconds {
+        milliseconds(now) > pending.timestamp + SessionBuilder.maximumUnacknowledgedSessionAgeMilliseconds
+    {
         throw SignalError.sessionNotFound("the session with \(address) was never acknowledged and has expired")
     }
     let remoteIdentity = try state.remoteIdentityKey()
@@ -102,7 +103,8 @@ public func signalDecryptPreKey(
         try kyberPreKeyStore.markKyberPreKeyUsed(
             id: id, signedPreKeyId: message.signedPreKeyId, baseKey: message.baseKey, context: context)
     }
-    try commit(record: record, identity: remoteIdentity, from: address, sessionStore: sessionStore, identityStore: identityStore, context: context)
+    try commit(
+        record: record, identity: remoteIdentity, from: address, sessionStore: sessionStore, identityStore: identityStore, context: context)
     if let id = consumed.preKeyId { try preKeyStore.removePreKey(id: id, context: context) }
     return plaintext
 }
@@ -113,7 +115,8 @@ private func commitDecryption(
     identityStore: IdentityKeyStore, context: StoreContext
 ) throws {
     let remoteIdentity = try checkTrust(record: record, from: address, identityStore: identityStore, context: context)
-    try commit(record: record, identity: remoteIdentity, from: address, sessionStore: sessionStore, identityStore: identityStore, context: context)
+    try commit(
+        record: record, identity: remoteIdentity, from: address, sessionStore: sessionStore, identityStore: identityStore, context: context)
 }
 
 /// The record's remote identity, when it is trusted for receiving.
@@ -146,6 +149,7 @@ public func hkdf(
         throw SignalError.invalidArgument("HKDF output of \(outputLength) bytes; at most \(255 * 32)")
     }
     if outputLength == 0 { return Data() }
-    return Data(NativeCrypto.hkdfSHA256(
-        inputKeyMaterial: inputKeyMaterial.byteArray, salt: salt.byteArray, info: info.byteArray, count: outputLength))
+    return Data(
+        NativeCrypto.hkdfSHA256(
+            inputKeyMaterial: inputKeyMaterial.byteArray, salt: salt.byteArray, info: info.byteArray, count: outputLength))
 }

@@ -11,7 +11,9 @@ import ServiceLifecycle
 public enum ParleyServerApplication {
     /// The HTTP router: metrics and error middleware around every route; each controller registers its own routes in
     /// the group of the credentials they take (``ServerRoutes``).
-    public static func makeRouter(_ dependencies: ServerDependencies, logger: Logger = Logger(label: "parley-server")) -> Router<ParleyRequestContext> {
+    public static func makeRouter(_ dependencies: ServerDependencies, logger: Logger = Logger(label: "parley-server")) -> Router<
+        ParleyRequestContext
+    > {
         let d = dependencies
         let router = Router(context: ParleyRequestContext.self)
         if !d.limits.connections.trustedProxies.isEmpty {
@@ -37,8 +39,10 @@ public enum ParleyServerApplication {
         AttachmentController(blobs: d.attachments, limits: d.limits, rateLimiter: d.rateLimiter, metrics: d.metrics)
             .addRoutes(to: routes)
         SenderCertificateController(settings: d.sealedSender).addRoutes(to: routes)
-        EphemeralController(relay: EphemeralRelay(store: d.store, hub: d.hub, limits: d.limits, rateLimiter: d.rateLimiter),
-                            limits: d.limits).addRoutes(to: routes)
+        EphemeralController(
+            relay: EphemeralRelay(store: d.store, hub: d.hub, limits: d.limits, rateLimiter: d.rateLimiter),
+            limits: d.limits
+        ).addRoutes(to: routes)
         ContentDetectionController(
             store: d.store, settings: d.contentDetection, limits: d.limits, rateLimiter: d.rateLimiter, metrics: d.metrics,
             importer: d.importer
@@ -61,8 +65,9 @@ public enum ParleyServerApplication {
         router.ws(RouterPath(APIRoutes.webSocket)) { request, _ in
             await sockets.shouldUpgrade(request)
         } onUpgrade: { inbound, outbound, context in
-            try await sockets.run(inbound, outbound, authorization: context.request.headers[.authorization],
-                                  binaryFrames: SocketController.asksForBinaryFrames(context.request.uri.query), logger: context.logger)
+            try await sockets.run(
+                inbound, outbound, authorization: context.request.headers[.authorization],
+                binaryFrames: SocketController.asksForBinaryFrames(context.request.uri.query), logger: context.logger)
         }
         return router
     }
@@ -91,7 +96,8 @@ public enum ParleyServerApplication {
             // Hummingbird's HTTP/1 + WebSocket channel behind the connection limits and stall timeouts.
             server: HTTPServerBuilder { responder in
                 GuardedServerChannel(
-                    base: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: channel),
+                    base: HTTP1WebSocketUpgradeChannel(
+                        responder: responder, webSocketResponder: webSocketResponder, configuration: channel),
                     connections: connections,
                     credentialsVerify: { authorization in (try? await authenticator.authenticate(authorization: authorization)) != nil },
                     keepAliveInterval: keepAliveInterval)
@@ -106,7 +112,9 @@ public enum ParleyServerApplication {
     }
 
     private static func socketController(_ d: ServerDependencies) -> SocketController {
-        SocketController(store: d.store, acknowledgements: d.acknowledgementWriter, authenticator: d.authenticator, hub: d.hub, limits: d.limits, rateLimiter: d.rateLimiter,
-                         metrics: d.metrics, sender: d.sendService)
+        SocketController(
+            store: d.store, acknowledgements: d.acknowledgementWriter, authenticator: d.authenticator, hub: d.hub, limits: d.limits,
+            rateLimiter: d.rateLimiter,
+            metrics: d.metrics, sender: d.sendService)
     }
 }

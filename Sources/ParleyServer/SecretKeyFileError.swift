@@ -8,7 +8,8 @@ public enum SecretKeyFileError: Error, Sendable, Equatable, CustomStringConverti
     /// A message for logs and the command line.
     public var description: String {
         switch self {
-        case .malformed(let path, let bytes): "\(path) holds \(bytes) bytes, not a 32-byte key; restore it from a copy (without it a new key is made, and PIN backups made under the old one cannot be restored)"
+        case .malformed(let path, let bytes):
+            "\(path) holds \(bytes) bytes, not a 32-byte key; restore it from a copy (without it a new key is made, and PIN backups made under the old one cannot be restored)"
         case .unwritable(let path): "cannot create the key file \(path)"
         }
     }

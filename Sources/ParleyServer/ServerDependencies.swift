@@ -41,14 +41,18 @@ public struct ServerDependencies: Sendable {
     /// in a temporary folder, decoys keyed at random and the operator API disabled; `backup` to a random OPRF key
     /// (backups then do not outlive the process) and the default guess limits; `sealedSender` to keys held in memory;
     /// `push` to Web Push with a VAPID key held in memory.
-    public init(store: any ServerStore, attachments: AttachmentStore, hasher: CredentialHasher = CredentialHasher(),
-                limits: ServerLimits = ServerLimits(), metrics: ServerMetrics = ServerMetrics(),
-                contentDetection: ContentDetectionSettings? = nil, backup: BackupSettings? = nil,
-                groupCommit: Bool = true, registration: RegistrationMode = .open, sealedSender: SealedSenderSettings = SealedSenderSettings(),
-                push: PushSettings = .ephemeral(), logger: Logger = Logger(label: "parley-server")) {
+    public init(
+        store: any ServerStore, attachments: AttachmentStore, hasher: CredentialHasher = CredentialHasher(),
+        limits: ServerLimits = ServerLimits(), metrics: ServerMetrics = ServerMetrics(),
+        contentDetection: ContentDetectionSettings? = nil, backup: BackupSettings? = nil,
+        groupCommit: Bool = true, registration: RegistrationMode = .open, sealedSender: SealedSenderSettings = SealedSenderSettings(),
+        push: PushSettings = .ephemeral(), logger: Logger = Logger(label: "parley-server")
+    ) {
         self.sealedSender = sealedSender
-        let settings = contentDetection ?? ContentDetectionSettings(
-            importDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("parley-imports-\(UUID().uuidString)"))
+        let settings =
+            contentDetection
+            ?? ContentDetectionSettings(
+                importDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("parley-imports-\(UUID().uuidString)"))
         self.contentDetection = settings
         self.importer = HashImporter(store: store, settings: settings, metrics: metrics, logger: logger)
         self.store = store

@@ -30,19 +30,25 @@ struct ClientBenchmark {
     /// The inbox and history queries ParleyClient runs, on a client database holding `conversations` conversations
     /// (ten messages each) and one more with `messages` messages.
     static func inbox(conversations: Int, messages: Int, root: URL) throws {
-        let database = try ParleyDatabase(path: root.appendingPathComponent("client.sqlite").path,
-                                          key: try DatabaseKey(bytes: [UInt8](repeating: 7, count: 32)))
-        let client = ParleyClient(database: database, api: ParleyServerClient(baseURL: "http://127.0.0.1:9", http: HTTPClient.shared),
-                                  attachmentDirectory: root.appendingPathComponent("attachments"))
+        let database = try ParleyDatabase(
+            path: root.appendingPathComponent("client.sqlite").path,
+            key: try DatabaseKey(bytes: [UInt8](repeating: 7, count: 32)))
+        let client = ParleyClient(
+            database: database, api: ParleyServerClient(baseURL: "http://127.0.0.1:9", http: HTTPClient.shared),
+            attachmentDirectory: root.appendingPathComponent("attachments"))
         var big: Int64 = 0
         let fill = try seconds {
             for thread in 1...conversations {
-                try client.seedConversation(with: "account-\(thread)", username: "user\(thread)", messages: 10, firstTimestamp: UInt64(thread * 100)) {
+                try client.seedConversation(
+                    with: "account-\(thread)", username: "user\(thread)", messages: 10, firstTimestamp: UInt64(thread * 100)
+                ) {
                     "message \($0) of conversation \(thread), with some ordinary text"
                 }
             }
             let last = conversations + 1
-            big = try client.seedConversation(with: "account-\(last)", username: "user\(last)", messages: messages, firstTimestamp: 1_000_000) {
+            big = try client.seedConversation(
+                with: "account-\(last)", username: "user\(last)", messages: messages, firstTimestamp: 1_000_000
+            ) {
                 "message \($0) of conversation \(last), with some ordinary text"
             }
         }
@@ -59,8 +65,10 @@ struct ClientBenchmark {
             }
         }
         print(String(format: "client database (%d conversations, one of %d messages; filled in %.1f s):", listed, messages, fill))
-        print(String(format: "  inbox of %d conversations via conversations(): %.0f µs; page of 50 via history(before:): %.0f µs",
-                     listed, inboxTime / Double(rounds) * 1e6, pageTime / Double(pages) * 1e6))
+        print(
+            String(
+                format: "  inbox of %d conversations via conversations(): %.0f µs; page of 50 via history(before:): %.0f µs",
+                listed, inboxTime / Double(rounds) * 1e6, pageTime / Double(pages) * 1e6))
     }
 
     static func value(after flag: String, in arguments: [String]) -> String? {
@@ -78,13 +86,16 @@ struct ClientBenchmark {
         let size = megabytes * 1024 * 1024
         var generator = SystemRandomNumberGenerator()
         let plaintext = Data((0..<size).map { _ in UInt8.random(in: 0...255, using: &generator) })
-        let source = root.appendingPathComponent("plain"), blob = root.appendingPathComponent("blob"), restored = root.appendingPathComponent("restored")
+        let source = root.appendingPathComponent("plain")
+        let blob = root.appendingPathComponent("blob")
+        let restored = root.appendingPathComponent("restored")
         try plaintext.write(to: source)
         var result: AttachmentFileEncryption.Result?
         let encrypt = try seconds { result = try AttachmentFileEncryption.encrypt(source, to: blob) }
         let decrypt = try seconds {
-            try AttachmentDecryptor.decryptFile(at: blob, to: restored, keys: result!.keys, digest: result!.digest,
-                                                plaintextLength: result!.plaintextLength)
+            try AttachmentDecryptor.decryptFile(
+                at: blob, to: restored, keys: result!.keys, digest: result!.digest,
+                plaintextLength: result!.plaintextLength)
         }
         // The machine's limit for the same work: AES-256-CBC over the whole buffer and two SHA-256 passes (the MAC
         // and the digest), one-shot in memory, no files.
@@ -96,18 +107,27 @@ struct ClientBenchmark {
             _ = SHA256.hash(data: ciphertext)
         }
         let mib = Double(megabytes)
-        print(String(format: "attachment %d MiB: encrypt %.0f MiB/s, decrypt (verify + decrypt) %.0f MiB/s; limit (in-memory AES-CBC + 2×SHA-256) %.0f MiB/s",
-                     megabytes, mib / encrypt, mib / decrypt, mib / limit))
+        print(
+            String(
+                format:
+                    "attachment %d MiB: encrypt %.0f MiB/s, decrypt (verify + decrypt) %.0f MiB/s; limit (in-memory AES-CBC + 2×SHA-256) %.0f MiB/s",
+                megabytes, mib / encrypt, mib / decrypt, mib / limit))
         print(String(format: "  ratios: encrypt %.2f× of the limit, decrypt %.2f×", limit / encrypt, limit / decrypt))
     }
 
     static func database(messages: Int, root: URL) throws {
         let result = try StorageBenchmark.run(messages: messages, in: root)
-        let plainFill = result.plainFill, encryptedFill = result.encryptedFill
-        let plainPage = result.plainPage, encryptedPage = result.encryptedPage
-        print(String(format: "database, %d messages: insert plain %.0f rows/s, encrypted %.0f rows/s (%.2f× the time)",
-                     messages, Double(messages) / plainFill, Double(messages) / encryptedFill, encryptedFill / plainFill))
-        print(String(format: "  page of 50 from a %d-message history (cold cursor per round): plain %.0f µs, encrypted %.0f µs (%.2f×)",
-                     messages, plainPage, encryptedPage, encryptedPage / plainPage))
+        let plainFill = result.plainFill
+        let encryptedFill = result.encryptedFill
+        let plainPage = result.plainPage
+        let encryptedPage = result.encryptedPage
+        print(
+            String(
+                format: "database, %d messages: insert plain %.0f rows/s, encrypted %.0f rows/s (%.2f× the time)",
+                messages, Double(messages) / plainFill, Double(messages) / encryptedFill, encryptedFill / plainFill))
+        print(
+            String(
+                format: "  page of 50 from a %d-message history (cold cursor per round): plain %.0f µs, encrypted %.0f µs (%.2f×)",
+                messages, plainPage, encryptedPage, encryptedPage / plainPage))
     }
 }

@@ -39,18 +39,25 @@ struct ClientDemo {
         let server = Task { try await app.run() }
         defer { server.cancel() }
         var port = 0
-        for await value in ports { port = value; break }
+        for await value in ports {
+            port = value
+            break
+        }
         let baseURL = "http://127.0.0.1:\(port)"
         print("1. parley-server listens on \(baseURL) (SQLite in \(serverDirectory.path))")
 
         func client(_ name: String) throws -> ParleyClient {
             let folder = root.appendingPathComponent(name)
-            let database = try ParleyDatabase(path: folder.appendingPathComponent("client.sqlite").path,
-                                              key: try DatabaseKey.fromKeyFile(at: folder.appendingPathComponent("client.key")))
-            return ParleyClient(database: database, api: ParleyServerClient(baseURL: baseURL, http: http),
-                                attachmentDirectory: folder.appendingPathComponent("attachments"))
+            let database = try ParleyDatabase(
+                path: folder.appendingPathComponent("client.sqlite").path,
+                key: try DatabaseKey.fromKeyFile(at: folder.appendingPathComponent("client.key")))
+            return ParleyClient(
+                database: database, api: ParleyServerClient(baseURL: baseURL, http: http),
+                attachmentDirectory: folder.appendingPathComponent("attachments"))
         }
-        let alice = try client("alice"), bobPhone = try client("bob-phone"), bobLaptop = try client("bob-laptop")
+        let alice = try client("alice")
+        let bobPhone = try client("bob-phone")
+        let bobLaptop = try client("bob-laptop")
         let aliceId = try await alice.register(username: "alice", deviceName: "alice's laptop").accountId
         let bobId = try await bobPhone.register(username: "bob", deviceName: "bob's phone").accountId
         _ = try await bobPhone.linkNewDevice(bobLaptop, name: "bob's laptop")
@@ -63,7 +70,9 @@ struct ClientDemo {
         print("3. Alice → Bob: \"Hi Bob! This is end-to-end encrypted.\"")
         print("   Alice had no session: she fetched Bob's bundles and ran PQXDH (X25519 ×4 + ML-KEM-1024) per device.")
         for envelope in pending {
-            print("   on the wire to Bob's phone: type \(envelope.type) (PreKeySignalMessage), \(Data(base64Encoded: envelope.content)!.count) bytes")
+            print(
+                "   on the wire to Bob's phone: type \(envelope.type) (PreKeySignalMessage), \(Data(base64Encoded: envelope.content)!.count) bytes"
+            )
         }
         _ = try await bobPhone.receiveOnce()
         _ = try await bobLaptop.receiveOnce()
@@ -78,15 +87,19 @@ struct ClientDemo {
         _ = try await bobLaptop.receiveOnce()
         let aliceThread = try alice.threadId(with: bobId)!
         let aliceView = try alice.history(threadId: aliceThread).messages
-        print("4. Bob's phone replies; Alice sees: \(aliceView.first?.body ?? "?")  (a reply to message #\(aliceView.first?.replyToId ?? 0))")
+        print(
+            "4. Bob's phone replies; Alice sees: \(aliceView.first?.body ?? "?")  (a reply to message #\(aliceView.first?.replyToId ?? 0))")
         print("   Bob's phone learned Alice's profile key from her message, so the reply went sealed (no credentials, her access key):")
-        print("   the server's mailbox row says type \(sealedRows.first?.type ?? 0), sender \(sealedRows.first.map { $0.sourceAccountId ?? "(none)" } ?? "?");"
-              + " Alice's device believed it was Bob")
+        print(
+            "   the server's mailbox row says type \(sealedRows.first?.type ?? 0), sender \(sealedRows.first.map { $0.sourceAccountId ?? "(none)" } ?? "?");"
+                + " Alice's device believed it was Bob")
         print("   only from the sender certificate inside, checked against the trust root (sealed: \(aliceView.first?.sealed ?? false))")
         print("   her first message is now '\(aliceView.last?.status.rawValue ?? "?")' (Bob's phone sent a delivery receipt)")
         print("   Bob's laptop got a sync copy: \(try lastText(bobLaptop, with: aliceId)) (outgoing)\n")
 
-        for text in ["one", "two", "three"] { try await alice.send(MessageDraft(body: "message \(text)"), to: .person(bobId), attempt: .queueOnly) }
+        for text in ["one", "two", "three"] {
+            try await alice.send(MessageDraft(body: "message \(text)"), to: .person(bobId), attempt: .queueOnly)
+        }
         try await alice.sendQueued()
         let batch = try await bobPhone.api.mailbox(as: try bobPhone.credentials()).messages
         print("5. Out-of-order delivery: Alice sends three messages; Bob's phone processes them last first")
@@ -95,7 +108,9 @@ struct ClientDemo {
             try await bobPhone.api.acknowledge(envelope.guid, as: try bobPhone.credentials())
             if case .stored(let id) = outcome, let message = try bobPhone.message(id: id) {
                 let kind = envelope.type == 6 ? "sealed sender around a Double Ratchet message" : "Double Ratchet"
-                print("   decrypted \"\(message.body ?? "")\" (\(Data(base64Encoded: envelope.content)!.count) bytes, type \(envelope.type): \(kind))")
+                print(
+                    "   decrypted \"\(message.body ?? "")\" (\(Data(base64Encoded: envelope.content)!.count) bytes, type \(envelope.type): \(kind))"
+                )
             }
         }
         let replay = try await bobPhone.process(batch[0])
@@ -123,7 +138,9 @@ struct ClientDemo {
         let saved = root.appendingPathComponent("received.jpg")
         try await bobPhone.downloadAttachment(attachment.id, to: saved)
         print("6. Attachment: Alice encrypts holiday.jpg (\(photoBytes.count) bytes) with AES-256-CBC + HMAC-SHA256, padded to the")
-        print("   \(AttachmentPadding.paddedSize(photoBytes.count))-byte bucket, uploads the blob; the key and digest travel inside the message.")
+        print(
+            "   \(AttachmentPadding.paddedSize(photoBytes.count))-byte bucket, uploads the blob; the key and digest travel inside the message."
+        )
         print("   Bob downloads, checks digest and MAC, decrypts: identical = \(try Data(contentsOf: saved) == photoBytes)\n")
 
         try await bobPhone.react("❤️", to: photoMessage.id)
@@ -134,18 +151,21 @@ struct ClientDemo {
         try await alice.edit(alicePhoto.id, body: "A photo from the beach")
         _ = try await bobPhone.receiveOnce()
         let edited = try bobPhone.history(threadId: phoneThread, limit: 1).messages.first!
-        print("   Alice edits it; Bob's phone shows: \"\(edited.body ?? "")\" (edited; the earlier text kept as history:"
-              + " \(try bobPhone.editHistory(ofMessage: edited.id)))")
+        print(
+            "   Alice edits it; Bob's phone shows: \"\(edited.body ?? "")\" (edited; the earlier text kept as history:"
+                + " \(try bobPhone.editHistory(ofMessage: edited.id)))")
         try await alice.setExpireTimer(2, with: bobId, attempt: .queueOnly)
         try await alice.send(MessageDraft(body: "This one disappears 2 s after Bob reads it."), to: .person(bobId))
         _ = try await bobPhone.receiveOnce()
-        print("   Alice sets a 2 s timer; Bob's inbox: \(try bobPhone.conversations().first.map { "timer \(TimerDescription.short($0.expireTimer))" } ?? "?")"
-              + ", last message \(try lastText(bobPhone, with: aliceId))")
+        print(
+            "   Alice sets a 2 s timer; Bob's inbox: \(try bobPhone.conversations().first.map { "timer \(TimerDescription.short($0.expireTimer))" } ?? "?")"
+                + ", last message \(try lastText(bobPhone, with: aliceId))")
         try await bobPhone.markRead(threadId: phoneThread, attempt: .queueOnly)
         try await Task.sleep(for: .milliseconds(2_100))
         let swept = try bobPhone.sweepExpiredMessages()
-        print("   Bob reads it; 2 s later the sweeper deletes \(swept) message from his database (erased, not hidden);"
-              + " last message now \(try lastText(bobPhone, with: aliceId))\n")
+        print(
+            "   Bob reads it; 2 s later the sweeper deletes \(swept) message from his database (erased, not hidden);"
+                + " last message now \(try lastText(bobPhone, with: aliceId))\n")
 
         let carol = try client("carol")
         let carolId = try await carol.register(username: "carol", deviceName: "carol's phone").accountId
@@ -154,21 +174,28 @@ struct ClientDemo {
         print("8. A group chat: Alice creates “Weekend trip” with Bob and Carol (the group change goes 1:1 to every member device)")
         try await alice.send(MessageDraft(body: "Cabin or tent?"), to: .group(groupId))
         let groupMailbox = try await bobPhone.api.mailbox(as: try bobPhone.credentials()).messages
-        print("   Alice's first group message: her sender key goes 1:1 to each of the 3 member devices first, then one Sender Key"
-              + " ciphertext (type \(groupMailbox.last?.type ?? 0), \(Data(base64Encoded: groupMailbox.last?.content ?? "")?.count ?? 0) bytes) for all")
+        print(
+            "   Alice's first group message: her sender key goes 1:1 to each of the 3 member devices first, then one Sender Key"
+                + " ciphertext (type \(groupMailbox.last?.type ?? 0), \(Data(base64Encoded: groupMailbox.last?.content ?? "")?.count ?? 0) bytes) for all"
+        )
         for device in [bobPhone, bobLaptop, carol] { _ = try await device.receiveOnce() }
         try await carol.send(MessageDraft(body: "Cabin!"), to: .group(groupId))
         for device in [alice, bobPhone, bobLaptop] { _ = try await device.receiveOnce() }
         let groupThread = try bobPhone.groups().first { $0.id == groupId }!.threadId
-        print("   Bob's phone shows: " + (try bobPhone.history(threadId: groupThread).messages.reversed()
-            .filter { $0.kind == .message }.map { "\"\($0.body ?? "")\"" }.joined(separator: ", ")))
+        print(
+            "   Bob's phone shows: "
+                + (try bobPhone.history(threadId: groupThread).messages.reversed()
+                    .filter { $0.kind == .message }.map { "\"\($0.body ?? "")\"" }.joined(separator: ", ")))
         try await alice.updateGroup(groupId, removing: [carolId], attempt: .queueOnly)
         try await alice.send(MessageDraft(body: "Carol is out; cabin it is."), to: .group(groupId))
         for device in [bobPhone, carol] { _ = try await device.receiveOnce() }
-        print("   Alice removes Carol and writes again with a new sender key: Bob reads \(try lastGroupText(bobPhone, groupId));"
-              + " Carol, out of the group (left: \(try carol.groups().first?.left ?? false)), last saw \(try lastGroupText(carol, groupId))\n")
+        print(
+            "   Alice removes Carol and writes again with a new sender key: Bob reads \(try lastGroupText(bobPhone, groupId));"
+                + " Carol, out of the group (left: \(try carol.groups().first?.left ?? false)), last saw \(try lastGroupText(carol, groupId))\n"
+        )
 
-        let aliceNumber = try alice.safetyNumber(with: bobId), bobNumber = try bobPhone.safetyNumber(with: aliceId)
+        let aliceNumber = try alice.safetyNumber(with: bobId)
+        let bobNumber = try bobPhone.safetyNumber(with: aliceId)
         print("9. Safety number (compare in person):")
         for line in aliceNumber.split(separator: "\n") { print("   \(line)") }
         print("   Alice and Bob compute the same number: \(aliceNumber == bobNumber)\n")
@@ -184,13 +211,16 @@ struct ClientDemo {
             for text in texts where bytes.range(of: Data(text.utf8)) != nil { leaks += 1 }
             if bytes.range(of: photoBytes.prefix(64)) != nil { leaks += 1 }
         }
-        print("   searched \(serverFiles.count) server files (database, WAL, attachment blobs) for every message text and the photo:"
-              + " \(leaks == 0 ? "no plaintext found" : "\(leaks) PLAINTEXT HITS")")
+        print(
+            "   searched \(serverFiles.count) server files (database, WAL, attachment blobs) for every message text and the photo:"
+                + " \(leaks == 0 ? "no plaintext found" : "\(leaks) PLAINTEXT HITS")")
         let clientFile = root.appendingPathComponent("bob-phone/client.sqlite").path
         let clientBytes = (try? Data(contentsOf: URL(fileURLWithPath: clientFile))) ?? Data()
         let walBytes = (try? Data(contentsOf: URL(fileURLWithPath: clientFile + "-wal"))) ?? Data()
         let clientLeaks = texts.filter { clientBytes.range(of: Data($0.utf8)) != nil || walBytes.range(of: Data($0.utf8)) != nil }.count
-        print("   Bob's own database files hold the conversation, encrypted: \(clientLeaks == 0 ? "no plaintext on disk" : "\(clientLeaks) PLAINTEXT HITS")")
+        print(
+            "   Bob's own database files hold the conversation, encrypted: \(clientLeaks == 0 ? "no plaintext on disk" : "\(clientLeaks) PLAINTEXT HITS")"
+        )
         if leaks > 0 || clientLeaks > 0 { throw DemoError.plaintextFound }
         print("\nDone. (`parley-demo --protocol` runs the protocol-only walkthrough with sender keys.)")
         server.cancel()
@@ -199,7 +229,7 @@ struct ClientDemo {
 
     private func lastGroupText(_ client: ParleyClient, _ groupId: Data) throws -> String {
         guard let group = try client.groups().first(where: { $0.id == groupId }),
-              let message = try client.history(threadId: group.threadId).messages.first(where: { $0.kind == .message })
+            let message = try client.history(threadId: group.threadId).messages.first(where: { $0.kind == .message })
         else { return "(nothing)" }
         return "\"\(message.body ?? "")\""
     }

@@ -4,16 +4,19 @@ import ParleyProtocol
 /// The scripted conversation of the demo, printed as a transcript.
 struct Walkthrough {
     func run() throws {
-        let alice = try DemoParty("alice"), bob = try DemoParty("bob")
+        let alice = try DemoParty("alice")
+        let bob = try DemoParty("bob")
         var wire = WireLog()
         print("Parley protocol walkthrough (ParleyProtocol, pure Swift)\n")
 
         print("1. Bob publishes a prekey bundle")
         let bundle = try bob.publishBundle()
-        print("  identity \(shortHex(bundle.identityKey.serialize())), signed prekey #\(bundle.signedPreKeyId),"
-              + " one-time prekey #\(bundle.preKeyId ?? 0),")
-        print("  Kyber prekey #\(bundle.kyberPreKeyId ?? 0): type 0x0\(String(bundle.kyberPreKeyPublic!.keyType.rawValue, radix: 16)) (round-3 Kyber1024),"
-              + " \(bundle.kyberPreKeyPublic!.serialize().count) bytes, XEdDSA-signed by Bob's identity")
+        print(
+            "  identity \(shortHex(bundle.identityKey.serialize())), signed prekey #\(bundle.signedPreKeyId),"
+                + " one-time prekey #\(bundle.preKeyId ?? 0),")
+        print(
+            "  Kyber prekey #\(bundle.kyberPreKeyId ?? 0): type 0x0\(String(bundle.kyberPreKeyPublic!.keyType.rawValue, radix: 16)) (round-3 Kyber1024),"
+                + " \(bundle.kyberPreKeyPublic!.serialize().count) bytes, XEdDSA-signed by Bob's identity")
 
         print("\n2. Alice verifies both signatures and runs PQXDH (X25519 ×4 + Kyber1024 encapsulation)")
         try processPreKeyBundle(bundle, for: bob.address, sessionStore: alice.store, identityStore: alice.store, context: alice.context)
@@ -66,7 +69,9 @@ struct Walkthrough {
         while (try alice.store.loadSession(for: bob.address, context: alice.context)?.spqrEpoch ?? 0) < 3 && sent < 400 {
             for (sender, receiver) in [(alice, bob), (bob, alice)] {
                 let message = try sender.encrypt("message \(sent)", to: receiver)
-                let signal = message.messageType == .preKey ? try PreKeySignalMessage(bytes: message.serialize()).signalMessage
+                let signal =
+                    message.messageType == .preKey
+                    ? try PreKeySignalMessage(bytes: message.serialize()).signalMessage
                     : try SignalMessage(bytes: message.serialize())
                 let ratchet = try SPQRMessage(bytes: signal.pqRatchet)
                 let key = "epoch \(ratchet.epoch): \(sender.name)"
@@ -84,8 +89,9 @@ struct Walkthrough {
             print("  \(key) → \(Self.describe(runs[key] ?? []))")
         }
         for (epoch, count) in completed.sorted(by: { $0.key < $1.key }) where epoch <= 2 {
-            print("  epoch \(epoch) complete after \(count) messages: its ML-KEM-768 secret starts a new key chain, and from then on"
-                  + " every message key is salted by it (the sender of the key and of the ciphertext swap each epoch)")
+            print(
+                "  epoch \(epoch) complete after \(count) messages: its ML-KEM-768 secret starts a new key chain, and from then on"
+                    + " every message key is salted by it (the sender of the key and of the ciphertext swap each epoch)")
         }
     }
 
@@ -121,21 +127,27 @@ struct Walkthrough {
             version: 1, localIdentifier: Array("bob".utf8), localKey: try bob.identity.publicKey,
             remoteIdentifier: Array("alice".utf8), remoteKey: try alice.identity.publicKey)
         print(aliceView.displayable.grouped.split(separator: "\n").map { "  \($0)" }.joined(separator: "\n"))
-        print("  same on both devices: \(aliceView.displayable == bobView.displayable);"
-              + " QR scan matches: \(try aliceView.scannable.compare(against: bobView.scannable))")
+        print(
+            "  same on both devices: \(aliceView.displayable == bobView.displayable);"
+                + " QR scan matches: \(try aliceView.scannable.compare(against: bobView.scannable))")
     }
 
     private func sendGroupMessage(_ alice: DemoParty, _ bob: DemoParty, wire: inout WireLog) throws {
         print("\n7. Alice starts a group chat: her sender key goes to Bob over their 1:1 session")
         let group = UUID()
-        let distribution = try SenderKeyDistributionMessage(from: alice.address, distributionId: group, store: alice.store, context: alice.context)
+        let distribution = try SenderKeyDistributionMessage(
+            from: alice.address, distributionId: group, store: alice.store, context: alice.context)
         let carried = try alice.encrypt(bytes: Array(distribution.serialize()), to: bob)
-        wire.record(carried, from: "alice", to: "bob", note: "carries the SenderKeyDistributionMessage (\(distribution.serialize().count) bytes)")
+        wire.record(
+            carried, from: "alice", to: "bob", note: "carries the SenderKeyDistributionMessage (\(distribution.serialize().count) bytes)")
         let received = try SenderKeyDistributionMessage(bytes: try bob.decryptBytes(carried, from: alice))
-        try processSenderKeyDistributionMessage(received, from: alice.address, distributionId: group, store: bob.store, context: bob.context)
-        let groupMessage = try groupEncrypt(Array("Hello, group!".utf8), from: alice.address, distributionId: group, store: alice.store, context: alice.context)
+        try processSenderKeyDistributionMessage(
+            received, from: alice.address, distributionId: group, store: bob.store, context: bob.context)
+        let groupMessage = try groupEncrypt(
+            Array("Hello, group!".utf8), from: alice.address, distributionId: group, store: alice.store, context: alice.context)
         wire.record(groupMessage, from: "alice", to: "group", note: "one encryption for every member, XEdDSA-signed")
-        let text = try groupDecrypt(groupMessage.serialize(), from: alice.address, distributionId: group, store: bob.store, context: bob.context)
+        let text = try groupDecrypt(
+            groupMessage.serialize(), from: alice.address, distributionId: group, store: bob.store, context: bob.context)
         print("  bob reads: \"\(String(decoding: text, as: UTF8.self))\"")
     }
 }

@@ -108,8 +108,10 @@ final class PartyState {
         }
         var kyber: (id: UInt32, key: ParleyProtocol.KEMPublicKey, signature: Data)?
         if kyberFields[0] {
-            kyber = (try fields.uint32("kyber_prekey_id"), try ParleyProtocol.KEMPublicKey(try fields.bytes("kyber_prekey_public_b64")),
-                     Data(try fields.bytes("kyber_prekey_signature_b64")))
+            kyber = (
+                try fields.uint32("kyber_prekey_id"), try ParleyProtocol.KEMPublicKey(try fields.bytes("kyber_prekey_public_b64")),
+                Data(try fields.bytes("kyber_prekey_signature_b64"))
+            )
         }
         let spqr = try fields.bool("spqr")
         guard !spqr || kyberFields[0] else { throw PeerFailure.badRequest("an spqr bundle needs the three kyber_prekey fields") }
@@ -153,7 +155,7 @@ final class PartyState {
     private func sessionInfo(_ request: PeerRequest) throws -> [String: Any] {
         let address = try request.address("address")
         guard let record = try store.loadSession(for: address, context: context), record.hasCurrentState,
-              let version = record.sessionVersion
+            let version = record.sessionVersion
         else { return ["exists": false] }
         return [
             "exists": true, "version": Int(version),
@@ -172,8 +174,11 @@ final class PartyState {
         var bytes = Array(SHA256.hash(data: Data(try request.string("group_id").utf8)).prefix(16))
         bytes[6] = (bytes[6] & 0x0F) | 0x80
         bytes[8] = (bytes[8] & 0x3F) | 0x80
-        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        return UUID(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+            ))
     }
 
     private func sender(_ request: PeerRequest) throws -> ProtocolAddress {

@@ -42,7 +42,8 @@ struct BundleFetchRun {
                 var request = Nova_Signal_E2ee_V1_GetPreKeyBundleRequest()
                 request.userID = target.accountId
                 request.deviceID = 1
-                let authorization = "Basic " + Data("\(fetcher.credentials.accountId).1:\(fetcher.credentials.password)".utf8).base64EncodedString()
+                let authorization =
+                    "Basic " + Data("\(fetcher.credentials.accountId).1:\(fetcher.credentials.password)".utf8).base64EncodedString()
                 let bundle = try await keys.getPreKeyBundle(request, metadata: ["authorization": .string(authorization)])
                 guard bundle.identityKey.base64EncodedString() == targetIdentity else { throw BundleFetchError.wrongBundle }
             }
@@ -50,7 +51,8 @@ struct BundleFetchRun {
         func line(_ name: String, _ m: Measurement) -> String {
             func ms(_ percentile: Double) -> String { String(format: "%.2f", Double(m.latency.valueAtPercentile(percentile)) / 1000) }
             let cpu = m.serverCPU.map { String(format: ", server CPU %.0f µs per fetch", $0 * 1e6 / Double(max(m.fetches, 1))) } ?? ""
-            return "\(name): \(m.fetches) bundles in \(String(format: "%.1f", m.seconds)) s (\(String(format: "%.0f", Double(m.fetches) / m.seconds))/s), "
+            return
+                "\(name): \(m.fetches) bundles in \(String(format: "%.1f", m.seconds)) s (\(String(format: "%.0f", Double(m.fetches) / m.seconds))/s), "
                 + "errors \(m.errors); latency ms p50 \(ms(50)), p99 \(ms(99))\(cpu)"
         }
         return """
@@ -65,23 +67,31 @@ struct BundleFetchRun {
         let identity = IdentityKeyPair.generate()
         let password = DeviceCredentials.makePassword()
         let b64 = { (bytes: Data) in bytes.base64EncodedString() }
-        let response = try await api.register(RegisterAccountRequest(
-            username: name, identityKey: b64(identity.publicKey.serialize()), registrationId: 7, password: password, deviceName: "bundles"))
+        let response = try await api.register(
+            RegisterAccountRequest(
+                username: name, identityKey: b64(identity.publicKey.serialize()), registrationId: 7, password: password,
+                deviceName: "bundles"))
         let credentials = DeviceCredentials(accountId: response.accountId, deviceId: 1, password: password)
         let signed = SignedPreKeyRecord.generate(id: 1, timestamp: 0, signedBy: identity.privateKey)
         let kem = { (id: UInt32) throws -> SignedPreKeyEntity in
             let record = KyberPreKeyRecord.generate(id: id, timestamp: 0, signedBy: identity.privateKey)
             return SignedPreKeyEntity(keyId: id, publicKey: b64(try record.publicKey().serialize()), signature: b64(record.signature))
         }
-        try await api.uploadKeys(UploadKeysRequest(
-            signedPreKey: SignedPreKeyEntity(keyId: 1, publicKey: b64(try signed.publicKey().serialize()), signature: b64(signed.signature)),
-            preKeys: try (1...100).map { PreKeyEntity(keyId: $0, publicKey: b64(try PreKeyRecord.generate(id: $0).publicKey().serialize())) },
-            kemPreKeys: try (1...100).map(kem), lastResortKemPreKey: try kem(9999)), as: credentials)
+        try await api.uploadKeys(
+            UploadKeysRequest(
+                signedPreKey: SignedPreKeyEntity(
+                    keyId: 1, publicKey: b64(try signed.publicKey().serialize()), signature: b64(signed.signature)),
+                preKeys: try (1...100).map {
+                    PreKeyEntity(keyId: $0, publicKey: b64(try PreKeyRecord.generate(id: $0).publicKey().serialize()))
+                },
+                kemPreKeys: try (1...100).map(kem), lastResortKemPreKey: try kem(9999)), as: credentials)
         return (credentials, b64(identity.publicKey.serialize()))
     }
 
     /// Runs `fetch` in `workers` loops for `duration` seconds.
-    private func measure(_ fetchers: [LoadAccount], _ fetch: @escaping @Sendable (LoadAccount) async throws -> Void) async throws -> Measurement {
+    private func measure(_ fetchers: [LoadAccount], _ fetch: @escaping @Sendable (LoadAccount) async throws -> Void) async throws
+        -> Measurement
+    {
         let clock = ContinuousClock()
         let cpuBefore = serverPid.flatMap(cpuSeconds(pid:))
         let started = clock.now
@@ -90,7 +100,8 @@ struct BundleFetchRun {
             for fetcher in fetchers {
                 group.addTask {
                     var latency = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
-                    var fetches = 0, errors = 0
+                    var fetches = 0
+                    var errors = 0
                     while clock.now < deadline {
                         let before = clock.now
                         do {

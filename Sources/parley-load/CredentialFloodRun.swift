@@ -1,10 +1,10 @@
 import AsyncHTTPClient
 import Foundation
 import Histogram
-import Synchronization
 import NIOCore
 import ParleyAPI
 import ParleyKit
+import Synchronization
 
 /// A flood of wrong device credentials against one account, while `/health` and a legitimate device keep asking:
 /// reports the flood's rate and the two probes' latency percentiles, and the server's CPU time per flood request.
@@ -68,13 +68,15 @@ struct CredentialFloodRun {
         var lines = [
             "wrong-credential flood: \(requests) requests, \(concurrency) workers, offered \(rate == 0 ? "as fast as possible" : "\(rate)/s"), \(String(format: "%.1f", elapsedSeconds)) s"
                 + " (\(String(format: "%.0f", Double(requests) / elapsedSeconds))/s); statuses: "
-                + statuses.sorted { $0.key < $1.key }.map { "\($0.key == 0 ? "failed" : String($0.key)) ×\($0.value)" }.joined(separator: ", "),
+                + statuses.sorted { $0.key < $1.key }.map { "\($0.key == 0 ? "failed" : String($0.key)) ×\($0.value)" }.joined(
+                    separator: ", "),
             line("/health during the flood", healthLatency),
             line("a legitimate device's GET /v1/devices during the flood", deviceLatency),
         ]
         if let cpuBefore, let cpuAfter {
-            lines.append("server CPU: \(String(format: "%.2f", cpuAfter - cpuBefore)) s in all, "
-                         + "\(String(format: "%.1f", (cpuAfter - cpuBefore) * 1e6 / Double(requests))) µs per flood request")
+            lines.append(
+                "server CPU: \(String(format: "%.2f", cpuAfter - cpuBefore)) s in all, "
+                    + "\(String(format: "%.1f", (cpuAfter - cpuBefore) * 1e6 / Double(requests))) µs per flood request")
         }
         return lines.joined(separator: "\n")
     }

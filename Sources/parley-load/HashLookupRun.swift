@@ -29,7 +29,10 @@ struct HashLookupRun {
             for account in accounts {
                 group.addTask { [self] in
                     var latency = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
-                    var lookups = 0, hits = 0, errors = 0, sequence = 0
+                    var lookups = 0
+                    var hits = 0
+                    var errors = 0
+                    var sequence = 0
                     while clock.now < deadline {
                         let hashes = (0..<(kind == .batch ? batchSize : 1)).map { _ -> String in
                             sequence += 1
@@ -63,7 +66,9 @@ struct HashLookupRun {
         let elapsedSeconds = seconds(clock.now - started)
         var latency = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
         for result in results { latency.add(result.3) }
-        let lookups = results.map(\.0).reduce(0, +), hits = results.map(\.1).reduce(0, +), errors = results.map(\.2).reduce(0, +)
+        let lookups = results.map(\.0).reduce(0, +)
+        let hits = results.map(\.1).reduce(0, +)
+        let errors = results.map(\.2).reduce(0, +)
         func ms(_ percentile: Double) -> String { String(format: "%.2f", Double(latency.valueAtPercentile(percentile)) / 1000) }
         return """
             \(kind.rawValue): \(workers) workers for \(String(format: "%.1f", elapsedSeconds)) s against a \(bankSize)-hash bank

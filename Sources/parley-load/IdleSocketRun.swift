@@ -24,7 +24,8 @@ struct IdleSocketRun: Sendable {
 
     func execute() async throws -> Result {
         let start = ContinuousClock.now
-        let accounts = try await LoadAccount.register(api, count: sockets, prefix: "idle-\(UUID().uuidString.prefix(8).lowercased())", parallel: 32)
+        let accounts = try await LoadAccount.register(
+            api, count: sockets, prefix: "idle-\(UUID().uuidString.prefix(8).lowercased())", parallel: 32)
         let connected = TrafficRun.ReadyCount()
         let received = TrafficRun.ReadyCount()  // its count: envelopes received and acknowledged
         let holders = Task {

@@ -12,8 +12,9 @@ struct LoadAccount: Sendable {
         let password = DeviceCredentials.makePassword()
         let registrationId = UInt32.random(in: 1...16380)
         let identityKey = Data([0x05] + (0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
-        let response = try await api.register(RegisterAccountRequest(
-            username: name, identityKey: identityKey, registrationId: registrationId, password: password, deviceName: "load"))
+        let response = try await api.register(
+            RegisterAccountRequest(
+                username: name, identityKey: identityKey, registrationId: registrationId, password: password, deviceName: "load"))
         return LoadAccount(
             credentials: DeviceCredentials(accountId: response.accountId, deviceId: response.deviceId, password: password),
             registrationId: registrationId)
@@ -41,8 +42,11 @@ struct LoadAccount: Sendable {
     /// An opaque message (type 2) carrying `content` to this account's device, as the load runs send it.
     func message(carrying content: Data) -> SendMessagesRequest {
         SendMessagesRequest(
-            messages: [OutgoingMessage(destinationDeviceId: credentials.deviceId, destinationRegistrationId: registrationId,
-                                       type: 2, content: content.base64EncodedString())],
+            messages: [
+                OutgoingMessage(
+                    destinationDeviceId: credentials.deviceId, destinationRegistrationId: registrationId,
+                    type: 2, content: content.base64EncodedString())
+            ],
             timestamp: UInt64(Date().timeIntervalSince1970 * 1000))
     }
 }

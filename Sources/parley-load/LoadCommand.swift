@@ -11,7 +11,8 @@ struct LoadCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "parley-load",
         abstract: "Load-test a parley-server: N connected devices sending to each other, or many idle sockets.",
-        subcommands: [Traffic.self, IdleSockets.self, HashLookups.self, CredentialFlood.self, BundleFetches.self], defaultSubcommand: Traffic.self)
+        subcommands: [Traffic.self, IdleSockets.self, HashLookups.self, CredentialFlood.self, BundleFetches.self],
+        defaultSubcommand: Traffic.self)
 }
 
 /// Options every mode shares.
@@ -56,16 +57,19 @@ extension LoadCommand {
 
         func run() async throws {
             raiseOpenFileLimit()
-            let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(
-                connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: clients * concurrency)))
+            let http = HTTPClient(
+                eventLoopGroupProvider: .singleton,
+                configuration: .init(
+                    connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: clients * concurrency)))
             let api = ParleyServerClient(baseURL: options.server, http: http)
             guard ["http", "socket"].contains(over) else { throw ValidationError("--over is http or socket") }
             if receiveServer != nil && over == "socket" {
                 throw ValidationError("--receive-server needs --over http: a socket sends to the server it is connected to")
             }
-            let run = TrafficRun(api: api, clients: clients, rate: rate, duration: duration, concurrency: concurrency, payload: payload,
-                                 overSocket: over == "socket", binaryFrames: !jsonFrames, serverPid: options.serverPid,
-                                 receiveBaseURL: receiveServer ?? options.server)
+            let run = TrafficRun(
+                api: api, clients: clients, rate: rate, duration: duration, concurrency: concurrency, payload: payload,
+                overSocket: over == "socket", binaryFrames: !jsonFrames, serverPid: options.serverPid,
+                receiveBaseURL: receiveServer ?? options.server)
             let report = try await shuttingDown(http) { try await run.execute() }
             print(report.render(serverMemory: options.serverPid.flatMap(residentMemory(pid:))))
         }
@@ -86,10 +90,13 @@ extension LoadCommand {
 
         func run() async throws {
             guard let lookup = HashLookupRun.Kind(rawValue: kind) else { throw ValidationError("kind is contains, prefix or batch") }
-            let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(
-                connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: workers)))
-            let run = HashLookupRun(api: ParleyServerClient(baseURL: options.server, http: http), kind: lookup, workers: workers,
-                                    duration: duration, bankSize: bankSize, knownEvery: knownEvery, batchSize: batchSize)
+            let http = HTTPClient(
+                eventLoopGroupProvider: .singleton,
+                configuration: .init(
+                    connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: workers)))
+            let run = HashLookupRun(
+                api: ParleyServerClient(baseURL: options.server, http: http), kind: lookup, workers: workers,
+                duration: duration, bankSize: bankSize, knownEvery: knownEvery, batchSize: batchSize)
             print(try await shuttingDown(http) { try await run.execute() })
         }
     }
@@ -106,11 +113,14 @@ extension LoadCommand {
         @Option(help: "Seconds of measured fetches per transport.") var duration = 10
 
         func run() async throws {
-            let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(
-                connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: workers)))
+            let http = HTTPClient(
+                eventLoopGroupProvider: .singleton,
+                configuration: .init(
+                    connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: workers)))
             let host = URL(string: options.server)?.host ?? "127.0.0.1"
-            let run = BundleFetchRun(api: ParleyServerClient(baseURL: options.server, http: http), grpcHost: host, grpcPort: grpcPort,
-                                     workers: workers, duration: duration, serverPid: options.serverPid)
+            let run = BundleFetchRun(
+                api: ParleyServerClient(baseURL: options.server, http: http), grpcHost: host, grpcPort: grpcPort,
+                workers: workers, duration: duration, serverPid: options.serverPid)
             print(try await shuttingDown(http) { try await run.execute() })
         }
     }
@@ -128,8 +138,10 @@ extension LoadCommand {
 
         func run() async throws {
             raiseOpenFileLimit()
-            let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(
-                connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: concurrency + 2)))
+            let http = HTTPClient(
+                eventLoopGroupProvider: .singleton,
+                configuration: .init(
+                    connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: concurrency + 2)))
             let run = CredentialFloodRun(
                 api: ParleyServerClient(baseURL: options.server, http: http), http: http, baseURL: options.server,
                 requests: requests, concurrency: max(1, concurrency), rate: max(0, rate), serverPid: options.serverPid)
@@ -169,8 +181,9 @@ extension LoadCommand {
                 }
             }
             if let before, let after = result.serverMemory {
-                print("server RSS: \(before / 1024) MiB before, \(after / 1024) MiB with all sockets open"
-                      + " (\(String(format: "%.1f", Double(after - before) * 1024 / Double(max(result.connected, 1)))) bytes per socket)")
+                print(
+                    "server RSS: \(before / 1024) MiB before, \(after / 1024) MiB with all sockets open"
+                        + " (\(String(format: "%.1f", Double(after - before) * 1024 / Double(max(result.connected, 1)))) bytes per socket)")
             }
         }
     }
@@ -191,7 +204,7 @@ func shuttingDown<T>(_ http: HTTPClient, _ body: () async throws -> T) async thr
 /// The server's resident set size in KiB, from /proc.
 func residentMemory(pid: Int32) -> Int? {
     guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
     else { return nil }
     return Int(line.split(separator: " ").dropFirst().first ?? "")
 }
@@ -217,7 +230,7 @@ func microseconds(_ duration: Duration) -> UInt64 {
 /// User plus system CPU seconds the process has used, from /proc/PID/stat.
 func cpuSeconds(pid: Int32) -> Double? {
     guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-          let close = stat.lastIndex(of: ")")
+        let close = stat.lastIndex(of: ")")
     else { return nil }
     // Fields after the command name: state is field 3, utime 14, stime 15.
     let fields = stat[stat.index(after: close)...].split(separator: " ")

@@ -29,9 +29,10 @@ struct TrafficReport {
         if !errors.isEmpty { lines.append("errors: " + errors.map { "\($0.key) ×\($0.value)" }.sorted().joined(separator: ", ")) }
         let messages = Double(max(accepted, 1))
         if let serverCPU, let generatorCPU {
-            lines.append("CPU per accepted message: server \(String(format: "%.0f", serverCPU * 1e6 / messages)) µs, "
-                         + "load generator \(String(format: "%.0f", generatorCPU * 1e6 / messages)) µs "
-                         + "(\(String(format: "%.2f", serverCPU / seconds)) and \(String(format: "%.2f", generatorCPU / seconds)) cores)")
+            lines.append(
+                "CPU per accepted message: server \(String(format: "%.0f", serverCPU * 1e6 / messages)) µs, "
+                    + "load generator \(String(format: "%.0f", generatorCPU * 1e6 / messages)) µs "
+                    + "(\(String(format: "%.2f", serverCPU / seconds)) and \(String(format: "%.2f", generatorCPU / seconds)) cores)")
         }
         if let serverMemory { lines.append("server RSS: \(serverMemory / 1024) MiB") }
         return lines.joined(separator: "\n")

@@ -79,15 +79,18 @@ struct TrafficRun: Sendable {
         tally.state.withLock { $0.measuring = false }
         sockets.cancel()
         let state = tally.state.withLock { $0 }
-        return TrafficReport(clients: clients, targetRate: rate, seconds: seconds(sendingTime), setupSeconds: seconds(setup),
-                             accepted: state.accepted, delivered: state.delivered, rejected: state.rejected,
-                             errors: state.errors, latency: state.latency,
-                             serverCPU: cpuBefore.server.flatMap { before in cpuAfter.server.map { $0 - before } },
-                             generatorCPU: cpuBefore.generator.flatMap { before in cpuAfter.generator.map { $0 - before } })
+        return TrafficReport(
+            clients: clients, targetRate: rate, seconds: seconds(sendingTime), setupSeconds: seconds(setup),
+            accepted: state.accepted, delivered: state.delivered, rejected: state.rejected,
+            errors: state.errors, latency: state.latency,
+            serverCPU: cpuBefore.server.flatMap { before in cpuAfter.server.map { $0 - before } },
+            generatorCPU: cpuBefore.generator.flatMap { before in cpuAfter.generator.map { $0 - before } })
     }
 
-    private func send(from account: LoadAccount, to recipient: LoadAccount, over writer: MessageSocket.Writer?,
-                      until deadline: ContinuousClock.Instant, tally: Tally) async {
+    private func send(
+        from account: LoadAccount, to recipient: LoadAccount, over writer: MessageSocket.Writer?,
+        until deadline: ContinuousClock.Instant, tally: Tally
+    ) async {
         let interval: Duration? = rate > 0 ? .seconds(Double(clients) / Double(rate)) : nil
         var next = ContinuousClock.now
         let filler = [UInt8](repeating: 0x2a, count: max(0, payload - 8))
@@ -100,11 +103,12 @@ struct TrafficRun: Sendable {
             content += filler
             let request = recipient.message(carrying: Data(content))
             do {
-                let outcome = if overSocket, let writer {
-                    try await writer.send(request, to: recipient.credentials.accountId)
-                } else {
-                    try await api.send(request, to: recipient.credentials.accountId, as: account.credentials)
-                }
+                let outcome =
+                    if overSocket, let writer {
+                        try await writer.send(request, to: recipient.credentials.accountId)
+                    } else {
+                        try await api.send(request, to: recipient.credentials.accountId, as: account.credentials)
+                    }
                 tally.state.withLock { state in
                     if case .sent = outcome { state.accepted += 1 } else { state.rejected += 1 }
                 }
@@ -148,4 +152,3 @@ func monotonicNanoseconds() -> UInt64 {
     clock_gettime(CLOCK_MONOTONIC, &time)
     return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
 }
-

@@ -19,7 +19,8 @@ struct CertificatesCommand: ParsableCommand {
 
     struct Initialize: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "init", abstract: "Make the trust root, a server key and its certificate unless they exist (serve does this on first start).")
+            commandName: "init",
+            abstract: "Make the trust root, a server key and its certificate unless they exist (serve does this on first start).")
 
         @OptionGroup var location: Location
 
@@ -43,7 +44,9 @@ struct CertificatesCommand: ParsableCommand {
     }
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print the trust root (for clients to pin) and the server certificate's key id (making them first if there are none).")
+        static let configuration = CommandConfiguration(
+            abstract: "Print the trust root (for clients to pin) and the server certificate's key id (making them first if there are none)."
+        )
 
         @OptionGroup var location: Location
 
@@ -53,7 +56,9 @@ struct CertificatesCommand: ParsableCommand {
 
         static func print(_ settings: SealedSenderSettings) {
             Swift.print("trust root: \(settings.trustRoot.serialize().base64EncodedString())")
-            Swift.print("server certificate: key id \(settings.serverCertificate.keyId), key \(settings.serverCertificate.publicKey.serialize().base64EncodedString())")
+            Swift.print(
+                "server certificate: key id \(settings.serverCertificate.keyId), key \(settings.serverCertificate.publicKey.serialize().base64EncodedString())"
+            )
         }
     }
 }

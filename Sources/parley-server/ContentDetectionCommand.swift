@@ -12,7 +12,8 @@ struct ContentDetectionCommand: AsyncParsableCommand {
     struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "import",
-            abstract: "Upload a file of hashes (one per line, or CSV with a hash column) into a bank; the server imports it in the background.")
+            abstract:
+                "Upload a file of hashes (one per line, or CSV with a hash column) into a bank; the server imports it in the background.")
 
         @OptionGroup var connection: OperatorConnection
         @Argument(help: "The file.") var file: String
@@ -37,7 +38,8 @@ struct ContentDetectionCommand: AsyncParsableCommand {
 
         static func describe(_ job: HashImportJob, json: Bool) -> String {
             if json, let data = try? JSONEncoder().encode(job) { return String(decoding: data, as: UTF8.self) }
-            return "job \(job.id) \(job.state): \(job.lines) lines, \(job.imported) imported, \(job.duplicates) duplicates, \(job.invalid) invalid"
+            return
+                "job \(job.id) \(job.state): \(job.lines) lines, \(job.imported) imported, \(job.duplicates) duplicates, \(job.invalid) invalid"
                 + (job.errors.isEmpty ? "" : "\n  " + job.errors.joined(separator: "\n  "))
         }
     }

@@ -19,8 +19,9 @@ struct DataDirectoryLock: ~Copyable {
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let owner = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
             close(descriptor)
-            throw Refused(description: "another parley-server\(owner.map { " (pid \($0))" } ?? "") is using \(directory); "
-                + "stop it first, or give this one its own --data-directory")
+            throw Refused(
+                description: "another parley-server\(owner.map { " (pid \($0))" } ?? "") is using \(directory); "
+                    + "stop it first, or give this one its own --data-directory")
         }
         let pid = Array("\(getpid())\n".utf8)
         _ = ftruncate(descriptor, 0)

@@ -25,8 +25,10 @@ struct InvitesCommand: AsyncParsableCommand {
             } else {
                 let expiry = Date(timeIntervalSince1970: Double(invite.expiresAt) / 1000)
                 print(invite.token)
-                FileHandle.standardError.write(Data(
-                    "\(invite.uses) registration\(invite.uses == 1 ? "" : "s"), until \(expiry); new users run: parley register NAME --server URL --invite \(invite.token)\n".utf8))
+                FileHandle.standardError.write(
+                    Data(
+                        "\(invite.uses) registration\(invite.uses == 1 ? "" : "s"), until \(expiry); new users run: parley register NAME --server URL --invite \(invite.token)\n"
+                            .utf8))
             }
         }
     }
@@ -53,8 +55,9 @@ struct AccountsCommand: AsyncParsableCommand {
                             print(String(decoding: try JSONEncoder().encode(account), as: UTF8.self))
                         } else {
                             let created = Date(timeIntervalSince1970: Double(account.created) / 1000)
-                            print("\(account.accountId)  \(account.username)  \(account.devices) device\(account.devices == 1 ? "" : "s")  "
-                                  + "created \(created)\(account.disabled ? "  DISABLED" : "")")
+                            print(
+                                "\(account.accountId)  \(account.username)  \(account.devices) device\(account.devices == 1 ? "" : "s")  "
+                                    + "created \(created)\(account.disabled ? "  DISABLED" : "")")
                         }
                     }
                     after = page.next

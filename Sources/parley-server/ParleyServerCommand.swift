@@ -9,7 +9,9 @@ struct ParleyServerCommand: AsyncParsableCommand {
         commandName: "parley-server",
         abstract: "The Parley messaging server: accounts, key directory, mailboxes, WebSocket delivery, attachments, hash banks.",
         version: ParleyVersion.current,
-        subcommands: [ServeCommand.self, ContentDetectionCommand.self, InvitesCommand.self, AccountsCommand.self, CertificatesCommand.self],
+        subcommands: [
+            ServeCommand.self, ContentDetectionCommand.self, InvitesCommand.self, AccountsCommand.self, CertificatesCommand.self,
+        ],
         defaultSubcommand: ServeCommand.self)
 
     /// As ArgumentParser runs it, except that `parley-server --help` shows the flags of `serve` — what running the
@@ -19,7 +21,8 @@ struct ParleyServerCommand: AsyncParsableCommand {
         guard arguments == ["--help"] || arguments == ["-h"] else { return await main(arguments) }
         print(configuration.abstract + "\n")
         print(helpMessage(for: ServeCommand.self))
-        print("""
+        print(
+            """
 
             OTHER COMMANDS (as the operator of a running server):
               dcd           import hashes into a bank, check an import

@@ -7,13 +7,19 @@ import ParleyServer
 struct PushOptions: ParsableArguments {
     private static let environment = ProcessInfo.processInfo.environment
 
-    @Option(help: "The VAPID (Web Push) signing key file, created on first start; processes sharing one PostgreSQL database must share it (environment: PARLEY_VAPID_KEY_FILE; default: vapid.key in the data directory).")
+    @Option(
+        help:
+            "The VAPID (Web Push) signing key file, created on first start; processes sharing one PostgreSQL database must share it (environment: PARLEY_VAPID_KEY_FILE; default: vapid.key in the data directory)."
+    )
     var vapidKeyFile: String?
 
     @Option(help: "A mailto: or https:// contact push services may reach the operator at (environment: PARLEY_VAPID_SUBJECT).")
     var vapidSubject = environment["PARLEY_VAPID_SUBJECT"] ?? VAPIDSigner.defaultSubject
 
-    @Option(help: "APNs token signing key (.p8 from Apple); with --apns-key-id and --apns-team-id enables APNs (environment: PARLEY_APNS_KEY_FILE).")
+    @Option(
+        help:
+            "APNs token signing key (.p8 from Apple); with --apns-key-id and --apns-team-id enables APNs (environment: PARLEY_APNS_KEY_FILE)."
+    )
     var apnsKeyFile: String?
 
     @Option(help: "The APNs key's 10-character id (environment: PARLEY_APNS_KEY_ID).")
@@ -22,7 +28,8 @@ struct PushOptions: ParsableArguments {
     @Option(help: "The Apple developer team's 10-character id (environment: PARLEY_APNS_TEAM_ID).")
     var apnsTeamId: String?
 
-    @Option(help: "Send APNs requests here instead of Apple's production and sandbox hosts (a relay, or tests) (environment: PARLEY_APNS_URL).")
+    @Option(
+        help: "Send APNs requests here instead of Apple's production and sandbox hosts (a relay, or tests) (environment: PARLEY_APNS_URL).")
     var apnsURL: String?
 
     @Option(help: "Google service-account JSON for the Firebase project; enables FCM (environment: PARLEY_FCM_SERVICE_ACCOUNT).")
@@ -31,18 +38,28 @@ struct PushOptions: ParsableArguments {
     @Option(help: "Send FCM requests here instead of https://fcm.googleapis.com (environment: PARLEY_FCM_URL).")
     var fcmURL: String?
 
-    @Option(help: "PEM file of the only certificate authorities trusted for push providers; default: the system's (environment: PARLEY_PUSH_CA_FILE).")
+    @Option(
+        help:
+            "PEM file of the only certificate authorities trusted for push providers; default: the system's (environment: PARLEY_PUSH_CA_FILE)."
+    )
     var pushCAFile: String?
 
-    @Flag(help: "Accept Web Push endpoints at loopback, private and link-local addresses (a push service on your own network, tests) (environment: PARLEY_PUSH_ALLOW_PRIVATE_HOSTS=1).")
+    @Flag(
+        help:
+            "Accept Web Push endpoints at loopback, private and link-local addresses (a push service on your own network, tests) (environment: PARLEY_PUSH_ALLOW_PRIVATE_HOSTS=1)."
+    )
     var pushAllowPrivateHosts = environment["PARLEY_PUSH_ALLOW_PRIVATE_HOSTS"] == "1"
 
-    @Option(help: "Seconds within which a device is pushed at most once, however many messages arrive (environment: PARLEY_PUSH_WINDOW_SECONDS).")
+    @Option(
+        help:
+            "Seconds within which a device is pushed at most once, however many messages arrive (environment: PARLEY_PUSH_WINDOW_SECONDS).")
     var pushWindowSeconds = Int(environment["PARLEY_PUSH_WINDOW_SECONDS"] ?? "") ?? 30
 
     func validate() throws {
         guard (1...3600).contains(pushWindowSeconds) else { throw ValidationError("--push-window-seconds must be 1…3600") }
-        let apns = [value(apnsKeyFile, "PARLEY_APNS_KEY_FILE"), value(apnsKeyId, "PARLEY_APNS_KEY_ID"), value(apnsTeamId, "PARLEY_APNS_TEAM_ID")]
+        let apns = [
+            value(apnsKeyFile, "PARLEY_APNS_KEY_FILE"), value(apnsKeyId, "PARLEY_APNS_KEY_ID"), value(apnsTeamId, "PARLEY_APNS_TEAM_ID"),
+        ]
         guard apns.allSatisfy({ $0 == nil }) || apns.allSatisfy({ $0 != nil }) else {
             throw ValidationError("--apns-key-file, --apns-key-id and --apns-team-id go together")
         }
@@ -52,14 +69,17 @@ struct PushOptions: ParsableArguments {
     ///
     /// - Throws: ``PushConfigurationError`` for unusable credentials; Foundation's error for unreadable files.
     func settings(dataDirectory: URL) throws -> PushSettings {
-        let keyFile = value(vapidKeyFile, "PARLEY_VAPID_KEY_FILE").map { URL(fileURLWithPath: $0) }
+        let keyFile =
+            value(vapidKeyFile, "PARLEY_VAPID_KEY_FILE").map { URL(fileURLWithPath: $0) }
             ?? dataDirectory.appendingPathComponent("vapid.key")
         var settings = PushSettings(vapid: try VAPIDSigner(rawKey: try SecretKeyFile.load(at: keyFile), subject: vapidSubject))
         if let path = value(apnsKeyFile, "PARLEY_APNS_KEY_FILE"), let keyId = value(apnsKeyId, "PARLEY_APNS_KEY_ID"),
-           let teamId = value(apnsTeamId, "PARLEY_APNS_TEAM_ID") {
+            let teamId = value(apnsTeamId, "PARLEY_APNS_TEAM_ID")
+        {
             let pem = try String(contentsOfFile: path, encoding: .utf8)
             if let url = value(apnsURL, "PARLEY_APNS_URL") {
-                settings.apns = try APNsConfiguration(keyPEM: pem, keyPath: path, keyId: keyId, teamId: teamId, productionURL: url, sandboxURL: url)
+                settings.apns = try APNsConfiguration(
+                    keyPEM: pem, keyPath: path, keyId: keyId, teamId: teamId, productionURL: url, sandboxURL: url)
             } else {
                 settings.apns = try APNsConfiguration(keyPEM: pem, keyPath: path, keyId: keyId, teamId: teamId)
             }

@@ -22,7 +22,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Port to listen on; 0 picks a free one (environment: PARLEY_PORT).")
     var port = Int(environment["PARLEY_PORT"] ?? "") ?? 8080
 
-    @Option(help: "Port for the gRPC key service (seed 002's SignalE2EEService, HTTP/2); unset: no gRPC listener; 0 picks a free port (environment: PARLEY_GRPC_PORT).")
+    @Option(
+        help:
+            "Port for the gRPC key service (seed 002's SignalE2EEService, HTTP/2); unset: no gRPC listener; 0 picks a free port (environment: PARLEY_GRPC_PORT)."
+    )
     var grpcPort: Int?
 
     private var resolvedGRPCPort: Int? { grpcPort ?? Self.environment["PARLEY_GRPC_PORT"].flatMap { Int($0) } }
@@ -36,7 +39,7 @@ struct ServeCommand: AsyncParsableCommand {
     /// The TLS files for the gRPC port, from the flags or the environment.
     private var grpcTLS: GRPCKeyServer.TLSFiles? {
         guard let certificate = grpcTLSCertificate ?? Self.environment["PARLEY_GRPC_TLS_CERTIFICATE"],
-              let key = grpcTLSKey ?? Self.environment["PARLEY_GRPC_TLS_KEY"]
+            let key = grpcTLSKey ?? Self.environment["PARLEY_GRPC_TLS_KEY"]
         else { return nil }
         return GRPCKeyServer.TLSFiles(certificateChain: certificate, privateKey: key)
     }
@@ -44,7 +47,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Directory for the SQLite database and attachments (environment: PARLEY_DATA_DIR).")
     var dataDirectory = environment["PARLEY_DATA_DIR"] ?? "./parley-data"
 
-    @Option(help: "What a SQLite commit survives: process (a killed server loses nothing) or power (also a power cut; an fsync per commit, much slower) (environment: PARLEY_SQLITE_DURABILITY).")
+    @Option(
+        help:
+            "What a SQLite commit survives: process (a killed server loses nothing) or power (also a power cut; an fsync per commit, much slower) (environment: PARLEY_SQLITE_DURABILITY)."
+    )
     var sqliteDurability = environment["PARLEY_SQLITE_DURABILITY"] ?? "process"
 
     @Option(help: "PostgreSQL URL, postgres://user:password@host:port/database (environment: PARLEY_DATABASE_URL).")
@@ -66,28 +72,44 @@ struct ServeCommand: AsyncParsableCommand {
     var maxConnections = Int(environment["PARLEY_MAX_CONNECTIONS"] ?? "") ?? ConnectionLimits().maximumConnections
 
     @Option(help: "Open connections from one client address (environment: PARLEY_MAX_CONNECTIONS_PER_ADDRESS).")
-    var maxConnectionsPerAddress = Int(environment["PARLEY_MAX_CONNECTIONS_PER_ADDRESS"] ?? "") ?? ConnectionLimits().maximumConnectionsPerAddress
+    var maxConnectionsPerAddress =
+        Int(environment["PARLEY_MAX_CONNECTIONS_PER_ADDRESS"] ?? "") ?? ConnectionLimits().maximumConnectionsPerAddress
 
-    @Option(name: .customLong("trusted-proxy"), help: ArgumentHelp(
-        "A reverse proxy in front of the server, by IP address (repeatable; environment: PARLEY_TRUSTED_PROXIES, comma-separated): "
-        + "its connections are not capped per address, and requests through it are limited by the client its X-Forwarded-For names."))
+    @Option(
+        name: .customLong("trusted-proxy"),
+        help: ArgumentHelp(
+            "A reverse proxy in front of the server, by IP address (repeatable; environment: PARLEY_TRUSTED_PROXIES, comma-separated): "
+                + "its connections are not capped per address, and requests through it are limited by the client its X-Forwarded-For names."
+        ))
     var trustedProxies: [String] = (environment["PARLEY_TRUSTED_PROXIES"] ?? "").split(separator: ",").map {
         $0.trimmingCharacters(in: .whitespaces)
     }.filter { !$0.isEmpty }
 
-    @Option(help: "Seconds a connection has, from its first byte, to send its first complete request head (environment: PARLEY_REQUEST_HEAD_TIMEOUT_SECONDS).")
+    @Option(
+        help:
+            "Seconds a connection has, from its first byte, to send its first complete request head (environment: PARLEY_REQUEST_HEAD_TIMEOUT_SECONDS)."
+    )
     var requestHeadTimeoutSeconds = Int(environment["PARLEY_REQUEST_HEAD_TIMEOUT_SECONDS"] ?? "") ?? 10
 
     @Option(help: "Seconds a connection may send nothing before it is closed (environment: PARLEY_READ_TIMEOUT_SECONDS).")
     var readTimeoutSeconds = Int(environment["PARLEY_READ_TIMEOUT_SECONDS"] ?? "") ?? 90
 
-    @Option(help: "Who may register: open, token (only with an invite from `parley-server invites create`) or closed (environment: PARLEY_REGISTRATION).")
+    @Option(
+        help:
+            "Who may register: open, token (only with an invite from `parley-server invites create`) or closed (environment: PARLEY_REGISTRATION)."
+    )
     var registration = environment["PARLEY_REGISTRATION"] ?? "open"
 
-    @Option(help: "on: concurrent sends share write transactions (group commit); off: one transaction per send, for comparison (environment: PARLEY_GROUP_COMMIT).")
+    @Option(
+        help:
+            "on: concurrent sends share write transactions (group commit); off: one transaction per send, for comparison (environment: PARLEY_GROUP_COMMIT)."
+    )
     var groupCommit = environment["PARLEY_GROUP_COMMIT"] ?? "on"
 
-    @Option(help: "Operator credential for the hash banks' operator API (deletes, imports); unset disables it (environment: PARLEY_OPERATOR_TOKEN).")
+    @Option(
+        help:
+            "Operator credential for the hash banks' operator API (deletes, imports); unset disables it (environment: PARLEY_OPERATOR_TOKEN)."
+    )
     var operatorToken: String?
 
     private var resolvedOperatorToken: String? { operatorToken ?? Self.environment["PARLEY_OPERATOR_TOKEN"] }
@@ -101,7 +123,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Wrong PINs after which a PIN backup is deleted (environment: PARLEY_BACKUP_MAX_FAILURES).")
     var backupMaxFailures = Int(environment["PARLEY_BACKUP_MAX_FAILURES"] ?? "") ?? 10
 
-    @Option(help: "The PIN backups' OPRF key file, created on first start; processes sharing one PostgreSQL database must share it (environment: PARLEY_BACKUP_KEY_FILE; default: backup-oprf.key in the data directory).")
+    @Option(
+        help:
+            "The PIN backups' OPRF key file, created on first start; processes sharing one PostgreSQL database must share it (environment: PARLEY_BACKUP_KEY_FILE; default: backup-oprf.key in the data directory)."
+    )
     var backupKeyFile: String?
 
     private var resolvedBackupKeyFile: String? { backupKeyFile ?? Self.environment["PARLEY_BACKUP_KEY_FILE"] }
@@ -132,8 +157,10 @@ struct ServeCommand: AsyncParsableCommand {
         guard messageTTLDays <= Self.maximumTTLDays, dcdSeenTTLDays <= Self.maximumTTLDays else {
             throw ValidationError("--message-ttl-days and --dcd-seen-ttl-days are at most \(Self.maximumTTLDays) (ten years)")
         }
-        guard ((grpcTLSCertificate ?? Self.environment["PARLEY_GRPC_TLS_CERTIFICATE"]) == nil)
-                == ((grpcTLSKey ?? Self.environment["PARLEY_GRPC_TLS_KEY"]) == nil) else {
+        guard
+            ((grpcTLSCertificate ?? Self.environment["PARLEY_GRPC_TLS_CERTIFICATE"]) == nil)
+                == ((grpcTLSKey ?? Self.environment["PARLEY_GRPC_TLS_KEY"]) == nil)
+        else {
             throw ValidationError("--grpc-tls-certificate and --grpc-tls-key go together")
         }
         if let port = resolvedGRPCPort, !(0...65535).contains(port) { throw ValidationError("--grpc-port must be 0…65535") }
@@ -170,19 +197,22 @@ struct ServeCommand: AsyncParsableCommand {
         let pushSettings = try push.settings(dataDirectory: data)
         logger.info("push providers: \(pushSettings.providers.joined(separator: ", "))")
         if pushSettings.vapid.subject == VAPIDSigner.defaultSubject {
-            logger.warning("Web Push requests name \(VAPIDSigner.defaultSubject) as their contact; some push services refuse it: set --vapid-subject")
+            logger.warning(
+                "Web Push requests name \(VAPIDSigner.defaultSubject) as their contact; some push services refuse it: set --vapid-subject")
         }
         let makeDependencies = { (store: any ServerStore) in
-            ServerDependencies(store: store, attachments: attachments, hasher: CredentialHasher(), limits: limits,
-                               contentDetection: contentDetection, backup: backup, groupCommit: groupCommit == "on",
-                               registration: RegistrationMode(rawValue: registration) ?? .open, sealedSender: sealedSender,
-                               push: pushSettings, logger: logger)
+            ServerDependencies(
+                store: store, attachments: attachments, hasher: CredentialHasher(), limits: limits,
+                contentDetection: contentDetection, backup: backup, groupCommit: groupCommit == "on",
+                registration: RegistrationMode(rawValue: registration) ?? .open, sealedSender: sealedSender,
+                push: pushSettings, logger: logger)
         }
         guard let databaseURL = databaseURL ?? Self.environment["PARLEY_DATABASE_URL"] else {
             // One server per SQLite data directory.
             let lock = try DataDirectoryLock(directory: dataDirectory)
-            let store = try SQLiteStore(path: (dataDirectory as NSString).appendingPathComponent("server.sqlite"),
-                                        durability: SQLiteDurability(rawValue: sqliteDurability) ?? .processCrash)
+            let store = try SQLiteStore(
+                path: (dataDirectory as NSString).appendingPathComponent("server.sqlite"),
+                durability: SQLiteDurability(rawValue: sqliteDurability) ?? .processCrash)
             let dependencies = makeDependencies(store)
             let maintenance = MaintenanceService(dependencies: dependencies, logger: logger)
             try await serve(dependencies, services: [maintenance], backend: "SQLite", logger: logger)
@@ -198,9 +228,13 @@ struct ServeCommand: AsyncParsableCommand {
         let maintenance = MaintenanceService(dependencies: dependencies, logger: logger) { now in
             try await store.preparePartitions(now: now)
         }
-        try await serve(dependencies, services: [maintenance, MailboxChangeListener(store: store, hub: dependencies.hub),
-                                                 AccountChangeListener(store: store, hub: dependencies.hub)],
-                        backend: "PostgreSQL", logger: logger)
+        try await serve(
+            dependencies,
+            services: [
+                maintenance, MailboxChangeListener(store: store, hub: dependencies.hub),
+                AccountChangeListener(store: store, hub: dependencies.hub),
+            ],
+            backend: "PostgreSQL", logger: logger)
     }
 
     /// Every socket is a file descriptor: lift the soft limit to the hard one so thousands of clients fit.
@@ -215,16 +249,21 @@ struct ServeCommand: AsyncParsableCommand {
         var services = services
         if let grpcPort = resolvedGRPCPort {
             let tls = grpcTLS
-            services.append(GRPCKeyServer(dependencies, host: host, port: grpcPort, tls: tls, logger: logger) { [host] port in
-                FileHandle.standardOutput.write(Data("parley-server gRPC listening on \(host):\(port)\(tls == nil ? "" : " (TLS)")\n".utf8))
-            })
+            services.append(
+                GRPCKeyServer(dependencies, host: host, port: grpcPort, tls: tls, logger: logger) { [host] port in
+                    FileHandle.standardOutput.write(
+                        Data("parley-server gRPC listening on \(host):\(port)\(tls == nil ? "" : " (TLS)")\n".utf8))
+                })
         }
         let app = ParleyServerApplication.make(
             dependencies, host: host, port: port, keepAliveInterval: .seconds(keepAliveSeconds), services: services, logger: logger
         ) { [host, dataDirectory] port in
-            logger.notice("parley-server \(ParleyVersion.current) started", metadata: [
-                "address": "\(host):\(port)", "storage": "\(backend)", "data-directory": "\(dataDirectory)",
-                "push": "\(dependencies.push.settings.providers.joined(separator: ","))"])
+            logger.notice(
+                "parley-server \(ParleyVersion.current) started",
+                metadata: [
+                    "address": "\(host):\(port)", "storage": "\(backend)", "data-directory": "\(dataDirectory)",
+                    "push": "\(dependencies.push.settings.providers.joined(separator: ","))",
+                ])
             // One line on stdout that scripts (and the integration tests) wait for.
             FileHandle.standardOutput.write(Data("parley-server listening on \(host):\(port)\n".utf8))
         }

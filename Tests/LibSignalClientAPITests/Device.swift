@@ -17,8 +17,9 @@ final class Device {
 
     /// Another device of the same account: the account's identity key, its own registration id and store.
     func linkedDevice(_ deviceId: UInt32) -> Device {
-        Device(store: InMemorySignalProtocolStore(identity: identity, registrationId: UInt32.random(in: 1...16380)),
-               aci: aci, deviceId: deviceId)
+        Device(
+            store: InMemorySignalProtocolStore(identity: identity, registrationId: UInt32.random(in: 1...16380)),
+            aci: aci, deviceId: deviceId)
     }
 
     var identity: IdentityKeyPair { try! store.identityKeyPair(context: context) }

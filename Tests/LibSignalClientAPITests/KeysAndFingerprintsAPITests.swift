@@ -33,14 +33,17 @@ import Testing
         let okm = try hkdf(
             outputLength: 42, inputKeyMaterial: Data(repeating: 0x0b, count: 22),
             salt: Data((0x00...0x0c).map { UInt8($0) }), info: Data((0xf0...0xf9).map { UInt8($0) }))
-        #expect(okm.map { String(format: "%02x", $0) }.joined()
-            == "3cb25f25faacd57a90434f64d0362f2a2d2d0a90cf1a5a4c5db02d56ecc4c5bf34007208d5b887185865")
+        #expect(
+            okm.map { String(format: "%02x", $0) }.joined()
+                == "3cb25f25faacd57a90434f64d0362f2a2d2d0a90cf1a5a4c5db02d56ecc4c5bf34007208d5b887185865")
         #expect(throws: SignalError.self) { try hkdf(outputLength: 255 * 32 + 1, inputKeyMaterial: Data([1]), salt: Data(), info: Data()) }
     }
 
     @Test func safetyNumbersMatchAndScansCompare() throws {
-        let alice = IdentityKeyPair.generate(), bob = IdentityKeyPair.generate()
-        let aliceAci = Aci(fromUUID: UUID()), bobAci = Aci(fromUUID: UUID())
+        let alice = IdentityKeyPair.generate()
+        let bob = IdentityKeyPair.generate()
+        let aliceAci = Aci(fromUUID: UUID())
+        let bobAci = Aci(fromUUID: UUID())
         let generator = NumericFingerprintGenerator(iterations: 5200)
         let mine = try generator.create(
             version: 2, localIdentifier: aliceAci.serviceIdBinary, localKey: alice.publicKey,

@@ -6,7 +6,8 @@ import Testing
 /// `PlaintextContent`; the sender finds the session it names, archives it and sends again on a new one.
 @Suite struct RetryReceiptTests {
     @Test func aBrokenSessionLosesNoMessage() throws {
-        let alice = Device(), bob = Device()
+        let alice = Device()
+        let bob = Device()
         try alice.startSession(with: bob, bundle: try bob.bundle())
         #expect(try bob.decrypt(try alice.encrypt("set up", to: bob), from: alice) == "set up")
         #expect(try alice.decrypt(try bob.encrypt("ok", to: alice), from: bob) == "ok")
@@ -48,7 +49,8 @@ import Testing
         let alice = Device()
         let group = UUID()
         _ = try SenderKeyDistributionMessage(from: alice.address, distributionId: group, store: alice.store, context: alice.context)
-        let message = try groupEncrypt(Data("g".utf8), from: alice.address, distributionId: group, store: alice.store, context: alice.context)
+        let message = try groupEncrypt(
+            Data("g".utf8), from: alice.address, distributionId: group, store: alice.store, context: alice.context)
         let receipt = try DecryptionErrorMessage(
             originalMessageBytes: message.serialize(), type: .senderKey, timestamp: 5, originalSenderDeviceId: 2)
         #expect(receipt.ratchetKey == nil && receipt.deviceId == 2)

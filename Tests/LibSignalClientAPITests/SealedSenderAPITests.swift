@@ -37,14 +37,19 @@ import Testing
             #expect(opened.senderCertificate.validate(trustRoot: trustRoot.publicKey, time: now))
             #expect(opened.contentHint == .resendable && opened.groupId == nil && opened.messageType == .preKey)
             let from = ProtocolAddress(opened.senderCertificate.senderAci, deviceId: opened.senderCertificate.deviceId)
-            #expect(try recipient.decrypt(opened.contents, type: opened.messageType, from: alice) == "sealed to \(recipient.aci.serviceIdString)")
+            #expect(
+                try recipient.decrypt(opened.contents, type: opened.messageType, from: alice)
+                    == "sealed to \(recipient.aci.serviceIdString)")
             #expect(from == alice.address)
         }
     }
 
     @Test func versionTwoOneEncryptionManyRecipients() throws {
         let alice = Device()
-        let bob = Device(), bobLaptop = bob.linkedDevice(2), carol = Device(), dave = Device()
+        let bob = Device()
+        let bobLaptop = bob.linkedDevice(2)
+        let carol = Device()
+        let dave = Device()
         let eve = Aci(fromUUID: UUID())
         for device in [bob, bobLaptop, carol, dave] {
             try alice.startSession(with: device, bundle: try device.bundle())
@@ -52,14 +57,16 @@ import Testing
         }
         // The group message: one sender-key encryption, its distribution message given to each member device.
         let group = UUID()
-        let distribution = try SenderKeyDistributionMessage(from: alice.address, distributionId: group, store: alice.store, context: alice.context)
+        let distribution = try SenderKeyDistributionMessage(
+            from: alice.address, distributionId: group, store: alice.store, context: alice.context)
         for device in [bob, bobLaptop, carol, dave] {
             try processSenderKeyDistributionMessage(
                 try SenderKeyDistributionMessage(bytes: distribution.serialize()), from: alice.address, distributionId: group,
                 store: device.store, context: device.context)
         }
-        let groupMessage = try groupEncrypt(Data("to everyone".utf8), from: alice.address, distributionId: group,
-                                            store: alice.store, context: alice.context)
+        let groupMessage = try groupEncrypt(
+            Data("to everyone".utf8), from: alice.address, distributionId: group,
+            store: alice.store, context: alice.context)
         let content = try UnidentifiedSenderMessageContent(
             groupMessage, from: try certificate(for: alice), contentHint: .implicit, groupId: Data("group-1".utf8))
         let sent = try sealedSenderMultiRecipientEncrypt(
@@ -73,9 +80,11 @@ import Testing
         #expect(parsed.excludedRecipients == [eve])
         let bobEntry = try #require(parsed.recipient(bob.aci))
         #expect(bobEntry.devices.map(\.deviceId) == [1, 2])
-        #expect(bobEntry.devices.map { UInt32($0.registrationId) } == [
-            try bob.store.localRegistrationId(context: bob.context), try bobLaptop.store.localRegistrationId(context: bobLaptop.context),
-        ])
+        #expect(
+            bobEntry.devices.map { UInt32($0.registrationId) } == [
+                try bob.store.localRegistrationId(context: bob.context),
+                try bobLaptop.store.localRegistrationId(context: bobLaptop.context),
+            ])
         #expect(!sent.contains(alice.identity.publicKey.serialize()), "the sender's identity is not in the clear")
 
         for (device, serviceId) in [(bob, bob.aci), (bobLaptop, bob.aci), (carol, carol.aci), (dave, dave.aci)] {
@@ -85,16 +94,20 @@ import Testing
             #expect(opened.senderCertificate.validate(trustRoot: trustRoot.publicKey, time: now))
             #expect(opened.senderCertificate.senderAci == alice.aci && opened.messageType == .senderKey)
             #expect(opened.groupId == Data("group-1".utf8) && opened.contentHint == .implicit)
-            let plaintext = try groupDecrypt(opened.contents, from: alice.address, distributionId: group, store: device.store, context: device.context)
+            let plaintext = try groupDecrypt(
+                opened.contents, from: alice.address, distributionId: group, store: device.store, context: device.context)
             #expect(plaintext == Data("to everyone".utf8))
         }
         // Carol's share does not open for Dave.
         let carolsShare = parsed.messageForRecipient(try #require(parsed.recipient(carol.aci)))
-        #expect(throws: SignalError.self) { try UnidentifiedSenderMessageContent(message: carolsShare, identityStore: dave.store, context: dave.context) }
+        #expect(throws: SignalError.self) {
+            try UnidentifiedSenderMessageContent(message: carolsShare, identityStore: dave.store, context: dave.context)
+        }
     }
 
     @Test func versionTwoRefusesTamperingAndBadRecipients() throws {
-        let alice = Device(), bob = Device()
+        let alice = Device()
+        let bob = Device()
         try alice.startSession(with: bob, bundle: try bob.bundle())
         let content = UnidentifiedSenderMessageContent(try alice.encrypt("x", to: bob), from: try certificate(for: alice))
         let sent = try sealedSenderMultiRecipientEncrypt(
@@ -118,13 +131,17 @@ import Testing
             forged, for: [bob.address], identityStore: alice.store, sessionStore: alice.store, context: alice.context)
         #expect(throws: SignalError.self) {
             try UnidentifiedSenderMessageContent(
-                message: try sealedSenderMultiRecipientMessageForSingleRecipient(forgedSent), identityStore: bob.store, context: bob.context)
+                message: try sealedSenderMultiRecipientMessageForSingleRecipient(forgedSent), identityStore: bob.store, context: bob.context
+            )
         }
         // Recipients that cannot be written: a name that is not a service id, a device without a session.
         let named = try ProtocolAddress(name: "+14155550101", deviceId: 1)
-        try alice.startSession(with: Device(store: InMemorySignalProtocolStore(identity: bob.identity, registrationId: 9)), bundle: try bob.bundle(kyberId: 22))
+        try alice.startSession(
+            with: Device(store: InMemorySignalProtocolStore(identity: bob.identity, registrationId: 9)), bundle: try bob.bundle(kyberId: 22)
+        )
         #expect(throws: SignalError.self) {
-            try sealedSenderMultiRecipientEncrypt(content, for: [named], identityStore: alice.store, sessionStore: alice.store, context: alice.context)
+            try sealedSenderMultiRecipientEncrypt(
+                content, for: [named], identityStore: alice.store, sessionStore: alice.store, context: alice.context)
         }
         #expect(throws: SignalError.self) {
             try sealedSenderMultiRecipientEncrypt(

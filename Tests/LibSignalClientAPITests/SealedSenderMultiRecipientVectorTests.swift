@@ -16,10 +16,11 @@ import Testing
 
     static func bytes(_ parts: String...) -> Data {
         let hex = parts.joined()
-        return Data(stride(from: 0, to: hex.count, by: 2).map { offset -> UInt8 in
-            let start = hex.index(hex.startIndex, offsetBy: offset)
-            return UInt8(hex[start..<hex.index(start, offsetBy: 2)], radix: 16)!
-        })
+        return Data(
+            stride(from: 0, to: hex.count, by: 2).map { offset -> UInt8 in
+                let start = hex.index(hex.startIndex, offsetBy: offset)
+                return UInt8(hex[start..<hex.index(start, offsetBy: 2)], radix: 16)!
+            })
     }
 
     static func serviceId(_ marker: String, _ uuid: String) throws -> ServiceId {
@@ -31,9 +32,10 @@ import Testing
     }
 
     @Test func aciOnlyVersionWithAnotherDeviceLater() throws {
-        let message = try SealedSenderMultiRecipientMessage(bytes: Self.bytes(
-            "22", "03", Self.alice, "0111aa", Self.aliceKeys, Self.bob, "0111bb", Self.bobKeys, Self.bob, "0333bb", Self.bobKeys,
-            Self.shared))
+        let message = try SealedSenderMultiRecipientMessage(
+            bytes: Self.bytes(
+                "22", "03", Self.alice, "0111aa", Self.aliceKeys, Self.bob, "0111bb", Self.bobKeys, Self.bob, "0333bb", Self.bobKeys,
+                Self.shared))
         #expect(message.recipients.count == 2)
         let bob = message.recipient(try Self.serviceId("00", Self.bob))
         #expect(devices(bob) == ["0111bb", "0333bb"])
@@ -42,9 +44,10 @@ import Testing
     }
 
     @Test func serviceIdVersionWithCompactListsRepeatsAndExclusions() throws {
-        let compact = try SealedSenderMultiRecipientMessage(bytes: Self.bytes(
-            "23", "03", "00", Self.alice, "0191aa", "0333aa", Self.aliceKeys, "01", Self.bob, "0111bb", Self.bobKeys,
-            "00", Self.alice, "0505aa", Self.aliceKeys, Self.shared))
+        let compact = try SealedSenderMultiRecipientMessage(
+            bytes: Self.bytes(
+                "23", "03", "00", Self.alice, "0191aa", "0333aa", Self.aliceKeys, "01", Self.bob, "0111bb", Self.bobKeys,
+                "00", Self.alice, "0505aa", Self.aliceKeys, Self.shared))
         let alice = compact.recipient(try Self.serviceId("00", Self.alice))
         #expect(devices(alice) == ["0111aa", "0333aa", "0505aa"])
         #expect(compact.messageForRecipient(try #require(alice)) == Self.bytes("22", Self.aliceKeys, Self.shared))
@@ -52,22 +55,26 @@ import Testing
         let aciBob = try Self.serviceId("00", Self.bob)
         #expect(devices(pniBob) == ["0111bb"] && compact.recipient(aciBob) == nil)
 
-        let excluded = try SealedSenderMultiRecipientMessage(bytes: Self.bytes(
-            "23", "04", "00", Self.alice, "0191aa", "0333aa", Self.aliceKeys, "00", Self.eve, "00",
-            "01", Self.bob, "0111bb", Self.bobKeys, "00", Self.mallory, "00", Self.shared))
+        let excluded = try SealedSenderMultiRecipientMessage(
+            bytes: Self.bytes(
+                "23", "04", "00", Self.alice, "0191aa", "0333aa", Self.aliceKeys, "00", Self.eve, "00",
+                "01", Self.bob, "0111bb", Self.bobKeys, "00", Self.mallory, "00", Self.shared))
         #expect(excluded.recipients.count == 2)
         #expect(excluded.excludedRecipients == [try Self.serviceId("00", Self.eve), try Self.serviceId("00", Self.mallory)])
 
-        let repeated = try SealedSenderMultiRecipientMessage(bytes: Self.bytes(
-            "23", "03", "00", Self.alice, "0111aa", Self.aliceKeys, "00", Self.alice, "0333aa", Self.aliceKeys,
-            "00", Self.alice, "0333ff", Self.aliceKeys, Self.shared))
-        #expect(devices(repeated.recipient(try Self.serviceId("00", Self.alice))) == ["0111aa", "0333aa", "0333ff"],
-                "repeated devices are not diagnosed")
+        let repeated = try SealedSenderMultiRecipientMessage(
+            bytes: Self.bytes(
+                "23", "03", "00", Self.alice, "0111aa", Self.aliceKeys, "00", Self.alice, "0333aa", Self.aliceKeys,
+                "00", Self.alice, "0333ff", Self.aliceKeys, Self.shared))
+        #expect(
+            devices(repeated.recipient(try Self.serviceId("00", Self.alice))) == ["0111aa", "0333aa", "0333ff"],
+            "repeated devices are not diagnosed")
     }
 
     @Test func malformedMessagesAreRefused() {
         let refused: [Data] = [
-            Self.bytes("23", "03", "00", Self.alice, "0191aa", "0333aa", Self.aliceKeys, "00", Self.eve, "00", "00", Self.eve, "00", Self.shared),
+            Self.bytes(
+                "23", "03", "00", Self.alice, "0191aa", "0333aa", Self.aliceKeys, "00", Self.eve, "00", "00", Self.eve, "00", Self.shared),
             Self.bytes("23", "02", "00", Self.alice, "0191aa", "0333aa", Self.aliceKeys, "00", Self.alice, "00", Self.shared),
             Self.bytes("23", "02", "00", Self.alice, "00", "00", Self.alice, "0191aa", "0333aa", Self.aliceKeys, Self.shared),
             Self.bytes("23", "01", "00", Self.alice, "0191aa", "00", Self.aliceKeys, Self.shared),

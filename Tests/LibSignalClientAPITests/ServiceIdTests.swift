@@ -37,8 +37,10 @@ import Testing
     }
 
     @Test func malformedAndMismatchedInputsAreRefused() {
-        for text in ["", "PNI:", "ACI:8c78cd2a-16ff-427d-83dc-1a5e36ce713d", "8c78cd2a16ff427d83dc1a5e36ce713d",
-                     "{8c78cd2a-16ff-427d-83dc-1a5e36ce713d}", "pni:8c78cd2a-16ff-427d-83dc-1a5e36ce713d"] {
+        for text in [
+            "", "PNI:", "ACI:8c78cd2a-16ff-427d-83dc-1a5e36ce713d", "8c78cd2a16ff427d83dc1a5e36ce713d",
+            "{8c78cd2a-16ff-427d-83dc-1a5e36ce713d}", "pni:8c78cd2a-16ff-427d-83dc-1a5e36ce713d",
+        ] {
             #expect(throws: ServiceIdError.invalidServiceId) { try ServiceId.parseFrom(serviceIdString: text) }
         }
         for bytes in [[], Array(Self.uuidBytes.prefix(15)), [0x00] + Self.uuidBytes, [0x02] + Self.uuidBytes] {

@@ -28,7 +28,8 @@ import Testing
 
     @Test func aReplayedLastResortPreKeyMessageIsRefused() throws {
         let bobStore = ObservedStore()
-        let alice = Device(), bob = Device(store: bobStore)
+        let alice = Device()
+        let bob = Device(store: bobStore)
         // No one-time prekey: only the KEM prekey and signed prekey protect the first message.
         try alice.startSession(with: bob, bundle: try bob.bundle(oneTime: false))
         let first = try alice.encrypt("once", to: bob)
@@ -44,18 +45,22 @@ import Testing
 
         // A new message from Alice with a new base key is still accepted on the same last-resort key.
         let again = Device(store: InMemorySignalProtocolStore())
-        try again.startSession(with: bob, bundle: try PreKeyBundle(
-            registrationId: try bob.store.localRegistrationId(context: bob.context), deviceId: 1, signedPrekeyId: 7,
-            signedPrekey: try bob.store.loadSignedPreKey(id: 7, context: bob.context).publicKey(),
-            signedPrekeySignature: try bob.store.loadSignedPreKey(id: 7, context: bob.context).signature,
-            identity: bob.identity.identityKey, kyberPrekeyId: 20,
-            kyberPrekey: try bob.store.loadKyberPreKey(id: 20, context: bob.context).publicKey(),
-            kyberPrekeySignature: try bob.store.loadKyberPreKey(id: 20, context: bob.context).signature))
+        try again.startSession(
+            with: bob,
+            bundle: try PreKeyBundle(
+                registrationId: try bob.store.localRegistrationId(context: bob.context), deviceId: 1, signedPrekeyId: 7,
+                signedPrekey: try bob.store.loadSignedPreKey(id: 7, context: bob.context).publicKey(),
+                signedPrekeySignature: try bob.store.loadSignedPreKey(id: 7, context: bob.context).signature,
+                identity: bob.identity.identityKey, kyberPrekeyId: 20,
+                kyberPrekey: try bob.store.loadKyberPreKey(id: 20, context: bob.context).publicKey(),
+                kyberPrekeySignature: try bob.store.loadKyberPreKey(id: 20, context: bob.context).signature))
         #expect(try bob.decrypt(try again.encrypt("fresh", to: bob), from: again) == "fresh")
     }
 
     @Test func loadExistingSessionsFailsForAMissingSession() throws {
-        let alice = Device(), bob = Device(), carol = Device()
+        let alice = Device()
+        let bob = Device()
+        let carol = Device()
         try alice.startSession(with: bob, bundle: try bob.bundle())
         #expect(try alice.store.loadExistingSessions(for: [bob.address], context: alice.context).count == 1)
         #expect(throws: SignalError.self) {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ParleyCLI
 
 /// The streaming doors' watch over clients that stop reading: a write that waits past the limit ends the stream; writes

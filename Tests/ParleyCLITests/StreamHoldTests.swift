@@ -1,6 +1,7 @@
 import NIOCore
 import NIOPosix
 import Testing
+
 @testable import ParleyCLI
 
 /// A long response's hold: its connection is closed when a write (the response head included) waits past the limit,
@@ -25,8 +26,9 @@ import Testing
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let (client, server) = try await Self.connection(on: group)
         let slots = SubscriberSlots(limit: 1)
-        var hold: StreamHold? = StreamHold(try #require(slots.lease()), limit: .milliseconds(200), closing: server,
-                                           waitingForHead: true)
+        var hold: StreamHold? = StreamHold(
+            try #require(slots.lease()), limit: .milliseconds(200), closing: server,
+            waitingForHead: true)
         #expect(slots.isFull)
         // The body never runs (its head write hangs): the watchdog closes the connection, and the client sees it.
         try await client.closeFuture.get()
@@ -47,8 +49,9 @@ import Testing
         taking.watch.stopWaiting()
         for _ in 0..<5 { try await taking.watch.write { try await Task.sleep(for: .milliseconds(10)) } }
         // A response dropped before its body ran: its watchdog (which would close the connection after 1 s) goes with it.
-        var dropped: StreamHold? = StreamHold(try #require(slots.lease()), limit: .seconds(1), closing: server,
-                                               waitingForHead: true)
+        var dropped: StreamHold? = StreamHold(
+            try #require(slots.lease()), limit: .seconds(1), closing: server,
+            waitingForHead: true)
         dropped = nil
         try await Task.sleep(for: .seconds(3))
         #expect(server.isActive && client.isActive)

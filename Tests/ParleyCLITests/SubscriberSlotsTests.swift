@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ParleyCLI
 
 /// The cap on long-lived subscribers: places run out at the limit and come back when a lease is gone, however it goes.

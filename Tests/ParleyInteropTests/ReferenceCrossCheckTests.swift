@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ParleyProtocol
 
 /// Live cross-checks against reference implementations from PyPI, the direction committed vectors cannot cover:
@@ -29,7 +30,10 @@ import Testing
 
     @Test(arguments: KEMKeyType.allCases)
     func kyberPyDecapsulatesParleyEncapsulations(_ type: KEMKeyType) async throws {
-        struct KeyPair: Decodable { let public_key_hex: String; let secret_key_hex: String }
+        struct KeyPair: Decodable {
+            let public_key_hex: String
+            let secret_key_hex: String
+        }
         let hex = { (bytes: [UInt8]) in bytes.map { String(format: "%02x", $0) }.joined() }
         for _ in 0..<3 {
             let keys = try JSONDecoder().decode(KeyPair.self, from: Data(try await python("kem_peer.py", ["keygen", type.name]).utf8))

@@ -2,7 +2,8 @@ import Foundation
 
 /// Where the interop tests find what they run: the shared reference peer, our built executables, Python.
 enum TestEnvironment {
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     /// `../shared` beside the repository, or `PARLEY_SHARED_DIR`.
     static var sharedDirectory: URL {

@@ -1,8 +1,9 @@
 import Crypto
 import Foundation
 import ParleyAPI
-@testable import ParleyKit
 import Testing
+
+@testable import ParleyKit
 
 @Suite struct AttachmentCipherTests {
     struct Vectors: Decodable {
@@ -82,7 +83,8 @@ import Testing
             try AttachmentDecryptor.decrypt(flipped, keys: keys, digest: digest, plaintextLength: plaintext.count)
         }
         #expect(throws: ParleyError.attachment(.macMismatch)) {
-            try AttachmentDecryptor.decrypt(flipped, keys: keys, digest: Array(SHA256.hash(data: flipped)), plaintextLength: plaintext.count)
+            try AttachmentDecryptor.decrypt(
+                flipped, keys: keys, digest: Array(SHA256.hash(data: flipped)), plaintextLength: plaintext.count)
         }
         #expect(throws: ParleyError.attachment(.macMismatch)) {
             try AttachmentDecryptor.decrypt(blob, keys: AttachmentKeys.generate(), digest: digest, plaintextLength: plaintext.count)
@@ -100,7 +102,8 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-attach-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let source = directory.appendingPathComponent("plain"), blob = directory.appendingPathComponent("blob")
+        let source = directory.appendingPathComponent("plain")
+        let blob = directory.appendingPathComponent("blob")
         let restored = directory.appendingPathComponent("restored")
         // 8 MiB of varied bytes, written in pieces.
         #expect(FileManager.default.createFile(atPath: source.path, contents: nil))
@@ -112,13 +115,15 @@ import Testing
         let result = try AttachmentFileEncryption.encrypt(source, to: blob, chunkSize: 100_000) { reported = $0 }
         #expect(reported == 8 * 1024 * 1024 && result.plaintextLength == reported)
         #expect(result.blobLength == AttachmentEncryptor.blobSize(plaintextLength: reported))
-        let plaintextHash = try AttachmentDecryptor.decryptFile(at: blob, to: restored, keys: result.keys, digest: result.digest,
-                                                                plaintextLength: result.plaintextLength, chunkSize: 70_000)
+        let plaintextHash = try AttachmentDecryptor.decryptFile(
+            at: blob, to: restored, keys: result.keys, digest: result.digest,
+            plaintextLength: result.plaintextLength, chunkSize: 70_000)
         #expect(try Data(contentsOf: restored) == Data(contentsOf: source))
         #expect(ContentHashFormat.hex(plaintextHash) == (try ContentDetectionService.hash(ofFileAt: source)))
         #expect(throws: ParleyError.attachment(.digestMismatch)) {
-            try AttachmentDecryptor.decryptFile(at: blob, to: restored, keys: result.keys, digest: [UInt8](repeating: 0, count: 32),
-                                                plaintextLength: result.plaintextLength)
+            try AttachmentDecryptor.decryptFile(
+                at: blob, to: restored, keys: result.keys, digest: [UInt8](repeating: 0, count: 32),
+                plaintextLength: result.plaintextLength)
         }
     }
 }

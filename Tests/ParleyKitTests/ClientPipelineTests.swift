@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
 import ParleyAPI
-@_spi(Inspection) @testable import ParleyKit
 import Testing
+
+@_spi(Inspection) @testable import ParleyKit
 
 /// The client's send and receive pipelines against a real in-process server: two accounts, three devices.
 @Suite(.serialized) struct ClientPipelineTests {
@@ -13,7 +14,9 @@ import Testing
 
     @Test func messagesFlowBothWaysToEveryDeviceWithReceiptsAndRepairs() async throws {
         try await TestServer.run { server in
-            let alice = try server.client("alice"), bobPhone = try server.client("bob-phone"), bobLaptop = try server.client("bob-laptop")
+            let alice = try server.client("alice")
+            let bobPhone = try server.client("bob-phone")
+            let bobLaptop = try server.client("bob-laptop")
             let aliceId = try await alice.accounts.register(username: "alice").accountId
             let bobId = try await bobPhone.accounts.register(username: "bob").accountId
             try await bobPhone.accounts.linkNewDevice(database: bobLaptop.database, name: "laptop")
@@ -64,7 +67,9 @@ import Testing
 
     @Test func aReplacedDeviceIsStaleAndARemovedOneIsExtra() async throws {
         try await TestServer.run { server in
-            let alice = try server.client("alice"), bobPhone = try server.client("bob-phone"), bobLaptop = try server.client("bob-laptop")
+            let alice = try server.client("alice")
+            let bobPhone = try server.client("bob-phone")
+            let bobLaptop = try server.client("bob-laptop")
             let aliceId = try await alice.accounts.register(username: "alice").accountId
             let bobId = try await bobPhone.accounts.register(username: "bob").accountId
             try await bobPhone.accounts.linkNewDevice(database: bobLaptop.database, name: "laptop")
@@ -97,32 +102,42 @@ import Testing
 
     @Test func aDuplicateDeliveryIsStoredOnceAndAKilledSenderStillSends() async throws {
         try await TestServer.run { server in
-            let alice = try server.client("alice"), bob = try server.client("bob")
+            let alice = try server.client("alice")
+            let bob = try server.client("bob")
             _ = try await alice.accounts.register(username: "alice")
             let bobId = try await bob.accounts.register(username: "bob").accountId
             try alice.sender.enqueue(body: "once", to: bobId)
             // "Killed" between enqueue and send: a new client over the same database finds the job and sends.
-            let restarted = ParleyClient(database: alice.database, api: alice.api, attachmentDirectory: FileManager.default.temporaryDirectory)
+            let restarted = ParleyClient(
+                database: alice.database, api: alice.api, attachmentDirectory: FileManager.default.temporaryDirectory)
             #expect(try await restarted.runJobs().completed == 1)
 
             let credentials = try bob.credentials()
             let envelope = try #require(try await bob.api.mailbox(as: credentials).messages.first)
-            guard case .stored = try await bob.receiver.process(envelope) else { Issue.record("not stored"); return }
+            guard case .stored = try await bob.receiver.process(envelope) else {
+                Issue.record("not stored")
+                return
+            }
             #expect(try await bob.receiver.process(envelope) == .duplicate)  // the server delivered it twice
             try await bob.api.acknowledge(envelope.guid, as: credentials)
             #expect(try Self.texts(bob, with: try alice.credentials().accountId) == ["once"])
 
             // Garbage is recorded as undecryptable, not dropped.
-            let forged = Envelope(guid: UUID().uuidString, sourceAccountId: try alice.credentials().accountId, sourceDeviceId: 1, type: 2,
-                                  content: Data([1, 2, 3]).base64EncodedString(), timestamp: 99, serverTimestamp: 99)
-            guard case .undecryptable = try await bob.receiver.process(forged) else { Issue.record("forgery accepted"); return }
+            let forged = Envelope(
+                guid: UUID().uuidString, sourceAccountId: try alice.credentials().accountId, sourceDeviceId: 1, type: 2,
+                content: Data([1, 2, 3]).base64EncodedString(), timestamp: 99, serverTimestamp: 99)
+            guard case .undecryptable = try await bob.receiver.process(forged) else {
+                Issue.record("forgery accepted")
+                return
+            }
             #expect(try bob.conversations().first?.lastMessagePreview == "(could not decrypt)")
         }
     }
 
     @Test func aChangedIdentityBlocksSendingUntilAccepted() async throws {
         try await TestServer.run { server in
-            let alice = try server.client("alice"), bob = try server.client("bob")
+            let alice = try server.client("alice")
+            let bob = try server.client("bob")
             _ = try await alice.accounts.register(username: "alice")
             let bobId = try await bob.accounts.register(username: "bob").accountId
             try alice.sender.enqueue(body: "first", to: bobId)
@@ -144,7 +159,8 @@ import Testing
 
     @Test func attachmentsAndLongTextRoundTripEncrypted() async throws {
         try await TestServer.run { server in
-            let alice = try server.client("alice"), bob = try server.client("bob")
+            let alice = try server.client("alice")
+            let bob = try server.client("bob")
             _ = try await alice.accounts.register(username: "alice")
             let bobId = try await bob.accounts.register(username: "bob").accountId
             let file = server.directory.appendingPathComponent("photo.bin")
@@ -171,7 +187,9 @@ import Testing
             #expect(try Data(contentsOf: photoOut) == photo)
             let textOut = server.directory.appendingPathComponent("text.out")
             try await bob.downloadAttachment(attachments[1].id, to: textOut)
-            #expect(String(decoding: try Data(contentsOf: textOut), as: UTF8.self) == long && attachments[1].contentType == "text/x-signal-plain")
+            #expect(
+                String(decoding: try Data(contentsOf: textOut), as: UTF8.self) == long
+                    && attachments[1].contentType == "text/x-signal-plain")
             // The server's database never saw the text.
             let serverBytes = try Data(contentsOf: URL(fileURLWithPath: server.serverDatabasePath))
             #expect(serverBytes.range(of: Data("long text".utf8)) == nil)

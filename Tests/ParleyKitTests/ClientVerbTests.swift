@@ -1,15 +1,18 @@
 import Foundation
 import ParleyAPI
-@_spi(Inspection) @testable import ParleyKit
 import Testing
+
+@_spi(Inspection) @testable import ParleyKit
 
 /// ParleyClient's verbs as a front door uses them: each queues, goes as far as its ``DeliveryAttempt`` asks and
 /// reports where what it queued stands; ``ParleyClient/events()`` reports what happens. Against a real in-process server,
 /// with ``HostileServer`` in front of it where the server must be busy or refuse.
 @Suite struct ClientVerbTests {
     /// Everything `events` delivers within `timeout` until `enough` says so.
-    static func collect(_ events: AsyncStream<ClientEvent>, timeout: Duration = .seconds(10),
-                        until enough: @escaping @Sendable ([ClientEvent]) -> Bool) async -> [ClientEvent] {
+    static func collect(
+        _ events: AsyncStream<ClientEvent>, timeout: Duration = .seconds(10),
+        until enough: @escaping @Sendable ([ClientEvent]) -> Bool
+    ) async -> [ClientEvent] {
         await withTaskGroup(of: [ClientEvent]?.self) { group in
             group.addTask {
                 var seen: [ClientEvent] = []
@@ -32,7 +35,8 @@ import Testing
     @Test func sendsAndActsReportSentQueuedOrFailedAndFailuresAreEvents() async throws {
         try await TestServer.run { server in
             try await HostileServer.run(inFrontOf: server) { hostile in
-                let alice = try server.client("alice", via: hostile.baseURL), bob = try server.client("bob")
+                let alice = try server.client("alice", via: hostile.baseURL)
+                let bob = try server.client("bob")
                 try await alice.register(username: "alice")
                 let bobId = try await bob.register(username: "bob").accountId
                 let events = alice.events()
@@ -48,7 +52,8 @@ import Testing
                 #expect(queued.status == .queued && queued.jobs == JobReport())
                 // The server busy: still queued, and it goes with the next verb that sends.
                 // (Two answers: this pass tries the queued one too.)
-                hostile.on("PUT", "/v1/messages/", times: 2, .answer(status: 503, body: Array(#"{"code":"unavailable","message":"later"}"#.utf8)))
+                hostile.on(
+                    "PUT", "/v1/messages/", times: 2, .answer(status: 503, body: Array(#"{"code":"unavailable","message":"later"}"#.utf8)))
                 let busy = try await alice.send(MessageDraft(body: "busy"), to: .person(bobId), attempt: .dueJobs)
                 #expect(busy.status == .queued && busy.jobs.deferred == 2)
                 let flushed = try await alice.sendQueued()
@@ -77,7 +82,8 @@ import Testing
 
     @Test func eventsFollowListenFromConnectionToMessages() async throws {
         try await TestServer.run { server in
-            let alice = try server.client("alice"), bob = try server.client("bob")
+            let alice = try server.client("alice")
+            let bob = try server.client("bob")
             try await alice.register(username: "alice")
             try await bob.register(username: "bob")
             let events = bob.events()
@@ -105,7 +111,9 @@ import Testing
 
     @Test func groupVerbsResolveNamesAndReportTheirPass() async throws {
         try await TestServer.run { server in
-            let alice = try server.client("alice"), bob = try server.client("bob"), carol = try server.client("carol")
+            let alice = try server.client("alice")
+            let bob = try server.client("bob")
+            let carol = try server.client("carol")
             try await alice.register(username: "alice")
             try await bob.register(username: "bob")
             let carolId = try await carol.register(username: "carol").accountId

@@ -1,7 +1,8 @@
 import Foundation
 import ParleyAPI
-@_spi(Inspection) @testable import ParleyKit
 import Testing
+
+@_spi(Inspection) @testable import ParleyKit
 
 /// Duplicate content detection in the client, against a real in-process server: the send and download hooks, the
 /// post-send store, fail-open behaviour with retries and the circuit breaker, and the cache.
@@ -18,19 +19,23 @@ import Testing
         return hash
     }
 
-    static func client(_ server: TestServer, _ name: String, _ configure: (inout ContentDetectionConfiguration) -> Void = { _ in },
-                       detectionServer: String? = nil) throws -> ParleyClient {
+    static func client(
+        _ server: TestServer, _ name: String, _ configure: (inout ContentDetectionConfiguration) -> Void = { _ in },
+        detectionServer: String? = nil
+    ) throws -> ParleyClient {
         var configuration = ContentDetectionConfiguration()
         configure(&configuration)
         let base = try server.client(name)
-        return ParleyClient(database: base.database, api: base.api, attachmentDirectory: server.directory.appendingPathComponent(name),
-                            contentDetection: configuration,
-                            contentDetectionServer: detectionServer.map { ParleyServerClient(baseURL: $0, http: server.http) })
+        return ParleyClient(
+            database: base.database, api: base.api, attachmentDirectory: server.directory.appendingPathComponent(name),
+            contentDetection: configuration,
+            contentDetectionServer: detectionServer.map { ParleyServerClient(baseURL: $0, http: server.http) })
     }
 
     @Test func aBlockedHashStopsTheSendBeforeUploadAndTheDownloadBeforeTheUser() async throws {
         try await TestServer.run { server in
-            let alice = try Self.client(server, "alice"), bob = try Self.client(server, "bob")
+            let alice = try Self.client(server, "alice")
+            let bob = try Self.client(server, "bob")
             _ = try await alice.accounts.register(username: "alice")
             let bobId = try await bob.accounts.register(username: "bob").accountId
             let harmful = try Self.write("known harmful", in: server)
@@ -69,7 +74,8 @@ import Testing
 
     @Test func onlySuccessfulSendsStoreTheirHashes() async throws {
         try await TestServer.run { server in
-            let alice = try Self.client(server, "alice") { $0.mode = .fullHash }, bob = try Self.client(server, "bob")
+            let alice = try Self.client(server, "alice") { $0.mode = .fullHash }
+            let bob = try Self.client(server, "bob")
             _ = try await alice.accounts.register(username: "alice")
             let bobId = try await bob.accounts.register(username: "bob").accountId
             let photo = try Self.write("holiday photo", in: server)
@@ -89,8 +95,9 @@ import Testing
             try alice.sender.enqueue(body: "photo", to: bobId, attachments: [photo])
             #expect(try await alice.runJobs().completed == 1)
             await alice.contentDetection.waitForBackgroundWork()
-            #expect(try await alice.api.checkHash(hash, as: try alice.credentials()) ==
-                        HashCheckResult(hash: hash, found: true, banks: ["seen"], action: "allow"))
+            #expect(
+                try await alice.api.checkHash(hash, as: try alice.credentials())
+                    == HashCheckResult(hash: hash, found: true, banks: ["seen"], action: "allow"))
             #expect(alice.contentDetection.metrics.stored == 1)
         }
     }
@@ -106,7 +113,8 @@ import Testing
         }
         try await TestServer.run { server in
             // Nothing listens on port 1: every hash lookup fails, and the send goes out anyway (fail open).
-            let alice = try Self.client(server, "alice", fast, detectionServer: "http://127.0.0.1:1"), bob = try Self.client(server, "bob")
+            let alice = try Self.client(server, "alice", fast, detectionServer: "http://127.0.0.1:1")
+            let bob = try Self.client(server, "bob")
             _ = try await alice.accounts.register(username: "alice")
             let bobId = try await bob.accounts.register(username: "bob").accountId
             try alice.sender.enqueue(body: "with a file", to: bobId, attachments: [try Self.write("ordinary", in: server)])

@@ -1,8 +1,9 @@
 import CParleyDatabase
 import Foundation
 import GRDB
-@_spi(Inspection) @testable import ParleyKit
 import Testing
+
+@_spi(Inspection) @testable import ParleyKit
 
 /// The message kinds people use — replies, reactions, edits, deletes, receipts, typing, disappearing messages,
 /// voice notes — end to end through a real in-process server: three accounts, four devices.
@@ -13,13 +14,16 @@ import Testing
     }
 
     static func people(_ server: TestServer, clock: TestClock = TestClock()) async throws -> People {
-        let alice = try server.client("alice", now: clock.source), bobPhone = try server.client("bob-phone", now: clock.source)
-        let bobLaptop = try server.client("bob-laptop", now: clock.source), carol = try server.client("carol", now: clock.source)
+        let alice = try server.client("alice", now: clock.source)
+        let bobPhone = try server.client("bob-phone", now: clock.source)
+        let bobLaptop = try server.client("bob-laptop", now: clock.source)
+        let carol = try server.client("carol", now: clock.source)
         let aliceId = try await alice.accounts.register(username: "alice").accountId
         let bobId = try await bobPhone.accounts.register(username: "bob").accountId
         let carolId = try await carol.accounts.register(username: "carol").accountId
         try await bobPhone.accounts.linkNewDevice(database: bobLaptop.database, name: "laptop")
-        return People(alice: alice, bobPhone: bobPhone, bobLaptop: bobLaptop, carol: carol, aliceId: aliceId, bobId: bobId, carolId: carolId)
+        return People(
+            alice: alice, bobPhone: bobPhone, bobLaptop: bobLaptop, carol: carol, aliceId: aliceId, bobId: bobId, carolId: carolId)
     }
 
     static func messages(_ client: ParleyClient, with accountId: String) throws -> [StoredMessage] {
@@ -79,12 +83,18 @@ import Testing
             #expect(throws: ParleyError.self) { try p.bobPhone.sender.deleteForEveryone(bobsCopy.id) }
             // …and by Alice's client when a modified client sends it anyway.
             let bobCredentials = try p.bobPhone.credentials()
-            for forged in [DataMessage(body: "hacked", editTarget: bobsCopy.timestamp), DataMessage(body: nil, deleteTarget: bobsCopy.timestamp)] {
-                try await p.bobPhone.delivery.deliver(MessageContent(dataMessage: forged), to: p.aliceId,
-                                                      timestamp: UInt64(Date().timeIntervalSince1970 * 1000), as: bobCredentials)
+            for forged in [
+                DataMessage(body: "hacked", editTarget: bobsCopy.timestamp), DataMessage(body: nil, deleteTarget: bobsCopy.timestamp),
+            ] {
+                try await p.bobPhone.delivery.deliver(
+                    MessageContent(dataMessage: forged), to: p.aliceId,
+                    timestamp: UInt64(Date().timeIntervalSince1970 * 1000), as: bobCredentials)
                 let outcomes = try await p.alice.receiveOnce()
                 #expect(outcomes.count == 1)
-                guard case .rejected = outcomes.first else { Issue.record("a forged change was not rejected: \(outcomes)"); continue }
+                guard case .rejected = outcomes.first else {
+                    Issue.record("a forged change was not rejected: \(outcomes)")
+                    continue
+                }
             }
             #expect(try Self.messages(p.alice, with: p.bobId)[0].body == "lunch at 1pm?")
 
@@ -147,17 +157,20 @@ import Testing
             #expect(try p.alice.message(id: original)?.mentions.map(\.accountId) == [p.bobId])
 
             // An edit carries the new text's mentions; a delete for everyone erases them.
-            try p.alice.sender.edit(original, body: "\u{FFFC} and \u{FFFC}", mentions: [
-                Mention(accountId: p.bobId, start: 0, length: 1), Mention(accountId: p.aliceId, start: 6, length: 1),
-            ])
+            try p.alice.sender.edit(
+                original, body: "\u{FFFC} and \u{FFFC}",
+                mentions: [
+                    Mention(accountId: p.bobId, start: 0, length: 1), Mention(accountId: p.aliceId, start: 6, length: 1),
+                ])
             _ = try await p.alice.runJobs()
             let editOutcomes = try await p.bobPhone.receiveOnce()
             #expect(try Self.messages(p.bobPhone, with: p.aliceId).first?.mentions.map(\.start) == [0, 6])
             // Front doors hear of the edit with its mentions (signal-cli's editMessage).
-            #expect(editOutcomes.contains { outcome in
-                guard case .acted(let act) = outcome, case .edit(_, _, let mentions) = act.kind else { return false }
-                return mentions.map(\.accountId) == [p.bobId, p.aliceId]
-            }, "\(editOutcomes)")
+            #expect(
+                editOutcomes.contains { outcome in
+                    guard case .acted(let act) = outcome, case .edit(_, _, let mentions) = act.kind else { return false }
+                    return mentions.map(\.accountId) == [p.bobId, p.aliceId]
+                }, "\(editOutcomes)")
             try p.alice.sender.deleteForEveryone(original)
             _ = try await p.alice.runJobs()
             _ = try await p.bobPhone.receiveOnce()
@@ -192,12 +205,14 @@ import Testing
     }
 
     @Test func theAuthorWindowClosesAfterADay() throws {
-        let database = try ParleyDatabase(path: FileManager.default.temporaryDirectory.appendingPathComponent("window-\(UUID()).sqlite").path,
-                                          key: try DatabaseKey(bytes: [UInt8](repeating: 9, count: 32)))
+        let database = try ParleyDatabase(
+            path: FileManager.default.temporaryDirectory.appendingPathComponent("window-\(UUID()).sqlite").path,
+            key: try DatabaseKey(bytes: [UInt8](repeating: 9, count: 32)))
         let sent: UInt64 = 1_700_000_000_000
         try database.write { db in
-            let origin = ConversationActions.Origin(author: "alice", authorDevice: 1, timestamp: sent, serverTimestamp: sent, peer: "alice",
-                                                    outgoing: false, status: .received, now: sent)
+            let origin = ConversationActions.Origin(
+                author: "alice", authorDevice: 1, timestamp: sent, serverTimestamp: sent, peer: "alice",
+                outgoing: false, status: .received, now: sent)
             #expect(try ConversationActions.apply(DataMessage(body: "first"), from: origin, db) != .duplicate)
             var late = origin
             late.timestamp = sent + ConversationActions.authorWindowMilliseconds + 1
@@ -216,25 +231,34 @@ import Testing
     }
 
     @Test func reactionsKeepTheirOrderAndStayInTheirConversation() throws {
-        let database = try ParleyDatabase(path: FileManager.default.temporaryDirectory.appendingPathComponent("react-\(UUID()).sqlite").path,
-                                          key: try DatabaseKey(bytes: [UInt8](repeating: 8, count: 32)))
+        let database = try ParleyDatabase(
+            path: FileManager.default.temporaryDirectory.appendingPathComponent("react-\(UUID()).sqlite").path,
+            key: try DatabaseKey(bytes: [UInt8](repeating: 8, count: 32)))
         try database.write { db in
             func origin(_ author: String, at time: UInt64, peer: String) -> ConversationActions.Origin {
-                ConversationActions.Origin(author: author, authorDevice: 1, timestamp: time, serverTimestamp: time, peer: peer,
-                                           outgoing: false, status: .received, now: time)
+                ConversationActions.Origin(
+                    author: author, authorDevice: 1, timestamp: time, serverTimestamp: time, peer: peer,
+                    outgoing: false, status: .received, now: time)
             }
             _ = try ConversationActions.apply(DataMessage(body: "from bob"), from: origin("bob", at: 100, peer: "bob"), db)
             _ = try ConversationActions.apply(DataMessage(body: "from carol"), from: origin("carol", at: 100, peer: "carol"), db)
             let like = Reaction(emoji: "👍", targetAuthorAccountId: "bob", targetTimestamp: 100)
             var withdrawn = like
             withdrawn.remove = true
-            #expect(try ConversationActions.apply(DataMessage(body: nil, reaction: withdrawn), from: origin("bob", at: 300, peer: "bob"), db) == .applied)
+            #expect(
+                try ConversationActions.apply(DataMessage(body: nil, reaction: withdrawn), from: origin("bob", at: 300, peer: "bob"), db)
+                    == .applied)
             // The reaction sent before the withdrawal arrives late: it does not come back.
-            #expect(try ConversationActions.apply(DataMessage(body: nil, reaction: like), from: origin("bob", at: 200, peer: "bob"), db) == .duplicate)
+            #expect(
+                try ConversationActions.apply(DataMessage(body: nil, reaction: like), from: origin("bob", at: 200, peer: "bob"), db)
+                    == .duplicate)
             let bobsMessage = try #require(try MessagesTable.id(author: "bob", timestamp: 100, db))
             #expect(try MessageLookup.message(bobsMessage, db)?.reactions.isEmpty == true)
             // Carol cannot react to (or edit, or delete) a message of her conversation's neighbour.
-            guard case .rejected = try ConversationActions.apply(DataMessage(body: nil, reaction: like), from: origin("carol", at: 400, peer: "carol"), db) else {
+            guard
+                case .rejected = try ConversationActions.apply(
+                    DataMessage(body: nil, reaction: like), from: origin("carol", at: 400, peer: "carol"), db)
+            else {
                 Issue.record("a reaction reached a message in another conversation")
                 return
             }
@@ -267,18 +291,26 @@ import Testing
             // Typing: an ephemeral event over the socket; shown for 10 s unless stopped, never stored by the server.
             let listening = Task { try await p.carol.listen() }
             defer { listening.cancel() }
-            try await Self.eventually { try await p.alice.sendTyping(.started, to: p.carolId) && p.carol.typingIndicators.isTyping(p.aliceId) }
+            try await Self.eventually {
+                try await p.alice.sendTyping(.started, to: p.carolId) && p.carol.typingIndicators.isTyping(p.aliceId)
+            }
             clock.advance(by: TypingIndicators.lifetime + 1)
             #expect(!p.carol.typingIndicators.isTyping(p.aliceId))
-            try await Self.eventually { try await p.alice.sendTyping(.started, to: p.carolId) && p.carol.typingIndicators.isTyping(p.aliceId) }
+            try await Self.eventually {
+                try await p.alice.sendTyping(.started, to: p.carolId) && p.carol.typingIndicators.isTyping(p.aliceId)
+            }
             try await p.alice.sendTyping(.stopped, to: p.carolId)
             try await Self.eventually { !p.carol.typingIndicators.isTyping(p.aliceId) }
             // To Bob's two devices while Alice's session is still in its prekey stage, each copy is large: the
             // indicator goes in as many events as the server's 4 KiB limit needs, and both devices show it.
             try p.alice.sender.enqueue(body: "hi bob", to: p.bobId)
             _ = try await p.alice.runJobs()
-            let phoneListening = Task { try await p.bobPhone.listen() }, laptopListening = Task { try await p.bobLaptop.listen() }
-            defer { phoneListening.cancel(); laptopListening.cancel() }
+            let phoneListening = Task { try await p.bobPhone.listen() }
+            let laptopListening = Task { try await p.bobLaptop.listen() }
+            defer {
+                phoneListening.cancel()
+                laptopListening.cancel()
+            }
             try await Self.eventually {
                 try await p.alice.sendTyping(.started, to: p.bobId)
                     && p.bobPhone.typingIndicators.isTyping(p.aliceId) && p.bobLaptop.typingIndicators.isTyping(p.aliceId)
@@ -319,8 +351,9 @@ import Testing
 
             clock.advance(by: 61_000)
             // A fresh client over the same database (as after a restart) sweeps what expired meanwhile.
-            let restarted = ParleyClient(database: p.bobPhone.database, api: p.bobPhone.api, attachmentDirectory: p.bobPhone.attachmentDirectory,
-                                         now: clock.source)
+            let restarted = ParleyClient(
+                database: p.bobPhone.database, api: p.bobPhone.api, attachmentDirectory: p.bobPhone.attachmentDirectory,
+                now: clock.source)
             #expect(try restarted.sweepExpiredMessages() == 1)
             #expect(try Self.messages(p.bobPhone, with: p.aliceId).map(\.body).contains(marker) == false)
             #expect(try !Self.databaseFileContains(marker, p.bobPhone))
@@ -357,7 +390,8 @@ import Testing
         let database = client.database
         _ = try database.pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
         let pageSize = try database.read { db in try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 4096 }
-        let key = try DatabaseKey.fromKeyFile(at: URL(fileURLWithPath: database.path).deletingLastPathComponent().appendingPathComponent("client.key"))
+        let key = try DatabaseKey.fromKeyFile(
+            at: URL(fileURLWithPath: database.path).deletingLastPathComponent().appendingPathComponent("client.key"))
         let file = [UInt8](try Data(contentsOf: URL(fileURLWithPath: database.path)))
         let needle = Array(text.utf8)
         var plain = [UInt8](repeating: 0, count: pageSize)

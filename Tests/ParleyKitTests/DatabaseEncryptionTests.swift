@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-@testable import ParleyKit
 import Testing
+
+@testable import ParleyKit
 
 @Suite struct DatabaseEncryptionTests {
     static func temporaryDirectory() throws -> URL {
@@ -27,10 +28,11 @@ import Testing
                 try db.execute(sql: "INSERT INTO recipients (account_id, username) VALUES ('r', 'someone')")
                 try db.execute(sql: "INSERT INTO threads (recipient_account_id, updated) VALUES ('r', 0)")
                 for index in 0..<2000 {
-                    try db.execute(sql: """
-                        INSERT INTO messages (thread_id, outgoing, author_account_id, author_device_id, timestamp, body, status)
-                        VALUES (1, 1, 'me', 1, ?, ?, 'sent')
-                        """, arguments: [index, "\(marker) number \(index)"])
+                    try db.execute(
+                        sql: """
+                            INSERT INTO messages (thread_id, outgoing, author_account_id, author_device_id, timestamp, body, status)
+                            VALUES (1, 1, 'me', 1, ?, ?, 'sent')
+                            """, arguments: [index, "\(marker) number \(index)"])
                 }
             }
             // Some pages reach the main file, the latest stay in the WAL.
@@ -69,8 +71,9 @@ import Testing
             let database = try ParleyDatabase(path: path, key: key)
             try database.write { db in
                 for index in 0..<500 {
-                    try db.execute(sql: "INSERT INTO recipients (account_id, username) VALUES (?, ?)",
-                                   arguments: ["account-\(index)", String(repeating: "n", count: 100)])
+                    try db.execute(
+                        sql: "INSERT INTO recipients (account_id, username) VALUES (?, ?)",
+                        arguments: ["account-\(index)", String(repeating: "n", count: 100)])
                 }
             }
             _ = try database.pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
@@ -94,8 +97,9 @@ import Testing
     @Test func observersHearCommittedChangesOnly() throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let database = try ParleyDatabase(path: directory.appendingPathComponent("client.sqlite").path,
-                                          key: try DatabaseKey(bytes: [UInt8](repeating: 4, count: 32)))
+        let database = try ParleyDatabase(
+            path: directory.appendingPathComponent("client.sqlite").path,
+            key: try DatabaseKey(bytes: [UInt8](repeating: 4, count: 32)))
         let seen = SeenChanges()
         let token = try database.observe(tables: ["recipients", "threads"]) { seen.add($0) }
         try database.write { db in try db.execute(sql: "INSERT INTO recipients (account_id) VALUES ('a')") }

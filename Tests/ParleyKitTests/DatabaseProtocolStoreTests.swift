@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
-@testable import ParleyKit
 import ParleyProtocol
 import Testing
+
+@testable import ParleyKit
 
 /// ParleyProtocol's sessions over the encrypted database: state changes commit with the transaction that made them.
 @Suite struct DatabaseProtocolStoreTests {
@@ -12,15 +13,17 @@ import Testing
         let address: ProtocolAddress
 
         init(name: String, directory: URL) throws {
-            database = try ParleyDatabase(path: directory.appendingPathComponent("\(name).sqlite").path,
-                                          key: try DatabaseKey(bytes: (0..<32).map { _ in UInt8.random(in: 0...255) }))
+            database = try ParleyDatabase(
+                path: directory.appendingPathComponent("\(name).sqlite").path,
+                key: try DatabaseKey(bytes: (0..<32).map { _ in UInt8.random(in: 0...255) }))
             address = try ProtocolAddress(name: name, deviceId: 1)
             let identity = IdentityKeyPair.generate()
             try database.write { db in
-                try db.execute(sql: """
-                    INSERT INTO local_account (id, server_url, username, password, identity_key_pair, registration_id)
-                    VALUES (1, 'http://localhost', ?, 'pw', ?, ?)
-                    """, arguments: [name, identity.serialize(), Int64.random(in: 1...16380)])
+                try db.execute(
+                    sql: """
+                        INSERT INTO local_account (id, server_url, username, password, identity_key_pair, registration_id)
+                        VALUES (1, 'http://localhost', ?, 'pw', ?, ?)
+                        """, arguments: [name, identity.serialize(), Int64.random(in: 1...16380)])
             }
         }
 
@@ -47,13 +50,15 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-store-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let alice = try Party(name: "alice", directory: directory), bob = try Party(name: "bob", directory: directory)
+        let alice = try Party(name: "alice", directory: directory)
+        let bob = try Party(name: "bob", directory: directory)
         let bundle = try bob.bundle()
         let first = try alice.database.write { db in
             let context = TransactionContext(db, sessionSetupPolicy: .requirePQXDH)
             try processPreKeyBundle(bundle, for: bob.address, sessionStore: alice.store, identityStore: alice.store, context: context)
-            return try signalEncrypt(message: Array("hello bob".utf8), for: bob.address, sessionStore: alice.store,
-                                     identityStore: alice.store, context: context)
+            return try signalEncrypt(
+                message: Array("hello bob".utf8), for: bob.address, sessionStore: alice.store,
+                identityStore: alice.store, context: context)
         }
         #expect(first.messageType == .preKey)
         let preKeyMessage = try PreKeySignalMessage(bytes: first.serialize())
@@ -64,28 +69,32 @@ import Testing
         #expect(throws: StoreFailed.self) {
             try bob.database.write { db in
                 let context = TransactionContext(db)
-                _ = try signalDecryptPreKey(message: preKeyMessage, from: alice.address, sessionStore: bob.store,
-                                            identityStore: bob.store, preKeyStore: bob.store, signedPreKeyStore: bob.store,
-                                            kyberPreKeyStore: bob.store, context: context)
+                _ = try signalDecryptPreKey(
+                    message: preKeyMessage, from: alice.address, sessionStore: bob.store,
+                    identityStore: bob.store, preKeyStore: bob.store, signedPreKeyStore: bob.store,
+                    kyberPreKeyStore: bob.store, context: context)
                 throw StoreFailed()
             }
         }
         let plaintext = try bob.database.write { db in
-            try signalDecryptPreKey(message: preKeyMessage, from: alice.address, sessionStore: bob.store, identityStore: bob.store,
-                                    preKeyStore: bob.store, signedPreKeyStore: bob.store, kyberPreKeyStore: bob.store,
-                                    context: TransactionContext(db))
+            try signalDecryptPreKey(
+                message: preKeyMessage, from: alice.address, sessionStore: bob.store, identityStore: bob.store,
+                preKeyStore: bob.store, signedPreKeyStore: bob.store, kyberPreKeyStore: bob.store,
+                context: TransactionContext(db))
         }
         #expect(Array(plaintext) == Array("hello bob".utf8))
         #expect(try bob.database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM prekeys") } == 0)
         #expect(try bob.database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM kyber_prekeys") } == 0)
 
         let reply = try bob.database.write { db in
-            try signalEncrypt(message: Array("hi alice".utf8), for: alice.address, sessionStore: bob.store, identityStore: bob.store,
-                              context: TransactionContext(db))
+            try signalEncrypt(
+                message: Array("hi alice".utf8), for: alice.address, sessionStore: bob.store, identityStore: bob.store,
+                context: TransactionContext(db))
         }
         let answer = try alice.database.write { db in
-            try signalDecrypt(message: try SignalMessage(bytes: reply.serialize()), from: bob.address, sessionStore: alice.store,
-                              identityStore: alice.store, context: TransactionContext(db))
+            try signalDecrypt(
+                message: try SignalMessage(bytes: reply.serialize()), from: bob.address, sessionStore: alice.store,
+                identityStore: alice.store, context: TransactionContext(db))
         }
         #expect(Array(answer) == Array("hi alice".utf8))
     }

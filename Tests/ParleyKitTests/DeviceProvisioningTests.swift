@@ -1,7 +1,8 @@
 import Foundation
-@_spi(Inspection) @testable import ParleyKit
 import ParleyProtocol
 import Testing
+
+@_spi(Inspection) @testable import ParleyKit
 
 /// Linking a device from another machine: the provisioning cipher, link codes, and the exchange through a real server.
 @Suite struct DeviceProvisioningTests {
@@ -23,40 +24,52 @@ import Testing
         otherVersion[33] = 2
         #expect(throws: ParleyError.provisioning(.unsupportedVersion(2))) { try ProvisioningCipher.decrypt(otherVersion, with: recipient) }
         for length in [0, 32, 33, 97] {
-            #expect(throwsParleyError({ if case .provisioning = $0 { true } else { false } }) { try ProvisioningCipher.decrypt(Array(envelope.prefix(length)), with: recipient) })
+            #expect(
+                throwsParleyError(
+                    { if case .provisioning = $0 { true } else { false } },
+                    { try ProvisioningCipher.decrypt(Array(envelope.prefix(length)), with: recipient) }))
         }
         var badKey = envelope
         badKey[0] = 0x07
-        #expect(throwsParleyError({ if case .provisioning = $0 { true } else { false } }) { try ProvisioningCipher.decrypt(badKey, with: recipient) })
+        #expect(
+            throwsParleyError(
+                { if case .provisioning = $0 { true } else { false } },
+                { try ProvisioningCipher.decrypt(badKey, with: recipient) }))
     }
 
     @Test func linkCodesRoundTripAndMalformedOnesAreRefused() throws {
         let invitation = LinkInvitation.create()
         let parsed = try LinkInvitation(code: invitation.code)
         #expect(parsed.address == invitation.address && parsed.publicKey == invitation.publicKey)
-        for code in ["", "https://link?address=aaaaaaaaaaaaaaaaaaaaaaaa&key=BQ", "parley://link?key=" + invitation.code.suffix(44),
-                     "parley://link?address=short&key=BQ", "parley://link?address=\(invitation.address)&key=!!!",
-                     "parley://link?address=\(invitation.address)&key=AAAA"] {
-            #expect(throwsParleyError({ if case .provisioning = $0 { true } else { false } }) { try LinkInvitation(code: code) })
+        for code in [
+            "", "https://link?address=aaaaaaaaaaaaaaaaaaaaaaaa&key=BQ", "parley://link?key=" + invitation.code.suffix(44),
+            "parley://link?address=short&key=BQ", "parley://link?address=\(invitation.address)&key=!!!",
+            "parley://link?address=\(invitation.address)&key=AAAA",
+        ] {
+            #expect(throwsParleyError({ if case .provisioning = $0 { true } else { false } }, { try LinkInvitation(code: code) }))
         }
     }
 
     @Test func aNewDeviceLinksFromTheCodeAloneAndTheMessageIsTakenOnce() async throws {
         try await TestServer.run { server in
-            let phone = try server.client("phone"), laptop = try server.client("laptop"), peer = try server.client("peer")
+            let phone = try server.client("phone")
+            let laptop = try server.client("laptop")
+            let peer = try server.client("peer")
             let accountId = try await phone.accounts.register(username: "dana").accountId
             let peerId = try await peer.accounts.register(username: "erin").accountId
 
             // The laptop shows a code; the phone sees only the text; the laptop waits for the approval.
             let invitation = LinkInvitation.create()
-            async let linked = laptop.accounts.completeLink(invitation, deviceName: "laptop", pollInterval: .milliseconds(50), timeout: .seconds(30))
+            async let linked = laptop.accounts.completeLink(
+                invitation, deviceName: "laptop", pollInterval: .milliseconds(50), timeout: .seconds(30))
             try await phone.accounts.approveLink(try LinkInvitation(code: invitation.code))
             let credentials = try await linked
             #expect(credentials.accountId == accountId && credentials.deviceId == 2)
             #expect(try laptop.accounts.account()?.username == "dana")
             // Same identity on both devices: the peer sees one safety number for the account.
-            #expect(try laptop.database.read { db in try Data.fetchOne(db, sql: "SELECT identity_key_pair FROM local_account") }
-                        == (try phone.database.read { db in try Data.fetchOne(db, sql: "SELECT identity_key_pair FROM local_account") }))
+            #expect(
+                try laptop.database.read { db in try Data.fetchOne(db, sql: "SELECT identity_key_pair FROM local_account") }
+                    == (try phone.database.read { db in try Data.fetchOne(db, sql: "SELECT identity_key_pair FROM local_account") }))
             // The server gave the message out once.
             #expect(try await phone.api.takeProvisioningMessage(at: invitation.address) == nil)
 
@@ -71,7 +84,8 @@ import Testing
             await #expect(throws: ParleyError.self) { try await laptop.accounts.approveLink(LinkInvitation.create()) }
             let lonely = try server.client("lonely")
             await #expect(throws: ParleyError.provisioning(.timedOut)) {
-                try await lonely.accounts.completeLink(LinkInvitation.create(), pollInterval: .milliseconds(20), timeout: .milliseconds(100))
+                try await lonely.accounts.completeLink(
+                    LinkInvitation.create(), pollInterval: .milliseconds(20), timeout: .milliseconds(100))
             }
         }
     }

@@ -1,10 +1,11 @@
 import Foundation
 import GRDB
 import ParleyAPI
-import ParleyServer
-@_spi(Inspection) @testable import ParleyKit
 import ParleyProtocol
+import ParleyServer
 import Testing
+
+@_spi(Inspection) @testable import ParleyKit
 
 /// Groups with Sender Keys end to end through a real in-process server: three accounts, four devices; a member
 /// removed mid-way cannot read what follows.
@@ -37,7 +38,9 @@ import Testing
 
     /// Alice sends "after" to the group; the envelope types waiting for `newLaptop`: the distribution message (1:1)
     /// ahead of the group message (type 7) when she handed it her key.
-    static func sendAfter(_ p: ConversationFeatureTests.People, to groupId: Data, pendingFor newLaptop: ParleyClient) async throws -> [UInt8] {
+    static func sendAfter(_ p: ConversationFeatureTests.People, to groupId: Data, pendingFor newLaptop: ParleyClient) async throws
+        -> [UInt8]
+    {
         try p.alice.sender.enqueue(body: "after", toGroup: groupId)
         _ = try await p.alice.runJobs()
         return try await newLaptop.api.mailbox(as: try newLaptop.credentials()).messages.map(\.type)
@@ -65,8 +68,11 @@ import Testing
             let catchUp = try p.alice.database.read { db in
                 try Data.fetchAll(db, sql: "SELECT payload FROM jobs WHERE kind = 'content'")
             }.compactMap { try? JSONDecoder().decode(MessageSender.ContentJob.self, from: $0) }
-            #expect(catchUp.contains { $0.audience == .accounts([p.bobId]) && $0.message.group?.revision == 2
-                && $0.message.group?.state?.members.contains(p.carolId) == false })
+            #expect(
+                catchUp.contains {
+                    $0.audience == .accounts([p.bobId]) && $0.message.group?.revision == 2
+                        && $0.message.group?.state?.members.contains(p.carolId) == false
+                })
             _ = try await p.alice.runJobs()
             _ = try await p.bobPhone.receiveOnce()
             #expect(try p.bobPhone.groups().first?.members.contains(p.carolId) == false)
@@ -103,7 +109,8 @@ import Testing
             _ = try await p.alice.runJobs()
             for client in [p.bobPhone, p.bobLaptop] { _ = try await client.receiveOnce() }
             let oldRegistrationId = try p.alice.database.read { db in
-                try Int64.fetchOne(db, sql: "SELECT registration_id FROM recipient_devices WHERE account_id = ? AND device_id = 2", arguments: [p.bobId])
+                try Int64.fetchOne(
+                    db, sql: "SELECT registration_id FROM recipient_devices WHERE account_id = ? AND device_id = 2", arguments: [p.bobId])
             }
 
             try await p.bobPhone.removeDevice(2)
@@ -115,10 +122,14 @@ import Testing
             // Before Alice sends anything (her receipt would also learn of the new device, from the server's 410):
             // the pre-key message alone makes her forget that device 2 held her key, and record its new registration id.
             let (holders, recorded) = try p.alice.database.read { db in
-                (try Int.fetchOne(db, sql: "SELECT count(*) FROM sender_key_shared WHERE account_id = ? AND device_id = 2",
-                                  arguments: [p.bobId]) ?? -1,
-                 try Int64.fetchOne(db, sql: "SELECT registration_id FROM recipient_devices WHERE account_id = ? AND device_id = 2",
-                                    arguments: [p.bobId]))
+                (
+                    try Int.fetchOne(
+                        db, sql: "SELECT count(*) FROM sender_key_shared WHERE account_id = ? AND device_id = 2",
+                        arguments: [p.bobId]) ?? -1,
+                    try Int64.fetchOne(
+                        db, sql: "SELECT registration_id FROM recipient_devices WHERE account_id = ? AND device_id = 2",
+                        arguments: [p.bobId])
+                )
             }
             #expect(holders == 0)
             #expect(recorded != nil && recorded != oldRegistrationId)
@@ -146,7 +157,8 @@ import Testing
                 try db.execute(sql: "DELETE FROM sessions WHERE address = ? AND device_id = 2", arguments: [p.bobId])
             }
             let leftover = try p.alice.database.read { db in
-                try Int.fetchOne(db, sql: "SELECT count(*) FROM sender_key_shared WHERE account_id = ? AND device_id = 2", arguments: [p.bobId])
+                try Int.fetchOne(
+                    db, sql: "SELECT count(*) FROM sender_key_shared WHERE account_id = ? AND device_id = 2", arguments: [p.bobId])
             }
             #expect(leftover == 1)
 
@@ -162,7 +174,10 @@ import Testing
     /// the message goes member by member instead — the other members get it at once, only the flooded member's copy
     /// waits for the job's retry.
     @Test func aFloodedMemberDelaysOnlyItsOwnCopy() async throws {
-        try await TestServer.run(adjusting: { $0.rateLimits.unidentifiedSendPerRecipient = TokenBucketPolicy(capacity: 40, refillPerSecond: 0.001) }) { server in
+        let flooding: (inout ServerLimits) -> Void = {
+            $0.rateLimits.unidentifiedSendPerRecipient = TokenBucketPolicy(capacity: 40, refillPerSecond: 0.001)
+        }
+        try await TestServer.run(adjusting: flooding) { server in
             let p = try await ConversationFeatureTests.people(server)
             for client in [p.bobPhone, p.carol] {
                 try client.sender.enqueue(body: "hi", to: p.aliceId)
@@ -174,12 +189,17 @@ import Testing
             for client in [p.bobPhone, p.carol] { _ = try await client.receiveOnce() }
 
             // The flood: sealed garbage to Bob until the server turns sends to him away.
-            let bobsKey = try #require(try p.alice.database.read { db in try UnidentifiedDelivery.accessKeys(for: [p.bobId], db) }.first ?? nil)
+            let bobsKey = try #require(
+                try p.alice.database.read { db in try UnidentifiedDelivery.accessKeys(for: [p.bobId], db) }.first ?? nil)
             var refused = false
             for attempt in 0..<60 where !refused {
-                let garbage = SendMessagesRequest(messages: [OutgoingMessage(destinationDeviceId: 1, destinationRegistrationId: 1,
-                                                                             type: OutgoingMessage.unidentifiedSenderType, content: "AAAA")],
-                                                  timestamp: 1_000 + UInt64(attempt))
+                let garbage = SendMessagesRequest(
+                    messages: [
+                        OutgoingMessage(
+                            destinationDeviceId: 1, destinationRegistrationId: 1,
+                            type: OutgoingMessage.unidentifiedSenderType, content: "AAAA")
+                    ],
+                    timestamp: 1_000 + UInt64(attempt))
                 do {
                     _ = try await p.alice.api.send(garbage, to: p.bobId, accessKey: bobsKey, idempotencyKey: nil)
                 } catch let error as ParleyError where error.isRateLimited {
@@ -229,7 +249,8 @@ import Testing
             for client in [p.bobPhone, p.bobLaptop, p.carol] { _ = try await client.receiveOnce() }
             for client in [p.bobPhone, p.bobLaptop, p.carol] {
                 let group = try #require(try client.groups().first)
-                #expect(group.id == groupId && group.title == "Trip" && Set(group.members) == [p.aliceId, p.bobId, p.carolId] && !group.left)
+                #expect(
+                    group.id == groupId && group.title == "Trip" && Set(group.members) == [p.aliceId, p.bobId, p.carolId] && !group.left)
             }
 
             // One Sender Key ciphertext for every member device; the distribution message went 1:1 first.
@@ -282,9 +303,10 @@ import Testing
             #expect(try !Self.groupTexts(p.carol, groupId).contains("carol cannot read this"))
 
             // Every message is stored once per device.
-            #expect(try p.bobPhone.database.read { db in
-                try Int.fetchOne(db, sql: "SELECT count(*) FROM messages WHERE body = 'hi all'")
-            } == 1)
+            #expect(
+                try p.bobPhone.database.read { db in
+                    try Int.fetchOne(db, sql: "SELECT count(*) FROM messages WHERE body = 'hi all'")
+                } == 1)
             // The group shows in the inbox under its title.
             #expect(try p.alice.conversations().contains { $0.groupId == groupId && $0.title == "Trip" })
         }
@@ -297,10 +319,16 @@ import Testing
             _ = try await p.alice.runJobs()
             _ = try await p.bobPhone.receiveOnce()
             // Carol, not a member, claims to rename the group: refused by Bob's client.
-            let forged = DataMessage(body: nil, group: GroupContext(id: groupId, revision: 9, state: GroupState(title: "hijacked",
-                                                                                                             members: [p.carolId, p.bobId])))
-            try await p.carol.delivery.deliver(MessageContent(dataMessage: forged), to: p.bobId,
-                                               timestamp: UInt64(Date().timeIntervalSince1970 * 1000), as: try p.carol.credentials())
+            let forged = DataMessage(
+                body: nil,
+                group: GroupContext(
+                    id: groupId, revision: 9,
+                    state: GroupState(
+                        title: "hijacked",
+                        members: [p.carolId, p.bobId])))
+            try await p.carol.delivery.deliver(
+                MessageContent(dataMessage: forged), to: p.bobId,
+                timestamp: UInt64(Date().timeIntervalSince1970 * 1000), as: try p.carol.credentials())
             guard case .rejected = try await p.bobPhone.receiveOnce().first else {
                 Issue.record("a non-member changed the group")
                 return

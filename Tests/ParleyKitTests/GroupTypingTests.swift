@@ -1,7 +1,8 @@
 import Foundation
 import ParleyAPI
-@_spi(Inspection) @testable import ParleyKit
 import Testing
+
+@_spi(Inspection) @testable import ParleyKit
 
 /// Typing in a group, through a real in-process server: each other member's devices hear it in that group (not in the
 /// 1:1 chat), sealed where it may be; and an indicator naming a group is taken only from a member of a group the
@@ -10,15 +11,20 @@ import Testing
     /// `sender`'s typing indicator for `groupId`, encrypted for `recipientId`'s first device as a client would: as an
     /// ephemeral event naming the sender, and as a stored envelope (how typing should not come, but may). One
     /// ciphertext in both: process only one of them.
-    static func indicator(from sender: ParleyClient, to recipientId: String, in groupId: Data) async throws -> (event: EphemeralEvent, envelope: Envelope) {
+    static func indicator(from sender: ParleyClient, to recipientId: String, in groupId: Data) async throws -> (
+        event: EphemeralEvent, envelope: Envelope
+    ) {
         let credentials = try sender.credentials()
-        let copies = try await sender.delivery.ephemeralCopies(MessageContent(typing: .started, typingGroupId: groupId),
-                                                               to: recipientId, as: credentials)
+        let copies = try await sender.delivery.ephemeralCopies(
+            MessageContent(typing: .started, typingGroupId: groupId),
+            to: recipientId, as: credentials)
         let copy = try #require(copies.first)
-        let event = EphemeralEvent(destinationAccountId: recipientId, sourceAccountId: credentials.accountId, sourceDeviceId: credentials.deviceId,
-                                   kind: EphemeralKind.typing, content: try JSONEncoder().encode([copy]).base64EncodedString(), timestamp: 1)
-        let envelope = Envelope(guid: UUID().uuidString, sourceAccountId: credentials.accountId, sourceDeviceId: credentials.deviceId,
-                                type: copy.type, content: copy.content, timestamp: 1_000, serverTimestamp: 1_000)
+        let event = EphemeralEvent(
+            destinationAccountId: recipientId, sourceAccountId: credentials.accountId, sourceDeviceId: credentials.deviceId,
+            kind: EphemeralKind.typing, content: try JSONEncoder().encode([copy]).base64EncodedString(), timestamp: 1)
+        let envelope = Envelope(
+            guid: UUID().uuidString, sourceAccountId: credentials.accountId, sourceDeviceId: credentials.deviceId,
+            type: copy.type, content: copy.content, timestamp: 1_000, serverTimestamp: 1_000)
         return (event, envelope)
     }
 
@@ -42,11 +48,16 @@ import Testing
             #expect(try await p.alice.delivery.unidentified.access(to: p.carolId, as: aliceCredentials) != nil)
             #expect(try await p.alice.delivery.unidentified.access(to: p.bobId, as: aliceCredentials) == nil)
 
-            let carolListening = Task { try await p.carol.listen() }, bobListening = Task { try await p.bobPhone.listen() }
-            defer { carolListening.cancel(); bobListening.cancel() }
+            let carolListening = Task { try await p.carol.listen() }
+            let bobListening = Task { try await p.bobPhone.listen() }
+            defer {
+                carolListening.cancel()
+                bobListening.cancel()
+            }
             try await ConversationFeatureTests.eventually {
                 try await p.alice.sendTyping(.started, toGroup: groupId).sorted() == [p.bobId, p.carolId].sorted()
-                    && p.carol.typingIndicators.isTyping(p.aliceId, in: groupId) && p.bobPhone.typingIndicators.isTyping(p.aliceId, in: groupId)
+                    && p.carol.typingIndicators.isTyping(p.aliceId, in: groupId)
+                    && p.bobPhone.typingIndicators.isTyping(p.aliceId, in: groupId)
             }
             // In the group only: the 1:1 chat with Alice shows nothing.
             #expect(!p.carol.typingIndicators.isTyping(p.aliceId))

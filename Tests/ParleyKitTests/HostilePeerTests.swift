@@ -1,21 +1,24 @@
 import Foundation
 import GRDB
-@_spi(Inspection) @testable import ParleyKit
 import ParleyProtocol
 import Testing
+
+@_spi(Inspection) @testable import ParleyKit
 
 /// A peer whose messages decrypt but whose content is crafted: timestamps no database column holds, a sender key that
 /// cannot be taken, receipts from outside the conversation, quotes into other conversations, endless edits and group
 /// revisions jumping to the last one. Each is refused or contained; nothing crashes, nothing stalls the queue.
 @Suite(.serialized) struct HostilePeerTests {
     static func database(_ name: String) throws -> ParleyDatabase {
-        try ParleyDatabase(path: FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID()).sqlite").path,
-                           key: try DatabaseKey(bytes: [UInt8](repeating: 7, count: 32)))
+        try ParleyDatabase(
+            path: FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID()).sqlite").path,
+            key: try DatabaseKey(bytes: [UInt8](repeating: 7, count: 32)))
     }
 
     static func origin(_ author: String, at time: UInt64, peer: String, local: String = "me") -> ConversationActions.Origin {
-        ConversationActions.Origin(author: author, authorDevice: 1, timestamp: time, serverTimestamp: time, peer: peer,
-                                   outgoing: false, status: .received, now: time, localAccountId: local)
+        ConversationActions.Origin(
+            author: author, authorDevice: 1, timestamp: time, serverTimestamp: time, peer: peer,
+            outgoing: false, status: .received, now: time, localAccountId: local)
     }
 
     /// Every timestamp a peer names fits a signed 64-bit column, or the content is malformed (it used to trap the
@@ -24,14 +27,16 @@ import Testing
         let late = MessageContent.maximumTimestamp + 1
         for bad in [
             MessageContent(dataMessage: DataMessage(body: "re", quote: Quote(authorAccountId: "a", timestamp: late))),
-            MessageContent(dataMessage: DataMessage(body: nil, reaction: Reaction(emoji: "👍", targetAuthorAccountId: "a", targetTimestamp: late))),
+            MessageContent(
+                dataMessage: DataMessage(body: nil, reaction: Reaction(emoji: "👍", targetAuthorAccountId: "a", targetTimestamp: late))),
             MessageContent(dataMessage: DataMessage(body: "new", editTarget: late)),
             MessageContent(dataMessage: DataMessage(body: nil, deleteTarget: UInt64.max)),
             MessageContent(receipt: Receipt(kind: "read", timestamps: [1, late])),
         ] {
             #expect(throws: ParleyError.self, "\(bad)") { try MessageContent.decode(try bad.encode()) }
         }
-        let latest = MessageContent(dataMessage: DataMessage(body: "re", quote: Quote(authorAccountId: "a", timestamp: MessageContent.maximumTimestamp)))
+        let latest = MessageContent(
+            dataMessage: DataMessage(body: "re", quote: Quote(authorAccountId: "a", timestamp: MessageContent.maximumTimestamp)))
         #expect(try MessageContent.decode(try latest.encode()) == latest)
     }
 
@@ -58,10 +63,19 @@ import Testing
             #expect(outcomes.count == 4, "\(outcomes)")
             guard outcomes.count == 4 else { return }
             for outcome in outcomes.prefix(2) {
-                guard case .undecryptable(let reason) = outcome, reason.contains("timestamp") else { Issue.record("\(outcome)"); continue }
+                guard case .undecryptable(let reason) = outcome, reason.contains("timestamp") else {
+                    Issue.record("\(outcome)")
+                    continue
+                }
             }
-            guard case .rejected(let reason) = outcomes[2], reason.contains("sender key") else { Issue.record("\(outcomes[2])"); return }
-            guard case .stored = outcomes[3] else { Issue.record("\(outcomes[3])"); return }
+            guard case .rejected(let reason) = outcomes[2], reason.contains("sender key") else {
+                Issue.record("\(outcomes[2])")
+                return
+            }
+            guard case .stored = outcomes[3] else {
+                Issue.record("\(outcomes[3])")
+                return
+            }
             #expect(try ConversationFeatureTests.messages(p.bobPhone, with: p.aliceId).compactMap(\.body) == ["still here"])
             // Nothing is left on the server to come back.
             #expect(try await p.bobPhone.receiveOnce().isEmpty)
@@ -82,7 +96,10 @@ import Testing
             let sent = try p.alice.sender.enqueue(body: "hello, group", toGroup: groupId)
             report = try await p.alice.runJobs()
             #expect(report.failed == 0, "\(report)")
-            #expect(try p.alice.database.read { db in try String.fetchOne(db, sql: "SELECT status FROM messages WHERE id = ?", arguments: [sent]) }
+            #expect(
+                try p.alice.database.read { db in
+                    try String.fetchOne(db, sql: "SELECT status FROM messages WHERE id = ?", arguments: [sent])
+                }
                     == MessageStatus.sent.rawValue)
             _ = try await p.bobPhone.receiveOnce()
             #expect(try GroupConversationTests.groupTexts(p.bobPhone, groupId) == ["hello, group"])
@@ -96,8 +113,9 @@ import Testing
         try database.write { db in
             let bobThread = try ThreadsTable.oneToOne(with: "bob", now: 1, db)
             _ = try ThreadsTable.oneToOne(with: "carol", now: 1, db)
-            var row = NewMessage(threadId: bobThread, outgoing: true, authorAccountId: "me", authorDeviceId: 1, timestamp: 500,
-                                 serverTimestamp: nil, body: "to bob", status: .sending, replyToId: nil)
+            var row = NewMessage(
+                threadId: bobThread, outgoing: true, authorAccountId: "me", authorDeviceId: 1, timestamp: 500,
+                serverTimestamp: nil, body: "to bob", status: .sending, replyToId: nil)
             row.kind = .message
             let id = try #require(try MessagesTable.insert(row, db))
             #expect(try MessagesTable.sent(at: 500, by: "me", seenBy: "carol", db) == nil, "carol was not sent it")
@@ -107,9 +125,12 @@ import Testing
             try ReceiptsTable.record("delivered", for: id, from: "bob", deviceId: 1, now: 600, db)
             #expect(try MessagesTable.unsent(id, db) != nil, "still sending: the retry finds it")
             try MessagesTable.markSent(id, serverTimestamp: 550, now: 700, db)
-            #expect(try String.fetchOne(db, sql: "SELECT status FROM messages WHERE id = ?", arguments: [id]) == MessageStatus.delivered.rawValue)
+            #expect(
+                try String.fetchOne(db, sql: "SELECT status FROM messages WHERE id = ?", arguments: [id])
+                    == MessageStatus.delivered.rawValue)
             try MessagesTable.receiptArrived(.read, messageId: id, db)
-            #expect(try String.fetchOne(db, sql: "SELECT status FROM messages WHERE id = ?", arguments: [id]) == MessageStatus.read.rawValue)
+            #expect(
+                try String.fetchOne(db, sql: "SELECT status FROM messages WHERE id = ?", arguments: [id]) == MessageStatus.read.rawValue)
         }
     }
 
@@ -119,9 +140,14 @@ import Testing
         let database = try Self.database("quotes")
         try database.write { db in
             _ = try ConversationActions.apply(DataMessage(body: "carol's secret"), from: Self.origin("carol", at: 100, peer: "carol"), db)
-            guard case .stored(let reply) = try ConversationActions.apply(
-                DataMessage(body: "re", quote: Quote(authorAccountId: "carol", timestamp: 100)), from: Self.origin("bob", at: 200, peer: "bob"), db)
-            else { Issue.record("the reply was not stored"); return }
+            guard
+                case .stored(let reply) = try ConversationActions.apply(
+                    DataMessage(body: "re", quote: Quote(authorAccountId: "carol", timestamp: 100)),
+                    from: Self.origin("bob", at: 200, peer: "bob"), db)
+            else {
+                Issue.record("the reply was not stored")
+                return
+            }
             #expect(try MessageLookup.message(reply, db)?.replyToId == nil, "a quote into another conversation is not linked")
 
             // A sender's clock years ahead: the conversation is placed by when the server took the message.
@@ -132,12 +158,19 @@ import Testing
 
             _ = try ConversationActions.apply(DataMessage(body: "v0"), from: Self.origin("bob", at: 1_000, peer: "bob"), db)
             for edit in 1...ConversationActions.maximumEdits {
-                #expect(try ConversationActions.apply(DataMessage(body: "v\(edit)", editTarget: 1_000),
-                                                      from: Self.origin("bob", at: 1_000 + UInt64(edit), peer: "bob"), db) == .applied)
+                #expect(
+                    try ConversationActions.apply(
+                        DataMessage(body: "v\(edit)", editTarget: 1_000),
+                        from: Self.origin("bob", at: 1_000 + UInt64(edit), peer: "bob"), db) == .applied)
             }
-            guard case .rejected = try ConversationActions.apply(DataMessage(body: "one more", editTarget: 1_000),
-                                                                 from: Self.origin("bob", at: 2_000, peer: "bob"), db)
-            else { Issue.record("an edit past the bound was applied"); return }
+            guard
+                case .rejected = try ConversationActions.apply(
+                    DataMessage(body: "one more", editTarget: 1_000),
+                    from: Self.origin("bob", at: 2_000, peer: "bob"), db)
+            else {
+                Issue.record("an edit past the bound was applied")
+                return
+            }
         }
     }
 
@@ -153,8 +186,10 @@ import Testing
             _ = try GroupChanges.apply(created, from: Self.origin("mallory", at: 10, peer: "", local: "me"), db)
             var posted = DataMessage(body: "hello")
             posted.group = GroupContext(id: groupId, revision: 1)
-            guard case .stored = try ConversationActions.apply(posted, from: Self.origin("mallory", at: 20, peer: "", local: "me"), db) else {
-                Issue.record("the message was not stored"); return
+            guard case .stored = try ConversationActions.apply(posted, from: Self.origin("mallory", at: 20, peer: "", local: "me"), db)
+            else {
+                Issue.record("the message was not stored")
+                return
             }
             var addEve = DataMessage(body: nil)
             addEve.group = GroupContext(id: groupId, revision: 2, state: GroupState(title: "g", members: ["me", "mallory", "eve"]))
@@ -177,36 +212,47 @@ import Testing
             let members = ["me", "mallory"]
             let created = GroupContext(id: groupId, revision: 5, state: GroupState(title: "g", members: members))
             guard case .stored = try GroupChanges.apply(created, from: Self.origin("mallory", at: 10, peer: "", local: "me"), db) else {
-                Issue.record("the group was not created"); return
+                Issue.record("the group was not created")
+                return
             }
-            let jump = GroupContext(id: groupId, revision: 5 + GroupChanges.maximumRevisionStep + 1, state: GroupState(title: "mine", members: members))
+            let jump = GroupContext(
+                id: groupId, revision: 5 + GroupChanges.maximumRevisionStep + 1, state: GroupState(title: "mine", members: members))
             guard case .rejected = try GroupChanges.apply(jump, from: Self.origin("mallory", at: 20, peer: "", local: "me"), db) else {
-                Issue.record("a jump past the bound was applied"); return
+                Issue.record("a jump past the bound was applied")
+                return
             }
-            let step = GroupContext(id: groupId, revision: 5 + GroupChanges.maximumRevisionStep, state: GroupState(title: "renamed", members: members))
+            let step = GroupContext(
+                id: groupId, revision: 5 + GroupChanges.maximumRevisionStep, state: GroupState(title: "renamed", members: members))
             guard case .stored = try GroupChanges.apply(step, from: Self.origin("mallory", at: 30, peer: "", local: "me"), db) else {
-                Issue.record("a change within the bound was refused"); return
+                Issue.record("a change within the bound was refused")
+                return
             }
             #expect(try ThreadsTable.group(id: groupId, db)?.title == "renamed")
             // A member named like this device's placeholder for a name still to look up: refused.
-            let squatting = GroupContext(id: Data(repeating: 6, count: GroupContext.idLength), revision: 1,
-                                         state: GroupState(title: "squat", members: members + [PendingRecipients.prefix + "bob"]))
+            let squatting = GroupContext(
+                id: Data(repeating: 6, count: GroupContext.idLength), revision: 1,
+                state: GroupState(title: "squat", members: members + [PendingRecipients.prefix + "bob"]))
             guard case .rejected = try GroupChanges.apply(squatting, from: Self.origin("mallory", at: 35, peer: "", local: "me"), db) else {
-                Issue.record("a placeholder member was taken"); return
+                Issue.record("a placeholder member was taken")
+                return
             }
             #expect(try RecipientsTable.contains(PendingRecipients.prefix + "bob", db) == false)
             // One already in a group (from before this check) does not stop the change that removes it.
             let knownThread = try #require(try ThreadsTable.group(id: groupId, db)?.threadId)
             try GroupMembersTable.replace(threadId: knownThread, with: members + [PendingRecipients.prefix + "bob"], db)
-            let cleanUp = GroupContext(id: groupId, revision: 5 + GroupChanges.maximumRevisionStep + 1, state: GroupState(title: "renamed", members: members))
+            let cleanUp = GroupContext(
+                id: groupId, revision: 5 + GroupChanges.maximumRevisionStep + 1, state: GroupState(title: "renamed", members: members))
             guard case .stored = try GroupChanges.apply(cleanUp, from: Self.origin("mallory", at: 36, peer: "", local: "me"), db) else {
-                Issue.record("a change removing a placeholder member was refused"); return
+                Issue.record("a change removing a placeholder member was refused")
+                return
             }
             // A group first heard of at the last revision could never change again: refused.
-            let frozen = GroupContext(id: Data(repeating: 4, count: GroupContext.idLength), revision: UInt32.max,
-                                      state: GroupState(title: "frozen", members: members))
+            let frozen = GroupContext(
+                id: Data(repeating: 4, count: GroupContext.idLength), revision: UInt32.max,
+                state: GroupState(title: "frozen", members: members))
             guard case .rejected = try GroupChanges.apply(frozen, from: Self.origin("mallory", at: 40, peer: "", local: "me"), db) else {
-                Issue.record("a group at the last revision was created"); return
+                Issue.record("a group at the last revision was created")
+                return
             }
         }
         try await TestServer.run { server in

@@ -77,7 +77,8 @@ final class HostileServer: Sendable {
     }
 
     private func respond(to request: Request) async throws -> Response {
-        let method = request.method.rawValue, path = request.uri.path
+        let method = request.method.rawValue
+        let path = request.uri.path
         log.withLock { $0.append("\(method) \(path)") }
         if request.headers[.authorization] != nil { identifiedLog.withLock { $0.append("\(method) \(path)") } }
         let action = rules.withLock { rules -> Action? in
@@ -92,10 +93,12 @@ final class HostileServer: Sendable {
             return Self.response(status: status, body: body)
         case .endlessBody?:
             let chunk = ByteBuffer(repeating: UInt8(ascii: "["), count: 64 * 1024)
-            return Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody { writer in
-                while !Task.isCancelled { try await writer.write(chunk) }
-                try await writer.finish(nil)
-            })
+            return Response(
+                status: .ok, headers: [.contentType: "application/json"],
+                body: ResponseBody { writer in
+                    while !Task.isCancelled { try await writer.write(chunk) }
+                    try await writer.finish(nil)
+                })
         case .loseAnswer?:
             _ = try await forward(request)
             return Self.response(status: 502, body: Array("<html>bad gateway</html>".utf8))

@@ -1,7 +1,8 @@
 import Foundation
 import ParleyAPI
-@_spi(Inspection) @testable import ParleyKit
 import Testing
+
+@_spi(Inspection) @testable import ParleyKit
 
 /// ParleyKit against a server that lies (``HostileServer`` in front of a real one): lost answers, forged bundles,
 /// garbage and replayed envelopes, malformed, truncated and endless bodies, attachments whose digest lies. Every case
@@ -9,8 +10,10 @@ import Testing
 @Suite struct HostileServerTests {
     /// Alice on the real server and Bob behind `hostile`, both registered.
     static func aliceAndBob(_ server: TestServer, bobThrough hostile: HostileServer) async throws
-        -> (alice: ParleyClient, bob: ParleyClient, aliceId: String, bobId: String) {
-        let alice = try server.client("alice"), bob = try server.client("bob", via: hostile.baseURL)
+        -> (alice: ParleyClient, bob: ParleyClient, aliceId: String, bobId: String)
+    {
+        let alice = try server.client("alice")
+        let bob = try server.client("bob", via: hostile.baseURL)
         let aliceId = try await alice.accounts.register(username: "alice").accountId
         let bobId = try await bob.accounts.register(username: "bob").accountId
         return (alice, bob, aliceId, bobId)
@@ -31,7 +34,8 @@ import Testing
     @Test func aLostAnswerToASendIsRetriedAndStoredOnce() async throws {
         try await TestServer.run { server in
             try await HostileServer.run(inFrontOf: server) { hostile in
-                let alice = try server.client("alice", via: hostile.baseURL), bob = try server.client("bob")
+                let alice = try server.client("alice", via: hostile.baseURL)
+                let bob = try server.client("bob")
                 let aliceId = try await alice.accounts.register(username: "alice").accountId
                 let bobId = try await bob.accounts.register(username: "bob").accountId
                 // The server stores Alice's message, but the answer never reaches her: a 502 from the proxy.
@@ -69,21 +73,26 @@ import Testing
     @Test func aForgedBundleIsRefusedAndTheNextHonestOneWorks() async throws {
         try await TestServer.run { server in
             try await HostileServer.run(inFrontOf: server) { hostile in
-                let alice = try server.client("alice", via: hostile.baseURL), bob = try server.client("bob")
+                let alice = try server.client("alice", via: hostile.baseURL)
+                let bob = try server.client("bob")
                 let aliceId = try await alice.accounts.register(username: "alice").accountId
                 let bobId = try await bob.accounts.register(username: "bob").accountId
                 // The signed prekey's signature does not verify under Bob's identity key.
-                hostile.on("GET", "/v1/keys/", .rewrite({ body in
-                    Self.editJSON(body) { bundle in
-                        guard var devices = bundle["devices"] as? [[String: Any]], var signed = devices.first?["signedPreKey"] as? [String: Any],
-                              let signature = (signed["signature"] as? String).flatMap({ Data(base64Encoded: $0) }) else { return }
-                        var forged = [UInt8](signature)
-                        forged[0] ^= 1
-                        signed["signature"] = Data(forged).base64EncodedString()
-                        devices[0]["signedPreKey"] = signed
-                        bundle["devices"] = devices
-                    }
-                }))
+                hostile.on(
+                    "GET", "/v1/keys/",
+                    .rewrite({ body in
+                        Self.editJSON(body) { bundle in
+                            guard var devices = bundle["devices"] as? [[String: Any]],
+                                var signed = devices.first?["signedPreKey"] as? [String: Any],
+                                let signature = (signed["signature"] as? String).flatMap({ Data(base64Encoded: $0) })
+                            else { return }
+                            var forged = [UInt8](signature)
+                            forged[0] ^= 1
+                            signed["signature"] = Data(forged).base64EncodedString()
+                            devices[0]["signedPreKey"] = signed
+                            bundle["devices"] = devices
+                        }
+                    }))
                 let refused = try alice.sender.enqueue(body: "to a forged bundle", to: bobId)
                 #expect(try await alice.runJobs() == ParleyClient.JobReport(failed: 1))
                 let failure = try #require(try alice.failure(ofMessage: refused))
@@ -113,11 +122,13 @@ import Testing
                 _ = try await alice.runJobs()
                 try alice.sender.react("🎉", to: message)
                 _ = try await alice.runJobs()
-                hostile.on("GET", "/v1/messages", .rewrite({ body in
-                    guard let page = try? JSONDecoder().decode(EnvelopeListResponse.self, from: Data(body)) else { return body }
-                    let reversed = EnvelopeListResponse(messages: page.messages.reversed(), more: page.more)
-                    return [UInt8]((try? JSONEncoder().encode(reversed)) ?? Data(body))
-                }))
+                hostile.on(
+                    "GET", "/v1/messages",
+                    .rewrite({ body in
+                        guard let page = try? JSONDecoder().decode(EnvelopeListResponse.self, from: Data(body)) else { return body }
+                        let reversed = EnvelopeListResponse(messages: page.messages.reversed(), more: page.more)
+                        return [UInt8]((try? JSONEncoder().encode(reversed)) ?? Data(body))
+                    }))
                 let outcomes = try await bob.receiveOnce()
                 #expect(outcomes.first == .held, "\(outcomes)")
                 let sentAt = try #require(try alice.message(id: message)?.timestamp)
@@ -141,8 +152,9 @@ import Testing
                 // decoder may meet.
                 let random = (0..<200).map { _ in UInt8.random(in: 0...255) }
                 func fake(_ guid: String, type: UInt8, content: String, source: String? = aliceId) -> Envelope {
-                    Envelope(guid: guid, sourceAccountId: source, sourceDeviceId: source == nil ? nil : 1, type: type, content: content,
-                             timestamp: 5, serverTimestamp: 6)
+                    Envelope(
+                        guid: guid, sourceAccountId: source, sourceDeviceId: source == nil ? nil : 1, type: type, content: content,
+                        timestamp: 5, serverTimestamp: 6)
                 }
                 let garbage = [
                     fake("g1", type: 2, content: "%%% not base64 %%%"),
@@ -153,16 +165,19 @@ import Testing
                     fake("g6", type: 2, content: "", source: String(repeating: "x", count: 5_000)),
                     fake("g7", type: 8, content: Data([0xC0] + random).base64EncodedString()),
                 ]
-                hostile.on("GET", "/v1/messages", .rewrite({ body in
-                    guard let page = try? JSONDecoder().decode(EnvelopeListResponse.self, from: Data(body)) else { return body }
-                    let replayed = page.messages.map { original in
-                        Envelope(guid: UUID().uuidString.lowercased(), sourceAccountId: original.sourceAccountId,
-                                 sourceDeviceId: original.sourceDeviceId, type: original.type, content: original.content,
-                                 timestamp: original.timestamp, serverTimestamp: original.serverTimestamp)
-                    }
-                    let messages = page.messages + replayed + garbage
-                    return [UInt8]((try? JSONEncoder().encode(EnvelopeListResponse(messages: messages, more: false))) ?? Data(body))
-                }))
+                hostile.on(
+                    "GET", "/v1/messages",
+                    .rewrite({ body in
+                        guard let page = try? JSONDecoder().decode(EnvelopeListResponse.self, from: Data(body)) else { return body }
+                        let replayed = page.messages.map { original in
+                            Envelope(
+                                guid: UUID().uuidString.lowercased(), sourceAccountId: original.sourceAccountId,
+                                sourceDeviceId: original.sourceDeviceId, type: original.type, content: original.content,
+                                timestamp: original.timestamp, serverTimestamp: original.serverTimestamp)
+                        }
+                        let messages = page.messages + replayed + garbage
+                        return [UInt8]((try? JSONEncoder().encode(EnvelopeListResponse(messages: messages, more: false))) ?? Data(body))
+                    }))
                 let outcomes = try await bob.receiveOnce()
                 #expect(outcomes.count == 9)
                 #expect(outcomes.filter { if case .stored = $0 { true } else { false } }.count == 1)
@@ -192,10 +207,12 @@ import Testing
                 try alice.sender.enqueue(body: "once", to: bobId)
                 _ = try await alice.runJobs()
                 // Every fetch answers the real page again, claiming more is waiting.
-                hostile.on("GET", "/v1/messages", times: 1_000, .rewrite({ body in
-                    guard let page = try? JSONDecoder().decode(EnvelopeListResponse.self, from: Data(body)) else { return body }
-                    return [UInt8]((try? JSONEncoder().encode(EnvelopeListResponse(messages: page.messages, more: true))) ?? Data(body))
-                }))
+                hostile.on(
+                    "GET", "/v1/messages", times: 1_000,
+                    .rewrite({ body in
+                        guard let page = try? JSONDecoder().decode(EnvelopeListResponse.self, from: Data(body)) else { return body }
+                        return [UInt8]((try? JSONEncoder().encode(EnvelopeListResponse(messages: page.messages, more: true))) ?? Data(body))
+                    }))
                 hostile.on("DELETE", "/v1/messages/", times: 1_000, .answer(status: 204, body: []))
                 let outcomes = try await bob.receiveOnce()
                 #expect(outcomes.count == 1)
@@ -251,11 +268,13 @@ import Testing
                 let attachment = try #require(try bob.attachments(ofMessage: message.id).first)
                 let out = server.directory.appendingPathComponent("photo.out")
 
-                hostile.on("GET", "/v1/attachments/", .rewrite({ body in
-                    var changed = body
-                    if !changed.isEmpty { changed[changed.count / 2] ^= 1 }
-                    return changed
-                }))
+                hostile.on(
+                    "GET", "/v1/attachments/",
+                    .rewrite({ body in
+                        var changed = body
+                        if !changed.isEmpty { changed[changed.count / 2] ^= 1 }
+                        return changed
+                    }))
                 await #expect(throws: ParleyError.attachment(.digestMismatch)) { try await bob.downloadAttachment(attachment.id, to: out) }
                 hostile.on("GET", "/v1/attachments/", .rewrite({ body in Array(body.dropLast(100)) }))
                 await #expect(throws: ParleyError.self) { try await bob.downloadAttachment(attachment.id, to: out) }

@@ -2,10 +2,12 @@ import Crypto
 import Foundation
 import ParleyAPI
 import Synchronization
-@testable import ParleyKit
 import Testing
+
+@testable import ParleyKit
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// ParleyKit's socket under a server that lies below the JSON: a raw WebSocket server that completes the handshake
@@ -32,12 +34,15 @@ import Glibc
 
     /// How `MessageSocket.run` ended against a server that answers the handshake (correctly unless `wrongAccept`) and
     /// then writes `script` and closes (or, with `hold`, keeps the connection open that long first).
-    static func outcome(of script: [UInt8], wrongAccept: Bool = false, hold: Double = 0) async throws -> (error: (any Error)?, seconds: Double) {
+    static func outcome(of script: [UInt8], wrongAccept: Bool = false, hold: Double = 0) async throws -> (
+        error: (any Error)?, seconds: Double
+    ) {
         let server = try RawWebSocketServer(script: script, wrongAccept: wrongAccept, hold: hold)
         // Pings every second (30 s by default): a connection the server half-closed ends within two.
-        let socket = MessageSocket(baseURL: "http://127.0.0.1:\(server.port)",
-                                   device: DeviceCredentials(accountId: UUID().uuidString.lowercased(), deviceId: 1, password: "secret"),
-                                   pingInterval: .seconds(1))
+        let socket = MessageSocket(
+            baseURL: "http://127.0.0.1:\(server.port)",
+            device: DeviceCredentials(accountId: UUID().uuidString.lowercased(), deviceId: 1, password: "secret"),
+            pingInterval: .seconds(1))
         let started = Date()
         // Raced against a deadline, so that a socket that never ends fails the test instead of hanging the suite.
         let first = FirstOutcome()
@@ -82,8 +87,9 @@ import Glibc
         let text = try await Self.outcome(of: Self.frame(1, Array("{\"type\":\"envelope\",\"envelope\":42".utf8)), hold: 3)
         #expect(Self.isMalformed(text.error, "socket frame"), "\(String(describing: text.error))")
         // A well-formed delivery request whose body is no envelope.
-        let request = BinarySocketMessage.request(BinarySocketRequest(
-            id: 1, verb: "PUT", path: APIRoutes.socketDeliveredMessage, body: [0x0a, 0xff, 0xff]))
+        let request = BinarySocketMessage.request(
+            BinarySocketRequest(
+                id: 1, verb: "PUT", path: APIRoutes.socketDeliveredMessage, body: [0x0a, 0xff, 0xff]))
         let envelope = try await Self.outcome(of: Self.frame(2, request.serializedBytes()), hold: 3)
         #expect(Self.isMalformed(envelope.error, "socket envelope"), "\(String(describing: envelope.error))")
     }
@@ -121,7 +127,9 @@ final class RawWebSocketServer: @unchecked Sendable {
         address.sin_port = 0
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0 }
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0
+            }
         }
         guard bound, listen(listener, 4) == 0 else {
             close(listener)
@@ -140,12 +148,15 @@ final class RawWebSocketServer: @unchecked Sendable {
                 guard count > 0 else { return }
                 head += buffer[..<count]
             }
-            let key = String(decoding: head, as: UTF8.self).split(separator: "\r\n")
+            let key =
+                String(decoding: head, as: UTF8.self).split(separator: "\r\n")
                 .first { $0.lowercased().hasPrefix("sec-websocket-key:") }
                 .map { $0.dropFirst("sec-websocket-key:".count).trimmingCharacters(in: .whitespaces) } ?? ""
             let digest = Insecure.SHA1.hash(data: Data((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").utf8))
             let accept = wrongAccept ? Data(repeating: 1, count: 20).base64EncodedString() : Data(digest).base64EncodedString()
-            let answer = Array("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: \(accept)\r\n\r\n".utf8)
+            let answer = Array(
+                "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: \(accept)\r\n\r\n"
+                    .utf8)
             for bytes in [answer, script] where !bytes.isEmpty {
                 _ = bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             }

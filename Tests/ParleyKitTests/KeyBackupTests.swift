@@ -2,9 +2,10 @@ import Crypto
 import Foundation
 import GRDB
 import ParleyAPI
-@_spi(Inspection) @testable import ParleyKit
 import ParleyServer
 import Testing
+
+@_spi(Inspection) @testable import ParleyKit
 
 /// PIN backups against a real in-process server: making one, restoring it on a fresh database, wrong PINs, the
 /// guess window, the wipe, the PBKDF2 compatibility stretch, and what a copy of the server's database reveals.
@@ -31,7 +32,8 @@ import Testing
 
     @Test func aRestoredDeviceKeepsTheIdentityAndPeersRebuildTheirSessions() async throws {
         try await TestServer.run(backup: Self.settings()) { server in
-            let phone = try server.client("phone"), peer = try server.client("peer")
+            let phone = try server.client("phone")
+            let peer = try server.client("peer")
             let credentials = try await phone.accounts.register(username: "dana")
             try await peer.accounts.register(username: "erin")
             // The peer has a session with the phone's installation.
@@ -103,9 +105,13 @@ import Testing
             #expect(try await Self.backup(laptop).status().failures == 0)
 
             let other = try server.client("other")
-            await #expect(throws: ParleyError.backup(.pinTooShort)) { _ = try await Self.backup(other).restore(username: "dana", pin: "123") }
+            await #expect(throws: ParleyError.backup(.pinTooShort)) {
+                _ = try await Self.backup(other).restore(username: "dana", pin: "123")
+            }
             await #expect(throws: ParleyError.backup(.pinTooShort)) { try await Self.backup(laptop).create(pin: "abc") }
-            await #expect(throws: ParleyError.backup(.noBackup)) { _ = try await Self.backup(other).restore(username: "nobody", pin: "1234") }
+            await #expect(throws: ParleyError.backup(.noBackup)) {
+                _ = try await Self.backup(other).restore(username: "nobody", pin: "1234")
+            }
         }
     }
 
@@ -150,12 +156,15 @@ import Testing
                 _ = try await Self.backup(laptop).restore(username: "dana", pin: "9999")
             }
             // A guess that never comes back with a verifier still counts.
-            let probe = try await laptop.api.evaluateBackupPIN(try BlindedPIN(pin: "0000", username: "dana").blindedElement, username: "dana")
+            let probe = try await laptop.api.evaluateBackupPIN(
+                try BlindedPIN(pin: "0000", username: "dana").blindedElement, username: "dana")
             #expect(probe.attemptsLeft == 0)
             // Now even the right PIN finds nothing: the server deleted the backup instead of evaluating it.
             await #expect(throws: ParleyError.backup(.wiped)) { _ = try await Self.backup(laptop).restore(username: "dana", pin: "2468") }
             #expect(try await Self.backup(phone).status().exists == false)
-            await #expect(throws: ParleyError.backup(.noBackup)) { _ = try await Self.backup(laptop).restore(username: "dana", pin: "2468") }
+            await #expect(throws: ParleyError.backup(.noBackup)) {
+                _ = try await Self.backup(laptop).restore(username: "dana", pin: "2468")
+            }
 
             // The last wrong verifier wipes too, and says so.
             try await Self.backup(phone).create(pin: "2468")
@@ -201,9 +210,10 @@ import Testing
                 leakedBytes += try Data(contentsOf: destination)
             }
             let leaked = try DatabaseQueue(path: copy.appendingPathComponent("server.sqlite").path)
-            let row = try #require(try leaked.read { db in
-                try Row.fetchOne(db, sql: "SELECT account_id, kdf_parameters, verifier_hash FROM key_backups")
-            })
+            let row = try #require(
+                try leaked.read { db in
+                    try Row.fetchOne(db, sql: "SELECT account_id, kdf_parameters, verifier_hash FROM key_backups")
+                })
             #expect(row["account_id"] as String == accountId)
             let verifierHash = [UInt8](row["verifier_hash"] as Data)
             let parameters = try JSONDecoder().decode(BackupKDFParameters.self, from: Data((row["kdf_parameters"] as String).utf8))
@@ -228,7 +238,8 @@ import Testing
             #expect(leakedBytes.range(of: Data(pin.utf8)) == nil)
             let blinded = try BlindedPIN(pin: pin, username: "dana")
             let evaluated = try #require(BackupOPRFKey(serverKey: Self.oprfKey).evaluate(blinded.blindedElement, accountId: accountId))
-            let verifier = try BackupKDF.deriveKeys(from: try blinded.finalize(evaluatedElement: evaluated), parameters: parameters).verifier
+            let verifier = try BackupKDF.deriveKeys(from: try blinded.finalize(evaluatedElement: evaluated), parameters: parameters)
+                .verifier
             #expect(leakedBytes.range(of: Data(verifier)) == nil)
         }
     }

@@ -1,12 +1,14 @@
 import Foundation
-@_spi(Inspection) @testable import ParleyKit
 import Testing
+
+@_spi(Inspection) @testable import ParleyKit
 
 /// One-time keys are refilled when the server runs low; the signed prekey rotates when it is due.
 @Suite struct KeyMaintenanceTests {
     @Test func lowOneTimeKeysAreRefilledAndOldSignedPreKeysRotated() async throws {
         try await TestServer.run { server in
-            let alice = try server.client("alice"), bob = try server.client("bob")
+            let alice = try server.client("alice")
+            let bob = try server.client("bob")
             let aliceCredentials = try await alice.accounts.register(username: "alice")
             _ = try await bob.accounts.register(username: "bob")
             #expect(try await alice.maintainKeys() == false)  // 100 of each kind on the server

@@ -1,6 +1,7 @@
 import Foundation
-@testable import ParleyKit
 import Testing
+
+@testable import ParleyKit
 
 /// The content format inside ciphertexts: round trips, padding, and malformed input refused with typed errors.
 @Suite struct MessageContentTests {
@@ -16,9 +17,14 @@ import Testing
             MessageContent(sentTranscript: SentTranscript(destinationAccountId: "b", message: message)),
             MessageContent(receipt: Receipt(kind: "read", timestamps: [1, 2, 3])),
             MessageContent(receipt: Receipt(kind: "delivered", timestamps: [9])),
-            MessageContent(dataMessage: DataMessage(body: nil, reaction: Reaction(emoji: "👍🏽", targetAuthorAccountId: "a", targetTimestamp: 5))),
-            MessageContent(dataMessage: DataMessage(body: nil, reaction: Reaction(emoji: "", remove: true, targetAuthorAccountId: "a",
-                                                                                  targetTimestamp: 5))),
+            MessageContent(
+                dataMessage: DataMessage(body: nil, reaction: Reaction(emoji: "👍🏽", targetAuthorAccountId: "a", targetTimestamp: 5))),
+            MessageContent(
+                dataMessage: DataMessage(
+                    body: nil,
+                    reaction: Reaction(
+                        emoji: "", remove: true, targetAuthorAccountId: "a",
+                        targetTimestamp: 5))),
             MessageContent(dataMessage: DataMessage(body: "fixed", editTarget: 11, expireTimer: 30)),
             MessageContent(dataMessage: DataMessage(body: nil, deleteTarget: 12)),
             MessageContent(dataMessage: DataMessage(body: nil, expireTimer: 3600, isTimerUpdate: true)),
@@ -27,9 +33,12 @@ import Testing
             MessageContent(typing: .started, typingGroupId: Data(repeating: 9, count: GroupContext.idLength)),
             MessageContent(dataMessage: DataMessage(body: nil, attachments: [Self.voiceNote])),
             // UTF-16 offsets: "👋" is two units, so the second placeholder is at 12.
-            MessageContent(dataMessage: DataMessage(body: "hi \u{FFFC} and 👋 \u{FFFC}", mentions: [
-                Mention(accountId: Self.bob, start: 3, length: 1), Mention(accountId: Self.carol, start: 12, length: 1),
-            ])),
+            MessageContent(
+                dataMessage: DataMessage(
+                    body: "hi \u{FFFC} and 👋 \u{FFFC}",
+                    mentions: [
+                        Mention(accountId: Self.bob, start: 3, length: 1), Mention(accountId: Self.carol, start: 12, length: 1),
+                    ])),
         ] {
             let bytes = try content.encode()
             #expect(bytes.count % 160 == 0)
@@ -57,7 +66,9 @@ import Testing
         // Received: the bad ranges (as a sender that counts characters or bytes would make them) are dropped.
         var wire = Parley_Content_DataMessage()
         wire.body = "👋 @bob"
-        for (start, length, account) in [(3, 4, Self.bob), (2, 4, Self.carol), (3, 9, Self.bob), (0, 1, "+15550001"), (UInt32.max, 2, Self.bob)] as [(UInt32, UInt32, String)] {
+        for (start, length, account) in [
+            (3, 4, Self.bob), (2, 4, Self.carol), (3, 9, Self.bob), (0, 1, "+15550001"), (UInt32.max, 2, Self.bob),
+        ] as [(UInt32, UInt32, String)] {
             var range = Parley_Content_BodyRange()
             range.start = start
             range.length = length
@@ -66,7 +77,8 @@ import Testing
         }
         let received = try DataMessage(wire)
         #expect(received.body == "👋 @bob")
-        #expect(received.mentions == [Mention(accountId: Self.bob, start: 3, length: 4), Mention(accountId: Self.carol, start: 2, length: 4)])
+        #expect(
+            received.mentions == [Mention(accountId: Self.bob, start: 3, length: 4), Mention(accountId: Self.carol, start: 2, length: 4)])
     }
 
     static let voiceNote = AttachmentPointer(
@@ -114,7 +126,9 @@ import Testing
             DataMessage(body: nil, expireTimer: DataMessage.maximumExpireTimer + 1, isTimerUpdate: true),
             DataMessage(body: String(repeating: "a", count: DataMessage.maximumBodyBytes + 1)),
             // At most 100 mentions.
-            DataMessage(body: "hi", mentions: Array(repeating: Mention(accountId: Self.bob, start: 0, length: 1), count: Mention.maximumPerMessage + 1)),
+            DataMessage(
+                body: "hi",
+                mentions: Array(repeating: Mention(accountId: Self.bob, start: 0, length: 1), count: Mention.maximumPerMessage + 1)),
         ] {
             #expect(refused(try MessageContent(dataMessage: bad).encode()), "\(bad)")
         }

@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
-@testable import ParleyKit
 import Synchronization
 import Testing
+
+@testable import ParleyKit
 
 /// Receipts, quotes, reactions, edits and deletes find a message by its author and timestamp (or its conversation and
 /// timestamp), once per message that arrives: each lookup is a search of an index on both, not a read of every message
@@ -25,7 +26,8 @@ import Testing
             db.trace(options: [], nil)
             let lookups = statements.withLock { $0 }
             #expect(lookups.count == 5)
-            let expected = Array(repeating: "messages_by_author_time (author_account_id=? AND timestamp=?)", count: 4)
+            let expected =
+                Array(repeating: "messages_by_author_time (author_account_id=? AND timestamp=?)", count: 4)
                 + ["messages_by_thread_time (thread_id=? AND timestamp=?)"]
             for (sql, index) in zip(lookups, expected) {
                 let plan = try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql).map { $0["detail"] as String }

@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-@_spi(Inspection) @testable import ParleyKit
 import Testing
+
+@_spi(Inspection) @testable import ParleyKit
 
 /// Reading a conversation sends read receipts that its peer's client takes: none names more messages than a receipt
 /// may (`MessageContent.maximumReceiptTimestamps`), however many were unread. Reading some messages marks those alone.

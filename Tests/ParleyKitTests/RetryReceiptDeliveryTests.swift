@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
-@_spi(Inspection) @testable import ParleyKit
 import ParleyProtocol
 import Testing
+
+@_spi(Inspection) @testable import ParleyKit
 
 /// Retry receipts through a real server (SQLite, and PostgreSQL when `make test` asks): a receiver that lost its
 /// session asks for the message again and shows it once; a flood of retry receipts buys at most one resend; the send
@@ -16,7 +17,9 @@ import Testing
         try await TestServer.run { server in
             let (alice, bob, aliceId, bobId) = try await SealedSenderDeliveryTests.acquainted(server)
             // Bob loses his session with Alice (a restore from an old backup, a corrupted record).
-            try await bob.database.awaitableWrite { db in try db.execute(sql: "DELETE FROM sessions WHERE address = ?", arguments: [aliceId]) }
+            try await bob.database.awaitableWrite { db in
+                try db.execute(sql: "DELETE FROM sessions WHERE address = ?", arguments: [aliceId])
+            }
 
             try alice.sender.enqueue(body: "lost in the break", to: bobId)
             _ = try await alice.runJobs()
@@ -56,8 +59,9 @@ import Testing
             let envelope = try #require(try await bob.api.mailbox(as: try bob.credentials()).messages.last)
             let sent = try #require(try ConversationFeatureTests.messages(alice, with: bobId).last)
 
-            let request = RetryReceipts.RequestJob(accountId: aliceId, deviceId: 1, timestamp: sent.timestamp, type: 2,
-                                                   ciphertext: Data(base64Encoded: envelope.content) ?? Data())
+            let request = RetryReceipts.RequestJob(
+                accountId: aliceId, deviceId: 1, timestamp: sent.timestamp, type: 2,
+                ciphertext: Data(base64Encoded: envelope.content) ?? Data())
             try await bob.database.awaitableWrite { db in
                 for _ in 0..<5 { try JobQueue.enqueue(.retryRequest(request), now: 0, db) }
             }
@@ -70,8 +74,9 @@ import Testing
             _ = try await bob.receiveOnce()
             #expect(try ConversationFeatureTests.messages(bob, with: aliceId).filter { $0.body == "once" }.count == 1)
             let resent = try alice.database.read { db in
-                try Bool.fetchOne(db, sql: "SELECT resent FROM message_send_log WHERE account_id = ? AND timestamp = ?",
-                                  arguments: [bobId, Int64(sent.timestamp)])
+                try Bool.fetchOne(
+                    db, sql: "SELECT resent FROM message_send_log WHERE account_id = ? AND timestamp = ?",
+                    arguments: [bobId, Int64(sent.timestamp)])
             }
             #expect(resent == true)
         }
@@ -84,14 +89,17 @@ import Testing
             try await client.database.awaitableWrite { db in
                 try MessageSendLog.record([1, 2, 3], kind: .direct, to: "old", devices: [1], timestamp: 1, now: 1_000, db)
                 for index in 0..<(MessageSendLog.maximumEntries + 10) {
-                    try MessageSendLog.record([4], kind: .group(threadId: 7), to: "peer", devices: [1],
-                                              timestamp: UInt64(index + 2), now: day + 2_000 + UInt64(index), db)
+                    try MessageSendLog.record(
+                        [4], kind: .group(threadId: 7), to: "peer", devices: [1],
+                        timestamp: UInt64(index + 2), now: day + 2_000 + UInt64(index), db)
                 }
             }
             let (count, old, oldestKept) = try client.database.read { db in
-                (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM message_send_log") ?? 0,
-                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM message_send_log WHERE account_id = 'old'") ?? 0,
-                 try Int64.fetchOne(db, sql: "SELECT MIN(timestamp) FROM message_send_log") ?? 0)
+                (
+                    try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM message_send_log") ?? 0,
+                    try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM message_send_log WHERE account_id = 'old'") ?? 0,
+                    try Int64.fetchOne(db, sql: "SELECT MIN(timestamp) FROM message_send_log") ?? 0
+                )
             }
             #expect(count == MessageSendLog.maximumEntries && old == 0 && oldestKept == 12)
             let entry = try client.database.read { db in try MessageSendLog.unansweredEntry(to: "peer", deviceId: 1, timestamp: 12, db) }
@@ -108,7 +116,8 @@ import Testing
             _ = try await alice.runJobs()
             func logged(_ timestamp: UInt64) throws -> Int {
                 try alice.database.read { db in
-                    try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM message_send_log WHERE timestamp = ?", arguments: [Int64(timestamp)]) ?? 0
+                    try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM message_send_log WHERE timestamp = ?", arguments: [Int64(timestamp)])
+                        ?? 0
                 }
             }
             let original = try #require(try alice.message(id: id)).timestamp

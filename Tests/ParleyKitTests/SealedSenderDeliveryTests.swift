@@ -1,9 +1,10 @@
 import Foundation
 import GRDB
-@_spi(Inspection) @testable import ParleyKit
 import ParleyProtocol
 import ParleyServer
 import Testing
+
+@_spi(Inspection) @testable import ParleyKit
 
 /// Sealed sender end to end through a real server (SQLite, and PostgreSQL when `make test` asks): profile keys travel
 /// in messages, later messages go sealed and the server's store keeps no sender for them, a refused access key falls
@@ -11,7 +12,8 @@ import Testing
 @Suite(.serialized) struct SealedSenderDeliveryTests {
     /// Two accounts that have each sent the other a message, so both know the other's profile key.
     static func acquainted(_ server: TestServer) async throws -> (alice: ParleyClient, bob: ParleyClient, aliceId: String, bobId: String) {
-        let alice = try server.client("alice"), bob = try server.client("bob")
+        let alice = try server.client("alice")
+        let bob = try server.client("bob")
         let aliceId = try await alice.accounts.register(username: "alice").accountId
         let bobId = try await bob.accounts.register(username: "bob").accountId
         try alice.sender.enqueue(body: "hello bob", to: bobId)
@@ -26,8 +28,10 @@ import Testing
     /// Alice (her client talking to the server through `recorder`) and Bob registered, and Bob's first message to her
     /// received: she has his profile key, so what she sends him may go sealed.
     static func introduced(_ server: TestServer, aliceThrough recorder: HostileServer) async throws
-        -> (alice: ParleyClient, bob: ParleyClient, aliceId: String, bobId: String) {
-        let alice = try server.client("alice", via: recorder.baseURL), bob = try server.client("bob")
+        -> (alice: ParleyClient, bob: ParleyClient, aliceId: String, bobId: String)
+    {
+        let alice = try server.client("alice", via: recorder.baseURL)
+        let bob = try server.client("bob")
         let aliceId = try await alice.accounts.register(username: "alice").accountId
         let bobId = try await bob.accounts.register(username: "bob").accountId
         try bob.sender.enqueue(body: "hello alice", to: aliceId)
@@ -41,11 +45,15 @@ import Testing
     static func storedSources(_ server: TestServer, accountId: String) async throws -> [(source: String?, type: Int, firstByte: UInt8?)] {
         if !server.usesPostgres {
             return try await DatabaseQueue(path: server.serverDatabasePath).read { db in
-                try Row.fetchAll(db, sql: "SELECT source_account_id, type, content FROM mailbox WHERE account_id = ? ORDER BY rowid",
-                                 arguments: [accountId]).map { ($0["source_account_id"], $0["type"], ($0["content"] as Data).first) }
+                try Row.fetchAll(
+                    db, sql: "SELECT source_account_id, type, content FROM mailbox WHERE account_id = ? ORDER BY rowid",
+                    arguments: [accountId]
+                ).map { ($0["source_account_id"], $0["type"], ($0["content"] as Data).first) }
             }
         }
-        return try await server.storedEnvelopes(accountId: accountId, deviceId: 1).map { ($0.sourceAccountId, Int($0.type), $0.content.first) }
+        return try await server.storedEnvelopes(accountId: accountId, deviceId: 1).map {
+            ($0.sourceAccountId, Int($0.type), $0.content.first)
+        }
     }
 
     /// The messages `client` received from `accountId`, oldest first, and whether each arrived sealed.
@@ -103,12 +111,16 @@ import Testing
                 // A session rebuilt from a fresh bundle once Alice has Bob's key: the fetch shows his access key, not
                 // her credentials. Nothing naming Bob went with her credentials but the lookup of his name when his
                 // first message came (left as it is: it happens once per contact).
-                try await alice.database.awaitableWrite { db in try db.execute(sql: "DELETE FROM sessions WHERE address = ?", arguments: [bobId]) }
+                try await alice.database.awaitableWrite { db in
+                    try db.execute(sql: "DELETE FROM sessions WHERE address = ?", arguments: [bobId])
+                }
                 try alice.sender.enqueue(body: "four", to: bobId)
                 let report = try await alice.runJobs()
                 #expect(report.failed == 0 && report.deferred == 0)
                 #expect(recorder.requests.contains { $0.hasPrefix("GET /v1/keys/\(bobId)/") }, "\(recorder.requests)")
-                #expect(recorder.identifiedRequests.filter { $0.contains(bobId) } == ["GET /v1/accounts/\(bobId)"], "\(recorder.identifiedRequests)")
+                #expect(
+                    recorder.identifiedRequests.filter { $0.contains(bobId) } == ["GET /v1/accounts/\(bobId)"],
+                    "\(recorder.identifiedRequests)")
                 _ = try await bob.receiveOnce()
                 #expect(try Self.texts(bob, with: aliceId).map(\.sealed) == [true, true, true, true])
                 guard !server.usesPostgres else { return }  // the SQLite file is read directly
@@ -118,7 +130,9 @@ import Testing
                     }
                 }
                 for timestamp in timestamps {
-                    #expect(records.filter { $0.fingerprint.hasSuffix(":\(timestamp)") }.map(\.scope) == ["unidentified:\(bobId)"], "\(records)")
+                    #expect(
+                        records.filter { $0.fingerprint.hasSuffix(":\(timestamp)") }.map(\.scope) == ["unidentified:\(bobId)"], "\(records)"
+                    )
                 }
             }
         }
@@ -172,7 +186,9 @@ import Testing
                     try await alice.sendTyping(.started, to: bobId) && bob.typingIndicators.isTyping(aliceId)
                 }
                 #expect(recorder.requests.contains("PUT /v1/ephemeral/\(bobId)"), "\(recorder.requests)")
-                #expect(!recorder.identifiedRequests.contains { $0.contains("ephemeral") || $0.contains("websocket") }, "\(recorder.identifiedRequests)")
+                #expect(
+                    !recorder.identifiedRequests.contains { $0.contains("ephemeral") || $0.contains("websocket") },
+                    "\(recorder.identifiedRequests)")
                 listening.cancel()
                 _ = await listening.result
             }
@@ -250,7 +266,8 @@ import Testing
 
     @Test func aPinnedTrustRootOutranksTheServersWord() async throws {
         try await TestServer.run { server in
-            let alice = try server.client("alice"), bob = try server.client("bob")
+            let alice = try server.client("alice")
+            let bob = try server.client("bob")
             // Alice's operator pinned a root this server does not use (as if the server were an impostor).
             let pinned = PrivateKey.generate().publicKey.serialize().base64EncodedString()
             try alice.accounts.pinTrustRoot(base64: pinned)
@@ -276,7 +293,8 @@ import Testing
     @Test func anExpiredSenderCertificateIsNotBelieved() async throws {
         try await TestServer.run { server in
             let clock = TestClock()
-            let alice = try server.client("alice", now: clock.source), bob = try server.client("bob")
+            let alice = try server.client("alice", now: clock.source)
+            let bob = try server.client("bob")
             let aliceId = try await alice.accounts.register(username: "alice").accountId
             let bobId = try await bob.accounts.register(username: "bob").accountId
             try alice.sender.enqueue(body: "hello bob", to: bobId)

@@ -1,8 +1,9 @@
 import Foundation
 import ParleyAPI
-@_spi(Inspection) @testable import ParleyKit
 import ParleyProtocol
 import Testing
+
+@_spi(Inspection) @testable import ParleyKit
 
 /// A sealed-sender envelope reaches the receive pipeline with no source: the sender is believed only from a
 /// certificate that leads to the trust root the account learned at registration.
@@ -16,15 +17,19 @@ import Testing
         init(api: ParleyServerClient, username: String, recipient: String) async throws {
             let context = NullContext()
             let password = Data((0..<24).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
-            let registered = try await api.register(RegisterAccountRequest(
-                username: username, identityKey: try store.identityKeyPair(context: context).publicKey.serialize().base64EncodedString(),
-                registrationId: try store.localRegistrationId(context: context), password: password, deviceName: nil))
+            let registered = try await api.register(
+                RegisterAccountRequest(
+                    username: username,
+                    identityKey: try store.identityKeyPair(context: context).publicKey.serialize().base64EncodedString(),
+                    registrationId: try store.localRegistrationId(context: context), password: password, deviceName: nil))
             credentials = DeviceCredentials(accountId: registered.accountId, deviceId: 1, password: password)
             let bundle = try await api.bundle(accountId: recipient, deviceId: 1, as: credentials)
-            try processPreKeyBundle(try DeviceSessions.bundle(bundle, device: bundle.devices[0]),
-                                    for: try ProtocolAddress(name: recipient, deviceId: 1), sessionStore: store, identityStore: store,
-                                    context: context)
-            certificate = try SenderCertificate(try #require(Data(base64Encoded: try await api.deliveryCertificate(as: credentials).certificate)))
+            try processPreKeyBundle(
+                try DeviceSessions.bundle(bundle, device: bundle.devices[0]),
+                for: try ProtocolAddress(name: recipient, deviceId: 1), sessionStore: store, identityStore: store,
+                context: context)
+            certificate = try SenderCertificate(
+                try #require(Data(base64Encoded: try await api.deliveryCertificate(as: credentials).certificate)))
         }
 
         func seal(_ text: String, to recipient: String, certificate: SenderCertificate? = nil) throws -> SendMessagesRequest {
@@ -32,9 +37,12 @@ import Testing
             let sealed = try sealedSenderEncrypt(
                 message: plaintext, for: try ProtocolAddress(name: recipient, deviceId: 1), from: certificate ?? self.certificate,
                 sessionStore: store, identityStore: store, context: NullContext())
-            return SendMessagesRequest(messages: [OutgoingMessage(
-                destinationDeviceId: 1, destinationRegistrationId: 0, type: OutgoingMessage.unidentifiedSenderType,
-                content: sealed.base64EncodedString())], timestamp: UInt64(Date().timeIntervalSince1970 * 1000))
+            return SendMessagesRequest(
+                messages: [
+                    OutgoingMessage(
+                        destinationDeviceId: 1, destinationRegistrationId: 0, type: OutgoingMessage.unidentifiedSenderType,
+                        content: sealed.base64EncodedString())
+                ], timestamp: UInt64(Date().timeIntervalSince1970 * 1000))
         }
     }
 
@@ -45,13 +53,16 @@ import Testing
             let gus = try await RawSender(api: fern.api, username: "gus", recipient: fernCredentials.accountId)
             let registrationId = try await fern.api.devices(as: fernCredentials).devices[0].registrationId
             func withRegistration(_ request: SendMessagesRequest) -> SendMessagesRequest {
-                SendMessagesRequest(messages: request.messages.map {
-                    OutgoingMessage(destinationDeviceId: 1, destinationRegistrationId: registrationId, type: $0.type, content: $0.content)
-                }, timestamp: request.timestamp)
+                SendMessagesRequest(
+                    messages: request.messages.map {
+                        OutgoingMessage(
+                            destinationDeviceId: 1, destinationRegistrationId: registrationId, type: $0.type, content: $0.content)
+                    }, timestamp: request.timestamp)
             }
 
-            _ = try await fern.api.send(withRegistration(try gus.seal("sealed hello", to: fernCredentials.accountId)),
-                                        to: fernCredentials.accountId, as: gus.credentials)
+            _ = try await fern.api.send(
+                withRegistration(try gus.seal("sealed hello", to: fernCredentials.accountId)),
+                to: fernCredentials.accountId, as: gus.credentials)
             let envelope = try #require(try await fern.api.mailbox(as: fernCredentials).messages.first)
             #expect(envelope.sourceAccountId == nil, "the server stored no sender")
             guard case .stored(let messageId) = try await fern.receiver.process(envelope) else {
@@ -72,8 +83,9 @@ import Testing
                 publicKey: try gus.store.identityKeyPair(context: NullContext()).publicKey,
                 expiration: UInt64(Date().timeIntervalSince1970 * 1000) + 3_600_000, signerCertificate: rogueServer,
                 signerKey: PrivateKey.generate())
-            _ = try await fern.api.send(withRegistration(try gus.seal("forged", to: fernCredentials.accountId, certificate: forged)),
-                                        to: fernCredentials.accountId, as: gus.credentials)
+            _ = try await fern.api.send(
+                withRegistration(try gus.seal("forged", to: fernCredentials.accountId, certificate: forged)),
+                to: fernCredentials.accountId, as: gus.credentials)
             let forgedEnvelope = try #require(try await fern.api.mailbox(as: fernCredentials).messages.first)
             guard case .undecryptable = try await fern.receiver.process(forgedEnvelope) else {
                 Issue.record("a forged certificate was believed")

@@ -1,7 +1,8 @@
 import Foundation
-@_spi(Inspection) @testable import ParleyKit
 import ParleyProtocol
 import Testing
+
+@_spi(Inspection) @testable import ParleyKit
 
 /// The client learns the trust root at registration and link, and accepts its sender certificate only against it.
 @Suite struct SenderCertificateClientTests {

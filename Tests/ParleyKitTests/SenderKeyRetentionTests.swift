@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
-@_spi(Inspection) @testable import ParleyKit
 import ParleyProtocol
 import Testing
+
+@_spi(Inspection) @testable import ParleyKit
 
 /// Sender keys other devices hand out are kept only while they can still be needed: a member device's newest few
 /// distributions in a group, none of a removed member's, and no new one for a group this account left. Each may hold thousands
@@ -34,8 +35,9 @@ import Testing
         let database = try HostilePeerTests.database(name)
         let carol = InMemorySignalProtocolStore(identity: .generate(), registrationId: 7)
         try database.write { db in
-            _ = try GroupChanges.apply(Self.group(revision: 1, members: ["me", "carol", "dave"]),
-                                       from: HostilePeerTests.origin("dave", at: 10, peer: ""), db)
+            _ = try GroupChanges.apply(
+                Self.group(revision: 1, members: ["me", "carol", "dave"]),
+                from: HostilePeerTests.origin("dave", at: 10, peer: ""), db)
             try body(db, carol)
         }
     }
@@ -44,10 +46,12 @@ import Testing
         try Self.inGroup("sender-keys") { db, carol in
             for _ in 0..<(SenderKeyChainsTable.maximumDistributionsPerDevice + 3) { #expect(try Self.handOut(from: carol, db) == .applied) }
             #expect(try Self.keysOf("carol", db) == SenderKeyChainsTable.maximumDistributionsPerDevice)
-            let chains = try Int.fetchOne(db, sql: "SELECT count(DISTINCT distribution_id) FROM sender_key_chains WHERE account_id = 'carol'")
+            let chains = try Int.fetchOne(
+                db, sql: "SELECT count(DISTINCT distribution_id) FROM sender_key_chains WHERE account_id = 'carol'")
             #expect(chains == SenderKeyChainsTable.maximumDistributionsPerDevice)
 
-            _ = try GroupChanges.apply(Self.group(revision: 2, members: ["me", "dave"]), from: HostilePeerTests.origin("dave", at: 20, peer: ""), db)
+            _ = try GroupChanges.apply(
+                Self.group(revision: 2, members: ["me", "dave"]), from: HostilePeerTests.origin("dave", at: 20, peer: ""), db)
             #expect(try Self.keysOf("carol", db) == 0)
         }
     }
@@ -59,8 +63,12 @@ import Testing
         try Self.inGroup("sender-keys-left") { db, carol in
             #expect(try Self.handOut(from: carol, db) == .applied)
             // Dave removes this account.
-            _ = try GroupChanges.apply(Self.group(revision: 2, members: ["carol", "dave"]), from: HostilePeerTests.origin("dave", at: 20, peer: ""), db)
-            guard case .rejected = try Self.handOut(from: carol, db) else { Issue.record("a key for a group left was taken"); return }
+            _ = try GroupChanges.apply(
+                Self.group(revision: 2, members: ["carol", "dave"]), from: HostilePeerTests.origin("dave", at: 20, peer: ""), db)
+            guard case .rejected = try Self.handOut(from: carol, db) else {
+                Issue.record("a key for a group left was taken")
+                return
+            }
             #expect(try Self.keysOf("carol", db) == 1)
         }
     }

@@ -2,9 +2,10 @@ import AsyncHTTPClient
 import Foundation
 import Hummingbird
 import Logging
-@testable import ParleyKit
 import ParleyServer
 import ParleyTestSupport
+
+@testable import ParleyKit
 
 /// A real parley-server (HTTP + WebSocket) in this process on a loopback port, and clients for it. The backend is
 /// SQLite unless `PARLEY_SERVER_BACKEND=postgres`, which gives the server a fresh database on the PostgreSQL at
@@ -12,8 +13,9 @@ import ParleyTestSupport
 final class TestServer: @unchecked Sendable {
     let directory: URL
     /// Idle connections close quickly, so that ``pause()`` (a graceful shutdown) does not wait for them.
-    let http = HTTPClient(eventLoopGroupProvider: .singleton,
-                          configuration: HTTPClient.Configuration(connectionPool: .init(idleTimeout: .milliseconds(100))))
+    let http = HTTPClient(
+        eventLoopGroupProvider: .singleton,
+        configuration: HTTPClient.Configuration(connectionPool: .init(idleTimeout: .milliseconds(100))))
     private var task: Task<Void, Error>?
     private(set) var baseURL = ""
     private var dependencies: ServerDependencies!
@@ -45,8 +47,9 @@ final class TestServer: @unchecked Sendable {
         dependencies = ServerDependencies(
             store: store, attachments: try AttachmentStore(directory: directory.appendingPathComponent("blobs")),
             hasher: CredentialHasher(), limits: limits,
-            contentDetection: ContentDetectionSettings(importDirectory: directory.appendingPathComponent("imports"),
-                                                       operatorToken: Self.operatorToken),
+            contentDetection: ContentDetectionSettings(
+                importDirectory: directory.appendingPathComponent("imports"),
+                operatorToken: Self.operatorToken),
             backup: backup)
         try await serve()
     }
@@ -78,8 +81,10 @@ final class TestServer: @unchecked Sendable {
 
     /// Runs `body` against a fresh server (PIN backups as `backup` says) and shuts it down afterwards, whether `body`
     /// succeeded or not.
-    static func run(backup: BackupSettings? = nil, adjusting: (inout ServerLimits) -> Void = { _ in },
-                    _ body: (TestServer) async throws -> Void) async throws {
+    static func run(
+        backup: BackupSettings? = nil, adjusting: (inout ServerLimits) -> Void = { _ in },
+        _ body: (TestServer) async throws -> Void
+    ) async throws {
         let server = try await TestServer(backup: backup, adjusting: adjusting)
         do {
             try await body(server)
@@ -92,14 +97,18 @@ final class TestServer: @unchecked Sendable {
 
     /// A client with a fresh encrypted database, on the clock `now` (milliseconds since 1970), talking to this server or,
     /// given `baseURL`, to whatever answers there (a ``HostileServer`` in front of this one).
-    func client(_ name: String, via baseURL: String? = nil,
-                now: @escaping @Sendable () -> UInt64 = { UInt64(Date().timeIntervalSince1970 * 1000) }) throws -> ParleyClient {
+    func client(
+        _ name: String, via baseURL: String? = nil,
+        now: @escaping @Sendable () -> UInt64 = { UInt64(Date().timeIntervalSince1970 * 1000) }
+    ) throws -> ParleyClient {
         let folder = directory.appendingPathComponent(name + "-\(UUID().uuidString.prefix(6))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let database = try ParleyDatabase(path: folder.appendingPathComponent("client.sqlite").path,
-                                          key: try DatabaseKey.fromKeyFile(at: folder.appendingPathComponent("client.key")))
-        return ParleyClient(database: database, api: ParleyServerClient(baseURL: baseURL ?? self.baseURL, http: http),
-                            attachmentDirectory: folder.appendingPathComponent("attachments"), now: now)
+        let database = try ParleyDatabase(
+            path: folder.appendingPathComponent("client.sqlite").path,
+            key: try DatabaseKey.fromKeyFile(at: folder.appendingPathComponent("client.key")))
+        return ParleyClient(
+            database: database, api: ParleyServerClient(baseURL: baseURL ?? self.baseURL, http: http),
+            attachmentDirectory: folder.appendingPathComponent("attachments"), now: now)
     }
 
     /// The server's SQLite file, for checking what the server stored (there is none when ``usesPostgres``).

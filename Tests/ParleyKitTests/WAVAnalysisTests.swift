@@ -1,12 +1,15 @@
 import Foundation
-@testable import ParleyKit
 import Testing
+
+@testable import ParleyKit
 
 /// The WAV reader behind voice-note metadata: real decoding of the sample formats it claims, typed errors otherwise.
 @Suite struct WAVAnalysisTests {
     /// A WAV file of `frames` frames whose sample at (frame, channel) is `signal` in -1…1.
-    static func wav(sampleRate: UInt32, channels: UInt16, bits: UInt16, float: Bool = false, frames: Int,
-                    signal: (Int, Int) -> Double) -> Data {
+    static func wav(
+        sampleRate: UInt32, channels: UInt16, bits: UInt16, float: Bool = false, frames: Int,
+        signal: (Int, Int) -> Double
+    ) -> Data {
         let bytesPerSample = Int(bits) / 8
         var samples = Data()
         for frame in 0..<frames {
@@ -42,9 +45,10 @@ import Testing
     @Test(arguments: [(UInt16(8), false), (16, false), (24, false), (32, false), (32, true)])
     func everySampleFormatDecodes(bits: UInt16, float: Bool) throws {
         // Stereo, 2 s at 16 kHz: silence in the first half, a full-scale square wave on the right channel after.
-        let analysis = try Self.analyze(Self.wav(sampleRate: 16_000, channels: 2, bits: bits, float: float, frames: 32_000) { frame, channel in
-            frame < 16_000 || channel == 0 ? 0 : (frame % 2 == 0 ? 1 : -1)
-        })
+        let analysis = try Self.analyze(
+            Self.wav(sampleRate: 16_000, channels: 2, bits: bits, float: float, frames: 32_000) { frame, channel in
+                frame < 16_000 || channel == 0 ? 0 : (frame % 2 == 0 ? 1 : -1)
+            })
         #expect(analysis.durationMilliseconds == 2_000 && analysis.channels == 2 && analysis.sampleRate == 16_000)
         #expect(analysis.waveform.count == 100)
         #expect(analysis.waveform.prefix(50).allSatisfy { $0 < 0.01 })
@@ -59,12 +63,13 @@ import Testing
     @Test func malformedFilesGiveTypedErrors() throws {
         let good = Self.wav(sampleRate: 8_000, channels: 1, bits: 16, frames: 100) { _, _ in 0.5 }
         #expect(throws: ParleyError.audio(.notWAV)) { try Self.analyze(Data("not a wave file at all".utf8)) }
-        #expect(throwsParleyError({ if case .audio = $0 { true } else { false } }) { try Self.analyze(good.prefix(30)) })  // fmt chunk cut short
+        // The fmt chunk cut short.
+        #expect(throwsParleyError({ if case .audio = $0 { true } else { false } }, { try Self.analyze(good.prefix(30)) }))
         var adpcm = good
         adpcm[20] = 2  // MS ADPCM
         #expect(throws: ParleyError.audio(.unsupportedFormat("encoding 2, 16 bits per sample"))) { try Self.analyze(adpcm) }
         var noData = good.prefix(36 + 12)
         noData.append(contentsOf: Data("junk".utf8))
-        #expect(throwsParleyError({ if case .audio = $0 { true } else { false } }) { try Self.analyze(Data(noData)) })
+        #expect(throwsParleyError({ if case .audio = $0 { true } else { false } }, { try Self.analyze(Data(noData)) }))
     }
 }

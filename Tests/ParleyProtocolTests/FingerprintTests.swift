@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ParleyProtocol
 
 @Suite struct FingerprintTests {
@@ -7,16 +8,24 @@ import Testing
     static let localKey = try! PublicKey([0x05] + [UInt8](hex: "8520f0098930a754748b7ddcb43ef75a0dbf3a0d26381af4eba4a98eaa9b4e6a"))
     static let remoteKey = try! PublicKey([0x05] + [UInt8](hex: "de9edb7d7b7dc1b4d35b61c2ece435373f8343c85b78674dadfc7e146f882b4f"))
     static let knownAnswers: [(iterations: Int, version: Int, displayable: String, scannable: String)] = [
-        (5200, 1, "001817707723719389105384922584821121822974300365452601348179",
-         "CAESIgogKjwlPlXnByeJ1VlyzPPHKzvsWZ6C4cnmmcQyeaO4+I0aIgogv4e0HwAspeCOlc1O1nlc+LGTtCHfBOaP/Rnu/R5TxFA="),
-        (5200, 0, "001817707723719389105384922584821121822974300365452601348179",
-         "CAASMQohBYUg8AmJMKdUdIt93LQ+91oNvzoNJjga9OukqY6qm05qEgwrMTQxNTU1NTAxMDEaMQohBd6e2317fcG001thwuzkNTc/g0PIW3hnTa38fhRviCtPEgwrMTQxNTU1NTAyMDI="),
-        (1024, 1, "069454535741975467145590665367494171955376083431081790691403",
-         "CAESIgognXi1NOFQ4u4z7ZMrrN6XEtuuVTohm7OLgv1Yyhg3SxEaIgogWycsdwnh7dI7YXni5J0zTpcsxoT/TLh2su+h/nQra9Y="),
+        (
+            5200, 1, "001817707723719389105384922584821121822974300365452601348179",
+            "CAESIgogKjwlPlXnByeJ1VlyzPPHKzvsWZ6C4cnmmcQyeaO4+I0aIgogv4e0HwAspeCOlc1O1nlc+LGTtCHfBOaP/Rnu/R5TxFA="
+        ),
+        (
+            5200, 0, "001817707723719389105384922584821121822974300365452601348179",
+            "CAASMQohBYUg8AmJMKdUdIt93LQ+91oNvzoNJjga9OukqY6qm05qEgwrMTQxNTU1NTAxMDEaMQohBd6e2317fcG001thwuzkNTc/g0PIW3hnTa38fhRviCtPEgwrMTQxNTU1NTAyMDI="
+        ),
+        (
+            1024, 1, "069454535741975467145590665367494171955376083431081790691403",
+            "CAESIgognXi1NOFQ4u4z7ZMrrN6XEtuuVTohm7OLgv1Yyhg3SxEaIgogWycsdwnh7dI7YXni5J0zTpcsxoT/TLh2su+h/nQra9Y="
+        ),
     ]
 
-    func make(_ iterations: Int = 5200, version: Int = 1, local: PublicKey = localKey, remote: PublicKey = remoteKey,
-              localName: String = "+14155550101", remoteName: String = "+14155550202") throws -> Fingerprint {
+    func make(
+        _ iterations: Int = 5200, version: Int = 1, local: PublicKey = localKey, remote: PublicKey = remoteKey,
+        localName: String = "+14155550101", remoteName: String = "+14155550202"
+    ) throws -> Fingerprint {
         try NumericFingerprintGenerator(iterations: iterations).create(
             version: version, localIdentifier: Array(localName.utf8), localKey: local,
             remoteIdentifier: Array(remoteName.utf8), remoteKey: remote)
@@ -41,7 +50,8 @@ import Testing
     }
 
     @Test func versionMismatchAndGarbageAreDistinctErrors() throws {
-        let v1 = try make(), v0 = try make(version: 0)
+        let v1 = try make()
+        let v0 = try make(version: 0)
         #expect { try v1.scannable.compare(against: v0.scannable) } throws: { error in
             if case SignalError.fingerprintVersionMismatch = error { return true } else { return false }
         }

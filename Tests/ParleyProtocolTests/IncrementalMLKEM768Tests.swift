@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Testing
+
 @testable import ParleyProtocol
 
 /// Known answers from PyPI `kyber-py` (Scripts/vectors/make_mlkem768_vectors.py).
@@ -15,8 +16,9 @@ struct MLKEM768Vectors: Decodable {
     static let vectors = try! loadVectors("mlkem768_kat", as: MLKEM768Vectors.self)
 
     static func encapsulate(_ ek: [UInt8], message: [UInt8]? = nil) throws -> (secret: [UInt8], ciphertext: [UInt8]) {
-        let step1 = try IncrementalMLKEM768.encapsulate1(rho: Array(ek[1152...]), encapsulationKeyHash: Array(SHA3_256.hash(data: ek)),
-                                                         message: message)
+        let step1 = try IncrementalMLKEM768.encapsulate1(
+            rho: Array(ek[1152...]), encapsulationKeyHash: Array(SHA3_256.hash(data: ek)),
+            message: message)
         let ct2 = try IncrementalMLKEM768.encapsulate2(step1.pending, encodedTHat: Array(ek[..<1152]))
         #expect(step1.ciphertext1.count == IncrementalMLKEM768.ciphertext1Length && ct2.count == IncrementalMLKEM768.ciphertext2Length)
         return (step1.sharedSecret, step1.ciphertext1 + ct2)
@@ -55,7 +57,8 @@ struct MLKEM768Vectors: Decodable {
     @Test func reductionAndCompressionAreExactEverywhereTheyAreUsed() {
         let q = MLKEMPolynomial.q
         var generator = SystemRandomNumberGenerator()
-        let samples = Array(0..<UInt32(200_000)) + (0..<200_000).map { _ in UInt32.random(in: 0...UInt32.max, using: &generator) } + [UInt32.max]
+        let samples =
+            Array(0..<UInt32(200_000)) + (0..<200_000).map { _ in UInt32.random(in: 0...UInt32.max, using: &generator) } + [UInt32.max]
         for x in samples { #expect(MLKEMPolynomial.reduce(x) == x % q) }
         for bits in [1, 4, 10, 11] {
             for x in 0..<q {
@@ -73,7 +76,8 @@ struct MLKEM768Vectors: Decodable {
             MLKEMPolynomial(coefficients: (0..<256).map { _ in UInt32.random(in: 0..<q, using: &generator) })
         }
         for _ in 0..<5 {
-            let a = random(), b = random()
+            let a = random()
+            let b = random()
             #expect(a.ntt().inverseNTT() == a)
             // Schoolbook product in Z_q[X]/(X^256 + 1).
             var product = [UInt64](repeating: 0, count: 256)

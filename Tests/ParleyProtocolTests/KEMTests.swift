@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ParleyProtocol
 
 /// Known answers made with PyPI `kyber-py`; see Scripts/vectors/make_kem_vectors.py.

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ParleyProtocol
 
 @Suite struct KeyTests {

@@ -1,17 +1,21 @@
 import Testing
+
 @testable import ParleyProtocol
 
 /// Every parser answers bad bytes with a typed error and never traps.
 @Suite struct MalformedInputTests {
     static func sample() throws -> (whisper: [UInt8], preKey: [UInt8], skdm: [UInt8], group: [UInt8]) {
-        let alice = TestParty("alice"), bob = TestParty("bob")
+        let alice = TestParty("alice")
+        let bob = TestParty("bob")
         try alice.process(try bob.bundle(), from: bob)
         let preKey = try alice.encrypt("hello", to: bob).serialize()
         _ = try bob.decrypt(bytes: preKey, type: .preKey, from: alice)
         let whisper = try bob.encrypt("reply", to: alice).serialize()
         let distribution = UUIDs.group
-        let skdm = try SenderKeyDistributionMessage(from: alice.address, distributionId: distribution, store: alice.store, context: alice.context)
-        let group = try groupEncrypt([1, 2, 3], from: alice.address, distributionId: distribution, store: alice.store, context: alice.context)
+        let skdm = try SenderKeyDistributionMessage(
+            from: alice.address, distributionId: distribution, store: alice.store, context: alice.context)
+        let group = try groupEncrypt(
+            [1, 2, 3], from: alice.address, distributionId: distribution, store: alice.store, context: alice.context)
         return (Array(whisper), Array(preKey), Array(skdm.serialize()), Array(group.serialize()))
     }
 
@@ -61,7 +65,8 @@ import Testing
     }
 
     @Test func corruptedMessagesNeverDecryptAndNeverBreakTheSession() throws {
-        let alice = TestParty("alice"), bob = TestParty("bob")
+        let alice = TestParty("alice")
+        let bob = TestParty("bob")
         try alice.establish(with: bob)
         let valid = Array(try alice.encrypt("precious", to: bob).serialize())
         for bytes in Self.corruptions(of: valid) {
@@ -71,7 +76,8 @@ import Testing
     }
 
     @Test func corruptedPreKeyMessagesNeverSetUpASession() throws {
-        let alice = TestParty("alice"), bob = TestParty("bob")
+        let alice = TestParty("alice")
+        let bob = TestParty("bob")
         try alice.process(try bob.bundle(), from: bob)
         let valid = Array(try alice.encrypt("first", to: bob).serialize())
         for bytes in Self.corruptions(of: valid) where bytes != valid {
@@ -87,7 +93,8 @@ import Testing
     }
 
     @Test func preKeyMessageWithOnlyOneKEMFieldIsInvalid() throws {
-        let alice = TestParty("alice"), bob = TestParty("bob")
+        let alice = TestParty("alice")
+        let bob = TestParty("bob")
         try alice.process(try bob.bundle(), from: bob)
         let message = try PreKeySignalMessage(bytes: try alice.encrypt("x", to: bob).serialize())
         var body = Parley_Wire_PreKeySignalMessage()

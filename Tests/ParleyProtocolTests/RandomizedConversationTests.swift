@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ParleyProtocol
 
 /// Two parties send in random order; the network reorders and drops messages.
@@ -26,7 +27,8 @@ import Testing
     /// Delivers one message; returns whether it was within bounds (and so decrypted).
     static func deliver(_ item: InFlight, from sender: TestParty, to receiver: TestParty, seen: inout Set<PublicKey>) throws -> Bool {
         let key = item.ratchetKey
-        let chains = try receiver.session(with: sender)?.currentState?.structure.receiverChains.map { try PublicKey($0.senderRatchetKey) } ?? []
+        let chains =
+            try receiver.session(with: sender)?.currentState?.structure.receiverChains.map { try PublicKey($0.senderRatchetKey) } ?? []
         if seen.contains(key), !chains.contains(key) {
             #expect(throws: SignalError.self) { try receiver.decrypt(item.message, from: sender) }
             return false
@@ -39,11 +41,14 @@ import Testing
     @Test(arguments: [(KEMKeyType?.none, UInt64(1)), (.none, 2), (.kyber1024, 3), (.kyber1024, 4), (.mlkem1024, 5)])
     func randomOrderReorderingAndDropsAlwaysDecrypt(kem: KEMKeyType?, seed: UInt64) throws {
         var random = Generator(state: seed)
-        let alice = TestParty("alice"), bob = TestParty("bob")
+        let alice = TestParty("alice")
+        let bob = TestParty("bob")
         try alice.establish(with: bob, kem: kem)
-        var toBob: [InFlight] = [], toAlice: [InFlight] = []
+        var toBob: [InFlight] = []
+        var toAlice: [InFlight] = []
         var delivered = 0
-        var bobSeen = Set<PublicKey>(), aliceSeen = Set<PublicKey>()
+        var bobSeen = Set<PublicKey>()
+        var aliceSeen = Set<PublicKey>()
         for step in 0..<600 {
             switch Int.random(in: 0..<6, using: &random) {
             case 0, 1:

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ParleyProtocol
 
 /// Known answers for SPQR V1's building blocks, from Scripts/vectors/make_spqr_vectors.py (an independent Python
@@ -108,8 +109,10 @@ struct SPQRVectors: Decodable {
         #expect(authenticator.headerMAC(epoch: 1, header: Self.hex(v.hdr)) == Self.hex(v.hdr_mac_epoch_1))
         #expect(authenticator.verifyHeader(epoch: 1, header: Self.hex(v.hdr), mac: Self.hex(v.hdr_mac_epoch_1)))
         #expect(!authenticator.verifyHeader(epoch: 2, header: Self.hex(v.hdr), mac: Self.hex(v.hdr_mac_epoch_1)))
-        #expect(authenticator.verifyCiphertext(epoch: 1, ciphertext1: Self.hex(v.ct1), ciphertext2: Self.hex(v.ct2),
-                                              mac: Self.hex(v.ct_mac_epoch_1)))
+        #expect(
+            authenticator.verifyCiphertext(
+                epoch: 1, ciphertext1: Self.hex(v.ct1), ciphertext2: Self.hex(v.ct2),
+                mac: Self.hex(v.ct_mac_epoch_1)))
         var flipped = Self.hex(v.ct_mac_epoch_1)
         flipped[31] ^= 1
         #expect(!authenticator.verifyCiphertext(epoch: 1, ciphertext1: Self.hex(v.ct1), ciphertext2: Self.hex(v.ct2), mac: flipped))
@@ -165,7 +168,9 @@ struct SPQRVectors: Decodable {
         let rows = (0..<(weights.count * 32)).map { $0 % 5 == 0 ? UInt8(0) : UInt8.random(in: 0...255, using: &generator) }
         let expected = (0..<16).flatMap { element -> [UInt8] in
             let value = weights.enumerated().reduce(UInt16(0)) { sum, pair in
-                sum ^ GF16.multiply(pair.element, UInt16(rows[pair.offset * 32 + 2 * element]) << 8 | UInt16(rows[pair.offset * 32 + 2 * element + 1]))
+                sum
+                    ^ GF16.multiply(
+                        pair.element, UInt16(rows[pair.offset * 32 + 2 * element]) << 8 | UInt16(rows[pair.offset * 32 + 2 * element + 1]))
             }
             return [UInt8(value >> 8), UInt8(value & 0xFF)]
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ParleyProtocol
 
 /// SPQR V1 end to end between two in-memory parties, in the spirit of the SPQR design's scenarios: lockstep,
@@ -36,8 +37,10 @@ import Testing
 
     @Test func lockstepFollowsThePayloadOrderAndKeysAgree() throws {
         var (alice, bob) = Self.pair()
-        var aliceKinds: [SPQRMessage.Kind] = [], bobKinds: [SPQRMessage.Kind] = []
-        var aliceChunks: [Int] = [], bobChunks: [Int] = []
+        var aliceKinds: [SPQRMessage.Kind] = []
+        var bobKinds: [SPQRMessage.Kind] = []
+        var aliceChunks: [Int] = []
+        var bobChunks: [Int] = []
         for _ in 0..<150 {
             let fromAlice = try alice.send()
             #expect(try bob.receive(fromAlice) == fromAlice.key)
@@ -54,12 +57,14 @@ import Testing
         }
         // Epoch 1 as PROTOCOL.md describes lockstep: Alice Hdr 0–2, Ek 0–28, EkCt1Ack 29–35, then Ct1Ack; Bob None,
         // None, Ct1 0–29, None × 6, Ct2 0–4.
-        let expectedAlice: [SPQRMessage.Kind] = Array(repeating: .header, count: 3) + Array(repeating: .encapsulationKey, count: 29)
+        let expectedAlice: [SPQRMessage.Kind] =
+            Array(repeating: .header, count: 3) + Array(repeating: .encapsulationKey, count: 29)
             + Array(repeating: .encapsulationKeyWithCiphertext1Ack, count: 7)
         #expect(Array(aliceKinds.prefix(expectedAlice.count)) == expectedAlice)
         #expect(aliceKinds.dropFirst(expectedAlice.count).allSatisfy { $0 == .ciphertext1Ack })
         #expect(Array(aliceChunks.prefix(39)) == Array(0...2) + Array(0...35))
-        let expectedBob: [SPQRMessage.Kind] = [.none, .none] + Array(repeating: .ciphertext1, count: 30) + Array(repeating: .none, count: 6)
+        let expectedBob: [SPQRMessage.Kind] =
+            [.none, .none] + Array(repeating: .ciphertext1, count: 30) + Array(repeating: .none, count: 6)
             + Array(repeating: .ciphertext2, count: 5)
         #expect(Array(bobKinds.prefix(expectedBob.count)) == expectedBob)
         #expect(Array(bobChunks.prefix(35)) == Array(0...29) + Array(0...4))
@@ -116,8 +121,9 @@ import Testing
         func tampered(_ sent: Sent) -> Sent {
             var bytes = sent.message.chunk!.bytes
             bytes[5] ^= 0x40
-            let message = SPQRMessage(epoch: sent.message.epoch, index: sent.message.index, kind: sent.message.kind,
-                                      chunk: SPQRMessage.Chunk(index: sent.message.chunk!.index, bytes: bytes))
+            let message = SPQRMessage(
+                epoch: sent.message.epoch, index: sent.message.index, kind: sent.message.kind,
+                chunk: SPQRMessage.Chunk(index: sent.message.chunk!.index, bytes: bytes))
             return Sent(bytes: message.serialize(), key: [], message: message)
         }
         for target in [SPQRMessage.Kind.header, .encapsulationKey, .ciphertext2] {
@@ -152,7 +158,8 @@ import Testing
         #expect(try SPQRState(structure: stored).structure == stored)
         let pending: IncrementalMLKEM768.PendingEncapsulation
         switch state.exchange.state {
-        case .ciphertext1Sampled(let e, _), .keyReceivedCiphertext1Sampled(let e, _), .ciphertext1Acknowledged(let e, _): pending = e.pending
+        case .ciphertext1Sampled(let e, _), .keyReceivedCiphertext1Sampled(let e, _), .ciphertext1Acknowledged(let e, _):
+            pending = e.pending
         default: return false
         }
         let coefficients = (pending.yHat + [pending.e2, pending.mu]).flatMap(\.coefficients)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ParleyProtocol
 
 /// Every validation rule of sealed sender v1: the chain to the trust root, the server's signature,
@@ -11,8 +12,10 @@ import Testing
     let bob = TestParty("e80f7bbe-5b94-471e-bd8c-2173654ea3d1", deviceId: 1)
     let now: UInt64 = 1_800_000_000_000
 
-    func certificate(for party: TestParty, expiration: UInt64? = nil, signedBy signer: PrivateKey? = nil,
-                     root: PrivateKey? = nil, identity: PublicKey? = nil) throws -> SenderCertificate {
+    func certificate(
+        for party: TestParty, expiration: UInt64? = nil, signedBy signer: PrivateKey? = nil,
+        root: PrivateKey? = nil, identity: PublicKey? = nil
+    ) throws -> SenderCertificate {
         let server = try ServerCertificate(keyId: 7, publicKey: serverKey.publicKey, trustRoot: root ?? trustRoot)
         return try SenderCertificate(
             sender: try SealedSenderAddress(e164: "+14155550101", uuidString: party.address.name, deviceId: party.address.deviceId),
@@ -32,9 +35,10 @@ import Testing
     }
 
     func seal(_ text: String, certificate: SenderCertificate) throws -> [UInt8] {
-        Array(try sealedSenderEncrypt(
-            message: Array(text.utf8), for: bob.address, from: certificate, sessionStore: alice.store,
-            identityStore: alice.store, context: alice.context))
+        Array(
+            try sealedSenderEncrypt(
+                message: Array(text.utf8), for: bob.address, from: certificate, sessionStore: alice.store,
+                identityStore: alice.store, context: alice.context))
     }
 
     @Test func roundTripRevealsSenderOnlyToRecipient() throws {
@@ -99,10 +103,12 @@ import Testing
         let sealed = try sealedSenderEncrypt(
             message: [1], for: bob.address, from: try certificate(for: bob), sessionStore: bob.store,
             identityStore: bob.store, context: bob.context)
-        #expect { try sealedSenderDecrypt(
-            message: sealed, from: me, trustRoot: trustRoot.publicKey, timestamp: now, sessionStore: bob.store,
-            identityStore: bob.store, preKeyStore: bob.store, signedPreKeyStore: bob.store, kyberPreKeyStore: bob.store,
-            context: bob.context) } throws: { if case SignalError.sealedSenderSelfSend = $0 { true } else { false } }
+        #expect {
+            try sealedSenderDecrypt(
+                message: sealed, from: me, trustRoot: trustRoot.publicKey, timestamp: now, sessionStore: bob.store,
+                identityStore: bob.store, preKeyStore: bob.store, signedPreKeyStore: bob.store, kyberPreKeyStore: bob.store,
+                context: bob.context)
+        } throws: { if case SignalError.sealedSenderSelfSend = $0 { true } else { false } }
     }
 
     @Test func tamperedEnvelopesAreRefusedWithoutSideEffects() throws {
@@ -124,8 +130,9 @@ import Testing
         try alice.process(try bob.bundle(), from: bob)
         let sealed = try seal("for bob", certificate: try certificate(for: alice))
         #expect(throws: SignalError.self) {
-            try sealedSenderDecryptToUSMC(message: sealed, trustRoot: trustRoot.publicKey, timestamp: now,
-                                          identityStore: carol.store, context: carol.context)
+            try sealedSenderDecryptToUSMC(
+                message: sealed, trustRoot: trustRoot.publicKey, timestamp: now,
+                identityStore: carol.store, context: carol.context)
         }
     }
 }

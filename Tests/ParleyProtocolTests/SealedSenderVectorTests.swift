@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ParleyProtocol
 
 /// A committed sealed-sender message with the recipient's keys: guards the envelope, certificate and
@@ -46,8 +47,10 @@ struct SealedSenderVector: Codable {
     }
 
     static func regenerate() throws {
-        let sender = TestParty("4f1c2a9e-8d3b-4c6f-9a7e-2b5d8c1e3f60", deviceId: 2), recipient = TestParty("recipient")
-        let trustRoot = PrivateKey.generate(), serverKey = PrivateKey.generate()
+        let sender = TestParty("4f1c2a9e-8d3b-4c6f-9a7e-2b5d8c1e3f60", deviceId: 2)
+        let recipient = TestParty("recipient")
+        let trustRoot = PrivateKey.generate()
+        let serverKey = PrivateKey.generate()
         let bundle = try recipient.bundle(preKeyId: 31, signedPreKeyId: 11, kyberPreKeyId: 41)
         try sender.process(bundle, from: recipient)
         let timestamp: UInt64 = 1_800_000_000_000

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ParleyProtocol
 
 enum UUIDs {
@@ -11,18 +12,24 @@ enum UUIDs {
     let alice = TestParty("alice"), bob = TestParty("bob")
 
     func distribute() throws {
-        let skdm = try SenderKeyDistributionMessage(from: alice.address, distributionId: UUIDs.group, store: alice.store, context: alice.context)
+        let skdm = try SenderKeyDistributionMessage(
+            from: alice.address, distributionId: UUIDs.group, store: alice.store, context: alice.context)
         let parsed = try SenderKeyDistributionMessage(bytes: skdm.serialize())
         #expect(parsed.serialize().first == 0x33)
-        try processSenderKeyDistributionMessage(parsed, from: alice.address, distributionId: UUIDs.group, store: bob.store, context: bob.context)
+        try processSenderKeyDistributionMessage(
+            parsed, from: alice.address, distributionId: UUIDs.group, store: bob.store, context: bob.context)
     }
 
     func send(_ text: String) throws -> [UInt8] {
-        Array(try groupEncrypt(Array(text.utf8), from: alice.address, distributionId: UUIDs.group, store: alice.store, context: alice.context).serialize())
+        Array(
+            try groupEncrypt(Array(text.utf8), from: alice.address, distributionId: UUIDs.group, store: alice.store, context: alice.context)
+                .serialize())
     }
 
     func receive(_ bytes: [UInt8], distributionId: UUID = UUIDs.group) throws -> String {
-        String(decoding: try groupDecrypt(bytes, from: alice.address, distributionId: distributionId, store: bob.store, context: bob.context), as: UTF8.self)
+        String(
+            decoding: try groupDecrypt(bytes, from: alice.address, distributionId: distributionId, store: bob.store, context: bob.context),
+            as: UTF8.self)
     }
 
     @Test func groupMessagesDecryptInAnyOrderOnce() throws {
@@ -35,11 +42,15 @@ enum UUIDs {
     }
 
     @Test func repeatedDistributionMessageDoesNotRewindTheChain() throws {
-        let skdm = try SenderKeyDistributionMessage(from: alice.address, distributionId: UUIDs.group, store: alice.store, context: alice.context)
-        try processSenderKeyDistributionMessage(skdm, from: alice.address, distributionId: UUIDs.group, store: bob.store, context: bob.context)
-        let first = try send("first"), second = try send("second")
+        let skdm = try SenderKeyDistributionMessage(
+            from: alice.address, distributionId: UUIDs.group, store: alice.store, context: alice.context)
+        try processSenderKeyDistributionMessage(
+            skdm, from: alice.address, distributionId: UUIDs.group, store: bob.store, context: bob.context)
+        let first = try send("first")
+        let second = try send("second")
         #expect(try receive(first) == "first")
-        try processSenderKeyDistributionMessage(skdm, from: alice.address, distributionId: UUIDs.group, store: bob.store, context: bob.context)
+        try processSenderKeyDistributionMessage(
+            skdm, from: alice.address, distributionId: UUIDs.group, store: bob.store, context: bob.context)
         #expect { try receive(first) } throws: { error in
             if case SignalError.duplicatedMessage = error { return true } else { return false }
         }
@@ -72,7 +83,8 @@ enum UUIDs {
         var messages: [[UInt8]] = []
         for index in 0..<(ProtocolLimits.maximumMessageKeys + 5) { messages.append(try send("\(index)")) }
         #expect(try receive(messages.last!) == "\(messages.count - 1)")
-        let state = try #require(try bob.store.loadSenderKey(from: alice.address, distributionId: UUIDs.group, context: bob.context)?.states.first)
+        let state = try #require(
+            try bob.store.loadSenderKey(from: alice.address, distributionId: UUIDs.group, context: bob.context)?.states.first)
         #expect(state.structure.senderMessageKeys.count == ProtocolLimits.maximumMessageKeys)
         #expect(throws: SignalError.self) { try receive(messages[0]) }
     }
@@ -83,7 +95,8 @@ enum UUIDs {
         for index in 0..<3_000 { messages.append(try send("\(index)")) }
         #expect(try receive(messages[1_000]) == "1000")  // keeps 0…999
         #expect(try receive(messages[2_999]) == "2999")  // keeps 1001…2998, dropping 0…997
-        let state = try #require(try bob.store.loadSenderKey(from: alice.address, distributionId: UUIDs.group, context: bob.context)?.states.first)
+        let state = try #require(
+            try bob.store.loadSenderKey(from: alice.address, distributionId: UUIDs.group, context: bob.context)?.states.first)
         #expect(state.structure.senderMessageKeys.count == ProtocolLimits.maximumMessageKeys)
         #expect(state.structure.senderMessageKeys.first?.iteration == 998)
         #expect(throws: SignalError.self) { try receive(messages[997]) }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ParleyProtocol
 
 @Suite struct SessionTests {
@@ -7,7 +8,8 @@ import Testing
 
     @Test(arguments: setups)
     func sessionSetupGivesTheExpectedVersion(_ kem: KEMKeyType?) throws {
-        let alice = TestParty("alice"), bob = TestParty("bob")
+        let alice = TestParty("alice")
+        let bob = TestParty("bob")
         try alice.process(try bob.bundle(kem: kem), from: bob)
         let first = try alice.encrypt("hello", to: bob)
         #expect(first.messageType == .preKey)
@@ -23,7 +25,8 @@ import Testing
     }
 
     @Test func pqxdhSessionKeepsTheSPQRAuthenticationKey() throws {
-        let alice = TestParty("alice"), bob = TestParty("bob")
+        let alice = TestParty("alice")
+        let bob = TestParty("bob")
         try alice.establish(with: bob)
         let aliceKey = try #require(try alice.session(with: bob)?.currentState?.structure.pqAuthKey)
         let bobKey = try #require(try bob.session(with: alice)?.currentState?.structure.pqAuthKey)
@@ -31,7 +34,8 @@ import Testing
     }
 
     @Test func preKeyMessagesRepeatTheSameKEMCiphertextUntilReply() throws {
-        let alice = TestParty("alice"), bob = TestParty("bob")
+        let alice = TestParty("alice")
+        let bob = TestParty("bob")
         try alice.process(try bob.bundle(), from: bob)
         let messages = try (0..<4).map { try alice.encrypt("pre \($0)", to: bob) }
         let parsed = try messages.map { try PreKeySignalMessage(bytes: $0.serialize()) }
@@ -43,7 +47,8 @@ import Testing
     }
 
     @Test func oneTimePreKeyIsRemovedAndKEMPreKeyMarkedUsed() throws {
-        let alice = TestParty("alice"), bob = TestParty("bob")
+        let alice = TestParty("alice")
+        let bob = TestParty("bob")
         try alice.process(try bob.bundle(preKeyId: 77, kyberPreKeyId: 500), from: bob)
         #expect(bob.store.containsPreKey(id: 77))
         _ = try bob.decrypt(try alice.encrypt("x", to: bob), from: alice)
@@ -52,27 +57,33 @@ import Testing
     }
 
     @Test func sessionWithoutOneTimePreKeyWorks() throws {
-        let alice = TestParty("alice"), bob = TestParty("bob")
+        let alice = TestParty("alice")
+        let bob = TestParty("bob")
         try alice.establish(with: bob, preKeyId: nil)
         #expect(try bob.decryptText(try alice.encrypt("fine", to: bob), from: alice) == "fine")
     }
 
     @Test func outOfOrderWithinAndAcrossChains() throws {
-        let alice = TestParty("alice"), bob = TestParty("bob")
+        let alice = TestParty("alice")
+        let bob = TestParty("bob")
         try alice.establish(with: bob)
-        let a1 = try alice.encrypt("a1", to: bob), a2 = try alice.encrypt("a2", to: bob)
+        let a1 = try alice.encrypt("a1", to: bob)
+        let a2 = try alice.encrypt("a2", to: bob)
         #expect(try bob.decryptText(a2, from: alice) == "a2")
         #expect(try alice.decryptText(try bob.encrypt("b1", to: alice), from: bob) == "b1")
-        let a3 = try alice.encrypt("a3", to: bob), a4 = try alice.encrypt("a4", to: bob)
+        let a3 = try alice.encrypt("a3", to: bob)
+        let a4 = try alice.encrypt("a4", to: bob)
         #expect(try bob.decryptText(a4, from: alice) == "a4")
         #expect(try bob.decryptText(a1, from: alice) == "a1")
         #expect(try bob.decryptText(a3, from: alice) == "a3")
     }
 
     @Test func duplicatesAreRejected() throws {
-        let alice = TestParty("alice"), bob = TestParty("bob")
+        let alice = TestParty("alice")
+        let bob = TestParty("bob")
         try alice.establish(with: bob)
-        let m1 = try alice.encrypt("m1", to: bob), m2 = try alice.encrypt("m2", to: bob)
+        let m1 = try alice.encrypt("m1", to: bob)
+        let m2 = try alice.encrypt("m2", to: bob)
         _ = try bob.decrypt(m2, from: alice)
         _ = try bob.decrypt(m1, from: alice)
         for message in [m1, m2] {
@@ -83,7 +94,8 @@ import Testing
     }
 
     @Test func failedDecryptionLeavesStateUnchanged() throws {
-        let alice = TestParty("alice"), bob = TestParty("bob")
+        let alice = TestParty("alice")
+        let bob = TestParty("bob")
         try alice.establish(with: bob)
         let message = Array(try alice.encrypt("keep me", to: bob).serialize())
         let before = try #require(try bob.session(with: alice)).serialize()
@@ -95,7 +107,8 @@ import Testing
     }
 
     @Test func failedPreKeyDecryptionConsumesNothing() throws {
-        let alice = TestParty("alice"), bob = TestParty("bob")
+        let alice = TestParty("alice")
+        let bob = TestParty("bob")
         try alice.process(try bob.bundle(preKeyId: 5), from: bob)
         let message = Array(try alice.encrypt("first", to: bob).serialize())
         var tampered = message
@@ -107,7 +120,8 @@ import Testing
     }
 
     @Test func unknownPreKeyIdsAreReported() throws {
-        let alice = TestParty("alice"), bob = TestParty("bob")
+        let alice = TestParty("alice")
+        let bob = TestParty("bob")
         let bundle = try bob.bundle(preKeyId: 1)
         try alice.process(bundle, from: bob)
         try bob.store.removePreKey(id: 1, context: bob.context)
@@ -117,7 +131,8 @@ import Testing
     }
 
     @Test func newSessionArchivesTheOldOneWhichStillDecryptsLateMessages() throws {
-        let alice = TestParty("alice"), bob = TestParty("bob")
+        let alice = TestParty("alice")
+        let bob = TestParty("bob")
         try alice.establish(with: bob)
         let late = try bob.encrypt("late", to: alice)
         try alice.establish(with: bob)
@@ -127,7 +142,8 @@ import Testing
 
     @Test func archivedStatesAreBounded() throws {
         var record = SessionRecord()
-        let alice = TestParty("alice"), bob = TestParty("bob")
+        let alice = TestParty("alice")
+        let bob = TestParty("bob")
         try alice.establish(with: bob)
         let state = try #require(try alice.session(with: bob)?.currentState)
         for _ in 0..<(ProtocolLimits.maximumArchivedStates + 10) { record.promote(state) }
@@ -136,7 +152,9 @@ import Testing
     }
 
     @Test func changedIdentityIsUntrustedForSetupSendAndReceive() throws {
-        let alice = TestParty("alice"), bob = TestParty("bob"), mallory = TestParty("bob")
+        let alice = TestParty("alice")
+        let bob = TestParty("bob")
+        let mallory = TestParty("bob")
         try alice.establish(with: bob)
         #expect { try alice.process(try mallory.bundle(), from: bob) } throws: { error in
             if case SignalError.untrustedIdentity = error { return true } else { return false }
@@ -149,7 +167,9 @@ import Testing
     }
 
     @Test func unknownSenderHasNoSession() throws {
-        let alice = TestParty("alice"), bob = TestParty("bob"), carol = TestParty("carol")
+        let alice = TestParty("alice")
+        let bob = TestParty("bob")
+        let carol = TestParty("carol")
         try alice.establish(with: bob)
         #expect { try carol.encrypt("x", to: bob) } throws: { error in
             if case SignalError.sessionNotFound = error { return true } else { return false }
@@ -160,7 +180,8 @@ import Testing
     }
 
     @Test func pqxdhPolicyRefusesX3DHBothWays() throws {
-        let alice = TestParty("alice", policy: .requirePQXDH), bob = TestParty("bob", policy: .requirePQXDH)
+        let alice = TestParty("alice", policy: .requirePQXDH)
+        let bob = TestParty("bob", policy: .requirePQXDH)
         #expect { try alice.process(try bob.bundle(kem: nil), from: bob) } throws: { error in
             if case SignalError.sessionSetupRefused = error { return true } else { return false }
         }
@@ -173,7 +194,8 @@ import Testing
     }
 
     @Test func badBundleSignaturesAreRejected() throws {
-        let alice = TestParty("alice"), bob = TestParty("bob")
+        let alice = TestParty("alice")
+        let bob = TestParty("bob")
         let good = try bob.bundle()
         var signature = good.signedPreKeySignature
         signature[10] ^= 1
@@ -197,17 +219,21 @@ import Testing
     }
 
     @Test func unacknowledgedSessionExpiresAfterThirtyDays() throws {
-        let alice = TestParty("alice"), bob = TestParty("bob")
-        try processPreKeyBundle(try bob.bundle(), for: bob.address, sessionStore: alice.store, identityStore: alice.store,
-                                now: Date(timeIntervalSince1970: 1_000_000), context: alice.context)
+        let alice = TestParty("alice")
+        let bob = TestParty("bob")
+        try processPreKeyBundle(
+            try bob.bundle(), for: bob.address, sessionStore: alice.store, identityStore: alice.store,
+            now: Date(timeIntervalSince1970: 1_000_000), context: alice.context)
         #expect(throws: SignalError.self) {
-            try signalEncrypt(message: [1], for: bob.address, sessionStore: alice.store, identityStore: alice.store,
-                              now: Date(timeIntervalSince1970: 1_000_000 + 31 * 86_400), context: alice.context)
+            try signalEncrypt(
+                message: [1], for: bob.address, sessionStore: alice.store, identityStore: alice.store,
+                now: Date(timeIntervalSince1970: 1_000_000 + 31 * 86_400), context: alice.context)
         }
     }
 
     @Test func skippedKeysAreBoundedAndFarJumpsRefused() throws {
-        let alice = TestParty("alice"), bob = TestParty("bob")
+        let alice = TestParty("alice")
+        let bob = TestParty("bob")
         try alice.establish(with: bob)
         var messages: [CiphertextMessage] = []
         for index in 0..<(ProtocolLimits.maximumMessageKeys + 10) { messages.append(try alice.encrypt("\(index)", to: bob)) }
@@ -222,7 +248,8 @@ import Testing
     /// Keys skipped by a second jump join those of the first and the oldest go past the bound (the fuzzer found that
     /// keeping them once cost time quadratic in the keys kept: its input is in Fuzz/Regressions/signal-message/).
     @Test func keysSkippedByTwoJumpsKeepTheNewestAcrossBoth() throws {
-        let alice = TestParty("alice"), bob = TestParty("bob")
+        let alice = TestParty("alice")
+        let bob = TestParty("bob")
         try alice.establish(with: bob)
         var messages: [CiphertextMessage] = []
         for index in 0..<3_000 { messages.append(try alice.encrypt("\(index)", to: bob)) }
@@ -238,7 +265,8 @@ import Testing
     }
 
     @Test func largeCounterJumpIsRefused() throws {
-        let alice = TestParty("alice"), bob = TestParty("bob")
+        let alice = TestParty("alice")
+        let bob = TestParty("bob")
         try alice.establish(with: bob)
         var state = try #require(try alice.session(with: bob)?.currentState)
         let chain = state.senderChainKey
@@ -250,7 +278,8 @@ import Testing
     }
 
     @Test func sessionRecordSerializationRoundTrips() throws {
-        let alice = TestParty("alice"), bob = TestParty("bob")
+        let alice = TestParty("alice")
+        let bob = TestParty("bob")
         try alice.establish(with: bob)
         let record = try #require(try alice.session(with: bob))
         let restored = try SessionRecord(bytes: record.serialize())

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ParleyProtocol
 
 /// Sessions with the SPQR (triple) ratchet: every version-4 message carries `pq_ratchet`, its key salts the
@@ -13,7 +14,8 @@ import Testing
     }
 
     @Test func everyMessageCarriesPQRatchetAndEpochsAdvance() throws {
-        let alice = TestParty("alice"), bob = TestParty("bob")
+        let alice = TestParty("alice")
+        let bob = TestParty("bob")
         try alice.process(try bob.bundle(), from: bob)
         let first = try alice.encrypt("first", to: bob)
         let firstRatchet = try SPQRMessage(bytes: try Self.pqRatchet(first))
@@ -32,7 +34,8 @@ import Testing
     }
 
     @Test func aTamperedPQRatchetIsRefusedAndTheGenuineMessageStillDecrypts() throws {
-        let alice = TestParty("alice"), bob = TestParty("bob")
+        let alice = TestParty("alice")
+        let bob = TestParty("bob")
         try alice.establish(with: bob)
         for round in 0..<40 {
             let message = try SignalMessage(bytes: try alice.encrypt("m\(round)", to: bob).serialize())
@@ -50,7 +53,8 @@ import Testing
     @Test func sessionsWithAndWithoutSPQRDoNotMix() throws {
         // Without the flag on either side: a pre-SPQR version-4 session, no field 5.
         do {
-            let alice = TestParty("alice"), bob = TestParty("bob")
+            let alice = TestParty("alice")
+            let bob = TestParty("bob")
             try alice.process(try bob.bundle(spqr: false), from: bob)
             let message = try alice.encrypt("plain v4", to: bob)
             #expect(try Self.pqRatchet(message).isEmpty)
@@ -59,7 +63,8 @@ import Testing
         }
         // The responder's prekey is for SPQR but the initiator made a pre-SPQR session: refused, no session left.
         do {
-            let alice = TestParty("alice"), bob = TestParty("bob")
+            let alice = TestParty("alice")
+            let bob = TestParty("bob")
             var bundle = try bob.bundle(spqr: true)
             bundle.spqr = false
             try alice.process(bundle, from: bob)
@@ -68,7 +73,8 @@ import Testing
         }
         // The responder's prekey is not for SPQR but the initiator salted with SPQR: refused (the MAC fails).
         do {
-            let alice = TestParty("alice"), bob = TestParty("bob")
+            let alice = TestParty("alice")
+            let bob = TestParty("bob")
             var bundle = try bob.bundle(spqr: false)
             bundle.spqr = true
             try alice.process(bundle, from: bob)
@@ -78,7 +84,8 @@ import Testing
     }
 
     @Test func anOlderPreSPQRSessionDecryptsButDoesNotTakeOverSending() throws {
-        let alice = TestParty("alice"), bob = TestParty("bob")
+        let alice = TestParty("alice")
+        let bob = TestParty("bob")
         try alice.process(try bob.bundle(preKeyId: 100, kyberPreKeyId: 1000, spqr: false), from: bob)
         let late = try alice.encrypt("sent on the old session", to: bob)
         _ = try bob.decrypt(try alice.encrypt("hello", to: bob), from: alice)
@@ -97,25 +104,34 @@ import Testing
 
 /// SignalMessage field 6: sender and recipient ServiceIds with device ids, under the MAC, in pre-key messages.
 @Suite struct MessageAddressesTests {
-    static func decryptPreKey(_ message: CiphertextMessage, at bob: TestParty, from alice: TestParty,
-                              as local: ProtocolAddress?) throws -> [UInt8] {
-        Array(try signalDecryptPreKey(
-            message: try PreKeySignalMessage(bytes: message.serialize()), from: alice.address, localAddress: local,
-            sessionStore: bob.store, identityStore: bob.store, preKeyStore: bob.store, signedPreKeyStore: bob.store,
-            kyberPreKeyStore: bob.store, context: bob.context))
+    static func decryptPreKey(
+        _ message: CiphertextMessage, at bob: TestParty, from alice: TestParty,
+        as local: ProtocolAddress?
+    ) throws -> [UInt8] {
+        Array(
+            try signalDecryptPreKey(
+                message: try PreKeySignalMessage(bytes: message.serialize()), from: alice.address, localAddress: local,
+                sessionStore: bob.store, identityStore: bob.store, preKeyStore: bob.store, signedPreKeyStore: bob.store,
+                kyberPreKeyStore: bob.store, context: bob.context))
     }
 
     @Test func preKeyMessagesNameBothEndsWhenTheNamesAreServiceIds() throws {
         let bobUUID = UUID().uuidString.lowercased()
-        let alice = TestParty(UUID().uuidString.lowercased()), bob = TestParty("PNI:" + bobUUID, deviceId: 2)
+        let alice = TestParty(UUID().uuidString.lowercased())
+        let bob = TestParty("PNI:" + bobUUID, deviceId: 2)
         try alice.process(try bob.bundle(), from: bob)
-        let message = try signalEncrypt(message: Array("hi".utf8), for: bob.address, localAddress: alice.address,
-                                        sessionStore: alice.store, identityStore: alice.store, context: alice.context)
+        let message = try signalEncrypt(
+            message: Array("hi".utf8), for: bob.address, localAddress: alice.address,
+            sessionStore: alice.store, identityStore: alice.store, context: alice.context)
         let addresses = try PreKeySignalMessage(bytes: message.serialize()).signalMessage.addresses
         #expect(addresses.count == 36 && addresses[0] == 0 && addresses[17] == 1 && addresses[18] == 1 && addresses[35] == 2)
         // Addressed to another device (or the ACI instead of the PNI): refused, nothing stored.
-        #expect(throws: SignalError.self) { try Self.decryptPreKey(message, at: bob, from: alice, as: try ProtocolAddress(name: bobUUID, deviceId: 2)) }
-        #expect(throws: SignalError.self) { try Self.decryptPreKey(message, at: bob, from: alice, as: try ProtocolAddress(name: bob.address.name, deviceId: 3)) }
+        #expect(throws: SignalError.self) {
+            try Self.decryptPreKey(message, at: bob, from: alice, as: try ProtocolAddress(name: bobUUID, deviceId: 2))
+        }
+        #expect(throws: SignalError.self) {
+            try Self.decryptPreKey(message, at: bob, from: alice, as: try ProtocolAddress(name: bob.address.name, deviceId: 3))
+        }
         #expect(try bob.session(with: alice)?.currentState == nil)
         // From someone else's address: refused too.
         let mallory = TestParty(UUID().uuidString.lowercased())
@@ -123,16 +139,19 @@ import Testing
         #expect(try Self.decryptPreKey(message, at: bob, from: alice, as: bob.address) == Array("hi".utf8))
         // Once answered, messages carry none; a receiver that does not know its own address checks the sender only.
         _ = try alice.decrypt(try bob.encrypt("ok", to: alice), from: bob)
-        let later = try signalEncrypt(message: Array("later".utf8), for: bob.address, localAddress: alice.address,
-                                      sessionStore: alice.store, identityStore: alice.store, context: alice.context)
+        let later = try signalEncrypt(
+            message: Array("later".utf8), for: bob.address, localAddress: alice.address,
+            sessionStore: alice.store, identityStore: alice.store, context: alice.context)
         #expect(try SignalMessage(bytes: later.serialize()).addresses.isEmpty)
     }
 
     @Test func namesThatAreNotServiceIdsCarryNoAddresses() throws {
-        let alice = TestParty("+14155550101"), bob = TestParty("bob")
+        let alice = TestParty("+14155550101")
+        let bob = TestParty("bob")
         try alice.process(try bob.bundle(), from: bob)
-        let message = try signalEncrypt(message: Array("hi".utf8), for: bob.address, localAddress: alice.address,
-                                        sessionStore: alice.store, identityStore: alice.store, context: alice.context)
+        let message = try signalEncrypt(
+            message: Array("hi".utf8), for: bob.address, localAddress: alice.address,
+            sessionStore: alice.store, identityStore: alice.store, context: alice.context)
         #expect(try PreKeySignalMessage(bytes: message.serialize()).signalMessage.addresses.isEmpty)
         #expect(try Self.decryptPreKey(message, at: bob, from: alice, as: bob.address) == Array("hi".utf8))
     }

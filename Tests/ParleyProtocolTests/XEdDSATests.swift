@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ParleyProtocol
 
 /// Known answers made with PyPI `xeddsa` (libxeddsa); see Scripts/vectors/make_xeddsa_vectors.py.
@@ -42,9 +43,10 @@ struct XEdDSAVectors: Decodable {
 
     @Test(arguments: XEdDSAVectors.loaded.invalid)
     func invalidSignatureIsRejected(_ vector: XEdDSAVectors.Invalid) {
-        #expect(!XEdDSA.verify(
-            signature: [UInt8](hex: vector.signature_hex), publicKey: [UInt8](hex: vector.public_hex),
-            message: [UInt8](hex: vector.message_hex)))
+        #expect(
+            !XEdDSA.verify(
+                signature: [UInt8](hex: vector.signature_hex), publicKey: [UInt8](hex: vector.public_hex),
+                message: [UInt8](hex: vector.message_hex)))
     }
 
     @Test func freshSignaturesVerifyAndBindTheMessage() throws {

@@ -37,7 +37,8 @@ import Testing
         defer { server.stop() }
         let parley = try Parley()
         #expect(try await parley.run("register", "alice", "--server", server.baseURL, "--account", "alice").status == 0)
-        #expect(try await parley.run("register", "bob", "--server", server.baseURL, "--account", "bob", "--json").stdout.contains("accountId"))
+        #expect(
+            try await parley.run("register", "bob", "--server", server.baseURL, "--account", "bob", "--json").stdout.contains("accountId"))
         #expect(try await parley.run("send", "bob", "hello from the command line", "--account", "alice").status == 0)
         let received = try await parley.run("receive", "--account", "bob", "--json")
         #expect(received.status == 0 && received.stdout.contains("\"stored\":1"))
@@ -49,18 +50,18 @@ import Testing
         #expect(missing.status == 3 && missing.stderr.contains("no account 'carol'"), "\(missing.stderr)")
         #expect(!FileManager.default.fileExists(atPath: parley.home + "/accounts/carol"))
 
-
         // The daemon: a request on stdin, its response on stdout, and a notification when a message arrives.
         let daemon = parley.process(["daemon", "--account", "bob"])
-        let input = Pipe(), output = Pipe()
+        let input = Pipe()
+        let output = Pipe()
         daemon.standardInput = input
         daemon.standardOutput = output
         daemon.standardError = FileHandle.nullDevice
         try daemon.run()
         defer { if daemon.isRunning { daemon.terminate() } }
         let lines = LineReader(output.fileHandleForReading)
-        input.fileHandleForWriting.write(Data(#"{"jsonrpc":"2.0","id":1,"method":"conversations"}"# .utf8 + [10]))
-        input.fileHandleForWriting.write(Data(#"{"jsonrpc":"2.0","id":2,"method":"nope"}"# .utf8 + [10]))
+        input.fileHandleForWriting.write(Data(#"{"jsonrpc":"2.0","id":1,"method":"conversations"}"#.utf8 + [10]))
+        input.fileHandleForWriting.write(Data(#"{"jsonrpc":"2.0","id":2,"method":"nope"}"#.utf8 + [10]))
         input.fileHandleForWriting.write(Data("not json\n".utf8))
         let first = try #require(await lines.next(timeout: 20))
         #expect(first.contains("\"id\":1") && first.contains("hello from the command line"))
@@ -98,7 +99,9 @@ import Testing
         #expect(try await parley.run("receive", "--account", "bob").status == 0)
         let bobsHistory = try await parley.run("history", "alice", "--account", "bob", "--json").stdout
         #expect(bobsHistory.contains("\"body\":\"a line from standard input\""), "\(bobsHistory)")
-        #expect(!(try await parley.run("history", "bob", "--account", "alice").stdout.contains("failed")), "a refused attachment leaves no message")
+        #expect(
+            !(try await parley.run("history", "bob", "--account", "alice").stdout.contains("failed")),
+            "a refused attachment leaves no message")
 
         // A message named the same way on every device: AUTHOR:TIMESTAMP.
         let pipedLine = try #require(bobsHistory.split(separator: "\n").first { $0.contains("a line from standard input") })

@@ -21,7 +21,8 @@ import Testing
         let server = try await Self.startServer(directory)
         defer { server.stop() }
         // Two machines: two PARLEY_HOMEs that share nothing but the server.
-        let desktop = try Parley(), laptop = try Parley()
+        let desktop = try Parley()
+        let laptop = try Parley()
         #expect(try await desktop.run("register", "frank", "--server", server.baseURL).status == 0)
         #expect(try await desktop.run("register", "grace", "--server", server.baseURL, "--account", "grace").status == 0)
 
@@ -76,7 +77,8 @@ import Testing
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
 
-        let bot = try UnixSocketClient(path: path), dashboard = try UnixSocketClient(path: path)
+        let bot = try UnixSocketClient(path: path)
+        let dashboard = try UnixSocketClient(path: path)
         bot.send(#"{"jsonrpc":"2.0","id":"a","method":"devices"}"#)
         dashboard.send(#"{"jsonrpc":"2.0","id":7,"method":"send","params":{"recipient":"heidi","text":"from the socket"}}"#)
         dashboard.send("{broken")
@@ -107,7 +109,8 @@ import Testing
         let port = server.port
         let parley = try Parley()
         #expect(try await parley.run("register", "judy", "--server", server.baseURL, "--account", "judy").status == 0)
-        let registered = Self.json(try await parley.run("register", "karl", "--server", server.baseURL, "--account", "karl", "--json").stdout)
+        let registered = Self.json(
+            try await parley.run("register", "karl", "--server", server.baseURL, "--account", "karl", "--json").stdout)
         let karlId = try #require(registered["accountId"] as? String)
         server.stop()
 

@@ -15,7 +15,10 @@ import Testing
         let (server, directory) = try await Self.server([
             "--request-head-timeout-seconds", "1", "--read-timeout-seconds", "2", "--keep-alive-seconds", "1",
         ])
-        defer { server.stop(); try? FileManager.default.removeItem(atPath: directory) }
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(atPath: directory)
+        }
 
         // Silent from the start: closed by the read timeout (3 s here), not by the head deadline, so a client that
         // connects ahead of its first request is not cut off.
@@ -57,8 +60,10 @@ import Testing
             try? FileManager.default.removeItem(atPath: directory)
         }
         let connection = try RawConnection(port: server.port)
-        #expect(connection.send("GET /health HTTP/1.1\r\nHost: x\r\nUpgrade: h2c\r\nConnection: Upgrade, HTTP2-Settings\r\n"
-                                + "HTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n\r\nGET /health HTTP/1.1\r\nHost: x\r\n\r\n"))
+        #expect(
+            connection.send(
+                "GET /health HTTP/1.1\r\nHost: x\r\nUpgrade: h2c\r\nConnection: Upgrade, HTTP2-Settings\r\n"
+                    + "HTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n\r\nGET /health HTTP/1.1\r\nHost: x\r\n\r\n"))
         let answer = await connection.read(for: 5)
         #expect(answer.text.hasPrefix("HTTP/1.1 200"), "\(answer.text)")
         #expect(answer.closed, "\(answer.text)")
@@ -69,11 +74,17 @@ import Testing
     /// works on the same server, so the responder leaves the pipeline with an upgrade.
     @Test func malformedRequestHeadsAre400AndTheConnectionCloses() async throws {
         let (server, directory) = try await Self.server([])
-        defer { server.stop(); try? FileManager.default.removeItem(atPath: directory) }
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(atPath: directory)
+        }
         let heads: [(String, [UInt8])] = [
             ("a negative length", Array("POST /v1/accounts HTTP/1.1\r\nHost: x\r\nContent-Length: -5\r\n\r\n".utf8)),
             ("a 23-digit length", Array("POST /v1/accounts HTTP/1.1\r\nHost: x\r\nContent-Length: 12345678901234567890123\r\n\r\n".utf8)),
-            ("a length with chunked", Array("POST /v1/accounts HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n".utf8)),
+            (
+                "a length with chunked",
+                Array("POST /v1/accounts HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n".utf8)
+            ),
             ("two lengths", Array("POST /v1/accounts HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nhello".utf8)),
             ("a request line HELLO", Array("HELLO\r\n\r\n".utf8)),
             ("HTTP/2's preface", Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8) + [0, 0, 0, 4, 0, 0, 0, 0, 0]),
@@ -84,7 +95,8 @@ import Testing
             let connection = try RawConnection(port: server.port)
             #expect(connection.send(bytes: bytes), "\(what)")
             let (answer, closed) = await connection.read(for: 5)
-            #expect(answer.hasPrefix("HTTP/1.1 400") && answer.contains(#""code":"bad_request""#)
+            #expect(
+                answer.hasPrefix("HTTP/1.1 400") && answer.contains(#""code":"bad_request""#)
                     && answer.contains("malformed HTTP request") && answer.lowercased().contains("connection: close"), "\(what): \(answer)")
             #expect(closed, "\(what): the connection stayed open")
         }
@@ -95,8 +107,10 @@ import Testing
         #expect(both.hasPrefix("HTTP/1.1 200") && both.contains("HTTP/1.1 400") && closed, "\(both)")
         // The server still upgrades sockets (the socket route answers 401 without credentials, as documented).
         let upgrade = try RawConnection(port: server.port)
-        #expect(upgrade.send("GET /v1/websocket HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                             + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"))
+        #expect(
+            upgrade.send(
+                "GET /v1/websocket HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                    + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"))
         #expect(await upgrade.read(for: 3).text.hasPrefix("HTTP/1.1 401"))
     }
 
@@ -104,11 +118,15 @@ import Testing
     /// counted while streaming, not a 400 wrapping the error; one under the cap is stored.
     @Test func aChunkedUploadPastTheCapIs413() async throws {
         let (server, directory) = try await Self.server(["--attachment-max-bytes", "1000"])
-        defer { server.stop(); try? FileManager.default.removeItem(atPath: directory) }
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(atPath: directory)
+        }
         let credential = try await ContractFuzzTests.register("chunky", at: server)
         func upload(_ chunks: [Int]) async throws -> String {
             let connection = try RawConnection(port: server.port)
-            var request = "POST /v1/attachments HTTP/1.1\r\nHost: x\r\nAuthorization: Basic \(credential)\r\n"
+            var request =
+                "POST /v1/attachments HTTP/1.1\r\nHost: x\r\nAuthorization: Basic \(credential)\r\n"
                 + "Content-Type: application/octet-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
             for size in chunks { request += String(size, radix: 16) + "\r\n" + String(repeating: "a", count: size) + "\r\n" }
             request += "0\r\n\r\n"
@@ -122,7 +140,8 @@ import Testing
 
         // Cut off: a body shorter than its Content-Length when the client stops sending, and a bad chunk size after a
         // good chunk. Each is refused, and stores nothing (the one upload above is the only blob).
-        let head = "POST /v1/attachments HTTP/1.1\r\nHost: x\r\nAuthorization: Basic \(credential)\r\nContent-Type: application/octet-stream\r\n"
+        let head =
+            "POST /v1/attachments HTTP/1.1\r\nHost: x\r\nAuthorization: Basic \(credential)\r\nContent-Type: application/octet-stream\r\n"
         let short = try RawConnection(port: server.port)
         short.send(head + "Content-Length: 800\r\n\r\n" + String(repeating: "b", count: 300))
         short.finishSending()
@@ -139,7 +158,10 @@ import Testing
 
     @Test func connectionsOverThePerAddressCapAre503AndFreedCapacityIsUsable() async throws {
         let (server, directory) = try await Self.server(["--max-connections-per-address", "30"])
-        defer { server.stop(); try? FileManager.default.removeItem(atPath: directory) }
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(atPath: directory)
+        }
         var held: [RawConnection] = []
         for _ in 0..<29 { held.append(try RawConnection(port: server.port)) }
         // The 30th (a normal client) still gets through while 29 stall.
@@ -171,7 +193,10 @@ import Testing
         let (server, directory) = try await Self.server([
             "--grpc-port", "0", "--max-connections-per-address", "4", "--read-timeout-seconds", "15", "--keep-alive-seconds", "1",
         ])
-        defer { server.stop(); try? FileManager.default.removeItem(atPath: directory) }
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(atPath: directory)
+        }
         let port = try #require(server.grpcPort)
         // The client preface and an empty SETTINGS frame; the server answers with its SETTINGS (frame type 4).
         let preface = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8) + [0, 0, 0, 4, 0, 0, 0, 0, 0]
@@ -205,7 +230,8 @@ import Testing
     /// `te: trailers` as a literal with a new name).
     private static let openCall: [UInt8] = {
         func literal(_ prefix: [UInt8], _ value: String) -> [UInt8] { prefix + [UInt8(value.utf8.count)] + Array(value.utf8) }
-        let block: [UInt8] = [0x83, 0x86]
+        let block: [UInt8] =
+            [0x83, 0x86]
             + literal([0x04], "/nova.signal.e2ee.v1.SignalE2EEService/GetPreKeyCount")
             + literal([0x01], "localhost")
             + literal([0x0F, 0x10], "application/grpc")

@@ -1,9 +1,10 @@
 import AsyncHTTPClient
 import Foundation
 import ParleyAPI
-@testable import ParleyKit
 import ParleyProtocol
 import Testing
+
+@testable import ParleyKit
 
 /// The REST contract judged by an outside tool: schemathesis generates requests from docs/openapi.json — valid ones,
 /// invalid ones, undeclared methods and stateful sequences — and throws them at a real parley-server process with real
@@ -20,9 +21,10 @@ import Testing
     /// A registered device's HTTP Basic credential (base64 of `account.device:password`).
     static func register(_ username: String, at server: ServerProcess) async throws -> String {
         let password = DeviceCredentials.makePassword()
-        let response = try await ParleyServerClient(baseURL: server.baseURL, http: HTTPClient.shared).register(RegisterAccountRequest(
-            username: username, identityKey: IdentityKeyPair.generate().publicKey.serialize().base64EncodedString(),
-            registrationId: 7, password: password, deviceName: nil))
+        let response = try await ParleyServerClient(baseURL: server.baseURL, http: HTTPClient.shared).register(
+            RegisterAccountRequest(
+                username: username, identityKey: IdentityKeyPair.generate().publicKey.serialize().base64EncodedString(),
+                registrationId: 7, password: password, deviceName: nil))
         return Data("\(response.accountId).\(response.deviceId):\(password)".utf8).base64EncodedString()
     }
 
@@ -30,10 +32,12 @@ import Testing
         guard let python = ProcessInfo.processInfo.environment["PARLEY_PYTHON"] else { throw ServerProcessError.notConfigured }
         let directory = NSTemporaryDirectory() + "parley-contract-\(UUID())"
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let server = try await ServerProcess(arguments: ["--data-directory", directory],
-                                             environment: ["PARLEY_OPERATOR_TOKEN": Self.operatorToken])
+        let server = try await ServerProcess(
+            arguments: ["--data-directory", directory],
+            environment: ["PARLEY_OPERATOR_TOKEN": Self.operatorToken])
         defer { server.stop() }
-        let device = try await Self.register("contract", at: server), spare = try await Self.register("contract-spare", at: server)
+        let device = try await Self.register("contract", at: server)
+        let spare = try await Self.register("contract-spare", at: server)
 
         let root = GRPCInteropTests.packageRoot
         let process = Process()

@@ -1,10 +1,11 @@
 import AsyncHTTPClient
 import Foundation
-import ParleyTestSupport
 import ParleyAPI
-@testable import ParleyKit
+import ParleyTestSupport
 import Synchronization
 import Testing
+
+@testable import ParleyKit
 
 /// `kill -9` while messages are being sent, over HTTP or as request frames on the sender's socket: after a restart,
 /// every message that got a 200 (HTTP status or response frame) is delivered exactly once to each recipient device.
@@ -72,7 +73,8 @@ import Testing
                             index += 1
                             let outcome: SendOutcome?
                             if let writer {
-                                outcome = try? await writer.send(textRequest(text, to: [bobPhone, bobLaptop]), to: bobPhone.credentials.accountId)
+                                outcome = try? await writer.send(
+                                    textRequest(text, to: [bobPhone, bobLaptop]), to: bobPhone.credentials.accountId)
                             } else {
                                 outcome = try? await sendText(text, from: alice, to: [bobPhone, bobLaptop], api: api)
                             }
@@ -96,7 +98,8 @@ import Testing
             let counts = Dictionary(received.map { ($0, 1) }, uniquingKeysWith: +)
             #expect(counts.values.allSatisfy { $0 == 1 }, "device \(device.credentials.deviceId) got duplicates")
             let missing = acknowledged.filter { counts[$0] == nil }
-            #expect(missing.isEmpty, "device \(device.credentials.deviceId) lost \(missing.count) of \(acknowledged.count) accepted messages")
+            #expect(
+                missing.isEmpty, "device \(device.credentials.deviceId) lost \(missing.count) of \(acknowledged.count) accepted messages")
             // Accepted messages arrive in the order the server accepted them, per sender lane.
             for lane in 0..<4 {
                 let prefix = "lane \(lane) "

@@ -25,8 +25,10 @@ import Testing
 
         // A browser's no-cors POST from a web page: the request line ends the connection before a body line is read.
         let browser = try RawConnection(port: port)
-        #expect(browser.send("POST / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nOrigin: https://evil.example\r\nContent-Type: text/plain\r\n"
-                             + "Content-Length: \(version.utf8.count + 1)\r\n\r\n\n" + version))
+        #expect(
+            browser.send(
+                "POST / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nOrigin: https://evil.example\r\nContent-Type: text/plain\r\n"
+                    + "Content-Length: \(version.utf8.count + 1)\r\n\r\n\n" + version))
         let browsed = await Self.readUntilClosed(browser)
         #expect(browsed.closed && !browsed.text.contains("0.1.0"), "\(browsed.text)")
 
@@ -40,46 +42,70 @@ import Testing
         // for a malformed remove, no send to part of a malformed list.
         let careless = try RawConnection(port: port)
         let account = #""account":"+15550000031","recipient":["+15550000032"]"#
-        #expect(careless.send(#"{"jsonrpc":"2.0","id":11,"method":"send","params":{\#(account),"message":"edited?","editTimestamp":"1.7e12"}}"# + "\n"
-                              + #"{"jsonrpc":"2.0","id":12,"method":"sendReaction","params":{\#(account),"emoji":"👍","targetAuthor":"+15550000032","targetTimestamp":5,"remove":"true"}}"# + "\n"
-                              + #"{"jsonrpc":"2.0","id":13,"method":"send","params":{"account":"+15550000031","recipient":["+15550000032",5],"message":"to whom?"}}"# + "\n"))
+        #expect(
+            careless.send(
+                #"{"jsonrpc":"2.0","id":11,"method":"send","params":{\#(account),"message":"edited?","editTimestamp":"1.7e12"}}"# + "\n"
+                    + #"{"jsonrpc":"2.0","id":12,"method":"sendReaction","params":{\#(account),"emoji":"👍","targetAuthor":"+15550000032","targetTimestamp":5,"remove":"true"}}"#
+                    + "\n"
+                    + #"{"jsonrpc":"2.0","id":13,"method":"send","params":{"account":"+15550000031","recipient":["+15550000032",5],"message":"to whom?"}}"#
+                    + "\n"))
         var invalid = ""
         // An attachment staged for a send that then fails (the next attachment is malformed) is not left behind.
         let attachment = "data:text/plain;filename=note.txt;base64," + Data(repeating: 7, count: 4096).base64EncodedString()
-        #expect(careless.send(#"{"jsonrpc":"2.0","id":14,"method":"send","params":{"account":"+15550000031","recipient":["+15550000032"],"message":"x","attachment":["\#(attachment)","data:nonsense"]}}"# + "\n"))
-        for _ in 0..<40 where !(invalid.contains(#""id":11"#) && invalid.contains(#""id":12"#) && invalid.contains(#""id":13"#)
-                                  && invalid.contains(#""id":14"#)) {
+        #expect(
+            careless.send(
+                #"{"jsonrpc":"2.0","id":14,"method":"send","params":{"account":"+15550000031","recipient":["+15550000032"],"message":"x","attachment":["\#(attachment)","data:nonsense"]}}"#
+                    + "\n"))
+        for _ in 0..<40
+        where
+            !(invalid.contains(#""id":11"#) && invalid.contains(#""id":12"#) && invalid.contains(#""id":13"#)
+            && invalid.contains(#""id":14"#))
+        {
             invalid += await careless.read(for: 0.25).text
         }
         #expect(invalid.split(separator: "\n").contains { $0.contains(#""id":14"#) && $0.contains(#""code":-1"#) }, "\(invalid)")
         let staged = FileManager.default.enumerator(atPath: temporary)?.allObjects.compactMap { $0 as? String } ?? []
         #expect(!staged.contains { $0.hasSuffix("note.txt") }, "\(staged)")
-        for (id, problem) in [(11, "editTimestamp must be an integer"), (12, "remove must be true or false"), (13, "recipient must be a string or a list")] {
-            #expect(invalid.split(separator: "\n").contains { $0.contains(#""id":\#(id)"#) && $0.contains("-32602") && $0.contains(problem) }, "\(invalid)")
+        for (id, problem) in [
+            (11, "editTimestamp must be an integer"), (12, "remove must be true or false"), (13, "recipient must be a string or a list"),
+        ] {
+            #expect(
+                invalid.split(separator: "\n").contains { $0.contains(#""id":\#(id)"#) && $0.contains("-32602") && $0.contains(problem) },
+                "\(invalid)")
         }
 
         // A call naming more people or messages than the limit is refused before any is looked up (each lookup can be
         // a request to the server).
         let many = (0..<1_001).map { #""+1555\#(String(format: "%07d", $0))""# }.joined(separator: ",")
         let timestamps = (1...1_001).map(String.init).joined(separator: ",")
-        #expect(careless.send(#"{"jsonrpc":"2.0","id":15,"method":"getUserStatus","params":{"account":"+15550000031","recipient":[\#(many)]}}"# + "\n"
-                              + #"{"jsonrpc":"2.0","id":16,"method":"sendTyping","params":{"account":"+15550000031","recipient":[\#(many)]}}"# + "\n"
-                              + #"{"jsonrpc":"2.0","id":17,"method":"sendReceipt","params":{"account":"+15550000031","recipient":"+15550000032","targetTimestamp":[\#(timestamps)]}}"# + "\n"
-                              + #"{"jsonrpc":"2.0","id":18,"method":"send","params":{"account":"+15550000031","groupId":[\#(String(repeating: #""AAAAAAAAAAAAAAAAAAAAAA==","#, count: 1_000))"AAAAAAAAAAAAAAAAAAAAAA=="],"message":"x"}}"# + "\n"))
+        #expect(
+            careless.send(
+                #"{"jsonrpc":"2.0","id":15,"method":"getUserStatus","params":{"account":"+15550000031","recipient":[\#(many)]}}"# + "\n"
+                    + #"{"jsonrpc":"2.0","id":16,"method":"sendTyping","params":{"account":"+15550000031","recipient":[\#(many)]}}"# + "\n"
+                    + #"{"jsonrpc":"2.0","id":17,"method":"sendReceipt","params":{"account":"+15550000031","recipient":"+15550000032","targetTimestamp":[\#(timestamps)]}}"#
+                    + "\n"
+                    + #"{"jsonrpc":"2.0","id":18,"method":"send","params":{"account":"+15550000031","groupId":[\#(String(repeating: #""AAAAAAAAAAAAAAAAAAAAAA==","#, count: 1_000))"AAAAAAAAAAAAAAAAAAAAAA=="],"message":"x"}}"#
+                    + "\n"))
         var capped = ""
         for _ in 0..<40 where !(15...18).allSatisfy({ capped.contains(#""id":\#($0)"#) }) {
             capped += await careless.read(for: 0.25).text
         }
-        for (id, limit) in [(15, "At most 1000 recipients"), (16, "At most 1000 recipients"), (17, "At most 1000 target timestamps"),
-                            (18, "At most 1000 groups")] {
-            #expect(capped.split(separator: "\n").contains { $0.contains(#""id":\#(id)"#) && $0.contains(#""code":-1"#) && $0.contains(limit) }, "\(capped)")
+        for (id, limit) in [
+            (15, "At most 1000 recipients"), (16, "At most 1000 recipients"), (17, "At most 1000 target timestamps"),
+            (18, "At most 1000 groups"),
+        ] {
+            #expect(
+                capped.split(separator: "\n").contains { $0.contains(#""id":\#(id)"#) && $0.contains(#""code":-1"#) && $0.contains(limit) },
+                "\(capped)")
         }
         // A batch is bounded too: each call's bounds would multiply with its length.
         let batch = "[" + (0..<101).map { #"{"jsonrpc":"2.0","id":\#(100 + $0),"method":"version"}"# }.joined(separator: ",") + "]\n"
         #expect(careless.send(batch))
         var batchAnswer = ""
         for _ in 0..<20 where !batchAnswer.contains("per batch") { batchAnswer += await careless.read(for: 0.25).text }
-        #expect(batchAnswer.contains("-32600") && batchAnswer.contains("at most 100 per batch") && !batchAnswer.contains("0.1.0"), "\(batchAnswer)")
+        #expect(
+            batchAnswer.contains("-32600") && batchAnswer.contains("at most 100 per batch") && !batchAnswer.contains("0.1.0"),
+            "\(batchAnswer)")
 
         // A client pipelines requests and never reads the answers: its own writes wait (then it is cut off); a client
         // that reads still hears of a message the moment it comes.
@@ -88,7 +114,10 @@ import Testing
         let flood = String(repeating: version, count: 100_000)
         Thread.detachNewThread { _ = stalled.send(flood) }
         try await Task.sleep(for: .seconds(1))
-        #expect(reader.send(#"{"jsonrpc":"2.0","id":2,"method":"send","params":{"account":"+15550000031","recipient":["+15550000032"],"message":"past the stalled one"}}"# + "\n"))
+        #expect(
+            reader.send(
+                #"{"jsonrpc":"2.0","id":2,"method":"send","params":{"account":"+15550000031","recipient":["+15550000032"],"message":"past the stalled one"}}"#
+                    + "\n"))
         var heard = ""
         var sentAt: Date?
         for _ in 0..<40 where !heard.contains(#""message":"past the stalled one""#) || !heard.contains(#""method":"receive""#) {

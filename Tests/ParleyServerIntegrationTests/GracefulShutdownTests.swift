@@ -3,8 +3,9 @@ import Foundation
 import HummingbirdWSClient
 import Logging
 import ParleyAPI
-@testable import ParleyKit
 import Testing
+
+@testable import ParleyKit
 
 /// SIGTERM: the server closes open sockets with a normal close frame and exits cleanly; stored messages stay.
 @Suite struct GracefulShutdownTests {
@@ -15,7 +16,8 @@ import Testing
         defer { Task { try? await http.shutdown() } }
         let server = try await ServerProcess(arguments: ["--data-directory", directory])
         let api = ParleyServerClient(baseURL: server.baseURL, http: http)
-        let alice = try await TestDevice.register(api, "alice"), bob = try await TestDevice.register(api, "bob")
+        let alice = try await TestDevice.register(api, "alice")
+        let bob = try await TestDevice.register(api, "bob")
         _ = try await sendText("kept", from: alice, to: [bob], api: api)
 
         let connected = AsyncStream<Void>.makeStream()

@@ -2,9 +2,10 @@ import AsyncHTTPClient
 import Crypto
 import Foundation
 import ParleyAPI
-@testable import ParleyKit
 import ParleyOperatorClient
 import Testing
+
+@testable import ParleyKit
 
 /// A million-hash import through `parley-server dcd import` against a real server process, killed with SIGKILL
 /// mid-import: after a restart the job resumes at its last committed chunk and every count comes out exact; a second

@@ -2,8 +2,9 @@ import AsyncHTTPClient
 import Foundation
 import Logging
 import ParleyAPI
-@testable import ParleyKit
 import ParleyTestSupport
+
+@testable import ParleyKit
 
 /// A registered device for the integration tests (opaque ciphertexts: the server never reads them).
 struct TestDevice: Sendable {
@@ -14,10 +15,12 @@ struct TestDevice: Sendable {
         let password = DeviceCredentials.makePassword()
         let registrationId = UInt32.random(in: 1...16380)
         let key = Data([0x05] + (0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
-        let response = try await api.register(RegisterAccountRequest(
-            username: name, identityKey: key, registrationId: registrationId, password: password, deviceName: nil))
-        return TestDevice(credentials: DeviceCredentials(accountId: response.accountId, deviceId: 1, password: password),
-                          registrationId: registrationId)
+        let response = try await api.register(
+            RegisterAccountRequest(
+                username: name, identityKey: key, registrationId: registrationId, password: password, deviceName: nil))
+        return TestDevice(
+            credentials: DeviceCredentials(accountId: response.accountId, deviceId: 1, password: password),
+            registrationId: registrationId)
     }
 
     /// Adds a device to this (primary) device's account.
@@ -25,9 +28,11 @@ struct TestDevice: Sendable {
         let code = try await api.issueLinkCode(as: credentials)
         let password = DeviceCredentials.makePassword()
         let registrationId = UInt32.random(in: 1...16380)
-        let linked = try await api.link(LinkDeviceRequest(code: code.code, registrationId: registrationId, password: password, deviceName: nil))
-        return TestDevice(credentials: DeviceCredentials(accountId: linked.accountId, deviceId: linked.deviceId, password: password),
-                          registrationId: registrationId)
+        let linked = try await api.link(
+            LinkDeviceRequest(code: code.code, registrationId: registrationId, password: password, deviceName: nil))
+        return TestDevice(
+            credentials: DeviceCredentials(accountId: linked.accountId, deviceId: linked.deviceId, password: password),
+            registrationId: registrationId)
     }
 }
 
@@ -40,8 +45,9 @@ func sendText(_ text: String, from sender: TestDevice, to devices: [TestDevice],
 func textRequest(_ text: String, to devices: [TestDevice]) -> SendMessagesRequest {
     SendMessagesRequest(
         messages: devices.map {
-            OutgoingMessage(destinationDeviceId: $0.credentials.deviceId, destinationRegistrationId: $0.registrationId, type: 2,
-                            content: Data(text.utf8).base64EncodedString())
+            OutgoingMessage(
+                destinationDeviceId: $0.credentials.deviceId, destinationRegistrationId: $0.registrationId, type: 2,
+                content: Data(text.utf8).base64EncodedString())
         }, timestamp: UInt64(Date().timeIntervalSince1970 * 1000))
 }
 
@@ -86,14 +92,17 @@ struct ProcessRun: Sendable {
     }
 
     private static func runToCompletion(_ process: Process) throws -> ProcessRun {
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile(), stderr = err.fileHandleForReading.readDataToEndOfFile()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return ProcessRun(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                          stderr: String(decoding: stderr, as: UTF8.self))
+        return ProcessRun(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
     }
 }
 

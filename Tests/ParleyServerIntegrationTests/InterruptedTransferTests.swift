@@ -25,8 +25,10 @@ import Testing
 
     /// Starts `arguments`, waits until a file named `prefix…` appears under `staging`, then sends `signal`. Returns
     /// whether the file was seen before the process ended by itself.
-    static func interrupt(_ parley: Parley, _ arguments: [String], when prefix: String, appearsUnder staging: String,
-                          with signal: Int32) async throws -> (seen: Bool, output: String) {
+    static func interrupt(
+        _ parley: Parley, _ arguments: [String], when prefix: String, appearsUnder staging: String,
+        with signal: Int32
+    ) async throws -> (seen: Bool, output: String) {
         let process = parley.process(arguments)
         let errors = Pipe()
         process.standardOutput = errors
@@ -61,7 +63,8 @@ import Testing
         let parley = try Parley()
         #expect(try await parley.run("register", "nina", "--server", server.baseURL, "--account", "nina").status == 0)
         #expect(try await parley.run("register", "omar", "--server", server.baseURL, "--account", "omar").status == 0)
-        let nina = parley.home + "/accounts/nina", omar = parley.home + "/accounts/omar"
+        let nina = parley.home + "/accounts/nina"
+        let omar = parley.home + "/accounts/omar"
 
         // 24 MiB: long enough to be caught in the middle.
         let source = directory + "/big.bin"
@@ -73,8 +76,9 @@ import Testing
         let message = try #require(CommandLineScenarioTests.json(String(history.prefix { $0 != "\n" }))["id"] as? Int)
 
         for signal in [SIGKILL, SIGINT] {
-            let (caught, output) = try await Self.interrupt(parley, ["download", "\(message)", "--to", directory + "/out", "--account", "omar"],
-                                                  when: "download-", appearsUnder: omar, with: signal)
+            let (caught, output) = try await Self.interrupt(
+                parley, ["download", "\(message)", "--to", directory + "/out", "--account", "omar"],
+                when: "download-", appearsUnder: omar, with: signal)
             #expect(caught, "the download was interrupted (signal \(signal)): \(output)")
             if caught, signal == SIGKILL { #expect(!Self.transferFiles(under: omar).isEmpty, "a killed process cannot clean up itself") }
             let staging = omar + "/attachments/staging"
@@ -85,8 +89,9 @@ import Testing
             #expect(try FileManager.default.contentsOfDirectory(atPath: staging).isEmpty)
         }
 
-        let (caught, output) = try await Self.interrupt(parley, ["send", "omar", "again", "--attach", source, "--account", "nina"],
-                                              when: "upload-", appearsUnder: nina, with: SIGKILL)
+        let (caught, output) = try await Self.interrupt(
+            parley, ["send", "omar", "again", "--attach", source, "--account", "nina"],
+            when: "upload-", appearsUnder: nina, with: SIGKILL)
         #expect(caught, "the upload was interrupted while it encrypted or sent: \(output)")
         #expect(try await parley.run("conversations", "--account", "nina").status == 0)
         #expect(Self.transferFiles(under: nina).isEmpty, "\(Self.transferFiles(under: nina))")

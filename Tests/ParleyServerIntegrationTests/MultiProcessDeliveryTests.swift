@@ -1,9 +1,10 @@
 import AsyncHTTPClient
 import Foundation
-import ParleyTestSupport
 import ParleyAPI
-@testable import ParleyKit
+import ParleyTestSupport
 import Testing
+
+@testable import ParleyKit
 
 /// Two `parley-server` processes on one PostgreSQL: a message accepted by one reaches a socket held by the other
 /// (LISTEN/NOTIFY), in real time.
@@ -14,15 +15,20 @@ import Testing
     ) async throws {
         let database = try TestDatabase()
         try await database.create()
-        let first = try await ServerProcess(arguments: ["--database-url", database.url, "--data-directory", NSTemporaryDirectory() + "parley-a-\(UUID())"])
-        let second = try await ServerProcess(arguments: ["--database-url", database.url, "--data-directory", NSTemporaryDirectory() + "parley-b-\(UUID())"])
+        let first = try await ServerProcess(arguments: [
+            "--database-url", database.url, "--data-directory", NSTemporaryDirectory() + "parley-a-\(UUID())",
+        ])
+        let second = try await ServerProcess(arguments: [
+            "--database-url", database.url, "--data-directory", NSTemporaryDirectory() + "parley-b-\(UUID())",
+        ])
         let http = HTTPClient(eventLoopGroupProvider: .singleton)
         defer { Task { try? await http.shutdown() } }
         defer {
             first.stop()
             second.stop()
         }
-        try await body(first, ParleyServerClient(baseURL: first.baseURL, http: http), ParleyServerClient(baseURL: second.baseURL, http: http))
+        try await body(
+            first, ParleyServerClient(baseURL: first.baseURL, http: http), ParleyServerClient(baseURL: second.baseURL, http: http))
         first.stop()
         second.stop()
         try await database.drop()
@@ -52,7 +58,10 @@ import Testing
             for await _ in connected.stream { break }
             for index in 0..<3 {
                 let outcome = try await sendText("hello \(index)", from: alice, to: [bob], api: viaSecond)
-                guard case .sent = outcome else { Issue.record("send refused: \(outcome)"); return }
+                guard case .sent = outcome else {
+                    Issue.record("send refused: \(outcome)")
+                    return
+                }
             }
             let deadline = Date().addingTimeInterval(10)
             while received.texts.count < 3 && Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
@@ -106,7 +115,10 @@ import Testing
             #expect(try await viaSecond.devices(as: renewed).devices.count == 1)
             // The socket signed in with the old credential was closed by the second process too, as the first closes its own.
             let closedInTime = await withTaskGroup(of: Bool.self) { group in
-                group.addTask { _ = try? await socket.value; return true }
+                group.addTask {
+                    _ = try? await socket.value
+                    return true
+                }
                 group.addTask {
                     try? await Task.sleep(for: .seconds(5))
                     socket.cancel()  // else the first task never ends

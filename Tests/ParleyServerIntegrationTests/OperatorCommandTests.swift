@@ -76,7 +76,8 @@ import Testing
         help.executableURL = URL(fileURLWithPath: bin).appendingPathComponent("parley-server")
         help.arguments = ["--help"]
         let helpRun = try await ProcessRun.run(help)
-        #expect(helpRun.status == 0 && helpRun.stdout.contains("--data-directory") && helpRun.stdout.contains("--vapid-subject")
+        #expect(
+            helpRun.status == 0 && helpRun.stdout.contains("--data-directory") && helpRun.stdout.contains("--vapid-subject")
                 && helpRun.stdout.contains("invites"), "\(helpRun.stdout)")
 
         for tool in ["parley", "parley-server"] {
@@ -93,7 +94,8 @@ import Testing
         let verbose = Process()
         verbose.executableURL = URL(fileURLWithPath: bin).appendingPathComponent("parley-server")
         verbose.arguments = ["--data-directory", logged, "--port", "0", "--log-level", "debug"]
-        let output = Pipe(), errors = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
         verbose.standardOutput = output
         verbose.standardError = errors
         try verbose.run()
@@ -118,13 +120,19 @@ import Testing
 
 /// A JSON value of the kinds `accounts list --json` prints.
 enum AnyCodableValue: Decodable {
-    case string(String), number(Double), bool(Bool)
+    case string(String)
+    case number(Double)
+    case bool(Bool)
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
-        if let value = try? container.decode(Bool.self) { self = .bool(value) }
-        else if let value = try? container.decode(Double.self) { self = .number(value) }
-        else { self = .string(try container.decode(String.self)) }
+        if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else {
+            self = .string(try container.decode(String.self))
+        }
     }
 
     var string: String? { if case .string(let value) = self { return value } else { return nil } }

@@ -12,8 +12,9 @@ final class PeakMemorySampler: @unchecked Sendable {
         Thread.detachNewThread { [self] in
             while lock.withLock({ running }) {
                 if let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-                   let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-                   let kiB = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") {
+                    let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+                    let kiB = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+                {
                     lock.withLock { peakKiB = max(peakKiB, kiB) }
                 }
                 usleep(10_000)

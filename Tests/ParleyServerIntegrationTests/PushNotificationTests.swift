@@ -1,10 +1,11 @@
 import AsyncHTTPClient
 import Foundation
 import ParleyAPI
-@testable import ParleyKit
 import ParleyProtocol
 import ParleyTestSupport
 import Testing
+
+@testable import ParleyKit
 
 /// parley-server waking offline devices through Web Push, APNs and FCM, each judged by an independent implementation
 /// of the provider on loopback (``PushProviders``): http-ece decrypts our RFC 8291 payloads, py-vapid and PyJWT check
@@ -16,20 +17,24 @@ import Testing
         let identity = try store.identityKeyPair(context: NullContext())
         let password = DeviceCredentials.makePassword()
         let registrationId = try store.localRegistrationId(context: NullContext())
-        let response = try await api.register(RegisterAccountRequest(
-            username: name, identityKey: identity.publicKey.serialize().base64EncodedString(), registrationId: registrationId,
-            password: password, deviceName: nil))
-        let device = TestDevice(credentials: DeviceCredentials(accountId: response.accountId, deviceId: 1, password: password),
-                                registrationId: registrationId)
+        let response = try await api.register(
+            RegisterAccountRequest(
+                username: name, identityKey: identity.publicKey.serialize().base64EncodedString(), registrationId: registrationId,
+                password: password, deviceName: nil))
+        let device = TestDevice(
+            credentials: DeviceCredentials(accountId: response.accountId, deviceId: 1, password: password),
+            registrationId: registrationId)
         if keys {
             let signed = SignedPreKeyRecord.generate(id: 1, timestamp: 0, signedBy: identity.privateKey)
             let lastResort = KyberPreKeyRecord.generate(id: 2, timestamp: 0, signedBy: identity.privateKey)
             let entity = { (key: Data, signature: Data, id: UInt32) in
                 SignedPreKeyEntity(keyId: id, publicKey: key.base64EncodedString(), signature: signature.base64EncodedString())
             }
-            try await api.uploadKeys(UploadKeysRequest(
-                signedPreKey: entity(Data(try signed.publicKey().serialize()), Data(signed.signature), 1), preKeys: [], kemPreKeys: [],
-                lastResortKemPreKey: entity(Data(try lastResort.publicKey().serialize()), Data(lastResort.signature), 2)), as: device.credentials)
+            try await api.uploadKeys(
+                UploadKeysRequest(
+                    signedPreKey: entity(Data(try signed.publicKey().serialize()), Data(signed.signature), 1), preKeys: [], kemPreKeys: [],
+                    lastResortKemPreKey: entity(Data(try lastResort.publicKey().serialize()), Data(lastResort.signature), 2)),
+                as: device.credentials)
         }
         return device
     }
@@ -52,8 +57,9 @@ import Testing
     /// (the caller shuts it down).
     static func start() async throws -> (PushProviders, ServerProcess, HTTPClient) {
         let providers = try await PushProviders()
-        let server = try await ServerProcess(arguments: ["--data-directory", NSTemporaryDirectory() + "parley-push-\(UUID())"]
-                                             + (try providers.serverArguments))
+        let server = try await ServerProcess(
+            arguments: ["--data-directory", NSTemporaryDirectory() + "parley-push-\(UUID())"]
+                + (try providers.serverArguments))
         return (providers, server, HTTPClient(eventLoopGroupProvider: .singleton))
     }
 
@@ -72,7 +78,8 @@ import Testing
         try await api.registerPushTarget(try #require(providers.subscriptions["sub0"]), as: bob.credentials)
         try await api.registerPushTarget(try #require(providers.subscriptions["sub1"]), as: carol.credentials)
         try await api.registerPushTarget(try #require(providers.subscriptions["sub2"]), as: dave.credentials)
-        try await api.registerPushTarget(.apns(token: "a1b2c3d4e5f60718293a4b5c6d7e8f90", topic: PushProviders.topic, sandbox: true), as: erin.credentials)
+        try await api.registerPushTarget(
+            .apns(token: "a1b2c3d4e5f60718293a4b5c6d7e8f90", topic: PushProviders.topic, sandbox: true), as: erin.credentials)
         try await api.registerPushTarget(.fcm(token: "fcm-registration-token-1"), as: frank.credentials)
         #expect(try await api.pushStatus(as: carol.credentials).keysRegistered == false)
         #expect(try await api.pushStatus(as: bob.credentials).providers == ["webpush", "apns", "fcm"])
@@ -81,10 +88,14 @@ import Testing
         let secret = "the plaintext that must stay home"
         for recipient in [bob, carol, dave, erin, frank] {
             let outcome = try await sendText(secret, from: alice, to: [recipient], api: api)
-            guard case .sent = outcome else { Issue.record("send refused: \(outcome)"); return }
+            guard case .sent = outcome else {
+                Issue.record("send refused: \(outcome)")
+                return
+            }
         }
         let records = try await providers.waitFor { records in
-            records.contains { $0.provider == "webpush" } && records.contains { $0.provider == "apns" } && records.contains { $0.provider == "fcm" }
+            records.contains { $0.provider == "webpush" } && records.contains { $0.provider == "apns" }
+                && records.contains { $0.provider == "fcm" }
         }
         // Anything late would be a push that should not happen at all.
         try await Task.sleep(for: .seconds(1))
@@ -103,7 +114,9 @@ import Testing
         let apns = all.filter { $0.provider == "apns" }
         #expect(apns.count == 1)
         if let push = apns.first {
-            #expect(push.status == 200 && push.error == nil && push.httpVersion == "2", "\(push.error ?? "") over HTTP/\(push.httpVersion ?? "?")")
+            #expect(
+                push.status == 200 && push.error == nil && push.httpVersion == "2",
+                "\(push.error ?? "") over HTTP/\(push.httpVersion ?? "?")")
             #expect(push.headers["apns-push-type"] == "background" && push.headers["apns-priority"] == "5")
             #expect(push.headers["apns-topic"] == PushProviders.topic && push.headers["apns-collapse-id"] == "parley-wake")
             #expect(Data(base64Encoded: push.rawBody) == Data(#"{"aps":{"content-available":1}}"#.utf8))
@@ -137,7 +150,8 @@ import Testing
         let hank = try await Self.registerWithKeys(api, "hank")
         try await api.registerPushTarget(try #require(providers.subscriptions["sub3"]), as: bob.credentials)
         try await api.registerPushTarget(try #require(providers.subscriptions["gone0"]), as: gina.credentials)
-        try await api.registerPushTarget(.apns(token: "unregistered-0a1b2c", topic: PushProviders.topic, sandbox: false), as: erin.credentials)
+        try await api.registerPushTarget(
+            .apns(token: "unregistered-0a1b2c", topic: PushProviders.topic, sandbox: false), as: erin.credentials)
         try await api.registerPushTarget(.fcm(token: "throttled-once-frank"), as: frank.credentials)
         try await api.registerPushTarget(try #require(providers.subscriptions["throttled-once0"]), as: hank.credentials)
 
@@ -150,13 +164,15 @@ import Testing
         }
         for recipient in [gina, erin, frank, hank] { _ = try await sendText("hello", from: alice, to: [recipient], api: api) }
         _ = try await providers.waitFor { records in
-            records.filter { $0.target == "throttled-once-frank" }.count >= 2 && records.filter { $0.target == "throttled-once0" }.count >= 2
+            records.filter { $0.target == "throttled-once-frank" }.count >= 2
+                && records.filter { $0.target == "throttled-once0" }.count >= 2
                 && records.contains { $0.target == "gone0" } && records.contains { $0.target == "unregistered-0a1b2c" }
         }
         try await Task.sleep(for: .seconds(1))
         let all = try await providers.records()
         #expect(all.filter { $0.target == "sub3" }.count == 1, "100 messages, one push")
-        #expect(all.filter { $0.target == "throttled-once-frank" }.map(\.status) == [429, 200], "FCM's Retry-After honoured, then delivered")
+        #expect(
+            all.filter { $0.target == "throttled-once-frank" }.map(\.status) == [429, 200], "FCM's Retry-After honoured, then delivered")
         #expect(all.filter { $0.target == "throttled-once0" }.map(\.status) == [429, 201], "the push service's 429 retried")
         #expect(all.filter { $0.target == "gone0" }.map(\.status) == [410])
         #expect(all.filter { $0.target == "unregistered-0a1b2c" }.map(\.status) == [410])
@@ -179,7 +195,9 @@ import Testing
 
         let metrics = try await http.execute(HTTPClientRequest(url: server.baseURL + APIRoutes.metrics), timeout: .seconds(10))
         let text = String(buffer: try await metrics.body.collect(upTo: 1 << 20))
-        #expect(text.contains(#"parley_push_total{provider="fcm",outcome="retried"} 1"#), "\(text.split(separator: "\n").filter { $0.contains("push") })")
+        #expect(
+            text.contains(#"parley_push_total{provider="fcm",outcome="retried"} 1"#),
+            "\(text.split(separator: "\n").filter { $0.contains("push") })")
         #expect(text.contains(#"parley_push_total{provider="webpush",outcome="unregistered"} 1"#))
         // The messages after the first are coalesced in memory (99 on an idle machine). Under load the first claim may
         // answer late or fail, and later messages then reach the store's claim, which refuses a second push within the
@@ -198,8 +216,10 @@ import Testing
         let database = try TestDatabase()
         try await database.create()
         let arguments = ["--database-url", database.url] + (try providers.serverArguments)
-        let first = try await ServerProcess(arguments: arguments + ["--data-directory", NSTemporaryDirectory() + "parley-push-a-\(UUID())"])
-        let second = try await ServerProcess(arguments: arguments + ["--data-directory", NSTemporaryDirectory() + "parley-push-b-\(UUID())"])
+        let first = try await ServerProcess(
+            arguments: arguments + ["--data-directory", NSTemporaryDirectory() + "parley-push-a-\(UUID())"])
+        let second = try await ServerProcess(
+            arguments: arguments + ["--data-directory", NSTemporaryDirectory() + "parley-push-b-\(UUID())"])
         let http = HTTPClient(eventLoopGroupProvider: .singleton)
         defer { Task { try? await http.shutdown() } }
         let viaSecond = ParleyServerClient(baseURL: second.baseURL, http: http)
@@ -242,10 +262,13 @@ import Testing
         // A subscription whose keys the receiver holds, as a UnifiedPush distributor hands them over.
         guard case .webPush(let endpoint, let p256dh, let auth) = try #require(providers.subscriptions["sub5"]) else { return }
         // `--auth=…`: URL-safe base64 may begin with "-", which would read as an option.
-        let registered = try await parley.run("push", "register", "--webpush", endpoint, "--p256dh=\(p256dh)", "--auth=\(auth)", "--account", "bob")
+        let registered = try await parley.run(
+            "push", "register", "--webpush", endpoint, "--p256dh=\(p256dh)", "--auth=\(auth)", "--account", "bob")
         #expect(registered.status == 0, "\(registered.stderr)")
         let status = try await parley.run("push", "status", "--account", "bob", "--json")
-        #expect(status.stdout.contains(endpoint.replacingOccurrences(of: "/", with: "\\/")) || status.stdout.contains(endpoint), "\(status.stdout)")
+        #expect(
+            status.stdout.contains(endpoint.replacingOccurrences(of: "/", with: "\\/")) || status.stdout.contains(endpoint),
+            "\(status.stdout)")
         #expect(status.stdout.contains(#""keysRegistered":true"#), "\(status.stdout)")
         #expect(try await parley.run("push", "register", "--apns", "abc", "--account", "bob").status != 0, "--apns needs --topic")
 

@@ -36,8 +36,9 @@ final class PushProviders: @unchecked Sendable {
     init() async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-push-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        process.executableURL = URL(fileURLWithPath: ProcessInfo.processInfo.environment["PARLEY_PYTHON"]
-                                    ?? GRPCInteropTests.packageRoot.appendingPathComponent(".build/python/bin/python3").path)
+        process.executableURL = URL(
+            fileURLWithPath: ProcessInfo.processInfo.environment["PARLEY_PYTHON"]
+                ?? GRPCInteropTests.packageRoot.appendingPathComponent(".build/python/bin/python3").path)
         process.arguments = [GRPCInteropTests.packageRoot.appendingPathComponent("Scripts/interop/push_providers.py").path, directory.path]
         let output = Pipe()
         process.standardOutput = output
@@ -52,21 +53,34 @@ final class PushProviders: @unchecked Sendable {
         var tls = TLSConfiguration.makeClientConfiguration()
         tls.trustRoots = .file(directory.appendingPathComponent("ca.pem").path)
         http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(tlsConfiguration: tls))
-        struct Subscription: Decodable { let id: String; let endpoint: String; let p256dh: String; let auth: String }
-        let list = try JSONDecoder().decode([Subscription].self, from: Data(contentsOf: directory.appendingPathComponent("webpush-subscriptions.json")))
-        subscriptions = Dictionary(uniqueKeysWithValues: list.map { ($0.id, .webPush(endpoint: $0.endpoint, p256dh: $0.p256dh, auth: $0.auth)) })
+        struct Subscription: Decodable {
+            let id: String
+            let endpoint: String
+            let p256dh: String
+            let auth: String
+        }
+        let list = try JSONDecoder().decode(
+            [Subscription].self, from: Data(contentsOf: directory.appendingPathComponent("webpush-subscriptions.json")))
+        subscriptions = Dictionary(
+            uniqueKeysWithValues: list.map { ($0.id, .webPush(endpoint: $0.endpoint, p256dh: $0.p256dh, auth: $0.auth)) })
     }
 
     /// `parley-server` flags that send APNs and FCM pushes here and trust this listener's certificate.
     var serverArguments: [String] {
         get throws {
-            struct APNs: Decodable { let keyId: String; let teamId: String; let url: String }
+            struct APNs: Decodable {
+                let keyId: String
+                let teamId: String
+                let url: String
+            }
             let apns = try JSONDecoder().decode(APNs.self, from: Data(contentsOf: directory.appendingPathComponent("apns.json")))
-            return ["--apns-key-file", directory.appendingPathComponent("apns-key.p8").path, "--apns-key-id", apns.keyId,
-                    "--apns-team-id", apns.teamId, "--apns-url", apns.url,
-                    "--fcm-service-account", directory.appendingPathComponent("fcm-service-account.json").path,
-                    "--fcm-url", "https://127.0.0.1:\(port)", "--push-ca-file", directory.appendingPathComponent("ca.pem").path,
-                    "--push-allow-private-hosts"]
+            return [
+                "--apns-key-file", directory.appendingPathComponent("apns-key.p8").path, "--apns-key-id", apns.keyId,
+                "--apns-team-id", apns.teamId, "--apns-url", apns.url,
+                "--fcm-service-account", directory.appendingPathComponent("fcm-service-account.json").path,
+                "--fcm-url", "https://127.0.0.1:\(port)", "--push-ca-file", directory.appendingPathComponent("ca.pem").path,
+                "--push-allow-private-hosts",
+            ]
         }
     }
 

@@ -1,7 +1,8 @@
 import Foundation
 import ParleyTestSupport
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A plain TCP connection to a loopback port, for probing the server below HTTP (stalled heads, idle sockets).

@@ -1,7 +1,8 @@
 import AsyncHTTPClient
 import Foundation
-@testable import ParleyKit
 import Testing
+
+@testable import ParleyKit
 
 /// RFC 6455 on the device socket, byte by byte from a raw TCP connection: a client frame without a mask is a protocol
 /// error (1002), a text message that is not UTF-8 is 1007, a message fragmented past the size limit is 1009 — each a
@@ -10,9 +11,10 @@ import Testing
     /// A raw connection upgraded to the device socket with `credentials` (base64 `account.device:password`).
     static func upgraded(_ server: ServerProcess, credentials: String) async throws -> RawConnection {
         let connection = try RawConnection(port: server.port)
-        connection.send("GET /v1/websocket HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                        + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
-                        + "Authorization: Basic \(credentials)\r\n\r\n")
+        connection.send(
+            "GET /v1/websocket HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+                + "Authorization: Basic \(credentials)\r\n\r\n")
         var head: [UInt8] = []
         let deadline = Date().addingTimeInterval(5)
         while !String(decoding: head, as: UTF8.self).contains("\r\n\r\n"), Date() < deadline {
@@ -43,9 +45,12 @@ import Testing
         var index = 0
         while index + 2 <= bytes.count {
             let opcode = bytes[index] & 0x0F
-            var length = Int(bytes[index + 1] & 0x7F), offset = index + 2
-            if length == 126, offset + 2 <= bytes.count { length = Int(bytes[offset]) << 8 | Int(bytes[offset + 1]); offset += 2 }
-            else if length == 127, offset + 8 <= bytes.count {
+            var length = Int(bytes[index + 1] & 0x7F)
+            var offset = index + 2
+            if length == 126, offset + 2 <= bytes.count {
+                length = Int(bytes[offset]) << 8 | Int(bytes[offset + 1])
+                offset += 2
+            } else if length == 127, offset + 8 <= bytes.count {
                 length = bytes[offset..<offset + 8].reduce(0) { $0 << 8 | Int($1) }
                 offset += 8
             }
@@ -74,7 +79,8 @@ import Testing
     static func takeFrames(_ buffer: inout [UInt8]) -> [UInt8] {
         var opcodes: [UInt8] = []
         while buffer.count >= 2 {
-            var length = Int(buffer[1] & 0x7F), offset = 2
+            var length = Int(buffer[1] & 0x7F)
+            var offset = 2
             if length == 126 {
                 guard buffer.count >= 4 else { break }
                 length = Int(buffer[2]) << 8 | Int(buffer[3])
@@ -97,8 +103,13 @@ import Testing
     @Test func idleSocketsArePingedAndSilentOnesClosed() async throws {
         let directory = NSTemporaryDirectory() + "parley-websocket-\(UUID())"
         // A 1 s ping and an 8 s read timeout (room for a machine busy with the other suites to answer in time).
-        let server = try await ServerProcess(arguments: ["--data-directory", directory, "--keep-alive-seconds", "1", "--read-timeout-seconds", "8"])
-        defer { server.stop(); try? FileManager.default.removeItem(atPath: directory) }
+        let server = try await ServerProcess(arguments: [
+            "--data-directory", directory, "--keep-alive-seconds", "1", "--read-timeout-seconds", "8",
+        ])
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(atPath: directory)
+        }
         let http = HTTPClient(eventLoopGroupProvider: .singleton)
         defer { Task { try? await http.shutdown() } }
         let api = ParleyServerClient(baseURL: server.baseURL, http: http)
@@ -127,11 +138,15 @@ import Testing
         }
         let silentFor = Date().timeIntervalSince(silentSince)
         let pings = Self.takeFrames(&received).filter { $0 == 0x9 }.count
-        #expect(silentClosed && silentFor > 7 && silentFor < 19, "a socket that answers nothing: closed \(silentClosed) after \(silentFor) s")
+        #expect(
+            silentClosed && silentFor > 7 && silentFor < 19, "a socket that answers nothing: closed \(silentClosed) after \(silentFor) s")
         #expect(pings >= 4, "the silent connection saw \(pings) pings in \(silentFor) s at one a second")
         // Past the read timeout, the socket that answers pings (and sends nothing else) is still open.
         let socketEnded = await withTaskGroup(of: Bool.self) { group in
-            group.addTask { _ = try? await answeringSocket.value; return true }
+            group.addTask {
+                _ = try? await answeringSocket.value
+                return true
+            }
             group.addTask {
                 try? await Task.sleep(for: .milliseconds(100))
                 return false
@@ -148,7 +163,10 @@ import Testing
     @Test func aDisplacedSocketActsOnNothingMore() async throws {
         let directory = NSTemporaryDirectory() + "parley-websocket-\(UUID())"
         let server = try await ServerProcess(arguments: ["--data-directory", directory])
-        defer { server.stop(); try? FileManager.default.removeItem(atPath: directory) }
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(atPath: directory)
+        }
         let credentials = try await ContractFuzzTests.register("twice", at: server)
         let first = try await Self.upgraded(server, credentials: credentials)
         _ = await first.readBytes(for: 0.5)  // its queue-empty frame
@@ -167,7 +185,10 @@ import Testing
     @Test func protocolViolationsCloseWithTheirCodes() async throws {
         let directory = NSTemporaryDirectory() + "parley-websocket-\(UUID())"
         let server = try await ServerProcess(arguments: ["--data-directory", directory])
-        defer { server.stop(); try? FileManager.default.removeItem(atPath: directory) }
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(atPath: directory)
+        }
         let credentials = try await ContractFuzzTests.register("framer", at: server)
 
         // A well-formed masked frame is answered (a malformed request frame gets an error frame) and the socket stays.
@@ -179,8 +200,11 @@ import Testing
         let cases: [(String, [UInt8], UInt16)] = [
             ("an unmasked frame", Self.frame(opcode: 0x1, Array(#"{"type":"ack","guid":"x"}"#.utf8), masked: false), 1002),
             ("text that is not UTF-8", Self.frame(opcode: 0x1, [0x7B, 0xC3, 0x28, 0x7D]), 1007),
-            ("a message fragmented past the limit", Self.frame(opcode: 0x1, fin: false, [UInt8](repeating: 0x20, count: 600_000))
-                + Self.frame(opcode: 0x0, fin: false, [UInt8](repeating: 0x20, count: 600_000)), 1009),
+            (
+                "a message fragmented past the limit",
+                Self.frame(opcode: 0x1, fin: false, [UInt8](repeating: 0x20, count: 600_000))
+                    + Self.frame(opcode: 0x0, fin: false, [UInt8](repeating: 0x20, count: 600_000)), 1009
+            ),
         ]
         for (name, bytes, code) in cases {
             let connection = try await Self.upgraded(server, credentials: credentials)

@@ -20,8 +20,9 @@ import Testing
     }
 
     static func invite(_ client: some TestClientProtocol, uses: Int = 1, hours: Int? = nil) async throws -> InviteResponse {
-        let (status, body) = try await client.call(.post, OperatorRoutes.invites, headers: operatorHeaders,
-                                                   json: CreateInviteRequest(uses: uses, expiresInHours: hours))
+        let (status, body) = try await client.call(
+            .post, OperatorRoutes.invites, headers: operatorHeaders,
+            json: CreateInviteRequest(uses: uses, expiresInHours: hours))
         #expect(status == .created)
         return try JSONDecoder().decode(InviteResponse.self, from: body)
     }
@@ -40,11 +41,15 @@ import Testing
         let harness = try ServerHarness(registration: .token)
         try await harness.run { client in
             #expect(try await client.call(.post, APIRoutes.accounts, json: Self.registration("nobody")).0 == .forbidden, "no invite")
-            #expect(try await client.call(.post, APIRoutes.accounts, json: Self.registration("guess", invite: "not-a-token")).0 == .forbidden)
+            #expect(
+                try await client.call(.post, APIRoutes.accounts, json: Self.registration("guess", invite: "not-a-token")).0 == .forbidden)
             // Only the operator makes invites.
             #expect(try await client.call(.post, OperatorRoutes.invites, json: CreateInviteRequest()).0 == .unauthorized)
-            #expect(try await client.call(.post, OperatorRoutes.invites, headers: Self.operatorHeaders,
-                                          json: CreateInviteRequest(uses: 0)).0 == .badRequest)
+            #expect(
+                try await client.call(
+                    .post, OperatorRoutes.invites, headers: Self.operatorHeaders,
+                    json: CreateInviteRequest(uses: 0)
+                ).0 == .badRequest)
 
             let twice = try await Self.invite(client, uses: 2)
             #expect(twice.token.count >= 22 && twice.uses == 2)
@@ -59,7 +64,9 @@ import Testing
             let once = try await Self.invite(client)
             let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
                 for index in 0..<10 {
-                    group.addTask { try await client.call(.post, APIRoutes.accounts, json: Self.registration("racer\(index)", invite: once.token)).0 }
+                    group.addTask {
+                        try await client.call(.post, APIRoutes.accounts, json: Self.registration("racer\(index)", invite: once.token)).0
+                    }
                 }
                 var statuses: [HTTPResponse.Status] = []
                 for try await status in group { statuses.append(status) }
@@ -68,15 +75,17 @@ import Testing
             #expect(statuses.filter { $0 == .created }.count == 1 && statuses.filter { $0 == .forbidden }.count == 9)
 
             // An expired invite is refused: stored directly with an expiry in the past.
-            try await harness.store.createInvite(StoredInvite(
-                tokenHash: Array(Data(SHA256Digest.of("expired"))), usesLeft: 5, expires: 1, created: 0))
+            try await harness.store.createInvite(
+                StoredInvite(
+                    tokenHash: Array(Data(SHA256Digest.of("expired"))), usesLeft: 5, expires: 1, created: 0))
             #expect(try await client.call(.post, APIRoutes.accounts, json: Self.registration("late", invite: "expired")).0 == .forbidden)
         }
     }
 
     @Test func operatorsListDisableEnableAndDeleteAccounts() async throws {
         try await ServerHarness().runLive { client in
-            let alice = try await client.register("alice"), bob = try await client.register("bob")
+            let alice = try await client.register("alice")
+            let bob = try await client.register("bob")
             #expect(try await client.call(.get, OperatorRoutes.accounts).0 == .unauthorized)
             let wrong: HTTPFields = [.authorization: "Bearer not-the-operator-token"]
             #expect(try await client.call(.get, OperatorRoutes.accounts, headers: wrong).0 == .unauthorized)
@@ -85,7 +94,8 @@ import Testing
             let (_, firstBody) = try await client.call(.get, OperatorRoutes.accounts + "?limit=1", headers: Self.operatorHeaders)
             let first = try JSONDecoder().decode(OperatorAccountListResponse.self, from: firstBody)
             #expect(first.accounts.count == 1 && first.next == first.accounts[0].accountId)
-            let (_, restBody) = try await client.call(.get, OperatorRoutes.accounts + "?limit=10&after=\(first.next ?? "")", headers: Self.operatorHeaders)
+            let (_, restBody) = try await client.call(
+                .get, OperatorRoutes.accounts + "?limit=10&after=\(first.next ?? "")", headers: Self.operatorHeaders)
             let rest = try JSONDecoder().decode(OperatorAccountListResponse.self, from: restBody)
             #expect(rest.next == nil)
             let all = first.accounts + rest.accounts
@@ -95,32 +105,44 @@ import Testing
             // Disabled: alice's device gets 403 and her open socket closes; enabled again, it works.
             try await client.withSocket(alice) { socket in
                 _ = try await socket.expect(.queueEmpty)
-                #expect(try await client.call(.put, OperatorRoutes.accountDisabled(alice.accountId), headers: Self.operatorHeaders,
-                                              json: AccountDisabledRequest(disabled: true)).0 == .noContent)
+                #expect(
+                    try await client.call(
+                        .put, OperatorRoutes.accountDisabled(alice.accountId), headers: Self.operatorHeaders,
+                        json: AccountDisabledRequest(disabled: true)
+                    ).0 == .noContent)
                 while let frame = try await socket.next() { _ = frame }  // the server closes it
             }
             let (refused, refusedBody) = try await client.call(.get, APIRoutes.devices, headers: alice.headers)
             #expect(refused == .forbidden && String(decoding: refusedBody, as: UTF8.self).contains("disabled"))
             let impostor = Member(accountId: alice.accountId, deviceId: 1, password: bob.password, store: alice.store)
-            #expect(try await client.call(.get, APIRoutes.devices, headers: impostor.headers).0 == .unauthorized,
-                    "only a device with the right credential learns the account is disabled")
+            #expect(
+                try await client.call(.get, APIRoutes.devices, headers: impostor.headers).0 == .unauthorized,
+                "only a device with the right credential learns the account is disabled")
             let (_, listed) = try await client.call(.get, OperatorRoutes.accounts, headers: Self.operatorHeaders)
-            #expect(try JSONDecoder().decode(OperatorAccountListResponse.self, from: listed).accounts
-                        .first { $0.accountId == alice.accountId }?.disabled == true)
-            #expect(try await client.call(.put, OperatorRoutes.accountDisabled(alice.accountId), headers: Self.operatorHeaders,
-                                          json: AccountDisabledRequest(disabled: false)).0 == .noContent)
+            #expect(
+                try JSONDecoder().decode(OperatorAccountListResponse.self, from: listed).accounts
+                    .first { $0.accountId == alice.accountId }?.disabled == true)
+            #expect(
+                try await client.call(
+                    .put, OperatorRoutes.accountDisabled(alice.accountId), headers: Self.operatorHeaders,
+                    json: AccountDisabledRequest(disabled: false)
+                ).0 == .noContent)
             #expect(try await client.call(.get, APIRoutes.devices, headers: alice.headers).0 == .ok)
 
             // Deleted: gone with its devices, its open socket closed; the username is free again.
             try await client.withSocket(bob) { socket in
                 _ = try await socket.expect(.queueEmpty)
-                #expect(try await client.call(.delete, OperatorRoutes.account(bob.accountId), headers: Self.operatorHeaders).0 == .noContent)
+                #expect(
+                    try await client.call(.delete, OperatorRoutes.account(bob.accountId), headers: Self.operatorHeaders).0 == .noContent)
                 while let frame = try await socket.next() { _ = frame }  // the server closes it
             }
             #expect(try await client.call(.get, APIRoutes.devices, headers: bob.headers).0 == .unauthorized)
             #expect(try await client.call(.delete, OperatorRoutes.account(bob.accountId), headers: Self.operatorHeaders).0 == .notFound)
-            #expect(try await client.call(.put, OperatorRoutes.accountDisabled(UUID().uuidString), headers: Self.operatorHeaders,
-                                          json: AccountDisabledRequest(disabled: true)).0 == .notFound)
+            #expect(
+                try await client.call(
+                    .put, OperatorRoutes.accountDisabled(UUID().uuidString), headers: Self.operatorHeaders,
+                    json: AccountDisabledRequest(disabled: true)
+                ).0 == .notFound)
             _ = try await client.register("bob")
         }
     }

@@ -1,21 +1,29 @@
 import Foundation
-@testable import ParleyServer
 import Synchronization
 import Testing
+
+@testable import ParleyServer
 
 /// The in-memory accounts the stores read through: hits cost no load, a write's invalidation is never undone by a
 /// read that started before it, entries expire, and the cache stays within its capacity.
 @Suite struct AccountCacheTests {
     static func value(_ id: String, devices: Int = 1) -> AccountCache.Value {
-        (StoredAccount(id: id, username: id, identityKey: [5] + [UInt8](repeating: 1, count: 32)),
-         (1...UInt32(devices)).map { StoredDevice(accountId: id, deviceId: $0, registrationId: 7, name: nil, passwordHash: "h", created: 0) })
+        (
+            StoredAccount(id: id, username: id, identityKey: [5] + [UInt8](repeating: 1, count: 32)),
+            (1...UInt32(devices)).map {
+                StoredDevice(accountId: id, deviceId: $0, registrationId: 7, name: nil, passwordHash: "h", created: 0)
+            }
+        )
     }
 
     @Test func hitsAreServedWithoutLoadingAndMissesAreNotKept() async throws {
         let cache = AccountCache()
         let loads = Mutex(0)
         func read(_ id: String, _ found: AccountCache.Value?) async -> AccountCache.Value? {
-            await cache.value(id) { loads.withLock { $0 += 1 }; return found }
+            await cache.value(id) {
+                loads.withLock { $0 += 1 }
+                return found
+            }
         }
         #expect(await read("a", Self.value("a"))?.account.id == "a")
         #expect(await read("a", nil)?.account.id == "a", "the second read is a hit")

@@ -10,10 +10,13 @@ import Testing
     @Test func concurrentAcknowledgementsDeleteExactlyTheirOwnDevicesEnvelopes() async throws {
         let harness = try ServerHarness()
         try await harness.run { client in
-            let bob = try await client.register("bob"), carol = try await client.register("carol")
-            var bobs: [StoredEnvelope] = [], carols: [StoredEnvelope] = []
+            let bob = try await client.register("bob")
+            let carol = try await client.register("carol")
+            var bobs: [StoredEnvelope] = []
+            var carols: [StoredEnvelope] = []
             for tag in 0..<60 {
-                let bobEnvelope = GroupCommitTests.envelope(to: bob, tag: tag), carolEnvelope = GroupCommitTests.envelope(to: carol, tag: tag)
+                let bobEnvelope = GroupCommitTests.envelope(to: bob, tag: tag)
+                let carolEnvelope = GroupCommitTests.envelope(to: carol, tag: tag)
                 _ = try await harness.dependencies.envelopeWriter.store(StoredSend(envelopes: [bobEnvelope, carolEnvelope]))
                 bobs.append(bobEnvelope)
                 carols.append(carolEnvelope)
@@ -26,14 +29,16 @@ import Testing
                 for pair in 0..<20 {
                     group.addTask {
                         let guids = [bobGuids[2 * pair], bobGuids[2 * pair + 1], carolGuids[59 - pair]]
-                        let deleted = try? await acknowledgements.delete(DeviceAcknowledgements(accountId: bob.accountId, deviceId: 1, guids: guids))
+                        let deleted = try? await acknowledgements.delete(
+                            DeviceAcknowledgements(accountId: bob.accountId, deviceId: 1, guids: guids))
                         return ("bob", deleted ?? -100)
                     }
                 }
                 for pair in 0..<10 {
                     group.addTask {
                         let guids = [carolGuids[2 * pair], carolGuids[2 * pair + 1]]
-                        let deleted = try? await acknowledgements.delete(DeviceAcknowledgements(accountId: carol.accountId, deviceId: 1, guids: guids))
+                        let deleted = try? await acknowledgements.delete(
+                            DeviceAcknowledgements(accountId: carol.accountId, deviceId: 1, guids: guids))
                         return ("carol", deleted ?? -100)
                     }
                 }
@@ -49,11 +54,14 @@ import Testing
             #expect(bobLeft.map(\.guid) == bobs[40...].map(\.guid))
             #expect(carolLeft.map(\.guid) == carols[20...].map(\.guid))
             // Deleting again deletes nothing.
-            #expect(try await acknowledgements.delete(DeviceAcknowledgements(accountId: bob.accountId, deviceId: 1, guids: [bobs[0].guid])) == 0)
+            #expect(
+                try await acknowledgements.delete(DeviceAcknowledgements(accountId: bob.accountId, deviceId: 1, guids: [bobs[0].guid])) == 0
+            )
             // The 31 deletes shared transactions.
             let (_, metrics) = try await client.call(.get, APIRoutes.metrics)
-            let line = try #require(String(decoding: metrics, as: UTF8.self).split(separator: "\n")
-                .first { $0.hasPrefix("parley_acknowledgement_transactions_total ") })
+            let line = try #require(
+                String(decoding: metrics, as: UTF8.self).split(separator: "\n")
+                    .first { $0.hasPrefix("parley_acknowledgement_transactions_total ") })
             let transactions = try #require(Int(line.split(separator: " ").last ?? ""))
             #expect(transactions >= 2 && transactions < 31, "\(transactions) transactions for 31 deletes")
         }

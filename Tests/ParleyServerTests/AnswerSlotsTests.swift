@@ -1,9 +1,10 @@
 import Foundation
-import Synchronization
 import HummingbirdTesting
 import ParleyAPI
-@testable import ParleyServer
+import Synchronization
 import Testing
+
+@testable import ParleyServer
 
 /// ``AnswerSlots``, the bound on a socket's answers in flight: taking waits while every slot is taken, and a slot
 /// given back goes to the waiting reader; a socket whose requests outnumber its slots still answers each one.
@@ -37,13 +38,16 @@ import Testing
         var limits = ServerLimits()
         limits.socketRequestsInFlight = 2
         try await ServerHarness(limits: limits).runLive { client in
-            let alice = try await client.register("alice"), bob = try await client.register("bob")
+            let alice = try await client.register("alice")
+            let bob = try await client.register("bob")
             let bobRegistration = try MessageTests.registrationId(of: bob)
             try await client.withSocket(alice) { socket in
                 _ = try await socket.expect(.queueEmpty)
                 for id: UInt64 in 1...40 {
-                    try await socket.send(try SocketRequestTests.sendFrame(
-                        id: id, to: bob, [MessageTests.message(1, registrationId: bobRegistration, content: [UInt8(id)])], timestamp: id))
+                    try await socket.send(
+                        try SocketRequestTests.sendFrame(
+                            id: id, to: bob, [MessageTests.message(1, registrationId: bobRegistration, content: [UInt8(id)])], timestamp: id
+                        ))
                 }
                 var answered: [UInt64] = []
                 for _ in 1...40 {

@@ -28,7 +28,8 @@ import Testing
 
     @Test func uploadsAreStoredAndServedWholeOrByRange() async throws {
         try await ServerHarness().run { client in
-            let alice = try await client.register("alice"), bob = try await client.register("bob")
+            let alice = try await client.register("alice")
+            let bob = try await client.register("bob")
             let blob = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
             let (status, body) = try await Self.upload(blob, as: alice, client: client)
             #expect(status == .created)

@@ -32,22 +32,27 @@ import Testing
     }
 
     /// One unauthenticated guess against `username`'s backup.
-    static func guess(_ client: some TestClientProtocol, _ username: String, element: String = element) async throws -> (HTTPResponse.Status, Data) {
+    static func guess(_ client: some TestClientProtocol, _ username: String, element: String = element) async throws -> (
+        HTTPResponse.Status, Data
+    ) {
         try await client.call(.post, BackupRoutes.evaluate(username: username), json: BackupEvaluationRequest(blindedElement: element))
     }
 
     /// A restore attempt with `verifier`, after a guess of its own unless `token` is given (a guess that fails is
     /// the answer).
-    static func restore(_ client: some TestClientProtocol, _ username: String, verifier: [UInt8],
-                        token: String? = nil) async throws -> (HTTPResponse.Status, Data) {
+    static func restore(
+        _ client: some TestClientProtocol, _ username: String, verifier: [UInt8],
+        token: String? = nil
+    ) async throws -> (HTTPResponse.Status, Data) {
         var attempt = token
         if attempt == nil {
             let (status, body) = try await guess(client, username)
             guard status == .ok else { return (status, body) }
             attempt = try JSONDecoder().decode(BackupEvaluationResponse.self, from: body).attemptToken
         }
-        return try await client.call(.post, BackupRoutes.restore(username: username),
-                                     json: BackupRestoreRequest(verifier: Data(verifier).base64EncodedString(), attemptToken: attempt ?? ""))
+        return try await client.call(
+            .post, BackupRoutes.restore(username: username),
+            json: BackupRestoreRequest(verifier: Data(verifier).base64EncodedString(), attemptToken: attempt ?? ""))
     }
 
     static let unknownToken = Data(repeating: 5, count: 32).base64EncodedString()
@@ -76,8 +81,9 @@ import Testing
                 let (status, body) = try await Self.guess(client, "alice", element: element)
                 #expect(status == .badRequest, "\(element)")
                 #expect(try Self.errorBody(body).code == "bad_request")
-                let own = try await client.call(.post, BackupRoutes.evaluate, headers: alice.headers,
-                                                json: BackupEvaluationRequest(blindedElement: element))
+                let own = try await client.call(
+                    .post, BackupRoutes.evaluate, headers: alice.headers,
+                    json: BackupEvaluationRequest(blindedElement: element))
                 #expect(own.0 == .badRequest)
             }
             #expect(try await client.call(.post, BackupRoutes.evaluate(username: "alice"), raw: "{}").0 == .badRequest)
@@ -106,8 +112,10 @@ import Testing
             let alice = try await client.register("alice")
             try await Self.store(client, for: alice)
             let otherKey = BackupOPRFKey(serverKey: [UInt8](repeating: 3, count: 32)).keyId
-            #expect(try await store.countBackupAttempt(accountId: alice.accountId, maximumFailures: 10, keyId: otherKey,
-                                                       attemptTokenHash: [UInt8](repeating: 1, count: 32)) == .keyMismatch)
+            #expect(
+                try await store.countBackupAttempt(
+                    accountId: alice.accountId, maximumFailures: 10, keyId: otherKey,
+                    attemptTokenHash: [UInt8](repeating: 1, count: 32)) == .keyMismatch)
             #expect(try await Self.status(client, alice).failures == 0)
         }
     }
@@ -125,17 +133,23 @@ import Testing
                 statuses.append(try await Self.guess(client, username, element: "AAAA").0)
                 statuses.append(try await Self.guess(client, username, element: Data(repeating: 0xff, count: 32).base64EncodedString()).0)
                 statuses.append(try await client.call(.post, BackupRoutes.evaluate(username: username), raw: "{}").0)
-                statuses.append(try await client.call(.post, BackupRoutes.restore(username: username),
-                                                      json: BackupRestoreRequest(verifier: "AAAA", attemptToken: Self.unknownToken)).0)
+                statuses.append(
+                    try await client.call(
+                        .post, BackupRoutes.restore(username: username),
+                        json: BackupRestoreRequest(verifier: "AAAA", attemptToken: Self.unknownToken)
+                    ).0)
                 for _ in 0..<6 {
                     let (status, body) = try await Self.guess(client, username)
                     statuses.append(status)
                     if status == .notFound { #expect(try Self.errorBody(body).code == "not_found") }
                 }
-                for _ in 0..<6 { statuses.append(try await Self.restore(client, username, verifier: Self.verifier, token: Self.unknownToken).0) }
+                for _ in 0..<6 {
+                    statuses.append(try await Self.restore(client, username, verifier: Self.verifier, token: Self.unknownToken).0)
+                }
                 answers.append(statuses)
             }
-            let expected: [HTTPResponse.Status] = [.badRequest, .badRequest, .badRequest, .badRequest]
+            let expected: [HTTPResponse.Status] =
+                [.badRequest, .badRequest, .badRequest, .badRequest]
                 + Array(repeating: .notFound, count: 5) + [.tooManyRequests] + Array(repeating: .notFound, count: 5) + [.tooManyRequests]
             #expect(answers.allSatisfy { $0 == expected }, "\(answers)")
         }
@@ -148,16 +162,21 @@ import Testing
             #expect(try await client.call(.put, BackupRoutes.backup, json: store).0 == .unauthorized)
             #expect(try await client.call(.get, BackupRoutes.backup).0 == .unauthorized)
             #expect(try await client.call(.delete, BackupRoutes.backup).0 == .unauthorized)
-            #expect(try await client.call(.post, BackupRoutes.evaluate, json: BackupEvaluationRequest(blindedElement: Self.element)).0
-                        == .unauthorized)
+            #expect(
+                try await client.call(.post, BackupRoutes.evaluate, json: BackupEvaluationRequest(blindedElement: Self.element)).0
+                    == .unauthorized)
 
             let (request, password) = DeviceTests.linkRequest(code: try await DeviceTests.issueCode(client, for: alice))
             let (_, linkedBody) = try await client.call(.put, APIRoutes.linkDevice, json: request)
             let linked = try JSONDecoder().decode(RegisterAccountResponse.self, from: linkedBody)
-            let laptop = Member(accountId: alice.accountId, deviceId: linked.deviceId, password: password, store: InMemorySignalProtocolStore())
+            let laptop = Member(
+                accountId: alice.accountId, deviceId: linked.deviceId, password: password, store: InMemorySignalProtocolStore())
             #expect(try await client.call(.put, BackupRoutes.backup, headers: laptop.headers, json: store).0 == .forbidden)
-            #expect(try await client.call(.post, BackupRoutes.evaluate, headers: laptop.headers,
-                                          json: BackupEvaluationRequest(blindedElement: Self.element)).0 == .forbidden)
+            #expect(
+                try await client.call(
+                    .post, BackupRoutes.evaluate, headers: laptop.headers,
+                    json: BackupEvaluationRequest(blindedElement: Self.element)
+                ).0 == .forbidden)
             #expect(try await client.call(.delete, BackupRoutes.backup, headers: laptop.headers).0 == .forbidden)
 
             try await Self.store(client, for: alice)
@@ -184,8 +203,11 @@ import Testing
             #expect(try await put(StoreBackupRequest(blob: "AQID", kdf: shortSalt, verifier: verifier)) == .badRequest)
             let unknown = #"{"blob":"AQID","verifier":"\#(verifier)","kdf":{"algorithm":"md5","salt":"AAAAAAAAAAAAAAAAAAAAAA=="}}"#
             #expect(try await client.call(.put, BackupRoutes.backup, headers: alice.headers, raw: unknown).0 == .badRequest)
-            #expect(try await client.call(.put, BackupRoutes.backup, headers: alice.headers,
-                                          raw: String(repeating: "x", count: 200 * 1024)).0 == .contentTooLarge)
+            #expect(
+                try await client.call(
+                    .put, BackupRoutes.backup, headers: alice.headers,
+                    raw: String(repeating: "x", count: 200 * 1024)
+                ).0 == .contentTooLarge)
             #expect(try await Self.status(client, alice).exists == false)
         }
     }
@@ -205,10 +227,12 @@ import Testing
             #expect(Set(answers.map(\.evaluatedElement)).count == 1, "the PRF is deterministic")
             #expect(answers[0].evaluatedElement != Self.element)
             // The primary device's own evaluation uses the same account key, and counts nothing.
-            let (_, own) = try await client.call(.post, BackupRoutes.evaluate, headers: alice.headers,
-                                                 json: BackupEvaluationRequest(blindedElement: Self.element))
-            #expect(try JSONDecoder().decode(BackupEvaluationResponse.self, from: own)
-                        == BackupEvaluationResponse(evaluatedElement: answers[0].evaluatedElement))
+            let (_, own) = try await client.call(
+                .post, BackupRoutes.evaluate, headers: alice.headers,
+                json: BackupEvaluationRequest(blindedElement: Self.element))
+            #expect(
+                try JSONDecoder().decode(BackupEvaluationResponse.self, from: own)
+                    == BackupEvaluationResponse(evaluatedElement: answers[0].evaluatedElement))
             #expect(try await Self.status(client, alice).failures == 3)
 
             let (status, body) = try await Self.guess(client, "alice")
@@ -254,7 +278,8 @@ import Testing
     @Test func fiveGuessesPerFiveMinutesPerAccountExactly() async throws {
         let clock = ManualClock()
         try await ServerHarness(backup: Self.settings(maximumFailures: 100, clock: clock)).run { client in
-            let alice = try await client.register("alice"), bob = try await client.register("bob")
+            let alice = try await client.register("alice")
+            let bob = try await client.register("bob")
             try await Self.store(client, for: alice)
             try await Self.store(client, for: bob)
             for _ in 0..<5 { #expect(try await Self.guess(client, "alice").0 == .ok) }
@@ -263,8 +288,10 @@ import Testing
                     uri: BackupRoutes.evaluate(username: "alice"), method: .post, headers: [.contentType: "application/json"],
                     body: ByteBuffer(bytes: try JSONEncoder().encode(BackupEvaluationRequest(blindedElement: Self.element)))
                 ) { response in
-                    (response.status, response.headers[.retryAfter],
-                     try? JSONDecoder().decode(APIErrorBody.self, from: Data(response.body.readableBytesView)).retryAfter)
+                    (
+                        response.status, response.headers[.retryAfter],
+                        try? JSONDecoder().decode(APIErrorBody.self, from: Data(response.body.readableBytesView)).retryAfter
+                    )
                 }
             }
             let (status, header, retryAfter) = try await refused()
@@ -278,7 +305,9 @@ import Testing
 
             // Restore attempts have their own window, counted whether or not they carry an open attempt.
             for _ in 0..<5 {
-                #expect(try await Self.restore(client, "alice", verifier: [UInt8](repeating: 8, count: 32), token: Self.unknownToken).0 == .conflict)
+                #expect(
+                    try await Self.restore(client, "alice", verifier: [UInt8](repeating: 8, count: 32), token: Self.unknownToken).0
+                        == .conflict)
             }
             #expect(try await Self.restore(client, "alice", verifier: Self.verifier, token: Self.unknownToken).0 == .tooManyRequests)
         }
@@ -315,21 +344,26 @@ import Testing
 
     @Test func aDeviceResetChangesTheRegistrationIdAndDropsItsPrekeys() async throws {
         try await ServerHarness().run { client in
-            let alice = try await client.register("alice"), bob = try await client.register("bob")
+            let alice = try await client.register("alice")
+            let bob = try await client.register("bob")
             try await client.uploadKeys(for: alice, count: 3)
             let old = try MessageTests.registrationId(of: alice)
             let new: UInt32 = old == 16380 ? 1 : old + 1
             let password = Data(repeating: 7, count: 24).base64EncodedString()
-            #expect(try await client.call(.put, APIRoutes.deviceRegistration, headers: alice.headers,
-                                          json: DeviceRegistrationRequest(registrationId: new, password: password)).0 == .noContent)
+            #expect(
+                try await client.call(
+                    .put, APIRoutes.deviceRegistration, headers: alice.headers,
+                    json: DeviceRegistrationRequest(registrationId: new, password: password)
+                ).0 == .noContent)
             // The old installation's credential no longer signs in; the new one does.
             #expect(try await client.call(.get, APIRoutes.devices, headers: alice.headers).0 == .unauthorized)
             let renewed = Member(accountId: alice.accountId, deviceId: 1, password: password, store: alice.store)
             let (_, devices) = try await client.call(.get, APIRoutes.devices, headers: renewed.headers)
             #expect(try JSONDecoder().decode(DeviceListResponse.self, from: devices).devices.first?.registrationId == new)
             // The old installation's keys are gone: nobody builds a session the new one cannot answer.
-            #expect(try await client.call(.get, APIRoutes.bundle(accountId: alice.accountId, deviceId: "1"), headers: bob.headers).0
-                        == .notFound)
+            #expect(
+                try await client.call(.get, APIRoutes.bundle(accountId: alice.accountId, deviceId: "1"), headers: bob.headers).0
+                    == .notFound)
             let (_, counts) = try await client.call(.get, APIRoutes.keyCount, headers: renewed.headers)
             #expect(try JSONDecoder().decode(PreKeyCountResponse.self, from: counts) == PreKeyCountResponse(count: 0, kemCount: 0))
             // A sender still addressing the old installation is told to rebuild.
@@ -339,13 +373,22 @@ import Testing
             #expect(try JSONDecoder().decode(StaleDevicesResponse.self, from: stale).staleDevices == [1])
 
             for bad: UInt32 in [0, 16381] {
-                #expect(try await client.call(.put, APIRoutes.deviceRegistration, headers: renewed.headers,
-                                              json: DeviceRegistrationRequest(registrationId: bad, password: password)).0 == .badRequest)
+                #expect(
+                    try await client.call(
+                        .put, APIRoutes.deviceRegistration, headers: renewed.headers,
+                        json: DeviceRegistrationRequest(registrationId: bad, password: password)
+                    ).0 == .badRequest)
             }
-            #expect(try await client.call(.put, APIRoutes.deviceRegistration, headers: renewed.headers,
-                                          json: DeviceRegistrationRequest(registrationId: 5, password: "short")).0 == .badRequest)
-            #expect(try await client.call(.put, APIRoutes.deviceRegistration,
-                                          json: DeviceRegistrationRequest(registrationId: 5, password: password)).0 == .unauthorized)
+            #expect(
+                try await client.call(
+                    .put, APIRoutes.deviceRegistration, headers: renewed.headers,
+                    json: DeviceRegistrationRequest(registrationId: 5, password: "short")
+                ).0 == .badRequest)
+            #expect(
+                try await client.call(
+                    .put, APIRoutes.deviceRegistration,
+                    json: DeviceRegistrationRequest(registrationId: 5, password: password)
+                ).0 == .unauthorized)
         }
     }
 }

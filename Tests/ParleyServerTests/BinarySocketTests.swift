@@ -50,8 +50,10 @@ import Testing
         case notARequest
     }
 
-    static func withBinarySocket(_ client: some TestClientProtocol, _ member: Member,
-                                 _ body: @escaping @Sendable (inout BinarySocket) async throws -> Void) async throws {
+    static func withBinarySocket(
+        _ client: some TestClientProtocol, _ member: Member,
+        _ body: @escaping @Sendable (inout BinarySocket) async throws -> Void
+    ) async throws {
         let configuration = WebSocketClientConfiguration(additionalHeaders: [.authorization: member.authorization])
         try await client.ws(APIRoutes.webSocket + "?" + APIRoutes.binaryFramesQuery, configuration: configuration) { inbound, outbound, _ in
             try await withTimeout(seconds: 30) {
@@ -63,7 +65,8 @@ import Testing
 
     @Test func envelopesArriveAsRequestsAndA200AcknowledgesThem() async throws {
         try await ServerHarness().runLive { client in
-            let alice = try await client.register("alice"), bob = try await client.register("bob")
+            let alice = try await client.register("alice")
+            let bob = try await client.register("bob")
             let stored = try await RealtimeTests.send(3, from: alice, to: bob, client: client, tag: "stored")
             try await Self.withBinarySocket(client, bob) { socket in
                 var requests: [BinarySocketRequest] = []
@@ -95,38 +98,54 @@ import Testing
 
     @Test func sendsAndEphemeralEventsAreAnsweredByID() async throws {
         try await ServerHarness().runLive { client in
-            let alice = try await client.register("alice"), bob = try await client.register("bob")
+            let alice = try await client.register("alice")
+            let bob = try await client.register("bob")
             let registration = try MessageTests.registrationId(of: bob)
             try await Self.withBinarySocket(client, alice) { socket in
                 try await socket.answer(try await socket.request())  // queue empty
-                let body = try JSONEncoder().encode(SendMessagesRequest(
-                    messages: [MessageTests.message(1, registrationId: registration, content: [7])], timestamp: 9))
-                try await socket.send(.request(BinarySocketRequest(
-                    id: 41, verb: "PUT", path: APIRoutes.messages(to: bob.accountId), headers: ["Idempotency-Key:binary-41"], body: Array(body))))
+                let body = try JSONEncoder().encode(
+                    SendMessagesRequest(
+                        messages: [MessageTests.message(1, registrationId: registration, content: [7])], timestamp: 9))
+                try await socket.send(
+                    .request(
+                        BinarySocketRequest(
+                            id: 41, verb: "PUT", path: APIRoutes.messages(to: bob.accountId), headers: ["Idempotency-Key:binary-41"],
+                            body: Array(body))))
                 let sent = try await socket.response()
                 #expect(sent.id == 41 && sent.status == 200)
                 #expect(try JSONDecoder().decode(SendMessagesResponse.self, from: Data(sent.body ?? [])).serverTimestamp > 0)
                 // A repeat with the same key is answered as the first and stores nothing again.
-                try await socket.send(.request(BinarySocketRequest(
-                    id: 42, verb: "PUT", path: APIRoutes.messages(to: bob.accountId), headers: ["Idempotency-Key:binary-41"], body: Array(body))))
+                try await socket.send(
+                    .request(
+                        BinarySocketRequest(
+                            id: 42, verb: "PUT", path: APIRoutes.messages(to: bob.accountId), headers: ["Idempotency-Key:binary-41"],
+                            body: Array(body))))
                 #expect(try await socket.response().status == 200)
                 // A wrong device list is the HTTP route's 409 with its JSON body.
-                let wrong = try JSONEncoder().encode(SendMessagesRequest(
-                    messages: [MessageTests.message(5, registrationId: registration, content: [7])], timestamp: 10))
-                try await socket.send(.request(BinarySocketRequest(id: 43, verb: "PUT", path: APIRoutes.messages(to: bob.accountId), body: Array(wrong))))
+                let wrong = try JSONEncoder().encode(
+                    SendMessagesRequest(
+                        messages: [MessageTests.message(5, registrationId: registration, content: [7])], timestamp: 10))
+                try await socket.send(
+                    .request(BinarySocketRequest(id: 43, verb: "PUT", path: APIRoutes.messages(to: bob.accountId), body: Array(wrong))))
                 let mismatched = try await socket.response()
                 #expect(mismatched.id == 43 && mismatched.status == 409)
                 #expect(try JSONDecoder().decode(MismatchedDevicesResponse.self, from: Data(mismatched.body ?? [])).extraDevices == [5])
                 // Ephemeral events are requests too, answered 200, or 400 when malformed.
-                let event = try JSONEncoder().encode(EphemeralEvent(destinationAccountId: bob.accountId, kind: "typing", content: "AQID", timestamp: 5))
-                try await socket.send(.request(BinarySocketRequest(id: 44, verb: "PUT", path: APIRoutes.socketEphemeral, body: Array(event))))
+                let event = try JSONEncoder().encode(
+                    EphemeralEvent(destinationAccountId: bob.accountId, kind: "typing", content: "AQID", timestamp: 5))
+                try await socket.send(
+                    .request(BinarySocketRequest(id: 44, verb: "PUT", path: APIRoutes.socketEphemeral, body: Array(event))))
                 #expect(try await socket.response() == BinarySocketResponse(id: 44, status: 200))
-                try await socket.send(.request(BinarySocketRequest(id: 45, verb: "PUT", path: APIRoutes.socketEphemeral, body: Array("{}".utf8))))
+                try await socket.send(
+                    .request(BinarySocketRequest(id: 45, verb: "PUT", path: APIRoutes.socketEphemeral, body: Array("{}".utf8))))
                 let refused = try await socket.response()
                 #expect(refused.id == 45 && refused.status == 400)
                 // Too many headers: a 400 under the request's own id, as for a JSON request frame.
-                try await socket.send(.request(BinarySocketRequest(
-                    id: 47, verb: "PUT", path: APIRoutes.messages(to: bob.accountId), headers: (0..<33).map { "X-\($0):1" }, body: Array(body))))
+                try await socket.send(
+                    .request(
+                        BinarySocketRequest(
+                            id: 47, verb: "PUT", path: APIRoutes.messages(to: bob.accountId), headers: (0..<33).map { "X-\($0):1" },
+                            body: Array(body))))
                 let crowded = try await socket.response()
                 #expect(crowded.id == 47 && crowded.status == 400)
                 // Another route is a 404 response; the socket stays open.

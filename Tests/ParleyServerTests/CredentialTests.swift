@@ -1,8 +1,8 @@
-import ParleyPassword
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import ParleyAPI
+import ParleyPassword
 import ParleyServer
 import Testing
 
@@ -23,8 +23,10 @@ import Testing
     @Test func credentialsAreStoredAsSaltedHMACsAndCheckedExactly() async throws {
         let harness = try ServerHarness()
         try await harness.run { client in
-            let alice = try await client.register("alice"), bob = try await client.register("bob")
-            let aliceHash = try await Self.storedHash(harness, alice), bobHash = try await Self.storedHash(harness, bob)
+            let alice = try await client.register("alice")
+            let bob = try await client.register("bob")
+            let aliceHash = try await Self.storedHash(harness, alice)
+            let bobHash = try await Self.storedHash(harness, bob)
             for hash in [aliceHash, bobHash] {
                 let parts = hash.split(separator: "$", omittingEmptySubsequences: false)
                 #expect(parts.count == 3 && parts[0] == "hmac-sha256")
@@ -77,8 +79,9 @@ import Testing
         try await harness.run { client in
             let alice = try await client.register("alice")
             let current = try await Self.storedHash(harness, alice)
-            #expect(try await harness.store.replaceDeviceCredentialHash(
-                accountId: alice.accountId, deviceId: 1, from: "$argon2id$stale", to: "hmac-sha256$x$y") == false)
+            #expect(
+                try await harness.store.replaceDeviceCredentialHash(
+                    accountId: alice.accountId, deviceId: 1, from: "$argon2id$stale", to: "hmac-sha256$x$y") == false)
             #expect(try await Self.storedHash(harness, alice) == current)
         }
     }

@@ -1,6 +1,7 @@
-@testable import ParleyServer
 import Synchronization
 import Testing
+
+@testable import ParleyServer
 
 /// `DeliveryHub.disconnect(accountId:)`, which the operator's disable and delete call after storing the change: every
 /// connection of the account here is told it is revoked, whatever devices it has, and no other account's is.
@@ -38,8 +39,10 @@ import Testing
     @Test func everyConnectedDeviceIsToldItsMailboxMayHaveChanged() {
         let woken = Mutex<[DeviceAddress]>([])
         let hub = DeliveryHub()
-        let devices = [DeviceAddress(accountId: "alice", deviceId: 1), DeviceAddress(accountId: "alice", deviceId: 2),
-                       DeviceAddress(accountId: "bob", deviceId: 1)]
+        let devices = [
+            DeviceAddress(accountId: "alice", deviceId: 1), DeviceAddress(accountId: "alice", deviceId: 2),
+            DeviceAddress(accountId: "bob", deviceId: 1),
+        ]
         for address in devices {
             _ = hub.subscribe(address, credential: "hash") { event in
                 if case .mailboxChanged = event { woken.withLock { $0.append(address) } }

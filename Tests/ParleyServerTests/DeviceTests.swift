@@ -22,7 +22,8 @@ import Testing
     @Test func linkCodeAddsADeviceOnceAndTheSenderMustRepair() async throws {
         let harness = try ServerHarness()
         try await harness.run { client in
-            let alice = try await client.register("alice"), bob = try await client.register("bob")
+            let alice = try await client.register("alice")
+            let bob = try await client.register("bob")
             let code = try await Self.issueCode(client, for: bob)
             let (request, password) = Self.linkRequest(code: code)
             let (status, body) = try await client.call(.put, APIRoutes.linkDevice, json: request)
@@ -39,12 +40,14 @@ import Testing
             // Alice only knows device 1: the server tells her about device 2.
             let registration = try bob.store.localRegistrationId(context: NullContext())
             let send = SendMessagesRequest(messages: [MessageTests.message(1, registrationId: registration)], timestamp: 1)
-            let (sendStatus, sendBody) = try await client.call(.put, APIRoutes.messages(to: bob.accountId), headers: alice.headers, json: send)
+            let (sendStatus, sendBody) = try await client.call(
+                .put, APIRoutes.messages(to: bob.accountId), headers: alice.headers, json: send)
             #expect(sendStatus == .conflict)
             #expect(try JSONDecoder().decode(MismatchedDevicesResponse.self, from: sendBody).missingDevices == [2])
-            let repaired = SendMessagesRequest(messages: [
-                MessageTests.message(1, registrationId: registration), MessageTests.message(2, registrationId: 77),
-            ], timestamp: 1)
+            let repaired = SendMessagesRequest(
+                messages: [
+                    MessageTests.message(1, registrationId: registration), MessageTests.message(2, registrationId: 77),
+                ], timestamp: 1)
             #expect(try await client.call(.put, APIRoutes.messages(to: bob.accountId), headers: alice.headers, json: repaired).0 == .ok)
             // Bob's primary sending to his own account must include the phone, and not itself.
             let own = SendMessagesRequest(messages: [MessageTests.message(2, registrationId: 77)], timestamp: 2)
@@ -54,14 +57,16 @@ import Testing
 
     @Test func removedDeviceLosesItsMailboxKeysAndAccess() async throws {
         try await ServerHarness().run { client in
-            let alice = try await client.register("alice"), bob = try await client.register("bob")
+            let alice = try await client.register("alice")
+            let bob = try await client.register("bob")
             let (request, password) = Self.linkRequest(code: try await Self.issueCode(client, for: bob))
             _ = try await client.call(.put, APIRoutes.linkDevice, json: request)
             let phone = Member(accountId: bob.accountId, deviceId: 2, password: password, store: InMemorySignalProtocolStore())
             let registration = try bob.store.localRegistrationId(context: NullContext())
-            let send = SendMessagesRequest(messages: [
-                MessageTests.message(1, registrationId: registration), MessageTests.message(2, registrationId: 77),
-            ], timestamp: 1)
+            let send = SendMessagesRequest(
+                messages: [
+                    MessageTests.message(1, registrationId: registration), MessageTests.message(2, registrationId: 77),
+                ], timestamp: 1)
             #expect(try await client.call(.put, APIRoutes.messages(to: bob.accountId), headers: alice.headers, json: send).0 == .ok)
 
             #expect(try await client.call(.delete, APIRoutes.device(1), headers: phone.headers).0 == .forbidden)
@@ -85,7 +90,8 @@ import Testing
                 let (request, password) = Self.linkRequest(code: try await Self.issueCode(client, for: bob))
                 let (_, body) = try await client.call(.put, APIRoutes.linkDevice, json: request)
                 let linked = try JSONDecoder().decode(RegisterAccountResponse.self, from: body)
-                phones.append(Member(accountId: bob.accountId, deviceId: linked.deviceId, password: password, store: InMemorySignalProtocolStore()))
+                phones.append(
+                    Member(accountId: bob.accountId, deviceId: linked.deviceId, password: password, store: InMemorySignalProtocolStore()))
             }
             #expect(try await client.call(.post, APIRoutes.linkCode, headers: phones[0].headers, raw: nil).0 == .forbidden)
             #expect(try await client.call(.delete, APIRoutes.device(phones[1].deviceId), headers: phones[0].headers).0 == .forbidden)
@@ -97,7 +103,8 @@ import Testing
     /// however often devices are linked and removed.
     @Test func aLinkedDeviceTakesTheLowestFreeId() async throws {
         try await ServerHarness().run { client in
-            let alice = try await client.register("alice"), bob = try await client.register("bob")
+            let alice = try await client.register("alice")
+            let bob = try await client.register("bob")
             var passwords: [UInt32: String] = [:]
             func link() async throws -> UInt32 {
                 let (request, password) = Self.linkRequest(code: try await Self.issueCode(client, for: bob))
@@ -111,8 +118,9 @@ import Testing
             #expect(try await link() == 3)
             // A message waits for device 2; the device is removed, and its mailbox with it.
             let registration = try bob.store.localRegistrationId(context: NullContext())
-            let send = SendMessagesRequest(messages: [1, 2, 3].map { MessageTests.message($0, registrationId: $0 == 1 ? registration : 77) },
-                                           timestamp: 1)
+            let send = SendMessagesRequest(
+                messages: [1, 2, 3].map { MessageTests.message($0, registrationId: $0 == 1 ? registration : 77) },
+                timestamp: 1)
             #expect(try await client.call(.put, APIRoutes.messages(to: bob.accountId), headers: alice.headers, json: send).0 == .ok)
             #expect(try await client.call(.delete, APIRoutes.device(2), headers: bob.headers).0 == .noContent)
             #expect(try await link() == 2)
@@ -130,7 +138,8 @@ import Testing
     /// The idempotency keys a removed device used are not answered to the new device given its id.
     @Test func aNewDeviceWithARemovedOnesIdDoesNotInheritItsIdempotencyKeys() async throws {
         try await ServerHarness().run { client in
-            let alice = try await client.register("alice"), bob = try await client.register("bob")
+            let alice = try await client.register("alice")
+            let bob = try await client.register("bob")
             let registration = try MessageTests.registrationId(of: alice)
             let send = SendMessagesRequest(messages: [MessageTests.message(1, registrationId: registration)], timestamp: 7)
             for round in 0..<2 {
@@ -138,8 +147,9 @@ import Testing
                 let (_, body) = try await client.call(.put, APIRoutes.linkDevice, json: request)
                 #expect(try JSONDecoder().decode(RegisterAccountResponse.self, from: body).deviceId == 2)
                 let laptop = Member(accountId: bob.accountId, deviceId: 2, password: password, store: InMemorySignalProtocolStore())
-                let (status, _) = try await client.call(.put, APIRoutes.messages(to: alice.accountId),
-                                                        headers: IdempotentSendTests.headers(laptop, key: "same-key"), json: send)
+                let (status, _) = try await client.call(
+                    .put, APIRoutes.messages(to: alice.accountId),
+                    headers: IdempotentSendTests.headers(laptop, key: "same-key"), json: send)
                 #expect(status == .ok)
                 #expect(try await IdempotentSendTests.mailbox(alice, client).count == round + 1, "each device's send is stored")
                 #expect(try await client.call(.delete, APIRoutes.device(2), headers: bob.headers).0 == .noContent)
@@ -166,7 +176,8 @@ import Testing
         let harness = try ServerHarness()
         try await harness.run { client in
             let bob = try await client.register("bob")
-            try await harness.store.storeLinkCode(hash: Array(SHA256.hash(data: Data("old-code".utf8))), accountId: bob.accountId, expires: 1)
+            try await harness.store.storeLinkCode(
+                hash: Array(SHA256.hash(data: Data("old-code".utf8))), accountId: bob.accountId, expires: 1)
             for code in ["old-code", "never-issued"] {
                 let (request, _) = Self.linkRequest(code: code)
                 let (status, body) = try await client.call(.put, APIRoutes.linkDevice, json: request)
@@ -210,4 +221,3 @@ import Testing
         }
     }
 }
-

@@ -1,9 +1,9 @@
 import Foundation
 import GRPCCore
-import ParleyGRPC
 import GRPCNIOTransportHTTP2Posix
 import HummingbirdTesting
 import ParleyAPI
+import ParleyGRPC
 import ParleyProtocol
 import ParleyServer
 import Testing
@@ -95,7 +95,8 @@ typealias KeyServiceClient = Nova_Signal_E2ee_V1_SignalE2EEService.Client<HTTP2C
 
     @Test func keysUploadedOverGRPCOpenAPQXDHSessionAndShareTheRESTStore() async throws {
         try await Self.withServers(try ServerHarness()) { rest, keys in
-            let alice = try await rest.register("alice"), bob = try await rest.register("bob")
+            let alice = try await rest.register("alice")
+            let bob = try await rest.register("bob")
             let uploaded = try await keys.uploadKeys(try Self.upload(for: bob, count: 3), metadata: Self.metadata(bob))
             #expect(uploaded.prekeyCount == 3 && uploaded.kyberPrekeyCount == 3)
 
@@ -109,10 +110,12 @@ typealias KeyServiceClient = Nova_Signal_E2ee_V1_SignalE2EEService.Client<HTTP2C
             let context = NullContext()
             let bobAddress = try ProtocolAddress(name: bob.accountId, deviceId: 1)
             let aliceAddress = try ProtocolAddress(name: alice.accountId, deviceId: 1)
-            try processPreKeyBundle(try Self.protocolBundle(bundle), for: bobAddress, sessionStore: alice.store,
-                                    identityStore: alice.store, context: context)
-            let message = try signalEncrypt(message: Array("over gRPC".utf8), for: bobAddress, sessionStore: alice.store,
-                                            identityStore: alice.store, context: context)
+            try processPreKeyBundle(
+                try Self.protocolBundle(bundle), for: bobAddress, sessionStore: alice.store,
+                identityStore: alice.store, context: context)
+            let message = try signalEncrypt(
+                message: Array("over gRPC".utf8), for: bobAddress, sessionStore: alice.store,
+                identityStore: alice.store, context: context)
             let plaintext = try signalDecryptPreKey(
                 message: try PreKeySignalMessage(bytes: message.serialize()), from: aliceAddress, sessionStore: bob.store,
                 identityStore: bob.store, preKeyStore: bob.store, signedPreKeyStore: bob.store, kyberPreKeyStore: bob.store,
@@ -127,7 +130,8 @@ typealias KeyServiceClient = Nova_Signal_E2ee_V1_SignalE2EEService.Client<HTTP2C
             #expect(counts.prekeyCount == 2 && counts.kyberPrekeyCount == 2)
             let (_, body) = try await rest.call(.get, APIRoutes.keyCount, headers: bob.headers)
             #expect(try JSONDecoder().decode(PreKeyCountResponse.self, from: body) == PreKeyCountResponse(count: 2, kemCount: 2))
-            let (_, restBundle) = try await rest.call(.get, APIRoutes.bundle(accountId: bob.accountId, deviceId: "1"), headers: alice.headers)
+            let (_, restBundle) = try await rest.call(
+                .get, APIRoutes.bundle(accountId: bob.accountId, deviceId: "1"), headers: alice.headers)
             #expect(try JSONDecoder().decode(PreKeyBundleResponse.self, from: restBundle).devices.first?.preKey?.keyId == 2)
 
             // Exhausted one-time keys: the last-resort KEM prekey, no one-time key.
@@ -156,10 +160,13 @@ typealias KeyServiceClient = Nova_Signal_E2ee_V1_SignalE2EEService.Client<HTTP2C
             #expect(await Self.code { _ = try await keys.removeDevice(remove, metadata: Self.metadata(bob)) } == .notFound)
             remove.deviceID = 2
             _ = try await keys.removeDevice(remove, metadata: Self.metadata(bob))
-            #expect(try await keys.listDevices(Nova_Signal_E2ee_V1_ListDevicesRequest(), metadata: Self.metadata(bob)).devices.map(\.deviceID) == [1])
-            #expect(await Self.code {
-                _ = try await keys.listDevices(Nova_Signal_E2ee_V1_ListDevicesRequest(), metadata: Self.metadata(phone))
-            } == .unauthenticated, "the removed device's credential is gone")
+            #expect(
+                try await keys.listDevices(Nova_Signal_E2ee_V1_ListDevicesRequest(), metadata: Self.metadata(bob)).devices.map(\.deviceID)
+                    == [1])
+            #expect(
+                await Self.code {
+                    _ = try await keys.listDevices(Nova_Signal_E2ee_V1_ListDevicesRequest(), metadata: Self.metadata(phone))
+                } == .unauthenticated, "the removed device's credential is gone")
         }
     }
 
@@ -168,9 +175,12 @@ typealias KeyServiceClient = Nova_Signal_E2ee_V1_SignalE2EEService.Client<HTTP2C
         limits.rateLimits.bundleFetch = TokenBucketPolicy(capacity: 2, refillPerSecond: 0.001)
         let harness = try ServerHarness(limits: limits)
         try await Self.withServers(harness) { rest, keys in
-            let alice = try await rest.register("alice"), bob = try await rest.register("bob")
+            let alice = try await rest.register("alice")
+            let bob = try await rest.register("bob")
             let good = try Self.upload(for: bob, count: 2)
-            func uploadCode(_ change: (inout Nova_Signal_E2ee_V1_UploadKeysRequest) -> Void, as member: Member? = nil) async -> RPCError.Code? {
+            func uploadCode(_ change: (inout Nova_Signal_E2ee_V1_UploadKeysRequest) -> Void, as member: Member? = nil) async -> RPCError
+                .Code?
+            {
                 var request = good
                 change(&request)
                 return await Self.code { _ = try await keys.uploadKeys(request, metadata: member.map(Self.metadata) ?? [:]) }
@@ -185,11 +195,13 @@ typealias KeyServiceClient = Nova_Signal_E2ee_V1_SignalE2EEService.Client<HTTP2C
             #expect(await uploadCode({ $0.kyberPrekeys[0].signature = Data() }, as: bob) == .invalidArgument, "missing signature")
             #expect(await uploadCode({ $0.deviceID = 2 }, as: bob) == .invalidArgument, "another device's id")
             #expect(await uploadCode({ $0.identityKey = alice.store.publicIdentityKeyData }, as: bob) == .invalidArgument)
-            #expect(await uploadCode({ $0.prekeys = Array(repeating: $0.prekeys[0], count: ServerLimits().keysPerUpload + 1) }, as: bob)
+            #expect(
+                await uploadCode({ $0.prekeys = Array(repeating: $0.prekeys[0], count: ServerLimits().keysPerUpload + 1) }, as: bob)
                     == .invalidArgument, "over the keys-per-upload limit")
-            let oversized = await uploadCode({
-                $0.kyberPrekeys = Array(repeating: $0.kyberPrekeys[0], count: ServerLimits().keyUploadBytes / 1_600 + 10)
-            }, as: bob)
+            let oversized = await uploadCode(
+                {
+                    $0.kyberPrekeys = Array(repeating: $0.kyberPrekeys[0], count: ServerLimits().keyUploadBytes / 1_600 + 10)
+                }, as: bob)
             #expect(oversized == .resourceExhausted, "a message over REST's upload size")
             // Nothing of the refused uploads was stored.
             var countRequest = Nova_Signal_E2ee_V1_GetPreKeyCountRequest()
@@ -202,21 +214,26 @@ typealias KeyServiceClient = Nova_Signal_E2ee_V1_SignalE2EEService.Client<HTTP2C
             #expect(try await keys.uploadKeys(good, metadata: Self.metadata(bob)).prekeyCount == 2)
             var ask = Nova_Signal_E2ee_V1_GetPreKeyBundleRequest()
             ask.deviceID = 1
-            #expect(await Self.code { _ = try await keys.getPreKeyBundle(ask, metadata: Self.metadata(alice)) } == .invalidArgument, "no user_id")
+            #expect(
+                await Self.code { _ = try await keys.getPreKeyBundle(ask, metadata: Self.metadata(alice)) } == .invalidArgument,
+                "no user_id")
             ask.userID = UUID().uuidString
-            #expect(await Self.code { _ = try await keys.getPreKeyBundle(ask, metadata: Self.metadata(alice)) } == .notFound, "unknown user")
+            #expect(
+                await Self.code { _ = try await keys.getPreKeyBundle(ask, metadata: Self.metadata(alice)) } == .notFound, "unknown user")
             ask.userID = bob.accountId
             ask.deviceID = 0
             #expect(await Self.code { _ = try await keys.getPreKeyBundle(ask, metadata: Self.metadata(alice)) } == .invalidArgument)
             ask.deviceID = 1
             _ = try await keys.getPreKeyBundle(ask, metadata: Self.metadata(alice))
-            #expect(await Self.code { _ = try await keys.getPreKeyBundle(ask, metadata: Self.metadata(alice)) } == .resourceExhausted,
-                    "the bundle-fetch rate limit (2, the unknown user counted) is REST's")
+            #expect(
+                await Self.code { _ = try await keys.getPreKeyBundle(ask, metadata: Self.metadata(alice)) } == .resourceExhausted,
+                "the bundle-fetch rate limit (2, the unknown user counted) is REST's")
 
             // Every call is counted by method and code.
             let (_, metrics) = try await rest.call(.get, APIRoutes.metrics)
             let text = String(decoding: metrics, as: UTF8.self)
-            #expect(text.contains(#"parley_grpc_requests_total{method="UploadKeys",code="invalidArgument"}"#)
+            #expect(
+                text.contains(#"parley_grpc_requests_total{method="UploadKeys",code="invalidArgument"}"#)
                     || text.contains(#"parley_grpc_requests_total{code="invalidArgument",method="UploadKeys"}"#))
         }
     }

@@ -8,9 +8,10 @@ import Testing
 /// failing send never takes the others of its batch down (both backends).
 @Suite struct GroupCommitTests {
     static func envelope(to member: Member, device: UInt32 = 1, tag: Int) -> StoredEnvelope {
-        StoredEnvelope(guid: UUID().uuidString.lowercased(), accountId: member.accountId, deviceId: device,
-                       sourceAccountId: member.accountId, sourceDeviceId: 1, type: 2, content: Array("\(tag)".utf8),
-                       timestamp: UInt64(tag), serverTimestamp: 1_000 + UInt64(tag))
+        StoredEnvelope(
+            guid: UUID().uuidString.lowercased(), accountId: member.accountId, deviceId: device,
+            sourceAccountId: member.accountId, sourceDeviceId: 1, type: 2, content: Array("\(tag)".utf8),
+            timestamp: UInt64(tag), serverTimestamp: 1_000 + UInt64(tag))
     }
 
     @Test func concurrentSendsAreAllStoredOnceAndAFailingOneFailsAlone() async throws {
@@ -52,8 +53,9 @@ import Testing
             let bob = try await client.register("bob")
             let writer = harness.dependencies.envelopeWriter
             func send(_ tag: Int, key: String, device: UInt32 = 1) -> StoredSend {
-                StoredSend(envelopes: [Self.envelope(to: bob, device: device, tag: tag)],
-                           idempotency: IdempotencyRecord(scope: "device:test.1", key: key, fingerprint: "f", serverTimestamp: 1))
+                StoredSend(
+                    envelopes: [Self.envelope(to: bob, device: device, tag: tag)],
+                    idempotency: IdempotencyRecord(scope: "device:test.1", key: key, fingerprint: "f", serverTimestamp: 1))
             }
             // 100 sends of 10 keys at once, and one to a missing device (its batch fails and is retried send by send).
             let results = await withTaskGroup(of: (Int, Bool?).self) { group in
@@ -77,7 +79,9 @@ import Testing
             let bob = try await client.register("bob")
             let writer = harness.dependencies.envelopeWriter
             try await withThrowingTaskGroup(of: Void.self) { group in
-                for tag in 0..<200 { group.addTask { _ = try await writer.store(StoredSend(envelopes: [Self.envelope(to: bob, tag: tag)])) } }
+                for tag in 0..<200 {
+                    group.addTask { _ = try await writer.store(StoredSend(envelopes: [Self.envelope(to: bob, tag: tag)])) }
+                }
                 try await group.waitForAll()
             }
             let page = try await harness.store.pendingEnvelopes(accountId: bob.accountId, deviceId: 1, notBefore: 0, limit: 1_000)

@@ -31,9 +31,11 @@ import Testing
 
     @Test func bundleFromTheServerSetsUpAWorkingPQXDHSession() async throws {
         try await ServerHarness().run { client in
-            let alice = try await client.register("alice"), bob = try await client.register("bob")
+            let alice = try await client.register("alice")
+            let bob = try await client.register("bob")
             try await client.uploadKeys(for: bob, count: 3)
-            let (status, body) = try await client.call(.get, APIRoutes.bundle(accountId: bob.accountId, deviceId: "1"), headers: alice.headers)
+            let (status, body) = try await client.call(
+                .get, APIRoutes.bundle(accountId: bob.accountId, deviceId: "1"), headers: alice.headers)
             #expect(status == .ok)
             let response = try JSONDecoder().decode(PreKeyBundleResponse.self, from: body)
             let device = try #require(response.devices.first)
@@ -42,8 +44,9 @@ import Testing
             let aliceAddress = try ProtocolAddress(name: alice.accountId, deviceId: 1)
             let context = NullContext()
             try processPreKeyBundle(bundle, for: bobAddress, sessionStore: alice.store, identityStore: alice.store, context: context)
-            let message = try signalEncrypt(message: Array("via the server".utf8), for: bobAddress, sessionStore: alice.store,
-                                            identityStore: alice.store, context: context)
+            let message = try signalEncrypt(
+                message: Array("via the server".utf8), for: bobAddress, sessionStore: alice.store,
+                identityStore: alice.store, context: context)
             let plaintext = try signalDecryptPreKey(
                 message: try PreKeySignalMessage(bytes: message.serialize()), from: aliceAddress, sessionStore: bob.store,
                 identityStore: bob.store, preKeyStore: bob.store, signedPreKeyStore: bob.store, kyberPreKeyStore: bob.store,
@@ -55,11 +58,14 @@ import Testing
 
     @Test func oneTimeKeysAreClaimedOnceThenLastResort() async throws {
         try await ServerHarness().run { client in
-            let alice = try await client.register("alice"), bob = try await client.register("bob")
+            let alice = try await client.register("alice")
+            let bob = try await client.register("bob")
             try await client.uploadKeys(for: bob, count: 2)
-            var oneTime: [UInt32?] = [], kem: [UInt32?] = []
+            var oneTime: [UInt32?] = []
+            var kem: [UInt32?] = []
             for _ in 0..<3 {
-                let (_, body) = try await client.call(.get, APIRoutes.bundle(accountId: bob.accountId, deviceId: "*"), headers: alice.headers)
+                let (_, body) = try await client.call(
+                    .get, APIRoutes.bundle(accountId: bob.accountId, deviceId: "*"), headers: alice.headers)
                 let device = try JSONDecoder().decode(PreKeyBundleResponse.self, from: body).devices[0]
                 oneTime.append(device.preKey?.keyId)
                 kem.append(device.kemPreKey?.keyId)
@@ -74,12 +80,14 @@ import Testing
     @Test func concurrentFetchesNeverShareAOneTimeKey() async throws {
         let harness = try ServerHarness()
         try await harness.run { client in
-            let alice = try await client.register("alice"), bob = try await client.register("bob")
+            let alice = try await client.register("alice")
+            let bob = try await client.register("bob")
             try await client.uploadKeys(for: bob, count: 10)
             let claimed = try await withThrowingTaskGroup(of: UInt32?.self) { group in
                 for _ in 0..<16 {
                     group.addTask {
-                        let (_, body) = try await client.call(.get, APIRoutes.bundle(accountId: bob.accountId, deviceId: "1"), headers: alice.headers)
+                        let (_, body) = try await client.call(
+                            .get, APIRoutes.bundle(accountId: bob.accountId, deviceId: "1"), headers: alice.headers)
                         return try JSONDecoder().decode(PreKeyBundleResponse.self, from: body).devices[0].preKey?.keyId
                     }
                 }
@@ -114,7 +122,8 @@ import Testing
             let signed = SignedPreKeyRecord.generate(id: 1, timestamp: 0, signedBy: other)
             let b64 = { (bytes: Data) in bytes.base64EncodedString() }
             let upload = UploadKeysRequest(
-                signedPreKey: SignedPreKeyEntity(keyId: 1, publicKey: b64(try signed.publicKey().serialize()), signature: b64(signed.signature)),
+                signedPreKey: SignedPreKeyEntity(
+                    keyId: 1, publicKey: b64(try signed.publicKey().serialize()), signature: b64(signed.signature)),
                 preKeys: nil, kemPreKeys: nil, lastResortKemPreKey: nil)
             let (status, body) = try await client.call(.put, APIRoutes.keys, headers: bob.headers, json: upload)
             #expect(status == .badRequest)

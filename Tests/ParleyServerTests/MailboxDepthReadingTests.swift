@@ -1,6 +1,7 @@
 import Synchronization
-@testable import ParleyServer
 import Testing
+
+@testable import ParleyServer
 
 /// `/metrics` needs no credentials, so the mailbox count behind it is bounded: scrapes share one count while it runs
 /// and reuse it until it is older than its maximum age.
@@ -8,7 +9,10 @@ import Testing
     @Test func concurrentScrapesShareOneCountAndARecentOneIsReused() async throws {
         let counts = Mutex(0)
         let reading = MailboxDepthReading(maximumAge: .seconds(3600)) {
-            let n = counts.withLock { $0 += 1; return $0 }
+            let n = counts.withLock {
+                $0 += 1
+                return $0
+            }
             try await Task.sleep(for: .milliseconds(50))
             return n * 10
         }
@@ -24,7 +28,12 @@ import Testing
 
     @Test func aStaleCountIsTakenAgain() async throws {
         let counts = Mutex(0)
-        let reading = MailboxDepthReading(maximumAge: .zero) { counts.withLock { $0 += 1; return $0 } }
+        let reading = MailboxDepthReading(maximumAge: .zero) {
+            counts.withLock {
+                $0 += 1
+                return $0
+            }
+        }
         #expect(try await reading.depth() == 1)
         #expect(try await reading.depth() == 2)
     }
@@ -32,7 +41,10 @@ import Testing
     @Test func aFailedCountIsNotKept() async throws {
         struct Down: Error {}
         let fail = Mutex(true)
-        let reading = MailboxDepthReading { if fail.withLock({ $0 }) { throw Down() }; return 7 }
+        let reading = MailboxDepthReading {
+            if fail.withLock({ $0 }) { throw Down() }
+            return 7
+        }
         await #expect(throws: Down.self) { try await reading.depth() }
         fail.withLock { $0 = false }
         #expect(try await reading.depth() == 7)

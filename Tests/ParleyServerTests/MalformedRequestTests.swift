@@ -21,41 +21,57 @@ import Testing
         Case(method: .post, path: APIRoutes.accounts, body: "not json", authenticated: false, expected: .badRequest),
         Case(method: .post, path: APIRoutes.accounts, body: "{}", authenticated: false, expected: .badRequest),
         Case(method: .post, path: APIRoutes.accounts, body: #"{"username": 5}"#, authenticated: false, expected: .badRequest),
-        Case(method: .post, path: APIRoutes.accounts,
-             body: #"{"username":"ok_name","identityKey":"%%%","registrationId":1,"password":"AAAAAAAAAAAAAAAAAAAAAA=="}"#,
-             authenticated: false, expected: .badRequest),
-        Case(method: .post, path: APIRoutes.accounts,
-             body: #"{"username":"ok_name","identityKey":"\#(identity)","registrationId":0,"password":"AAAAAAAAAAAAAAAAAAAAAA=="}"#,
-             authenticated: false, expected: .badRequest),
-        Case(method: .post, path: APIRoutes.accounts,
-             body: #"{"username":"a b","identityKey":"\#(identity)","registrationId":1,"password":"AAAAAAAAAAAAAAAAAAAAAA=="}"#,
-             authenticated: false, expected: .badRequest),
+        Case(
+            method: .post, path: APIRoutes.accounts,
+            body: #"{"username":"ok_name","identityKey":"%%%","registrationId":1,"password":"AAAAAAAAAAAAAAAAAAAAAA=="}"#,
+            authenticated: false, expected: .badRequest),
+        Case(
+            method: .post, path: APIRoutes.accounts,
+            body: #"{"username":"ok_name","identityKey":"\#(identity)","registrationId":0,"password":"AAAAAAAAAAAAAAAAAAAAAA=="}"#,
+            authenticated: false, expected: .badRequest),
+        Case(
+            method: .post, path: APIRoutes.accounts,
+            body: #"{"username":"a b","identityKey":"\#(identity)","registrationId":1,"password":"AAAAAAAAAAAAAAAAAAAAAA=="}"#,
+            authenticated: false, expected: .badRequest),
         // Usernames: 3–32 ASCII letters, digits, '.', '_' or '-' (no look-alikes, nothing a log or path treats specially).
-        Case(method: .post, path: APIRoutes.accounts,
-             body: #"{"username":"bøb","identityKey":"\#(identity)","registrationId":1,"password":"AAAAAAAAAAAAAAAAAAAAAA=="}"#,
-             authenticated: false, expected: .badRequest),
-        Case(method: .post, path: APIRoutes.accounts,
-             body: #"{"username":"ab","identityKey":"\#(identity)","registrationId":1,"password":"AAAAAAAAAAAAAAAAAAAAAA=="}"#,
-             authenticated: false, expected: .badRequest),
-        Case(method: .post, path: APIRoutes.accounts,
-             body: #"{"username":"bob\u0000x","identityKey":"\#(identity)","registrationId":1,"password":"AAAAAAAAAAAAAAAAAAAAAA=="}"#,
-             authenticated: false, expected: .badRequest),
-        Case(method: .post, path: APIRoutes.accounts,
-             body: #"{"username":"\#(String(repeating: "a", count: 33))","identityKey":"\#(identity)","registrationId":1,"password":"AAAAAAAAAAAAAAAAAAAAAA=="}"#,
-             authenticated: false, expected: .badRequest),
-        Case(method: .post, path: APIRoutes.accounts,
-             body: #"{"username":"ok_name","identityKey":"AAAA","registrationId":1,"password":"AAAAAAAAAAAAAAAAAAAAAA=="}"#,
-             authenticated: false, expected: .badRequest),
-        Case(method: .post, path: APIRoutes.accounts,
-             body: #"{"username":"ok_name","identityKey":"\#(identity)","registrationId":1,"password":"AAAA"}"#,
-             authenticated: false, expected: .badRequest),
-        Case(method: .post, path: APIRoutes.accounts, body: String(repeating: "x", count: 40_000), authenticated: false,
-             expected: .contentTooLarge),
+        Case(
+            method: .post, path: APIRoutes.accounts,
+            body: #"{"username":"bøb","identityKey":"\#(identity)","registrationId":1,"password":"AAAAAAAAAAAAAAAAAAAAAA=="}"#,
+            authenticated: false, expected: .badRequest),
+        Case(
+            method: .post, path: APIRoutes.accounts,
+            body: #"{"username":"ab","identityKey":"\#(identity)","registrationId":1,"password":"AAAAAAAAAAAAAAAAAAAAAA=="}"#,
+            authenticated: false, expected: .badRequest),
+        Case(
+            method: .post, path: APIRoutes.accounts,
+            body: #"{"username":"bob\u0000x","identityKey":"\#(identity)","registrationId":1,"password":"AAAAAAAAAAAAAAAAAAAAAA=="}"#,
+            authenticated: false, expected: .badRequest),
+        Case(
+            method: .post, path: APIRoutes.accounts,
+            body:
+                #"{"username":"\#(String(repeating: "a", count: 33))","identityKey":"\#(identity)","registrationId":1,"password":"AAAAAAAAAAAAAAAAAAAAAA=="}"#,
+            authenticated: false, expected: .badRequest),
+        Case(
+            method: .post, path: APIRoutes.accounts,
+            body: #"{"username":"ok_name","identityKey":"AAAA","registrationId":1,"password":"AAAAAAAAAAAAAAAAAAAAAA=="}"#,
+            authenticated: false, expected: .badRequest),
+        Case(
+            method: .post, path: APIRoutes.accounts,
+            body: #"{"username":"ok_name","identityKey":"\#(identity)","registrationId":1,"password":"AAAA"}"#,
+            authenticated: false, expected: .badRequest),
+        Case(
+            method: .post, path: APIRoutes.accounts, body: String(repeating: "x", count: 40_000), authenticated: false,
+            expected: .contentTooLarge),
         Case(method: .put, path: APIRoutes.keys, body: "[]", authenticated: true, expected: .badRequest),
-        Case(method: .put, path: APIRoutes.keys, body: #"{"preKeys":[{"keyId":1,"publicKey":"!!"}]}"#, authenticated: true, expected: .badRequest),
-        Case(method: .put, path: APIRoutes.keys, body: #"{"preKeys":[{"keyId":-1,"publicKey":"AA=="}]}"#, authenticated: true, expected: .badRequest),
-        Case(method: .put, path: APIRoutes.keys, body: #"{"kemPreKeys":[{"keyId":1,"publicKey":"CAAA","signature":"AA=="}]}"#,
-             authenticated: true, expected: .badRequest),
+        Case(
+            method: .put, path: APIRoutes.keys, body: #"{"preKeys":[{"keyId":1,"publicKey":"!!"}]}"#, authenticated: true,
+            expected: .badRequest),
+        Case(
+            method: .put, path: APIRoutes.keys, body: #"{"preKeys":[{"keyId":-1,"publicKey":"AA=="}]}"#, authenticated: true,
+            expected: .badRequest),
+        Case(
+            method: .put, path: APIRoutes.keys, body: #"{"kemPreKeys":[{"keyId":1,"publicKey":"CAAA","signature":"AA=="}]}"#,
+            authenticated: true, expected: .badRequest),
         Case(method: .put, path: APIRoutes.keys, body: "{}", authenticated: false, expected: .unauthorized),
         Case(method: .get, path: "/v1/keys/nobody/1", body: nil, authenticated: true, expected: .notFound),
         Case(method: .get, path: "/v1/keys/nobody/x", body: nil, authenticated: true, expected: .badRequest),
@@ -66,9 +82,11 @@ import Testing
         Case(method: .post, path: BackupRoutes.evaluate(username: "nobody"), body: "not json", authenticated: false, expected: .badRequest),
         Case(method: .put, path: APIRoutes.deviceRegistration, body: #"{"registrationId":-1}"#, authenticated: true, expected: .badRequest),
         // NUL, which PostgreSQL refuses in text, never reaches the store: in a device name, in a path segment.
-        Case(method: .post, path: APIRoutes.accounts,
-             body: #"{"username":"ok_name","identityKey":"\#(identity)","registrationId":1,"password":"AAAAAAAAAAAAAAAAAAAAAA==","deviceName":"a\u0000b"}"#,
-             authenticated: false, expected: .badRequest),
+        Case(
+            method: .post, path: APIRoutes.accounts,
+            body:
+                #"{"username":"ok_name","identityKey":"\#(identity)","registrationId":1,"password":"AAAAAAAAAAAAAAAAAAAAAA==","deviceName":"a\u0000b"}"#,
+            authenticated: false, expected: .badRequest),
         Case(method: .get, path: "/v1/keys/%00/1", body: nil, authenticated: true, expected: .badRequest),
     ]
 

@@ -10,7 +10,7 @@ import Testing
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("docs/openapi.json")
         guard let data = try? Data(contentsOf: url),
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
         else { return [:] }
         return object
     }
@@ -20,21 +20,23 @@ import Testing
     /// `METHOD /path/{param}` for every operation in the document.
     static var documentedRoutes: Set<String> {
         let paths = document["paths"] as? [String: [String: Any]] ?? [:]
-        return Set(paths.flatMap { path, item in
-            item.keys.filter(methods.contains).map { "\($0.uppercased()) \(path)" }
-        })
+        return Set(
+            paths.flatMap { path, item in
+                item.keys.filter(methods.contains).map { "\($0.uppercased()) \(path)" }
+            })
     }
 
     /// `METHOD /path/{param}` for every route of the router (`:param` written as `{param}`).
     static func servedRoutes() throws -> Set<String> {
         let harness = try ServerHarness()
         let router = ParleyServerApplication.makeRouter(harness.dependencies)
-        return Set(router.routes.map { route in
-            let path = "\(route.path)".split(separator: "/").map { component in
-                component.hasPrefix(":") ? "{\(component.dropFirst())}" : String(component)
-            }.joined(separator: "/")
-            return "\(route.method.rawValue) /\(path)"
-        })
+        return Set(
+            router.routes.map { route in
+                let path = "\(route.path)".split(separator: "/").map { component in
+                    component.hasPrefix(":") ? "{\(component.dropFirst())}" : String(component)
+                }.joined(separator: "/")
+                return "\(route.method.rawValue) /\(path)"
+            })
     }
 
     @Test func theDocumentListsExactlyTheServedRoutes() throws {

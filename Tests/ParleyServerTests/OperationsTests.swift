@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
-import Logging
 import HummingbirdTesting
+import Logging
 import ParleyAPI
 import ParleyProtocol
 import ParleyServer
@@ -13,7 +13,8 @@ import Testing
         // One token per 1,000 s: however slow the machine, the bucket does not refill during the test.
         limits.rateLimits.send = TokenBucketPolicy(capacity: 2, refillPerSecond: 0.001)
         try await ServerHarness(limits: limits).run { client in
-            let alice = try await client.register("alice"), bob = try await client.register("bob")
+            let alice = try await client.register("alice")
+            let bob = try await client.register("bob")
             try await RealtimeTests.send(2, from: alice, to: bob, client: client)
             let request = SendMessagesRequest(
                 messages: [MessageTests.message(1, registrationId: try MessageTests.registrationId(of: bob))], timestamp: 9)
@@ -34,18 +35,23 @@ import Testing
         var limits = ServerLimits()
         limits.rateLimits.bundleFetch = TokenBucketPolicy(capacity: 3, refillPerSecond: 0.01)
         try await ServerHarness(limits: limits).run { client in
-            let alice = try await client.register("alice"), bob = try await client.register("bob")
+            let alice = try await client.register("alice")
+            let bob = try await client.register("bob")
             try await client.uploadKeys(for: bob, count: 10)
             for _ in 0..<3 {
-                #expect(try await client.call(.get, APIRoutes.bundle(accountId: bob.accountId, deviceId: "1"), headers: alice.headers).0 == .ok)
+                #expect(
+                    try await client.call(.get, APIRoutes.bundle(accountId: bob.accountId, deviceId: "1"), headers: alice.headers).0 == .ok)
             }
-            #expect(try await client.call(.get, APIRoutes.bundle(accountId: bob.accountId, deviceId: "1"), headers: alice.headers).0 == .tooManyRequests)
+            #expect(
+                try await client.call(.get, APIRoutes.bundle(accountId: bob.accountId, deviceId: "1"), headers: alice.headers).0
+                    == .tooManyRequests)
         }
     }
 
     @Test func metricsAndHealthAreServed() async throws {
         try await ServerHarness().run { client in
-            let alice = try await client.register("alice"), bob = try await client.register("bob")
+            let alice = try await client.register("alice")
+            let bob = try await client.register("bob")
             try await RealtimeTests.send(3, from: alice, to: bob, client: client)
             let (health, healthBody) = try await client.call(.get, APIRoutes.health)
             #expect(health == .ok && String(decoding: healthBody, as: UTF8.self).contains("ok"))
@@ -62,7 +68,8 @@ import Testing
     @Test func maintenanceSweepsExpiredEnvelopesAndLinkCodes() async throws {
         let harness = try ServerHarness()
         try await harness.run { client in
-            let alice = try await client.register("alice"), bob = try await client.register("bob")
+            let alice = try await client.register("alice")
+            let bob = try await client.register("bob")
             try await RealtimeTests.send(2, from: alice, to: bob, client: client)
             let service = MaintenanceService(dependencies: harness.dependencies, logger: .init(label: "test"))
             await service.sweep(now: ServerClock.milliseconds())
@@ -80,9 +87,11 @@ import Testing
         #expect(limits.oldestKept(now: ServerClock.milliseconds()) == 0)
         let harness = try ServerHarness(limits: limits)
         try await harness.run { client in
-            let alice = try await client.register("alice"), bob = try await client.register("bob")
+            let alice = try await client.register("alice")
+            let bob = try await client.register("bob")
             try await RealtimeTests.send(2, from: alice, to: bob, client: client)
-            await MaintenanceService(dependencies: harness.dependencies, logger: .init(label: "test")).sweep(now: ServerClock.milliseconds())
+            await MaintenanceService(dependencies: harness.dependencies, logger: .init(label: "test")).sweep(
+                now: ServerClock.milliseconds())
             #expect(try await harness.store.mailboxDepth() == 2)
             let (status, body) = try await client.call(.get, APIRoutes.mailbox, headers: bob.headers)
             #expect(status == .ok)

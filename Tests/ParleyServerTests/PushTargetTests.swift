@@ -3,8 +3,9 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import ParleyAPI
-@testable import ParleyServer
 import Testing
+
+@testable import ParleyServer
 
 @Suite struct PushTargetTests {
     static func bytes(_ base64url: String) -> [UInt8] { Base64URL.decode(base64url, maximumLength: 400)! }
@@ -12,8 +13,9 @@ import Testing
     /// A subscription's keys as a browser (or a UnifiedPush distributor) makes them.
     static func subscription(endpoint: String = "https://push.example/up/abc") -> PushTarget {
         let key = P256.KeyAgreement.PrivateKey()
-        return .webPush(endpoint: endpoint, p256dh: Base64URL.encode(key.publicKey.x963Representation),
-                        auth: Base64URL.encode((0..<16).map { _ in UInt8.random(in: 0...255) }))
+        return .webPush(
+            endpoint: endpoint, p256dh: Base64URL.encode(key.publicKey.x963Representation),
+            auth: Base64URL.encode((0..<16).map { _ in UInt8.random(in: 0...255) }))
     }
 
     /// RFC 8291 Appendix A: the application server's ephemeral key and salt fixed, the body is byte for byte the RFC's.
@@ -23,7 +25,10 @@ import Testing
             Array("When I grow up, I want to be a watermelon".utf8),
             p256dh: Self.bytes("BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4"),
             auth: Self.bytes("BTBZMqHH6r4Tts7J_aSIgg"), ephemeralKey: ephemeral, salt: Self.bytes("DGv6ra1nlYgDCS1FRnbzlw"))
-        #expect(Base64URL.encode(body) == "DGv6ra1nlYgDCS1FRnbzlwAAEABBBP4z9KsN6nGRTbVYI_c7VJSPQTBtkgcy27mlmlMoZIIgDll6e3vCYLocInmYWAmS6TlzAC8wEqKK6PBru3jl7A_yl95bQpu6cVPTpK4Mqgkf1CXztLVBSt2Ks3oZwbuwXPXLWyouBWLVWGNWQexSgSxsj_Qulcy4a-fN")
+        #expect(
+            Base64URL.encode(body)
+                == "DGv6ra1nlYgDCS1FRnbzlwAAEABBBP4z9KsN6nGRTbVYI_c7VJSPQTBtkgcy27mlmlMoZIIgDll6e3vCYLocInmYWAmS6TlzAC8wEqKK6PBru3jl7A_yl95bQpu6cVPTpK4Mqgkf1CXztLVBSt2Ks3oZwbuwXPXLWyouBWLVWGNWQexSgSxsj_Qulcy4a-fN"
+        )
     }
 
     @Test func webPushEncryptionRefusesBadSubscriptions() throws {
@@ -46,7 +51,8 @@ import Testing
         let header = try signer.authorization(for: URL(string: "https://push.example:8443/up/abc?x=1")!, now: now)
         let parts = header.split(separator: " ")
         #expect(parts.count == 3 && parts[0] == "vapid")
-        let token = String(parts[1].dropFirst(2).dropLast()), key = String(parts[2].dropFirst(2))
+        let token = String(parts[1].dropFirst(2).dropLast())
+        let key = String(parts[2].dropFirst(2))
         #expect(key == signer.publicKey)
         let segments = token.split(separator: ".").map(String.init)
         let publicKey = try P256.Signing.PublicKey(x963Representation: Self.bytes(key))
@@ -58,7 +64,9 @@ import Testing
         #expect(try VAPIDSigner.origin(of: URL(string: "https://[2001:db8::1]:8443/x")!) == "https://[2001:db8::1]:8443")
         #expect(claims?["sub"] as? String == "mailto:ops@example.org")
         #expect(claims?["exp"] as? Int == 1_800_000_000 + 12 * 3600)
-        #expect(throws: PushConfigurationError.invalidVAPIDSubject("ops@example.org")) { try VAPIDSigner(rawKey: raw, subject: "ops@example.org") }
+        #expect(throws: PushConfigurationError.invalidVAPIDSubject("ops@example.org")) {
+            try VAPIDSigner(rawKey: raw, subject: "ops@example.org")
+        }
     }
 
     @Test func retryAfterReadsSecondsAndDates() {
@@ -78,8 +86,9 @@ import Testing
             #expect(try await client.call(.put, APIRoutes.pushTarget, headers: alice.headers, json: target).0 == .noContent)
             var (status, body) = try await client.call(.get, APIRoutes.pushTarget, headers: alice.headers)
             #expect(status == .ok)
-            #expect(try JSONDecoder().decode(PushTargetStatus.self, from: body)
-                == PushTargetStatus(target: target, keysRegistered: false, providers: ["webpush"]))
+            #expect(
+                try JSONDecoder().decode(PushTargetStatus.self, from: body)
+                    == PushTargetStatus(target: target, keysRegistered: false, providers: ["webpush"]))
             try await client.uploadKeys(for: alice, count: 1)
             (_, body) = try await client.call(.get, APIRoutes.pushTarget, headers: alice.headers)
             #expect(try JSONDecoder().decode(PushTargetStatus.self, from: body).keysRegistered)
@@ -92,7 +101,8 @@ import Testing
 
             (status, body) = try await client.call(.get, APIRoutes.vapidKey)
             #expect(status == .ok)
-            #expect(try JSONDecoder().decode(VAPIDKeyResponse.self, from: body).publicKey == harness.dependencies.push.settings.vapid.publicKey)
+            #expect(
+                try JSONDecoder().decode(VAPIDKeyResponse.self, from: body).publicKey == harness.dependencies.push.settings.vapid.publicKey)
         }
     }
 
@@ -117,7 +127,9 @@ import Testing
                 let (status, body) = try await client.call(.put, APIRoutes.pushTarget, headers: alice.headers, raw: json)
                 #expect(status == .badRequest, "\(json)")
                 let error = try? JSONDecoder().decode(APIErrorBody.self, from: body)
-                #expect(error?.message.lowercased().contains(reason.lowercased()) == true || reason == "JSON", "\(json): \(String(decoding: body, as: UTF8.self))")
+                #expect(
+                    error?.message.lowercased().contains(reason.lowercased()) == true || reason == "JSON",
+                    "\(json): \(String(decoding: body, as: UTF8.self))")
             }
         }
     }
@@ -131,8 +143,9 @@ import Testing
             let target = Self.subscription()
             try await store.setPushTarget(target, accountId: alice.accountId, deviceId: 1, now: 1000)
             func claim(at now: UInt64, window: UInt64 = 30_000) async throws -> PushClaim {
-                try await store.claimPush(accountId: alice.accountId, deviceId: 1, instanceId: "process-here", now: now,
-                                          pushedBefore: now - window, liveAfter: now - 90_000)
+                try await store.claimPush(
+                    accountId: alice.accountId, deviceId: 1, instanceId: "process-here", now: now,
+                    pushedBefore: now - window, liveAfter: now - 90_000)
             }
             #expect(try await claim(at: 100_000) == .notPushable, "no signed prekey: the device could not decrypt")
             try await client.uploadKeys(for: alice, count: 1)
@@ -151,10 +164,13 @@ import Testing
             #expect(try await claim(at: 500_000, window: 1) == .claimed(target), "a socket no heartbeat refreshed is a dead process's")
             try await store.refreshSockets(instanceId: "process-c", now: 500_000, staleBefore: 410_000)
 
-            try await store.setPushTarget(Self.subscription(endpoint: "https://push.example/up/new"), accountId: alice.accountId, deviceId: 1, now: 1)
+            try await store.setPushTarget(
+                Self.subscription(endpoint: "https://push.example/up/new"), accountId: alice.accountId, deviceId: 1, now: 1)
             try await store.setPushTarget(target, accountId: alice.accountId, deviceId: 1, now: 1)
-            #expect(try await store.removePushTarget(accountId: alice.accountId, deviceId: 1, matching: Self.subscription(endpoint: "https://push.example/up/old")) == false,
-                    "a provider's answer about an older target leaves the new one")
+            #expect(
+                try await store.removePushTarget(
+                    accountId: alice.accountId, deviceId: 1, matching: Self.subscription(endpoint: "https://push.example/up/old")) == false,
+                "a provider's answer about an older target leaves the new one")
             #expect(try await store.removePushTarget(accountId: alice.accountId, deviceId: 1, matching: target))
             #expect(try await store.pushTarget(accountId: alice.accountId, deviceId: 1) == nil)
         }
@@ -163,7 +179,8 @@ import Testing
     /// APNs provider tokens: ES256 with the key id and team, reused for 50 minutes, renewed after or on request.
     @Test func apnsProviderTokensAreReusedWithinTheHour() throws {
         let key = P256.Signing.PrivateKey()
-        let configuration = try APNsConfiguration(keyPEM: key.pemRepresentation, keyPath: "AuthKey.p8", keyId: "ABC123DEFG", teamId: "DEF123GHIJ")
+        let configuration = try APNsConfiguration(
+            keyPEM: key.pemRepresentation, keyPath: "AuthKey.p8", keyId: "ABC123DEFG", teamId: "DEF123GHIJ")
         let sender = APNsSender(configuration: configuration, timeToLiveSeconds: 60)
         let start = Date(timeIntervalSince1970: 1_800_000_000)
         let first = try sender.providerToken(now: start)
@@ -171,7 +188,9 @@ import Testing
         let renewed = try sender.providerToken(now: start.addingTimeInterval(51 * 60))
         #expect(renewed != first)
         #expect(try sender.providerToken(now: start.addingTimeInterval(52 * 60), replacing: renewed) != renewed)
-        #expect(try sender.providerToken(now: start.addingTimeInterval(52 * 60), replacing: first) != first, "a stale token already replaced is not renewed again")
+        #expect(
+            try sender.providerToken(now: start.addingTimeInterval(52 * 60), replacing: first) != first,
+            "a stale token already replaced is not renewed again")
 
         let segments = first.split(separator: ".").map(String.init)
         let header = try JSONSerialization.jsonObject(with: Data(Self.bytes(segments[0]))) as? [String: String]
@@ -194,10 +213,17 @@ import Testing
             try FCMServiceAccount(contents: Data("[]".utf8), path: "sa.json")
         }
         #expect(throws: PushConfigurationError.invalidServiceAccount(path: "sa.json", reason: "token_uri is missing or not https")) {
-            try FCMServiceAccount(contents: Data(#"{"project_id":"p","client_email":"a@b","token_uri":"http://x/token","private_key":"k"}"#.utf8), path: "sa.json")
+            try FCMServiceAccount(
+                contents: Data(#"{"project_id":"p","client_email":"a@b","token_uri":"http://x/token","private_key":"k"}"#.utf8),
+                path: "sa.json")
         }
-        #expect(throws: PushConfigurationError.invalidServiceAccount(path: "sa.json", reason: "private_key is not an RSA key of 2048 bits or more")) {
-            try FCMServiceAccount(contents: Data(#"{"project_id":"p","client_email":"a@b","token_uri":"https://x/token","private_key":"k"}"#.utf8), path: "sa.json")
+        #expect(
+            throws: PushConfigurationError.invalidServiceAccount(
+                path: "sa.json", reason: "private_key is not an RSA key of 2048 bits or more")
+        ) {
+            try FCMServiceAccount(
+                contents: Data(#"{"project_id":"p","client_email":"a@b","token_uri":"https://x/token","private_key":"k"}"#.utf8),
+                path: "sa.json")
         }
     }
 
@@ -216,8 +242,10 @@ import Testing
     }
 
     @Test func privateAddressesAreRecognised() {
-        for host in ["127.0.0.1", "10.1.2.3", "172.20.0.1", "192.168.1.1", "169.254.1.1", "0.0.0.0", "100.64.0.1", "localhost",
-                     "::1", "[::1]", "fe80::1", "fd00::1", "::ffff:127.0.0.1"] {
+        for host in [
+            "127.0.0.1", "10.1.2.3", "172.20.0.1", "192.168.1.1", "169.254.1.1", "0.0.0.0", "100.64.0.1", "localhost",
+            "::1", "[::1]", "fe80::1", "fd00::1", "::ffff:127.0.0.1",
+        ] {
             #expect(EndpointHost.isPrivateAddress(host), "\(host)")
         }
         for host in ["8.8.8.8", "172.32.0.1", "ntfy.sh", "2001:db8::1", "push.example"] {

@@ -1,6 +1,7 @@
 import Foundation
-@testable import ParleyServer
 import Testing
+
+@testable import ParleyServer
 
 /// The limiter's memory: a bucket full again is forgotten by the maintenance sweep (remembering it changes nothing),
 /// one still refilling is kept with what it holds, and past its bound the table halves.

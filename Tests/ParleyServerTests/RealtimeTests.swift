@@ -1,6 +1,6 @@
 import Foundation
-import Hummingbird
 import HTTPTypes
+import Hummingbird
 import HummingbirdTesting
 import ParleyAPI
 import ParleyServer
@@ -10,15 +10,21 @@ import Testing
 @Suite struct RealtimeTests {
     /// Sends `count` opaque envelopes from `sender` to `recipient`'s device 1 over HTTP; returns their contents in order.
     @discardableResult
-    static func send(_ count: Int, from sender: Member, to recipient: Member, client: some TestClientProtocol,
-                     tag: String = "m") async throws -> [String] {
+    static func send(
+        _ count: Int, from sender: Member, to recipient: Member, client: some TestClientProtocol,
+        tag: String = "m"
+    ) async throws -> [String] {
         var contents: [String] = []
         for index in 0..<count {
             let content = Data("\(tag)\(index)".utf8).base64EncodedString()
             let request = SendMessagesRequest(
-                messages: [OutgoingMessage(destinationDeviceId: 1, destinationRegistrationId: try MessageTests.registrationId(of: recipient),
-                                           type: 2, content: content)], timestamp: UInt64(index + 1))
-            let (status, body) = try await client.call(.put, APIRoutes.messages(to: recipient.accountId), headers: sender.headers, json: request)
+                messages: [
+                    OutgoingMessage(
+                        destinationDeviceId: 1, destinationRegistrationId: try MessageTests.registrationId(of: recipient),
+                        type: 2, content: content)
+                ], timestamp: UInt64(index + 1))
+            let (status, body) = try await client.call(
+                .put, APIRoutes.messages(to: recipient.accountId), headers: sender.headers, json: request)
             guard status == .ok else { throw HarnessError.unexpected(status, body) }
             contents.append(content)
         }
@@ -32,7 +38,8 @@ import Testing
 
     @Test func connectingDrainsTheMailboxThenPushesNewEnvelopes() async throws {
         try await ServerHarness().runLive { client in
-            let alice = try await client.register("alice"), bob = try await client.register("bob")
+            let alice = try await client.register("alice")
+            let bob = try await client.register("bob")
             let stored = try await Self.send(3, from: alice, to: bob, client: client, tag: "stored")
             try await client.withSocket(bob) { socket in
                 let drained = try await socket.envelopes(3)
@@ -54,7 +61,8 @@ import Testing
 
     @Test func unacknowledgedEnvelopesAreDeliveredAgainOnReconnect() async throws {
         try await ServerHarness().runLive { client in
-            let alice = try await client.register("alice"), bob = try await client.register("bob")
+            let alice = try await client.register("alice")
+            let bob = try await client.register("bob")
             let sent = try await Self.send(2, from: alice, to: bob, client: client)
             try await client.withSocket(bob) { socket in
                 let first = try await socket.envelopes(2)
@@ -77,7 +85,8 @@ import Testing
         var limits = ServerLimits()
         limits.socketWindow = 8
         try await ServerHarness(limits: limits).runLive { client in
-            let alice = try await client.register("alice"), bob = try await client.register("bob")
+            let alice = try await client.register("alice")
+            let bob = try await client.register("bob")
             let stored = try await Self.send(20, from: alice, to: bob, client: client, tag: "s")
             try await client.withSocket(bob) { socket in
                 var received: [Envelope] = []
@@ -110,7 +119,8 @@ import Testing
         var limits = ServerLimits()
         limits.socketQueueBytes = 1  // every envelope is past it: none is queued live, each is read back from the store
         try await ServerHarness(limits: limits).runLive { client in
-            let alice = try await client.register("alice"), bob = try await client.register("bob")
+            let alice = try await client.register("alice")
+            let bob = try await client.register("bob")
             try await client.withSocket(bob) { socket in
                 _ = try await socket.expect(.queueEmpty)
                 let live = try await Self.send(10, from: alice, to: bob, client: client, tag: "live")
@@ -127,7 +137,8 @@ import Testing
 
     @Test func ephemeralEventsReachConnectedDevicesAndAreNeverStored() async throws {
         try await ServerHarness().runLive { client in
-            let alice = try await client.register("alice"), bob = try await client.register("bob")
+            let alice = try await client.register("alice")
+            let bob = try await client.register("bob")
             let bobListening = AsyncStream<Void>.makeStream()
             let received = Task {
                 try await client.withSocket(bob) { socket in
@@ -142,13 +153,17 @@ import Testing
             for await _ in bobListening.stream { break }
             try await client.withSocket(alice) { socket in
                 _ = try await socket.expect(.queueEmpty)
-                try await socket.send(.event(EphemeralEvent(destinationAccountId: bob.accountId, kind: "typing", content: "AQID", timestamp: 5)))
+                try await socket.send(
+                    .event(EphemeralEvent(destinationAccountId: bob.accountId, kind: "typing", content: "AQID", timestamp: 5)))
                 // No kind; one character of 100,000 combining marks (the bound is bytes, not characters); a destination
                 // of 10,000 bytes: each refused, nothing relayed.
                 let marks = "a" + String(repeating: "\u{0301}", count: 100_000)
-                for bad in [EphemeralEvent(destinationAccountId: bob.accountId, kind: "", content: "AQID", timestamp: 5),
-                            EphemeralEvent(destinationAccountId: bob.accountId, kind: marks, content: "AQID", timestamp: 5),
-                            EphemeralEvent(destinationAccountId: String(repeating: "b", count: 10_000), kind: "typing", content: "AQID", timestamp: 5)] {
+                for bad in [
+                    EphemeralEvent(destinationAccountId: bob.accountId, kind: "", content: "AQID", timestamp: 5),
+                    EphemeralEvent(destinationAccountId: bob.accountId, kind: marks, content: "AQID", timestamp: 5),
+                    EphemeralEvent(
+                        destinationAccountId: String(repeating: "b", count: 10_000), kind: "typing", content: "AQID", timestamp: 5),
+                ] {
                     try await socket.send(.event(bad))
                     let refusal = try await socket.expect(.error)
                     #expect(refusal.error?.code == "bad_request")
@@ -184,11 +199,15 @@ import Testing
     @Test func anUpgradeOfferAnywhereElseIsServedAsAPlainRequest() async throws {
         try await ServerHarness().runLive { client in
             // curl --http2 on http:// offers h2c; a WebSocket upgrade of another route; one of the socket without credentials.
-            let h2c: HTTPFields = [.upgrade: "h2c", .connection: "Upgrade, HTTP2-Settings", HTTPField.Name("HTTP2-Settings")!: "AAMAAABkAARAAAAAAAIAAAAA"]
+            let h2c: HTTPFields = [
+                .upgrade: "h2c", .connection: "Upgrade, HTTP2-Settings", HTTPField.Name("HTTP2-Settings")!: "AAMAAABkAARAAAAAAAIAAAAA",
+            ]
             let health = try await client.execute(uri: APIRoutes.health, method: .get, headers: h2c)
             #expect(health.status == .ok)
-            let webSocketOffer: HTTPFields = [.upgrade: "websocket", .connection: "Upgrade", .secWebSocketKey: "dGhlIHNhbXBsZSBub25jZQ==",
-                                              .secWebSocketVersion: "13"]
+            let webSocketOffer: HTTPFields = [
+                .upgrade: "websocket", .connection: "Upgrade", .secWebSocketKey: "dGhlIHNhbXBsZSBub25jZQ==",
+                .secWebSocketVersion: "13",
+            ]
             #expect(try await client.execute(uri: APIRoutes.health, method: .get, headers: webSocketOffer).status == .ok)
             let socket = try await client.execute(uri: APIRoutes.webSocket, method: .get, headers: webSocketOffer)
             #expect(socket.status == .unauthorized)

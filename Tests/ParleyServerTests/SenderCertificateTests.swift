@@ -15,15 +15,18 @@ import Testing
         try await harness.run { client in
             let alice = try await client.register("alice")
             // Registration tells the new account the trust root too.
-            let (registered, registeredBody) = try await client.call(.post, APIRoutes.accounts, json: RegisterAccountRequest(
-                username: "carol", identityKey: IdentityKeyPair.generate().publicKey.serialize().base64EncodedString(),
-                registrationId: 9, password: Data(repeating: 7, count: 32).base64EncodedString(), deviceName: "phone"))
+            let (registered, registeredBody) = try await client.call(
+                .post, APIRoutes.accounts,
+                json: RegisterAccountRequest(
+                    username: "carol", identityKey: IdentityKeyPair.generate().publicKey.serialize().base64EncodedString(),
+                    registrationId: 9, password: Data(repeating: 7, count: 32).base64EncodedString(), deviceName: "phone"))
             #expect(registered == .created)
             let told = try JSONDecoder().decode(RegisterAccountResponse.self, from: registeredBody).sealedSenderTrustRoot
             #expect(told == settings.trustRoot.serialize().base64EncodedString())
             let (rootStatus, rootBody) = try await client.call(.get, APIRoutes.sealedSenderTrustRoot)
             #expect(rootStatus == .ok)
-            let trustRoot = try PublicKey(try #require(Data(base64Encoded: try JSONDecoder().decode(SealedSenderTrustRootResponse.self, from: rootBody).trustRoot)))
+            let trustRoot = try PublicKey(
+                try #require(Data(base64Encoded: try JSONDecoder().decode(SealedSenderTrustRootResponse.self, from: rootBody).trustRoot)))
             #expect(trustRoot == settings.trustRoot)
 
             let (status, body) = try await client.call(.get, APIRoutes.deliveryCertificate, headers: alice.headers)

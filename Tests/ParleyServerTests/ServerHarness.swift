@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
-import Logging
 import HummingbirdTesting
+import Logging
 import ParleyAPI
 import ParleyProtocol
 import ParleyServer
@@ -20,8 +20,10 @@ struct ServerHarness {
     /// The operator credential every harness configures.
     static let operatorToken = "operator-token-for-tests"
 
-    init(limits: ServerLimits = ServerLimits(), strictSeen: Bool = false, backup: BackupSettings? = nil,
-         registration: RegistrationMode = .open) throws {
+    init(
+        limits: ServerLimits = ServerLimits(), strictSeen: Bool = false, backup: BackupSettings? = nil,
+        registration: RegistrationMode = .open
+    ) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-server-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         if ProcessInfo.processInfo.environment["PARLEY_SERVER_BACKEND"] == "postgres" {
@@ -91,8 +93,10 @@ struct Member: Sendable {
 
 extension TestClientProtocol {
     /// Sends JSON and returns status and body.
-    func call(_ method: HTTPRequest.Method, _ uri: String, headers: HTTPFields = [.contentType: "application/json"],
-              json: (some Encodable)? = Optional<String>.none, raw: String? = nil) async throws -> (HTTPResponse.Status, Data) {
+    func call(
+        _ method: HTTPRequest.Method, _ uri: String, headers: HTTPFields = [.contentType: "application/json"],
+        json: (some Encodable)? = Optional<String>.none, raw: String? = nil
+    ) async throws -> (HTTPResponse.Status, Data) {
         var body: ByteBuffer?
         if let raw { body = ByteBuffer(string: raw) } else if let json { body = ByteBuffer(bytes: try JSONEncoder().encode(json)) }
         return try await execute(uri: uri, method: method, headers: headers, body: body) { response in
@@ -121,7 +125,8 @@ extension TestClientProtocol {
         let b64 = { (bytes: Data) in bytes.base64EncodedString() }
         let signed = SignedPreKeyRecord.generate(id: 1, timestamp: 0, signedBy: identity)
         try member.store.storeSignedPreKey(signed, id: 1, context: context)
-        var preKeys: [PreKeyEntity] = [], kemKeys: [SignedPreKeyEntity] = []
+        var preKeys: [PreKeyEntity] = []
+        var kemKeys: [SignedPreKeyEntity] = []
         for id in 1...UInt32(max(count, 1)) where count > 0 {
             let preKey = PreKeyRecord.generate(id: id)
             try member.store.storePreKey(preKey, id: id, context: context)
@@ -133,9 +138,11 @@ extension TestClientProtocol {
         let lastResort = KyberPreKeyRecord.generate(id: 9999, timestamp: 0, signedBy: identity)
         try member.store.storeKyberPreKey(lastResort, id: 9999, context: context)
         let upload = UploadKeysRequest(
-            signedPreKey: SignedPreKeyEntity(keyId: 1, publicKey: b64(try signed.publicKey().serialize()), signature: b64(signed.signature)),
+            signedPreKey: SignedPreKeyEntity(
+                keyId: 1, publicKey: b64(try signed.publicKey().serialize()), signature: b64(signed.signature)),
             preKeys: preKeys, kemPreKeys: kemKeys,
-            lastResortKemPreKey: SignedPreKeyEntity(keyId: 9999, publicKey: b64(try lastResort.publicKey().serialize()), signature: b64(lastResort.signature)))
+            lastResortKemPreKey: SignedPreKeyEntity(
+                keyId: 9999, publicKey: b64(try lastResort.publicKey().serialize()), signature: b64(lastResort.signature)))
         let (status, body) = try await call(.put, APIRoutes.keys, headers: member.headers, json: upload)
         guard status == .noContent else { throw HarnessError.unexpected(status, body) }
     }

@@ -1,8 +1,9 @@
 import Foundation
 import HummingbirdTesting
 import ParleyAPI
-@testable import ParleyServer
 import Testing
+
+@testable import ParleyServer
 
 /// `DeviceAuthenticator.signInStands(_:)`, which a socket asks once it is subscribed to the hub (a revocation between
 /// its upgrade's sign-in and its subscription found no connection to close): a sign-in stands while its device is
@@ -12,27 +13,36 @@ import Testing
         let harness = try ServerHarness()
         let authenticator = harness.dependencies.authenticator
         try await harness.run { client in
-            let alice = try await client.register("alice"), bob = try await client.register("bob")
-            let aliceDevice = try await authenticator.authenticate(accountId: alice.accountId, deviceId: 1, credential: Array(alice.password.utf8))
-            let bobDevice = try await authenticator.authenticate(accountId: bob.accountId, deviceId: 1, credential: Array(bob.password.utf8))
+            let alice = try await client.register("alice")
+            let bob = try await client.register("bob")
+            let aliceDevice = try await authenticator.authenticate(
+                accountId: alice.accountId, deviceId: 1, credential: Array(alice.password.utf8))
+            let bobDevice = try await authenticator.authenticate(
+                accountId: bob.accountId, deviceId: 1, credential: Array(bob.password.utf8))
             #expect(try await authenticator.signInStands(aliceDevice))
             #expect(try await authenticator.signInStands(bobDevice))
 
             // Alice's credential replaced (a re-registration, a reset): the old sign-in no longer stands.
-            #expect(try await harness.store.replaceDeviceCredentialHash(
-                accountId: alice.accountId, deviceId: 1, from: aliceDevice.device.passwordHash, to: CredentialHasher().hash(Array("new".utf8))))
+            #expect(
+                try await harness.store.replaceDeviceCredentialHash(
+                    accountId: alice.accountId, deviceId: 1, from: aliceDevice.device.passwordHash,
+                    to: CredentialHasher().hash(Array("new".utf8))))
             #expect(try await authenticator.signInStands(aliceDevice) == false)
 
             // Bob's account disabled by the operator, then enabled again, then deleted.
             let disable = { (disabled: Bool) in
-                try await client.call(.put, OperatorRoutes.accountDisabled(bob.accountId), headers: AccountAdministrationTests.operatorHeaders,
-                                      json: AccountDisabledRequest(disabled: disabled)).0
+                try await client.call(
+                    .put, OperatorRoutes.accountDisabled(bob.accountId), headers: AccountAdministrationTests.operatorHeaders,
+                    json: AccountDisabledRequest(disabled: disabled)
+                ).0
             }
             #expect(try await disable(true) == .noContent)
             #expect(try await authenticator.signInStands(bobDevice) == false)
             #expect(try await disable(false) == .noContent)
             #expect(try await authenticator.signInStands(bobDevice))
-            #expect(try await client.call(.delete, OperatorRoutes.account(bob.accountId), headers: AccountAdministrationTests.operatorHeaders).0 == .noContent)
+            #expect(
+                try await client.call(.delete, OperatorRoutes.account(bob.accountId), headers: AccountAdministrationTests.operatorHeaders).0
+                    == .noContent)
             #expect(try await authenticator.signInStands(bobDevice) == false)
         }
     }
@@ -48,12 +58,14 @@ import Testing
         try await harness.run { client in
             let alice = try await client.register("alice")
             let fast = try await CredentialTests.storedHash(harness, alice)
-            #expect(try await harness.store.replaceDeviceCredentialHash(
-                accountId: alice.accountId, deviceId: 1, from: fast, to: CredentialTests.legacyHash(alice.password)))
+            #expect(
+                try await harness.store.replaceDeviceCredentialHash(
+                    accountId: alice.accountId, deviceId: 1, from: fast, to: CredentialTests.legacyHash(alice.password)))
             let devices = try await withThrowingTaskGroup(of: AuthenticatedDevice.self) { group in
                 for _ in 0..<8 {
                     group.addTask {
-                        try await authenticator.authenticate(accountId: alice.accountId, deviceId: 1, credential: Array(alice.password.utf8))
+                        try await authenticator.authenticate(
+                            accountId: alice.accountId, deviceId: 1, credential: Array(alice.password.utf8))
                     }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }

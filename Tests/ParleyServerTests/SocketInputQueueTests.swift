@@ -1,13 +1,17 @@
-@testable import ParleyServer
 import Testing
+
+@testable import ParleyServer
 
 /// A socket whose device does not read holds a bounded queue: envelopes past the byte budget or the input count are
 /// dropped (the store still has them, and the loop reads them back), the budget frees as the loop takes inputs, and a
 /// close event is never lost to a full queue.
 @Suite struct SocketInputQueueTests {
     private static func envelope(_ n: Int, bytes: Int) -> SocketInput {
-        .hub(.envelope(StoredEnvelope(guid: "guid-\(n)", accountId: "account", deviceId: 1, sourceAccountId: nil, sourceDeviceId: nil,
-                                      type: 6, content: [UInt8](repeating: 7, count: bytes), timestamp: 1, serverTimestamp: 1)))
+        .hub(
+            .envelope(
+                StoredEnvelope(
+                    guid: "guid-\(n)", accountId: "account", deviceId: 1, sourceAccountId: nil, sourceDeviceId: nil,
+                    type: 6, content: [UInt8](repeating: 7, count: bytes), timestamp: 1, serverTimestamp: 1)))
     }
 
     private static func drain(_ queue: SocketInputQueue) async -> [SocketInput] {

@@ -25,43 +25,67 @@ import Testing
     @Test func aSealedMessageIsStoredWithoutItsSenderAndOnlyTheRecipientLearnsIt() async throws {
         let harness = try ServerHarness()
         try await harness.run { client in
-            let alice = try await client.register("alice"), bob = try await client.register("bob")
+            let alice = try await client.register("alice")
+            let bob = try await client.register("bob")
             let accessKey = (0..<16).map { _ in UInt8.random(in: 0...255) }
-            #expect(try await client.call(.put, APIRoutes.accountAttributes, headers: bob.headers, json: AccountAttributesRequest(
-                unidentifiedAccessKey: Data(accessKey).base64EncodedString())).0 == .noContent)
+            #expect(
+                try await client.call(
+                    .put, APIRoutes.accountAttributes, headers: bob.headers,
+                    json: AccountAttributesRequest(
+                        unidentifiedAccessKey: Data(accessKey).base64EncodedString())
+                ).0 == .noContent)
             try await client.uploadKeys(for: bob, count: 1)
 
             // Alice: a session from Bob's bundle, her sender certificate, the message sealed.
             let context = NullContext()
-            let (_, bundleBody) = try await client.call(.get, APIRoutes.bundle(accountId: bob.accountId, deviceId: "1"), headers: alice.headers)
+            let (_, bundleBody) = try await client.call(
+                .get, APIRoutes.bundle(accountId: bob.accountId, deviceId: "1"), headers: alice.headers)
             let bundle = try JSONDecoder().decode(PreKeyBundleResponse.self, from: bundleBody)
             let bobAddress = try ProtocolAddress(name: bob.accountId, deviceId: 1)
-            try processPreKeyBundle(try PreKeyBundle(bundle, device: bundle.devices[0]), for: bobAddress,
-                                    sessionStore: alice.store, identityStore: alice.store, context: context)
+            try processPreKeyBundle(
+                try PreKeyBundle(bundle, device: bundle.devices[0]), for: bobAddress,
+                sessionStore: alice.store, identityStore: alice.store, context: context)
             let (_, certificateBody) = try await client.call(.get, APIRoutes.deliveryCertificate, headers: alice.headers)
-            let certificate = try SenderCertificate(try #require(Data(base64Encoded: try JSONDecoder().decode(
-                DeliveryCertificateResponse.self, from: certificateBody).certificate)))
-            let sealed = try sealedSenderEncrypt(message: Array("hello, sealed".utf8), for: bobAddress, from: certificate,
-                                                 sessionStore: alice.store, identityStore: alice.store, context: context)
+            let certificate = try SenderCertificate(
+                try #require(
+                    Data(
+                        base64Encoded: try JSONDecoder().decode(
+                            DeliveryCertificateResponse.self, from: certificateBody
+                        ).certificate)))
+            let sealed = try sealedSenderEncrypt(
+                message: Array("hello, sealed".utf8), for: bobAddress, from: certificate,
+                sessionStore: alice.store, identityStore: alice.store, context: context)
             func send(type: UInt8 = OutgoingMessage.unidentifiedSenderType) -> SendMessagesRequest {
-                SendMessagesRequest(messages: [OutgoingMessage(
-                    destinationDeviceId: 1, destinationRegistrationId: bundle.devices[0].registrationId, type: type,
-                    content: sealed.base64EncodedString())], timestamp: 77)
+                SendMessagesRequest(
+                    messages: [
+                        OutgoingMessage(
+                            destinationDeviceId: 1, destinationRegistrationId: bundle.devices[0].registrationId, type: type,
+                            content: sealed.base64EncodedString())
+                    ], timestamp: 77)
             }
 
             // Refusals store nothing: a wrong key, no key at all, an unsealed type, an account that does not exist.
             let wrongKey = accessKey.map { $0 ^ 1 }
-            #expect(try await client.call(.put, APIRoutes.messages(to: bob.accountId), headers: Self.headers(accessKey: wrongKey), json: send()).0 == .unauthorized)
+            #expect(
+                try await client.call(.put, APIRoutes.messages(to: bob.accountId), headers: Self.headers(accessKey: wrongKey), json: send())
+                    .0 == .unauthorized)
             #expect(try await client.call(.put, APIRoutes.messages(to: bob.accountId), json: send()).0 == .unauthorized)
             var malformed = Self.headers(accessKey: accessKey)
             malformed[Self.accessKeyField] = "not-a-key"
             #expect(try await client.call(.put, APIRoutes.messages(to: bob.accountId), headers: malformed, json: send()).0 == .unauthorized)
-            #expect(try await client.call(.put, APIRoutes.messages(to: bob.accountId), headers: Self.headers(accessKey: accessKey), json: send(type: 2)).0 == .badRequest)
-            #expect(try await client.call(.put, APIRoutes.messages(to: UUID().uuidString.lowercased()), headers: Self.headers(accessKey: accessKey), json: send()).0 == .unauthorized)
+            #expect(
+                try await client.call(
+                    .put, APIRoutes.messages(to: bob.accountId), headers: Self.headers(accessKey: accessKey), json: send(type: 2)
+                ).0 == .badRequest)
+            #expect(
+                try await client.call(
+                    .put, APIRoutes.messages(to: UUID().uuidString.lowercased()), headers: Self.headers(accessKey: accessKey), json: send()
+                ).0 == .unauthorized)
             #expect(try await Self.envelopes(of: bob, client).isEmpty)
 
             // The right key: accepted, stored without a source.
-            let (status, _) = try await client.call(.put, APIRoutes.messages(to: bob.accountId), headers: Self.headers(accessKey: accessKey), json: send())
+            let (status, _) = try await client.call(
+                .put, APIRoutes.messages(to: bob.accountId), headers: Self.headers(accessKey: accessKey), json: send())
             #expect(status == .ok)
             let envelopes = try await Self.envelopes(of: bob, client)
             #expect(envelopes.count == 1)
@@ -99,21 +123,40 @@ import Testing
         try await ServerHarness().run { client in
             let carol = try await client.register("carol")
             let registrationId = try carol.store.localRegistrationId(context: NullContext())
-            let send = SendMessagesRequest(messages: [OutgoingMessage(
-                destinationDeviceId: 1, destinationRegistrationId: registrationId, type: OutgoingMessage.unidentifiedSenderType,
-                content: Data([1, 2, 3]).base64EncodedString())], timestamp: 5)
+            let send = SendMessagesRequest(
+                messages: [
+                    OutgoingMessage(
+                        destinationDeviceId: 1, destinationRegistrationId: registrationId, type: OutgoingMessage.unidentifiedSenderType,
+                        content: Data([1, 2, 3]).base64EncodedString())
+                ], timestamp: 5)
             let anyKey = [UInt8](repeating: 9, count: 16)
             // No key registered: nothing opens the mailbox.
-            #expect(try await client.call(.put, APIRoutes.messages(to: carol.accountId), headers: Self.headers(accessKey: anyKey), json: send).0 == .unauthorized)
+            #expect(
+                try await client.call(.put, APIRoutes.messages(to: carol.accountId), headers: Self.headers(accessKey: anyKey), json: send).0
+                    == .unauthorized)
             for bad in ["AAAA", String(repeating: "A", count: 200), "***"] {
-                #expect(try await client.call(.put, APIRoutes.accountAttributes, headers: carol.headers, json: AccountAttributesRequest(
-                    unidentifiedAccessKey: bad)).0 == .badRequest)
+                #expect(
+                    try await client.call(
+                        .put, APIRoutes.accountAttributes, headers: carol.headers,
+                        json: AccountAttributesRequest(
+                            unidentifiedAccessKey: bad)
+                    ).0 == .badRequest)
             }
-            #expect(try await client.call(.put, APIRoutes.accountAttributes, json: AccountAttributesRequest(
-                unidentifiedAccessKey: nil, unrestrictedUnidentifiedAccess: true)).0 == .unauthorized)
-            #expect(try await client.call(.put, APIRoutes.accountAttributes, headers: carol.headers, json: AccountAttributesRequest(
-                unidentifiedAccessKey: nil, unrestrictedUnidentifiedAccess: true)).0 == .noContent)
-            #expect(try await client.call(.put, APIRoutes.messages(to: carol.accountId), headers: Self.headers(accessKey: anyKey), json: send).0 == .ok)
+            #expect(
+                try await client.call(
+                    .put, APIRoutes.accountAttributes,
+                    json: AccountAttributesRequest(
+                        unidentifiedAccessKey: nil, unrestrictedUnidentifiedAccess: true)
+                ).0 == .unauthorized)
+            #expect(
+                try await client.call(
+                    .put, APIRoutes.accountAttributes, headers: carol.headers,
+                    json: AccountAttributesRequest(
+                        unidentifiedAccessKey: nil, unrestrictedUnidentifiedAccess: true)
+                ).0 == .noContent)
+            #expect(
+                try await client.call(.put, APIRoutes.messages(to: carol.accountId), headers: Self.headers(accessKey: anyKey), json: send).0
+                    == .ok)
             let envelopes = try await Self.envelopes(of: carol, client)
             #expect(envelopes.count == 1 && envelopes[0].sourceAccountId == nil)
         }
@@ -124,19 +167,28 @@ import Testing
             let store = InMemorySignalProtocolStore()
             let accessKey = [UInt8](repeating: 0x42, count: 16)
             let registrationId = try store.localRegistrationId(context: NullContext())
-            let (status, body) = try await client.call(.post, APIRoutes.accounts, json: RegisterAccountRequest(
-                username: "dave", identityKey: try store.identityKeyPair(context: NullContext()).publicKey.serialize().base64EncodedString(),
-                registrationId: registrationId, password: Data(repeating: 3, count: 32).base64EncodedString(), deviceName: nil,
-                unidentifiedAccessKey: Data(accessKey).base64EncodedString()))
+            let (status, body) = try await client.call(
+                .post, APIRoutes.accounts,
+                json: RegisterAccountRequest(
+                    username: "dave",
+                    identityKey: try store.identityKeyPair(context: NullContext()).publicKey.serialize().base64EncodedString(),
+                    registrationId: registrationId, password: Data(repeating: 3, count: 32).base64EncodedString(), deviceName: nil,
+                    unidentifiedAccessKey: Data(accessKey).base64EncodedString()))
             #expect(status == .created)
             let dave = try JSONDecoder().decode(RegisterAccountResponse.self, from: body)
-            let send = SendMessagesRequest(messages: [OutgoingMessage(
-                destinationDeviceId: 1, destinationRegistrationId: registrationId, type: OutgoingMessage.unidentifiedSenderType,
-                content: Data([4, 5, 6]).base64EncodedString())], timestamp: 6)
-            #expect(try await client.call(.put, APIRoutes.messages(to: dave.accountId), headers: Self.headers(accessKey: accessKey), json: send).0 == .ok)
+            let send = SendMessagesRequest(
+                messages: [
+                    OutgoingMessage(
+                        destinationDeviceId: 1, destinationRegistrationId: registrationId, type: OutgoingMessage.unidentifiedSenderType,
+                        content: Data([4, 5, 6]).base64EncodedString())
+                ], timestamp: 6)
+            #expect(
+                try await client.call(.put, APIRoutes.messages(to: dave.accountId), headers: Self.headers(accessKey: accessKey), json: send)
+                    .0 == .ok)
             // The device list is checked as for any send: the sealed sender repairs from the same 409.
-            let (conflict, _) = try await client.call(.put, APIRoutes.messages(to: dave.accountId), headers: Self.headers(accessKey: accessKey),
-                                                       json: SendMessagesRequest(messages: [], timestamp: 6))
+            let (conflict, _) = try await client.call(
+                .put, APIRoutes.messages(to: dave.accountId), headers: Self.headers(accessKey: accessKey),
+                json: SendMessagesRequest(messages: [], timestamp: 6))
             #expect(conflict == .conflict)
         }
     }
@@ -150,24 +202,37 @@ import Testing
         limits.rateLimits.unidentifiedBundleFetchPerAccountPerAddress = TokenBucketPolicy(capacity: 2, refillPerSecond: 0.001)
         // Live: the per-address bucket needs a client address, which only a real connection has.
         try await ServerHarness(limits: limits).runLive { client in
-            let bob = try await client.register("bob"), carol = try await client.register("carol")
+            let bob = try await client.register("bob")
+            let carol = try await client.register("carol")
             let accessKey = (0..<16).map { _ in UInt8.random(in: 0...255) }
             for member in [bob, carol] {
-                #expect(try await client.call(.put, APIRoutes.accountAttributes, headers: member.headers, json: AccountAttributesRequest(
-                    unidentifiedAccessKey: Data(accessKey).base64EncodedString())).0 == .noContent)
+                #expect(
+                    try await client.call(
+                        .put, APIRoutes.accountAttributes, headers: member.headers,
+                        json: AccountAttributesRequest(
+                            unidentifiedAccessKey: Data(accessKey).base64EncodedString())
+                    ).0 == .noContent)
                 try await client.uploadKeys(for: member, count: 3)
             }
             func fetch(_ accountId: String, key: [UInt8]?) async throws -> (HTTPResponse.Status, Data) {
-                try await client.call(.get, APIRoutes.bundle(accountId: accountId, deviceId: "*"),
-                                      headers: key.map { Self.headers(accessKey: $0) } ?? [:])
+                try await client.call(
+                    .get, APIRoutes.bundle(accountId: accountId, deviceId: "*"),
+                    headers: key.map { Self.headers(accessKey: $0) } ?? [:])
             }
             // An account open to sealed sends from anyone is not open to having its one-time keys drained by anyone.
             let dave = try await client.register("dave")
-            #expect(try await client.call(.put, APIRoutes.accountAttributes, headers: dave.headers, json: AccountAttributesRequest(
-                unidentifiedAccessKey: nil, unrestrictedUnidentifiedAccess: true)).0 == .noContent)
+            #expect(
+                try await client.call(
+                    .put, APIRoutes.accountAttributes, headers: dave.headers,
+                    json: AccountAttributesRequest(
+                        unidentifiedAccessKey: nil, unrestrictedUnidentifiedAccess: true)
+                ).0 == .noContent)
             try await client.uploadKeys(for: dave, count: 1)
-            #expect(try await client.call(.get, APIRoutes.bundle(accountId: dave.accountId, deviceId: "*"),
-                                          headers: Self.headers(accessKey: [UInt8](repeating: 1, count: 16))).0 == .unauthorized)
+            #expect(
+                try await client.call(
+                    .get, APIRoutes.bundle(accountId: dave.accountId, deviceId: "*"),
+                    headers: Self.headers(accessKey: [UInt8](repeating: 1, count: 16))
+                ).0 == .unauthorized)
             let (status, body) = try await fetch(bob.accountId, key: accessKey)
             #expect(status == .ok)
             let bundle = try JSONDecoder().decode(PreKeyBundleResponse.self, from: body)
@@ -194,15 +259,25 @@ import Testing
         var limits = ServerLimits()
         limits.rateLimits.unidentifiedEphemeralPerRecipientPerAddress = TokenBucketPolicy(capacity: 2, refillPerSecond: 0.001)
         try await ServerHarness(limits: limits).runLive { client in
-            let alice = try await client.register("alice"), bob = try await client.register("bob")
+            let alice = try await client.register("alice")
+            let bob = try await client.register("bob")
             let accessKey = (0..<16).map { _ in UInt8.random(in: 0...255) }
-            #expect(try await client.call(.put, APIRoutes.accountAttributes, headers: bob.headers, json: AccountAttributesRequest(
-                unidentifiedAccessKey: Data(accessKey).base64EncodedString())).0 == .noContent)
-            let event = EphemeralEvent(destinationAccountId: bob.accountId, kind: "typing", content: Data([1, 2, 3]).base64EncodedString(),
-                                       timestamp: 5)
-            func relay(_ to: String, key: [UInt8]?, _ body: EphemeralEvent = event, headers: HTTPFields? = nil) async throws -> HTTPResponse.Status {
-                try await client.call(.put, APIRoutes.sealedEphemeral(to: to), headers: headers ?? key.map { Self.headers(accessKey: $0) } ?? [:],
-                                      json: body).0
+            #expect(
+                try await client.call(
+                    .put, APIRoutes.accountAttributes, headers: bob.headers,
+                    json: AccountAttributesRequest(
+                        unidentifiedAccessKey: Data(accessKey).base64EncodedString())
+                ).0 == .noContent)
+            let event = EphemeralEvent(
+                destinationAccountId: bob.accountId, kind: "typing", content: Data([1, 2, 3]).base64EncodedString(),
+                timestamp: 5)
+            func relay(_ to: String, key: [UInt8]?, _ body: EphemeralEvent = event, headers: HTTPFields? = nil) async throws
+                -> HTTPResponse.Status
+            {
+                try await client.call(
+                    .put, APIRoutes.sealedEphemeral(to: to), headers: headers ?? key.map { Self.headers(accessKey: $0) } ?? [:],
+                    json: body
+                ).0
             }
             #expect(try await relay(bob.accountId, key: accessKey) == .noContent)
             #expect(try await relay(bob.accountId, key: accessKey.map { $0 ^ 1 }) == .unauthorized)
@@ -227,16 +302,30 @@ import Testing
             var recipients: [(member: Member, send: SendMessagesRequest)] = []
             for name in ["erin", "frank"] {
                 let member = try await client.register(name)
-                #expect(try await client.call(.put, APIRoutes.accountAttributes, headers: member.headers, json: AccountAttributesRequest(
-                    unidentifiedAccessKey: nil, unrestrictedUnidentifiedAccess: true)).0 == .noContent)
-                recipients.append((member, SendMessagesRequest(messages: [OutgoingMessage(
-                    destinationDeviceId: 1, destinationRegistrationId: try member.store.localRegistrationId(context: NullContext()),
-                    type: OutgoingMessage.unidentifiedSenderType, content: Data([7]).base64EncodedString())], timestamp: 9)))
+                #expect(
+                    try await client.call(
+                        .put, APIRoutes.accountAttributes, headers: member.headers,
+                        json: AccountAttributesRequest(
+                            unidentifiedAccessKey: nil, unrestrictedUnidentifiedAccess: true)
+                    ).0 == .noContent)
+                recipients.append(
+                    (
+                        member,
+                        SendMessagesRequest(
+                            messages: [
+                                OutgoingMessage(
+                                    destinationDeviceId: 1,
+                                    destinationRegistrationId: try member.store.localRegistrationId(context: NullContext()),
+                                    type: OutgoingMessage.unidentifiedSenderType, content: Data([7]).base64EncodedString())
+                            ], timestamp: 9)
+                    ))
             }
             let anyKey = [UInt8](repeating: 1, count: 16)
             func send(to index: Int) async throws -> HTTPResponse.Status {
-                try await client.call(.put, APIRoutes.messages(to: recipients[index].member.accountId), headers: Self.headers(accessKey: anyKey),
-                                      json: recipients[index].send).0
+                try await client.call(
+                    .put, APIRoutes.messages(to: recipients[index].member.accountId), headers: Self.headers(accessKey: anyKey),
+                    json: recipients[index].send
+                ).0
             }
             // Erin's bucket holds three: the fourth sealed send to her is refused and stores nothing.
             for _ in 0..<3 { #expect(try await send(to: 0) == .ok) }
@@ -258,11 +347,18 @@ import Testing
         limits.connections.trustedProxies = ["127.0.0.1"]
         try await ServerHarness(limits: limits).runLive { client in
             let grace = try await client.register("grace")
-            #expect(try await client.call(.put, APIRoutes.accountAttributes, headers: grace.headers, json: AccountAttributesRequest(
-                unidentifiedAccessKey: nil, unrestrictedUnidentifiedAccess: true)).0 == .noContent)
-            let request = SendMessagesRequest(messages: [OutgoingMessage(
-                destinationDeviceId: 1, destinationRegistrationId: try grace.store.localRegistrationId(context: NullContext()),
-                type: OutgoingMessage.unidentifiedSenderType, content: Data([7]).base64EncodedString())], timestamp: 9)
+            #expect(
+                try await client.call(
+                    .put, APIRoutes.accountAttributes, headers: grace.headers,
+                    json: AccountAttributesRequest(
+                        unidentifiedAccessKey: nil, unrestrictedUnidentifiedAccess: true)
+                ).0 == .noContent)
+            let request = SendMessagesRequest(
+                messages: [
+                    OutgoingMessage(
+                        destinationDeviceId: 1, destinationRegistrationId: try grace.store.localRegistrationId(context: NullContext()),
+                        type: OutgoingMessage.unidentifiedSenderType, content: Data([7]).base64EncodedString())
+                ], timestamp: 9)
             func send(from address: String) async throws -> HTTPResponse.Status {
                 var headers = Self.headers(accessKey: [UInt8](repeating: 1, count: 16))
                 headers[HTTPField.Name("X-Forwarded-For")!] = address

@@ -1,7 +1,8 @@
 import NIOCore
 import NIOEmbedded
-@testable import ParleyServer
 import Testing
+
+@testable import ParleyServer
 
 /// ``WebSocketFlushCoalescer`` on an embedded channel: HTTP flushes pass at once; once frames began, the flushes of
 /// writes queued together become one, passed on when the event loop runs its queued tasks; a close flushes first.

@@ -5,7 +5,10 @@ import Synchronization
 /// `GET /api/v1/e2ee/signal/bundle/{user}/{device}` hands out a bundle and uses up one one-time prekey and one KEM
 /// prekey, `GET /api/v1/e2ee/signal/devices/{user}` lists devices. JSON in and out, with the seed's own DTOs.
 final class SeedKeyServer: Sendable {
-    enum Failure: Error { case notFound(String), badRequest(String) }
+    enum Failure: Error {
+        case notFound(String)
+        case badRequest(String)
+    }
 
     private struct Device {
         var upload: UploadSignalKeysRequest
@@ -43,8 +46,9 @@ final class SeedKeyServer: Sendable {
         case ("GET", 6) where parts[4] == "devices":
             let listed = devices.withLock { devices in
                 (devices[parts[5]] ?? [:]).values.map {
-                    DeviceInfo(deviceId: $0.upload.deviceId, registrationId: $0.upload.registrationId, deviceName: nil,
-                               platform: "test", lastActiveAt: 0)
+                    DeviceInfo(
+                        deviceId: $0.upload.deviceId, registrationId: $0.upload.registrationId, deviceName: nil,
+                        platform: "test", lastActiveAt: 0)
                 }
             }
             return try JSONEncoder().encode(ListDevicesResponse(devices: listed))

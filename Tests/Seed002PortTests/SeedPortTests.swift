@@ -52,9 +52,10 @@ import Testing
         var tampered = try await alice.service.encrypt(message: "tampered", for: "bob", deviceId: bob.deviceId)
         var content = tampered.content
         content[content.count - 1] ^= 1
-        tampered = SignalEncryptedMessage(type: tampered.type, destinationUserId: tampered.destinationUserId,
-                                          destinationDeviceId: tampered.destinationDeviceId,
-                                          senderDeviceId: tampered.senderDeviceId, content: content)
+        tampered = SignalEncryptedMessage(
+            type: tampered.type, destinationUserId: tampered.destinationUserId,
+            destinationDeviceId: tampered.destinationDeviceId,
+            senderDeviceId: tampered.senderDeviceId, content: content)
         #expect(throws: SignalError.self) { try bob.service.decrypt(tampered, from: "alice") }
     }
 

@@ -91,7 +91,7 @@ final class SignalE2EEService {
         )
 
         #if DEBUG
-        print("[SignalE2EE] Initialized with \(preKeyRecords.count) OTKs, \(kyberPreKeyRecords.count) Kyber keys")
+            print("[SignalE2EE] Initialized with \(preKeyRecords.count) OTKs, \(kyberPreKeyRecords.count) Kyber keys")
         #endif
     }
 
@@ -219,7 +219,7 @@ final class SignalE2EEService {
         )
 
         #if DEBUG
-        print("[SignalE2EE] Established session with \(address)")
+            print("[SignalE2EE] Established session with \(address)")
         #endif
     }
 
@@ -228,7 +228,8 @@ final class SignalE2EEService {
         let keychain = KeychainService.shared
 
         if let idString = keychain.get("signal.device.id"),
-           let id = UInt32(idString) {
+            let id = UInt32(idString)
+        {
             return id
         }
 

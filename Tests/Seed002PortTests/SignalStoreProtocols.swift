@@ -10,8 +10,9 @@ struct NovaStoreContext: StoreContext {
 // MARK: - Keychain-backed Signal Protocol Store
 
 final class KeychainSignalProtocolStore: IdentityKeyStore, PreKeyStore,
-                                         SignedPreKeyStore, KyberPreKeyStore,
-                                         SessionStore, SenderKeyStore {
+    SignedPreKeyStore, KyberPreKeyStore,
+    SessionStore, SenderKeyStore
+{
 
     // MARK: - Properties
 
@@ -48,7 +49,8 @@ final class KeychainSignalProtocolStore: IdentityKeyStore, PreKeyStore,
 
         // Try to load from keychain
         if let data = keychain.getData(identityKeyKey),
-           let keypair = try? IdentityKeyPair(bytes: data) {
+            let keypair = try? IdentityKeyPair(bytes: data)
+        {
             identityKeyPairCache = keypair
             return keypair
         }
@@ -71,7 +73,8 @@ final class KeychainSignalProtocolStore: IdentityKeyStore, PreKeyStore,
 
         // Try to load from keychain
         if let idString = keychain.get(registrationIdKey),
-           let id = UInt32(idString) {
+            let id = UInt32(idString)
+        {
             registrationIdCache = id
             return id
         }
@@ -271,12 +274,14 @@ final class KeychainSignalProtocolStore: IdentityKeyStore, PreKeyStore,
 
     private func loadCachedIdentity() {
         if let data = keychain.getData(identityKeyKey),
-           let keypair = try? IdentityKeyPair(bytes: data) {
+            let keypair = try? IdentityKeyPair(bytes: data)
+        {
             identityKeyPairCache = keypair
         }
 
         if let idString = keychain.get(registrationIdKey),
-           let id = UInt32(idString) {
+            let id = UInt32(idString)
+        {
             registrationIdCache = id
         }
     }

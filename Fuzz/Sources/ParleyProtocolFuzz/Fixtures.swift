@@ -44,25 +44,38 @@ struct Fixtures: @unchecked Sendable {
             signedPrekeyId: 1, signedPrekey: try! signed.publicKey(), signedPrekeySignature: signed.signature,
             identity: identity.identityKey, kyberPrekeyId: 1, kyberPrekey: try! kem.publicKey(), kyberPrekeySignature: kem.signature)
         try! processPreKeyBundle(bundle, for: bobAddress, sessionStore: alice, identityStore: alice, context: context)
-        let first = try! signalEncrypt(message: Array("first".utf8), for: bobAddress, sessionStore: alice, identityStore: alice, context: context)
+        let first = try! signalEncrypt(
+            message: Array("first".utf8), for: bobAddress, sessionStore: alice, identityStore: alice, context: context)
         preKeyMessage = Array(first.serialize())
         _ = try! signalDecryptPreKey(
             message: try! PreKeySignalMessage(bytes: preKeyMessage), from: aliceAddress, sessionStore: bob, identityStore: bob,
             preKeyStore: bob, signedPreKeyStore: bob, kyberPreKeyStore: bob, context: context)
-        let reply = try! signalEncrypt(message: Array("reply".utf8), for: aliceAddress, sessionStore: bob, identityStore: bob, context: context)
-        _ = try! signalDecrypt(message: try! SignalMessage(bytes: reply.serialize()), from: bobAddress, sessionStore: alice,
-                               identityStore: alice, context: context)
-        let next = try! signalEncrypt(message: Array("next".utf8), for: bobAddress, sessionStore: alice, identityStore: alice, context: context)
+        let reply = try! signalEncrypt(
+            message: Array("reply".utf8), for: aliceAddress, sessionStore: bob, identityStore: bob, context: context)
+        _ = try! signalDecrypt(
+            message: try! SignalMessage(bytes: reply.serialize()), from: bobAddress, sessionStore: alice,
+            identityStore: alice, context: context)
+        let next = try! signalEncrypt(
+            message: Array("next".utf8), for: bobAddress, sessionStore: alice, identityStore: alice, context: context)
         whisperMessages = [Array(reply.serialize()), Array(next.serialize())]
 
-        let distribution = try! SenderKeyDistributionMessage(from: aliceAddress, distributionId: distributionId, store: alice, context: context)
+        let distribution = try! SenderKeyDistributionMessage(
+            from: aliceAddress, distributionId: distributionId, store: alice, context: context)
         senderKeyDistribution = Array(distribution.serialize())
-        senderKeyMessage = Array(try! groupEncrypt(Array("group".utf8), from: aliceAddress, distributionId: distributionId, store: alice,
-                                                   context: context).serialize())
-        senderKeyDistributionC = Array(try! SenderKeyDistributionMessage(
-            from: aliceAddress, distributionId: distributionId, format: .protocolC, store: alice, context: context).serialize())
-        senderKeyMessageC = Array(try! groupEncrypt(Array("group".utf8), from: aliceAddress, distributionId: distributionId,
-                                                    format: .protocolC, store: alice, context: context).serialize())
+        senderKeyMessage = Array(
+            try! groupEncrypt(
+                Array("group".utf8), from: aliceAddress, distributionId: distributionId, store: alice,
+                context: context
+            ).serialize())
+        senderKeyDistributionC = Array(
+            try! SenderKeyDistributionMessage(
+                from: aliceAddress, distributionId: distributionId, format: .protocolC, store: alice, context: context
+            ).serialize())
+        senderKeyMessageC = Array(
+            try! groupEncrypt(
+                Array("group".utf8), from: aliceAddress, distributionId: distributionId,
+                format: .protocolC, store: alice, context: context
+            ).serialize())
 
         let serverKey = PrivateKey.generate()
         serverCertificate = try! ServerCertificate(keyId: 1, publicKey: serverKey.publicKey, trustRoot: trustRoot)
@@ -70,18 +83,25 @@ struct Fixtures: @unchecked Sendable {
             sender: try! SealedSenderAddress(e164: nil, uuidString: aliceAddress.name, deviceId: 1),
             publicKey: try! alice.identityKeyPair(context: context).publicKey, expiration: UInt64.max / 2,
             signerCertificate: serverCertificate, signerKey: serverKey)
-        let inner = try! signalEncrypt(message: Array("sealed".utf8), for: bobAddress, sessionStore: alice, identityStore: alice, context: context)
+        let inner = try! signalEncrypt(
+            message: Array("sealed".utf8), for: bobAddress, sessionStore: alice, identityStore: alice, context: context)
         let content = UnidentifiedSenderMessageContent(inner, from: senderCertificate)
         sealedContent = Array(content.serialize())
-        sealedEnvelope = Array(try! sealedSenderEncrypt(message: Array("sealed".utf8), for: bobAddress, from: senderCertificate,
-                                                        sessionStore: alice, identityStore: alice, context: context))
-        sealedMultiRecipient = Array(try! sealedSenderMultiRecipientEncrypt(
-            content, for: [bobAddress], excludedRecipients: [Aci(fromUUID: distributionId)], identityStore: alice,
-            sessionStore: alice, context: context))
-        sealedV2Delivered = Array(try! SealedSenderMultiRecipientMessage(bytes: sealedMultiRecipient).messageForRecipient(
-            try! SealedSenderMultiRecipientMessage(bytes: sealedMultiRecipient).recipients[0].recipient))
-        sessionRecords = [Array(try! alice.loadSession(for: bobAddress, context: context)!.serialize()),
-                          Array(try! bob.loadSession(for: aliceAddress, context: context)!.serialize())]
+        sealedEnvelope = Array(
+            try! sealedSenderEncrypt(
+                message: Array("sealed".utf8), for: bobAddress, from: senderCertificate,
+                sessionStore: alice, identityStore: alice, context: context))
+        sealedMultiRecipient = Array(
+            try! sealedSenderMultiRecipientEncrypt(
+                content, for: [bobAddress], excludedRecipients: [Aci(fromUUID: distributionId)], identityStore: alice,
+                sessionStore: alice, context: context))
+        sealedV2Delivered = Array(
+            try! SealedSenderMultiRecipientMessage(bytes: sealedMultiRecipient).messageForRecipient(
+                try! SealedSenderMultiRecipientMessage(bytes: sealedMultiRecipient).recipients[0].recipient))
+        sessionRecords = [
+            Array(try! alice.loadSession(for: bobAddress, context: context)!.serialize()),
+            Array(try! bob.loadSession(for: aliceAddress, context: context)!.serialize()),
+        ]
         bundleRecords = [Array(preKey.serialize()), Array(signed.serialize()), Array(kem.serialize())]
     }
 }

@@ -25,7 +25,9 @@ final class ReadOnlyStore: SessionStore, IdentityKeyStore, PreKeyStore, SignedPr
     func saveIdentity(_ identity: IdentityKey, for address: ProtocolAddress, context: StoreContext) throws -> IdentityChange {
         try base.identity(for: address, context: context).map { $0 == identity ? .newOrUnchanged : .replacedExisting } ?? .newOrUnchanged
     }
-    func isTrustedIdentity(_ identity: IdentityKey, for address: ProtocolAddress, direction: Direction, context: StoreContext) throws -> Bool {
+    func isTrustedIdentity(_ identity: IdentityKey, for address: ProtocolAddress, direction: Direction, context: StoreContext) throws
+        -> Bool
+    {
         try base.isTrustedIdentity(identity, for: address, direction: direction, context: context)
     }
     func identity(for address: ProtocolAddress, context: StoreContext) throws -> IdentityKey? {

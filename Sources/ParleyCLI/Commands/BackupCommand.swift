@@ -34,8 +34,12 @@ struct BackupCommand: AsyncParsableCommand {
             try await AccountContext.with(options) { client in
                 try await BackupCommand.backups(of: client).create(pin: pin, kdf: kdf == "pbkdf2" ? .pbkdf2SHA256 : .argon2id)
             }
-            struct Created: Encodable { let created = true; let kdf: String }
-            Output(json: options.json).emit(Created(kdf: kdf), text: "backup stored (\(kdf)): restore it on a new machine with `parley backup restore`")
+            struct Created: Encodable {
+                let created = true
+                let kdf: String
+            }
+            Output(json: options.json).emit(
+                Created(kdf: kdf), text: "backup stored (\(kdf)): restore it on a new machine with `parley backup restore`")
         }
     }
 
@@ -58,7 +62,11 @@ struct BackupCommand: AsyncParsableCommand {
             let credentials = try await AccountContext.with(options, server: server) { client in
                 try await BackupCommand.backups(of: client).restore(username: username, pin: pin)
             }
-            struct Restored: Encodable { let accountId: String; let deviceId: UInt32; let username: String }
+            struct Restored: Encodable {
+                let accountId: String
+                let deviceId: UInt32
+                let username: String
+            }
             Output(json: options.json).emit(
                 Restored(accountId: credentials.accountId, deviceId: credentials.deviceId, username: username),
                 text: "restored \(username) (\(credentials.accountId)) as device \(credentials.deviceId)")

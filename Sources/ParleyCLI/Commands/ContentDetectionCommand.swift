@@ -15,16 +15,23 @@ struct ContentDetectionCommand: AsyncParsableCommand {
         @Argument(help: "Files to check.") var files: [String]
 
         func run() async throws {
-            struct Checked: Encodable { let file: String; let sha256: String; let verdict: HashVerdict }
+            struct Checked: Encodable {
+                let file: String
+                let sha256: String
+                let verdict: HashVerdict
+            }
             let results = try await AccountContext.with(options) { client -> [Checked] in
                 let checks = try await client.checkContent(ofFiles: files.map { URL(fileURLWithPath: $0) })
                 return zip(files, checks).map { Checked(file: $0, sha256: $1.sha256, verdict: $1.verdict) }
             }
             let output = Output(json: options.json)
             for result in results {
-                let text = result.verdict.blocked ? "BLOCKED (\(result.verdict.banks.joined(separator: ", ")))"
-                    : result.verdict.found ? "seen before (\(result.verdict.banks.joined(separator: ", ")))"
-                    : result.verdict.source == .failOpen ? "unknown (the check failed; allowed)" : "not found"
+                let text =
+                    result.verdict.blocked
+                    ? "BLOCKED (\(result.verdict.banks.joined(separator: ", ")))"
+                    : result.verdict.found
+                        ? "seen before (\(result.verdict.banks.joined(separator: ", ")))"
+                        : result.verdict.source == .failOpen ? "unknown (the check failed; allowed)" : "not found"
                 output.emit(result, text: "\(result.file): \(text)  sha256 \(result.sha256)")
             }
             if results.contains(where: \.verdict.blocked) { throw ParleyExit.blocked }

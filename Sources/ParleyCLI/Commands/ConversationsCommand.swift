@@ -11,12 +11,15 @@ struct ConversationsCommand: AsyncParsableCommand {
         let conversations = try await AccountContext.with(options) { client in try client.conversations() }
         let output = Output(json: options.json)
         for conversation in conversations {
-            output.emit(conversation, text: (conversation.groupId != nil ? "group “\(conversation.title ?? "")”"
-                                             : conversation.username ?? conversation.accountId)
-                        + (conversation.unreadCount > 0 ? " (\(conversation.unreadCount) unread)" : "")
-                        + (conversation.mutedUntil > UInt64(Date().timeIntervalSince1970 * 1000) ? " [muted]" : "")
-                        + (conversation.expireTimer > 0 ? " [⏱ \(TimerDescription.short(conversation.expireTimer))]" : "")
-                        + ": \(conversation.lastMessagePreview ?? "")")
+            output.emit(
+                conversation,
+                text: (conversation.groupId != nil
+                    ? "group “\(conversation.title ?? "")”"
+                    : conversation.username ?? conversation.accountId)
+                    + (conversation.unreadCount > 0 ? " (\(conversation.unreadCount) unread)" : "")
+                    + (conversation.mutedUntil > UInt64(Date().timeIntervalSince1970 * 1000) ? " [muted]" : "")
+                    + (conversation.expireTimer > 0 ? " [⏱ \(TimerDescription.short(conversation.expireTimer))]" : "")
+                    + ": \(conversation.lastMessagePreview ?? "")")
         }
     }
 }

@@ -6,7 +6,8 @@ import Synchronization
 struct DaemonCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "daemon",
-        abstract: "Serve JSON-RPC 2.0 — signal-cli's daemon protocol — on stdin/stdout, a Unix socket or HTTP; incoming messages arrive as `receive` notifications.",
+        abstract:
+            "Serve JSON-RPC 2.0 — signal-cli's daemon protocol — on stdin/stdout, a Unix socket or HTTP; incoming messages arrive as `receive` notifications.",
         discussion: """
             signal-cli's methods (send, sendReaction, sendReceipt, sendTyping, remoteDelete, listGroups, updateGroup, quitGroup,
             getUserStatus, listContacts, listIdentities, trust, listDevices, removeDevice, version) and Parley's own: send
@@ -23,7 +24,10 @@ struct DaemonCommand: AsyncParsableCommand {
     @Option(help: "Serve on a Unix domain socket at this path instead of stdin/stdout.") var socket: String?
     @Option(help: "Serve newline-delimited JSON-RPC on TCP at HOST:PORT (signal-cli's --tcp; port 0 picks one, printed on stderr).")
     var tcp: String?
-    @Flag(help: "Serve every registered account under --home (signal-cli's multi-account mode): each request names one with its `account` parameter.")
+    @Flag(
+        help:
+            "Serve every registered account under --home (signal-cli's multi-account mode): each request names one with its `account` parameter."
+    )
     var allAccounts = false
     @Option(help: "Serve signal-cli's HTTP transport on HOST:PORT (port 0 picks one; the address is printed on stderr).")
     var http: String?
@@ -44,7 +48,7 @@ struct DaemonCommand: AsyncParsableCommand {
                 return source
             }
         }
-        defer { signalSources?.forEach { $0.cancel() } }
+        defer { for source in signalSources ?? [] { source.cancel() } }
         let endpoint = try http.map(HostAndPort.init(parsing:))
         try await DaemonAccounts.serve(options, allAccounts: allAccounts) { accounts, peers in
             if let endpoint {
@@ -53,8 +57,10 @@ struct DaemonCommand: AsyncParsableCommand {
             } else if let listener {
                 FileHandle.standardError.write(Data("parley daemon listening on \(listener.path)\n".utf8))
                 if let tcp, let endpoint = try? HostAndPort(parsing: tcp), !endpoint.isLoopback {
-                    FileHandle.standardError.write(Data(
-                        "parley daemon: warning: \(listener.path) is not a loopback address; anyone who can reach it acts as this account\n".utf8))
+                    FileHandle.standardError.write(
+                        Data(
+                            "parley daemon: warning: \(listener.path) is not a loopback address; anyone who can reach it acts as this account\n"
+                                .utf8))
                 }
                 await withDiscardingTaskGroup { group in
                     for await connection in listener.connections() {
@@ -69,7 +75,8 @@ struct DaemonCommand: AsyncParsableCommand {
 
     /// Answers one peer's requests until its input ends, it sends a line too long, or it turns out to be a web browser.
     private static func serve(_ connection: LineConnection, accounts: DaemonAccounts, peers: DaemonPeers) async {
-        let session = DaemonSession(accounts: accounts, transport: .lines, write: { connection.write($0) }, pace: { await connection.paced() })
+        let session = DaemonSession(
+            accounts: accounts, transport: .lines, write: { connection.write($0) }, pace: { await connection.paced() })
         let id = peers.add { session.notify($0) }
         reading: for await incoming in connection.lines() {
             switch incoming {

@@ -6,14 +6,15 @@ struct DownloadCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "download", abstract: "Download and decrypt a message's attachments.")
 
     @OptionGroup var options: GlobalOptions
-    @Argument(help: "The message: its local id (from `parley history`) or AUTHOR:TIMESTAMP (username or `me`, and the sender's timestamp).") var message: MessageReference
+    @Argument(help: "The message: its local id (from `parley history`) or AUTHOR:TIMESTAMP (username or `me`, and the sender's timestamp).")
+    var message: MessageReference
     @Option(help: "Directory to save into.") var to = "."
 
     /// The sender chose the name: keep it only when it is one plain file name (no path, not `.` or `..`, no
     /// control characters, not hidden), else the caller falls back to `attachment-ID`.
     static func safeFileName(_ name: String?) -> String? {
         guard let name, !name.isEmpty, name.utf8.count <= 255, name != ".", name != "..", !name.hasPrefix("."),
-              !name.contains("/"), !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f })
+            !name.contains("/"), !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f })
         else { return nil }
         return name
     }
@@ -35,8 +36,13 @@ struct DownloadCommand: AsyncParsableCommand {
                 try await client.downloadAttachment(attachment.id, to: destination) { done in
                     Output.progress(name, done: min(done, total), total: total)
                 }
-                struct Saved: Encodable { let attachmentId: Int64; let path: String; let size: Int }
-                output.emit(Saved(attachmentId: attachment.id, path: destination.path, size: attachment.size), text: "saved \(destination.path)")
+                struct Saved: Encodable {
+                    let attachmentId: Int64
+                    let path: String
+                    let size: Int
+                }
+                output.emit(
+                    Saved(attachmentId: attachment.id, path: destination.path, size: attachment.size), text: "saved \(destination.path)")
             }
         }
     }

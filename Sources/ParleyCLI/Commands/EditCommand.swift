@@ -6,9 +6,14 @@ struct EditCommand: AsyncParsableCommand {
         commandName: "edit", abstract: "Replace the text of a message you sent (within 24 hours); the earlier text is kept.")
 
     @OptionGroup var options: GlobalOptions
-    @Argument(help: "The message: its local id (from `parley history`) or AUTHOR:TIMESTAMP (username or `me`, and the sender's timestamp).") var message: MessageReference
+    @Argument(help: "The message: its local id (from `parley history`) or AUTHOR:TIMESTAMP (username or `me`, and the sender's timestamp).")
+    var message: MessageReference
     @Argument(help: "The new text.") var text: String
-    @Option(name: .customLong("mention"), help: "Mention this person (a username or account id) where the new text says @NAME (repeatable); an edit's mentions replace the message's.")
+    @Option(
+        name: .customLong("mention"),
+        help:
+            "Mention this person (a username or account id) where the new text says @NAME (repeatable); an edit's mentions replace the message's."
+    )
     var mentioned: [String] = []
 
     func run() async throws {

@@ -28,9 +28,14 @@ struct GroupCommand: AsyncParsableCommand {
             let (id, report) = try await AccountContext.with(options) { client in
                 try await client.createGroup(title: title, members: members)
             }
-            struct Created: Encodable { let groupId: String; let sent: Int; let deferred: Int }
-            Output(json: options.json).emit(Created(groupId: GroupCommand.hex(id), sent: report.jobs.completed, deferred: report.jobs.deferred),
-                                            text: "created “\(title)”: \(GroupCommand.hex(id))")
+            struct Created: Encodable {
+                let groupId: String
+                let sent: Int
+                let deferred: Int
+            }
+            Output(json: options.json).emit(
+                Created(groupId: GroupCommand.hex(id), sent: report.jobs.completed, deferred: report.jobs.deferred),
+                text: "created “\(title)”: \(GroupCommand.hex(id))")
         }
     }
 
@@ -87,12 +92,21 @@ struct GroupCommand: AsyncParsableCommand {
             }
             let output = Output(json: options.json)
             for group in groups {
-                struct Member: Encodable { let accountId: String; let username: String? }
-                struct Listed: Encodable { let groupId: String; let title: String; let members: [Member]; let left: Bool }
+                struct Member: Encodable {
+                    let accountId: String
+                    let username: String?
+                }
+                struct Listed: Encodable {
+                    let groupId: String
+                    let title: String
+                    let members: [Member]
+                    let left: Bool
+                }
                 let members = group.members.map { Member(accountId: $0, username: names[$0]) }
                 let shown = members.map { $0.username ?? String($0.accountId.prefix(8)) }.joined(separator: ", ")
-                output.emit(Listed(groupId: GroupCommand.hex(group.id), title: group.title, members: members, left: group.left),
-                            text: "\(GroupCommand.hex(group.id))  “\(group.title)”  \(shown)\(group.left ? " (left)" : "")")
+                output.emit(
+                    Listed(groupId: GroupCommand.hex(group.id), title: group.title, members: members, left: group.left),
+                    text: "\(GroupCommand.hex(group.id))  “\(group.title)”  \(shown)\(group.left ? " (left)" : "")")
             }
         }
     }

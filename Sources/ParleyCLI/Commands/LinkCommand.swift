@@ -25,7 +25,10 @@ struct LinkCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        struct Linked: Encodable { let accountId: String; let deviceId: UInt32 }
+        struct Linked: Encodable {
+            let accountId: String
+            let deviceId: UInt32
+        }
         struct Invitation: Encodable { let linkCode: String }
         let output = Output(json: options.json)
         let credentials: DeviceCredentials
@@ -45,15 +48,18 @@ struct LinkCommand: AsyncParsableCommand {
         } else {
             credentials = try await AccountContext.with(options, server: server) { client in
                 let invitation = LinkInvitation.create()
-                output.emit(Invitation(linkCode: invitation.code), text: """
-                    On the primary device, run:
-                      parley devices add '\(invitation.code)'
-                    Waiting for approval…
-                    """)
+                output.emit(
+                    Invitation(linkCode: invitation.code),
+                    text: """
+                        On the primary device, run:
+                          parley devices add '\(invitation.code)'
+                        Waiting for approval…
+                        """)
                 return try await client.completeLink(invitation, deviceName: deviceName, timeout: .seconds(timeout))
             }
         }
-        output.emit(Linked(accountId: credentials.accountId, deviceId: credentials.deviceId),
-                    text: "linked as device \(credentials.deviceId) of \(credentials.accountId)")
+        output.emit(
+            Linked(accountId: credentials.accountId, deviceId: credentials.deviceId),
+            text: "linked as device \(credentials.deviceId) of \(credentials.accountId)")
     }
 }

@@ -33,14 +33,20 @@ struct ListenCommand: AsyncParsableCommand {
             output.emit(message, text: HistoryCommand.line(message))
         case .typing(let accountId, _, let action, let groupId):
             struct Typing: Encodable {
-                let kind = "typing"; let typing: String; let accountId: String; let username: String?; let groupId: String?
+                let kind = "typing"
+                let typing: String
+                let accountId: String
+                let username: String?
+                let groupId: String?
             }
             let username = (try? client.usernames(of: [accountId]))?[accountId]
             let who = username ?? String(accountId.prefix(8))
             let place = groupId.flatMap { try? client.group(id: $0) }.map { " in “\($0.title)”" } ?? ""
             let text = action == .started ? "\(who) is typing\(place)…" : "\(who) stopped typing\(place)"
-            output.emit(Typing(typing: action.rawValue, accountId: accountId, username: username,
-                               groupId: groupId.map { GroupID($0).description }), text: text)
+            output.emit(
+                Typing(
+                    typing: action.rawValue, accountId: accountId, username: username,
+                    groupId: groupId.map { GroupID($0).description }), text: text)
         default:
             break
         }

@@ -18,10 +18,13 @@ struct MuteCommand: AsyncParsableCommand {
         let until: UInt64 = off ? 0 : seconds.map { UInt64(Date().timeIntervalSince1970 * 1000) + UInt64($0) * 1000 } ?? UInt64(Int64.max)
         try await AccountContext.with(options) { client in
             let accountId = try await client.resolve(recipient)
-            guard let thread = try client.threadId(with: accountId) else { throw ParleyError.invalidArgument("no conversation with \(recipient)") }
+            guard let thread = try client.threadId(with: accountId) else {
+                throw ParleyError.invalidArgument("no conversation with \(recipient)")
+            }
             try client.mute(threadId: thread, until: until)
         }
         struct Result: Encodable { let mutedUntil: UInt64 }
-        Output(json: options.json).emit(Result(mutedUntil: until), text: off ? "unmuted" : seconds.map { "muted for \(TimerDescription.short($0))" } ?? "muted")
+        Output(json: options.json).emit(
+            Result(mutedUntil: until), text: off ? "unmuted" : seconds.map { "muted for \(TimerDescription.short($0))" } ?? "muted")
     }
 }

@@ -15,7 +15,10 @@ struct PushCommand: AsyncParsableCommand {
         @OptionGroup var options: GlobalOptions
         @Option(help: "A Web Push endpoint URL (https), such as a UnifiedPush distributor's.") var webpush: String?
         @Option(help: "The subscription's P-256 public key (URL-safe base64); made here when omitted.") var p256dh: String?
-        @Option(help: "The subscription's 16-byte auth secret (URL-safe base64; write --auth=VALUE when it begins with -); made here when omitted.") var auth: String?
+        @Option(
+            help:
+                "The subscription's 16-byte auth secret (URL-safe base64; write --auth=VALUE when it begins with -); made here when omitted."
+        ) var auth: String?
         @Option(help: "An APNs device token (hex), with --topic.") var apns: String?
         @Option(help: "The app's bundle id, for --apns.") var topic: String?
         @Flag(help: "The APNs token is from Apple's development environment.") var sandbox = false
@@ -51,7 +54,8 @@ struct PushCommand: AsyncParsableCommand {
         static func describe(_ target: PushTarget) -> String {
             switch target {
             case .webPush(let endpoint, _, _): return "Web Push to \(endpoint)"
-            case .apns(let token, let topic, let sandbox): return "APNs token \(token.prefix(12))… for \(topic)\(sandbox ? " (sandbox)" : "")"
+            case .apns(let token, let topic, let sandbox):
+                return "APNs token \(token.prefix(12))… for \(topic)\(sandbox ? " (sandbox)" : "")"
             case .fcm(let token): return "FCM token \(token.prefix(12))…"
             }
         }

@@ -6,7 +6,8 @@ struct ReactCommand: AsyncParsableCommand {
         commandName: "react", abstract: "React to a message with an emoji (replaces your earlier reaction), or withdraw it.")
 
     @OptionGroup var options: GlobalOptions
-    @Argument(help: "The message: its local id (from `parley history`) or AUTHOR:TIMESTAMP (username or `me`, and the sender's timestamp).") var message: MessageReference
+    @Argument(help: "The message: its local id (from `parley history`) or AUTHOR:TIMESTAMP (username or `me`, and the sender's timestamp).")
+    var message: MessageReference
     @Argument(help: "One emoji.") var emoji: String = "👍"
     @Flag(help: "Withdraw your reaction instead.") var remove = false
 

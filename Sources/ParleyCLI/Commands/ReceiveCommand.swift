@@ -23,9 +23,18 @@ struct ReceiveCommand: AsyncParsableCommand {
         }.count
         let rejected = outcomes.filter { if case .rejected = $0 { return true } else { return false } }.count
         let held = outcomes.filter { $0 == .held }.count
-        struct Received: Encodable { let received: Int; let stored: Int; let applied: Int; let held: Int; let rejected: Int; let undecryptable: Int }
+        struct Received: Encodable {
+            let received: Int
+            let stored: Int
+            let applied: Int
+            let held: Int
+            let rejected: Int
+            let undecryptable: Int
+        }
         Output(json: options.json).emit(
-            Received(received: envelopes.count, stored: stored, applied: applied + released, held: held, rejected: rejected, undecryptable: failed),
+            Received(
+                received: envelopes.count, stored: stored, applied: applied + released, held: held, rejected: rejected,
+                undecryptable: failed),
             text: "\(stored) new message(s)" + (applied > 0 ? ", \(applied) update(s) (receipts, reactions, edits, deletes, keys)" : "")
                 + (held > 0 ? ", \(held) held until the message they concern arrives" : "")
                 + (released > 0 ? ", \(released) applied now that their message came" : "")

@@ -15,7 +15,11 @@ struct RegisterCommand: AsyncParsableCommand {
         let credentials = try await AccountContext.with(options, server: server) { client in
             try await client.register(username: username, deviceName: deviceName, inviteToken: invite)
         }
-        struct Registered: Encodable { let accountId: String; let deviceId: UInt32; let username: String }
+        struct Registered: Encodable {
+            let accountId: String
+            let deviceId: UInt32
+            let username: String
+        }
         Output(json: options.json).emit(
             Registered(accountId: credentials.accountId, deviceId: credentials.deviceId, username: username),
             text: "registered \(username) as \(credentials.accountId) (device \(credentials.deviceId))")

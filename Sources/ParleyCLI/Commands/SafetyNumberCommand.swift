@@ -12,7 +12,10 @@ struct SafetyNumberCommand: AsyncParsableCommand {
         let number = try await AccountContext.with(options) { client in
             try client.safetyNumber(with: try await client.resolve(recipient))
         }
-        struct Number: Encodable { let safetyNumber: String; let groups: [String] }
+        struct Number: Encodable {
+            let safetyNumber: String
+            let groups: [String]
+        }
         let groups = number.split(whereSeparator: \.isWhitespace).map(String.init)
         Output(json: options.json).emit(Number(safetyNumber: groups.joined(separator: " "), groups: groups), text: number)
     }

@@ -22,22 +22,28 @@ struct SendCommand: AsyncParsableCommand {
 
     /// The attachments with their metadata: measured from WAV files for voice notes, otherwise as the flags say.
     func files() throws -> [OutgoingAttachment] {
-        let levels = try waveform.map { text in
-            try text.split(separator: ",").map { item -> Float in
-                guard let level = Float(item.trimmingCharacters(in: .whitespaces)) else { throw ValidationError("waveform levels are numbers in 0…1") }
-                return level
-            }
-        } ?? []
+        let levels =
+            try waveform.map { text in
+                try text.split(separator: ",").map { item -> Float in
+                    guard let level = Float(item.trimmingCharacters(in: .whitespaces)) else {
+                        throw ValidationError("waveform levels are numbers in 0…1")
+                    }
+                    return level
+                }
+            } ?? []
         if voice || durationMs != nil || !levels.isEmpty || contentType != nil {
-            guard attachments.count == 1 else { throw ValidationError("--voice, --duration-ms, --waveform and --type describe exactly one --attach") }
+            guard attachments.count == 1 else {
+                throw ValidationError("--voice, --duration-ms, --waveform and --type describe exactly one --attach")
+            }
         }
         return try attachments.map { path in
             let file = URL(fileURLWithPath: path)
             if voice, durationMs == nil, levels.isEmpty, file.pathExtension.lowercased() == "wav" {
                 return try OutgoingAttachment.voiceNote(wav: file)
             }
-            return try OutgoingAttachment(file: file, contentType: contentType, voiceNote: voice, durationMilliseconds: durationMs,
-                                          waveform: levels)
+            return try OutgoingAttachment(
+                file: file, contentType: contentType, voiceNote: voice, durationMilliseconds: durationMs,
+                waveform: levels)
         }
     }
 
@@ -52,23 +58,37 @@ struct SendCommand: AsyncParsableCommand {
     func run() async throws {
         let body = body()
         if body.utf8.count > MessageDraft.inlineTextLimit {
-            FileHandle.standardError.write(Data("parley: the text is over \(MessageDraft.inlineTextLimit / 1024) KiB: it travels whole as a text attachment, with its start inline\n".utf8))
+            FileHandle.standardError.write(
+                Data(
+                    "parley: the text is over \(MessageDraft.inlineTextLimit / 1024) KiB: it travels whole as a text attachment, with its start inline\n"
+                        .utf8))
         }
         let sent = try await AccountContext.with(options) { client -> SendReport in
-            let draft = MessageDraft(body: body, attachments: try files(), replyTo: try await replyTo?.resolve(in: client),
-                                     mentions: try await MentionTags.mentions(of: mentioned, in: body, client: client))
+            let draft = MessageDraft(
+                body: body, attachments: try files(), replyTo: try await replyTo?.resolve(in: client),
+                mentions: try await MentionTags.mentions(of: mentioned, in: body, client: client))
             let to: Recipient = try group.map { .group(try GroupCommand.id($0)) } ?? .person(recipient)
             // Everything queued goes now, also what waits out a backoff: the server may be back.
             return try await client.send(draft, to: to, attempt: .everything) { name, done, total in
                 Output.progress("uploading \(name)", done: done, total: total)
             }
         }
-        let messageId = sent.messageId ?? 0, report = sent.jobs, failure = sent.failure
-        struct Sent: Encodable { let messageId: Int64; let sent: Int; let failed: Int; let deferred: Int; let failure: String? }
+        let messageId = sent.messageId ?? 0
+        let report = sent.jobs
+        let failure = sent.failure
+        struct Sent: Encodable {
+            let messageId: Int64
+            let sent: Int
+            let failed: Int
+            let deferred: Int
+            let failure: String?
+        }
         Output(json: options.json).emit(
             Sent(messageId: messageId, sent: report.completed, failed: report.failed, deferred: report.deferred, failure: failure?.reason),
-            text: report.failed > 0 ? "message \(messageId) failed: \(failure?.reason ?? "see `parley history`")"
-                : report.deferred > 0 ? "message \(messageId) queued; the server is unreachable, it will be retried" : "sent (message \(messageId))")
+            text: report.failed > 0
+                ? "message \(messageId) failed: \(failure?.reason ?? "see `parley history`")"
+                : report.deferred > 0
+                    ? "message \(messageId) queued; the server is unreachable, it will be retried" : "sent (message \(messageId))")
         if report.failed > 0 {
             if case .blockedContent = failure { throw ParleyExit.blocked }
             throw ParleyExit.failure

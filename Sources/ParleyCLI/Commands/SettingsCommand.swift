@@ -24,10 +24,12 @@ struct SettingsCommand: AsyncParsableCommand {
             }
             return try client.settings()
         }
-        Output(json: options.json).emit(settings, text: "read receipts: \(settings.readReceipts ? "on" : "off")\n"
-                                        + "typing indicators: \(settings.typingIndicators ? "on" : "off")\n"
-                                        + "unidentified delivery: \(settings.unidentifiedDelivery ? "on" : "off")\n"
-                                        + "sealed-sender trust root: \(settings.sealedSenderTrustRoot ?? "(none yet)")"
-                                        + (settings.trustRootPinned ? " (pinned)" : ""))
+        Output(json: options.json).emit(
+            settings,
+            text: "read receipts: \(settings.readReceipts ? "on" : "off")\n"
+                + "typing indicators: \(settings.typingIndicators ? "on" : "off")\n"
+                + "unidentified delivery: \(settings.unidentifiedDelivery ? "on" : "off")\n"
+                + "sealed-sender trust root: \(settings.sealedSenderTrustRoot ?? "(none yet)")"
+                + (settings.trustRootPinned ? " (pinned)" : ""))
     }
 }

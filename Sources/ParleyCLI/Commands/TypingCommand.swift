@@ -24,14 +24,18 @@ struct TypingCommand: AsyncParsableCommand {
             return try await client.sendTyping(action, to: accountId) ? [accountId] : []
         }
         let sent = !(reached ?? []).isEmpty
-        struct Result: Encodable { let sent: Bool; let reached: [String] }
-        let text = if let reached, group != nil {
-            "typing \(stop ? "stopped" : "started") for \(reached.count) member\(reached.count == 1 ? "" : "s")"
-        } else if sent {
-            "typing \(stop ? "stopped" : "started")"
-        } else {
-            "not sent (typing indicators are off, or there is no session yet)"
+        struct Result: Encodable {
+            let sent: Bool
+            let reached: [String]
         }
+        let text =
+            if let reached, group != nil {
+                "typing \(stop ? "stopped" : "started") for \(reached.count) member\(reached.count == 1 ? "" : "s")"
+            } else if sent {
+                "typing \(stop ? "stopped" : "started")"
+            } else {
+                "not sent (typing indicators are off, or there is no session yet)"
+            }
         Output(json: options.json).emit(Result(sent: sent, reached: reached ?? []), text: text)
     }
 }

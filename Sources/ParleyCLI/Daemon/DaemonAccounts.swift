@@ -20,8 +20,9 @@ struct DaemonAccount: Sendable {
         self.client = client
         accountId = try client.credentials().accountId
         username = account.username
-        methods = SignalCLIMethods(client: client, account: SignalCLIAddress.number(forUsername: account.username) ?? accountId,
-                                   staging: staging)
+        methods = SignalCLIMethods(
+            client: client, account: SignalCLIAddress.number(forUsername: account.username) ?? accountId,
+            staging: staging)
     }
 
     /// How signal-cli's results and notifications name it: `+digits` for a digits-only username, else the account id.
@@ -67,20 +68,23 @@ extension DaemonAccounts {
     /// Opens the account of `options` — or, with `allAccounts`, every registered one under its home — keeps each
     /// listening on its server socket (incoming messages reach `peers` as ``DaemonEvent``s), and runs `body`; everything
     /// is closed when it returns. Attachments given as `data:` URIs are staged in a private (0700) folder removed at the end.
-    static func serve(_ options: GlobalOptions, allAccounts: Bool,
-                      _ body: (DaemonAccounts, DaemonPeers) async throws -> Void) async throws {
+    static func serve(
+        _ options: GlobalOptions, allAccounts: Bool,
+        _ body: (DaemonAccounts, DaemonPeers) async throws -> Void
+    ) async throws {
         let staging = FileManager.default.temporaryDirectory.appendingPathComponent("parley-daemon-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         defer { try? FileManager.default.removeItem(at: staging) }
         try await AccountContext.with(options, every: allAccounts) { clients in
             let staged = StagedAttachments(folder: staging)
             let peers = DaemonPeers()
-            let accounts = DaemonAccounts(all: try clients.map { try DaemonAccount(name: $0.name, client: $0.client, staging: staged) },
-                                          multiAccount: allAccounts, peers: peers)
+            let accounts = DaemonAccounts(
+                all: try clients.map { try DaemonAccount(name: $0.name, client: $0.client, staging: staged) },
+                multiAccount: allAccounts, peers: peers)
             let receiving = accounts.all.map { account in
                 Task { try await account.client.listen { outcome in accounts.announce(outcome, of: account) } }
             }
-            defer { receiving.forEach { $0.cancel() } }
+            defer { for task in receiving { task.cancel() } }
             try await body(accounts, peers)
         }
     }
@@ -97,7 +101,7 @@ extension DaemonAccounts {
             // that follows says so.
             event = (try? account.client.message(id: id)).flatMap { message in
                 guard !message.deleted,
-                      let params = try? SignalCLIEnvelope.params(for: message, account: account.signalCLIName, client: account.client)
+                    let params = try? SignalCLIEnvelope.params(for: message, account: account.signalCLIName, client: account.client)
                 else { return nil }
                 return DaemonEvent(account: account.signalCLIName, message: message, signalCLI: params)
             }
@@ -105,8 +109,10 @@ extension DaemonAccounts {
             event = (try? SignalCLIEnvelope.params(for: act, account: account.signalCLIName, client: account.client))
                 .map { DaemonEvent(account: account.signalCLIName, message: nil, signalCLI: $0) }
         case .typing(let accountId, let deviceId, let action, let groupId):
-            event = (try? SignalCLIEnvelope.params(typing: action, in: groupId, from: accountId, device: deviceId,
-                                                   account: account.signalCLIName, client: account.client))
+            event =
+                (try? SignalCLIEnvelope.params(
+                    typing: action, in: groupId, from: accountId, device: deviceId,
+                    account: account.signalCLIName, client: account.client))
                 .map { DaemonEvent(account: account.signalCLIName, message: nil, signalCLI: $0) }
         default:
             event = nil

@@ -40,11 +40,14 @@ struct DaemonHTTPServer {
             }
             let body = try await request.body.collect(upTo: Self.maximumBodyBytes)
             guard let answer = await session.respond(to: Data(buffer: body)) else { return Response(status: .created) }
-            return Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer)))
+            return Response(
+                status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer)))
         }
         router.get("/api/v1/events") { request, context -> Response in
             if let refusal = LoopbackGuard(endpoint: endpoint).refusal(of: request) { return refusal }
-            let cursor = request.headers[HTTPField.Name("Last-Event-ID")!].flatMap { Int64($0) } ?? request.uri.queryParameters["since"].flatMap { Int64($0) }
+            let cursor =
+                request.headers[HTTPField.Name("Last-Event-ID")!].flatMap { Int64($0) }
+                ?? request.uri.queryParameters["since"].flatMap { Int64($0) }
             // signal-cli's `?account=`: one account's events (all accounts' when absent); an unknown one is 400.
             var account: DaemonAccount?
             if let name = request.uri.queryParameters["account"].map(String.init), !name.isEmpty, session.accounts.multiAccount {
@@ -58,12 +61,15 @@ struct DaemonHTTPServer {
             guard let lease = streams.lease() else {
                 // A 503 would end an EventSource for good: a stream that only says when to come back, and ends, makes it
                 // reconnect then (with its Last-Event-ID, losing nothing).
-                return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
-                                body: ResponseBody(byteBuffer: ByteBuffer(string: "retry: \(Self.fullRetryMilliseconds)\n: too many event streams\n\n")))
+                return Response(
+                    status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
+                    body: ResponseBody(byteBuffer: ByteBuffer(string: "retry: \(Self.fullRetryMilliseconds)\n: too many event streams\n\n"))
+                )
             }
             let hold = StreamHold(lease, limit: Self.stallLimit, closing: context.channel, waitingForHead: true)
-            return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
-                            body: events(of: account, after: cursor, holding: hold))
+            return Response(
+                status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
+                body: events(of: account, after: cursor, holding: hold))
         }
         router.get("/api/v1/check") { _, _ in Response(status: .ok) }
         try await LocalHTTPService.run("parley-daemon", router: router, endpoint: endpoint)
@@ -77,8 +83,10 @@ struct DaemonHTTPServer {
         ResponseBody { [peers] writer in
             // The head is out once the body runs.
             hold.watch.stopWaiting()
-            try await MissedMessages.feed(from: peers, of: account, after: cursor, keepAlive: (Self.keepAliveInterval, ":\n"),
-                                          frame: { Self.frame($0, withId: account != nil) }) { text in
+            try await MissedMessages.feed(
+                from: peers, of: account, after: cursor, keepAlive: (Self.keepAliveInterval, ":\n"),
+                frame: { Self.frame($0, withId: account != nil) }
+            ) { text in
                 try await hold.watch.write { try await writer.write(ByteBuffer(string: text)) }
             }
             try await writer.finish(nil)

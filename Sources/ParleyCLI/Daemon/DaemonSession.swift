@@ -38,8 +38,11 @@ struct DaemonSession: Sendable {
 
     /// Answers a request line longer than `limit` bytes (the connection closes after it: nothing more is read).
     func refuseLine(longerThan limit: Int) {
-        write(Self.encode(JSONRPCResponse<JSONValue>(id: .null, result: nil, error: .invalidRequest("a request line longer than \(limit) bytes"),
-                                                     method: nil, params: nil)) + Data("\n".utf8))
+        write(
+            Self.encode(
+                JSONRPCResponse<JSONValue>(
+                    id: .null, result: nil, error: .invalidRequest("a request line longer than \(limit) bytes"),
+                    method: nil, params: nil)) + Data("\n".utf8))
     }
 
     /// The encoded response to a request body (one request, or a batch array); `nil` when there is nothing to answer
@@ -49,13 +52,15 @@ struct DaemonSession: Sendable {
         do {
             parsed = try JSONDecoder().decode(JSONValue.self, from: body)
         } catch {
-            return Self.encode(JSONRPCResponse<JSONValue>(id: .null, result: nil, error: .parse(Self.describe(error)), method: nil, params: nil))
+            return Self.encode(
+                JSONRPCResponse<JSONValue>(id: .null, result: nil, error: .parse(Self.describe(error)), method: nil, params: nil))
         }
         guard case .array(let batch) = parsed else {
             return await answer(parsed).map(Self.encode)
         }
         guard !batch.isEmpty else {
-            return Self.encode(JSONRPCResponse<JSONValue>(id: .null, result: nil, error: .invalidRequest("an empty batch"), method: nil, params: nil))
+            return Self.encode(
+                JSONRPCResponse<JSONValue>(id: .null, result: nil, error: .invalidRequest("an empty batch"), method: nil, params: nil))
         }
         // Every call's own bounds would multiply with the batch's length: a batch is bounded too.
         guard batch.count <= Self.maximumBatchLength else {
@@ -77,8 +82,9 @@ struct DaemonSession: Sendable {
             return JSONRPCResponse(id: id, result: nil, error: .invalidRequest(Self.describe(error)), method: nil, params: nil)
         }
         guard request.jsonrpc == "2.0" else {
-            return JSONRPCResponse(id: request.id ?? .null, result: nil, error: .invalidRequest("only jsonrpc version 2.0 is supported"),
-                                   method: nil, params: nil)
+            return JSONRPCResponse(
+                id: request.id ?? .null, result: nil, error: .invalidRequest("only jsonrpc version 2.0 is supported"),
+                method: nil, params: nil)
         }
         do {
             var params = request.params ?? [:]
@@ -91,7 +97,8 @@ struct DaemonSession: Sendable {
             }
             return request.id == nil ? nil : JSONRPCResponse.success(request.id, result)
         } catch {
-            return request.id == nil ? nil
+            return request.id == nil
+                ? nil
                 : JSONRPCResponse(id: request.id, result: nil, error: JSONRPCError(failure: error), method: nil, params: nil)
         }
     }
@@ -102,7 +109,8 @@ struct DaemonSession: Sendable {
         if let stored = event.message, !told.record(stored.id, of: event.account) { return }
         var params = event.signalCLI
         if case .object(var fields) = params, let stored = event.message,
-           let message = try? JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(stored)) {
+            let message = try? JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(stored))
+        {
             fields["message"] = message
             params = .object(fields)
         }
@@ -120,13 +128,16 @@ struct DaemonSession: Sendable {
         switch method {
         case "send" where params["text"] != nil:
             let accountId = try await recipient()
-            let draft = MessageDraft(body: try given.string("text") ?? "",
-                                     attachments: try given.list("attachments", "attachments").map { try OutgoingAttachment(file: URL(fileURLWithPath: $0)) },
-                                     replyTo: try given.integer("replyTo"))
+            let draft = MessageDraft(
+                body: try given.string("text") ?? "",
+                attachments: try given.list("attachments", "attachments").map { try OutgoingAttachment(file: URL(fileURLWithPath: $0)) },
+                replyTo: try given.integer("replyTo"))
             // This message's own state: `listen`'s job pass may have sent it before this request's pass began.
             let report = try await client.send(draft, to: .person(accountId), attempt: .dueJobs)
-            return AnyEncodable(["messageId": report.messageId ?? 0, "sent": report.status == .sent ? 1 : 0,
-                                 "failed": report.status == .failed ? 1 : 0])
+            return AnyEncodable([
+                "messageId": report.messageId ?? 0, "sent": report.status == .sent ? 1 : 0,
+                "failed": report.status == .failed ? 1 : 0,
+            ])
         case "receive":
             let received = try await client.receive(attempt: .dueJobs)
             // What this drain stored, the socket's `listen` will not see again: every client hears of it from here, and
@@ -139,7 +150,9 @@ struct DaemonSession: Sendable {
         case "conversations":
             return AnyEncodable(try client.conversations())
         case "history":
-            guard let thread = try client.threadId(with: try await recipient()) else { return AnyEncodable(MessagePage(messages: [], nextCursor: nil)) }
+            guard let thread = try client.threadId(with: try await recipient()) else {
+                return AnyEncodable(MessagePage(messages: [], nextCursor: nil))
+            }
             let limit = Int(try given.integer("limit") ?? 20)
             guard (1...500).contains(limit) else { throw JSONRPCError.invalidParams("limit must be 1…500") }
             return AnyEncodable(try client.history(threadId: thread, before: try given.integer("before"), limit: limit))
@@ -172,7 +185,8 @@ struct DaemonSession: Sendable {
     private static func encode(_ value: some Encodable) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(value)) ?? Data(#"{"jsonrpc":"2.0","error":{"code":-32603,"message":"unencodable response"},"id":null}"#.utf8)
+        return (try? encoder.encode(value))
+            ?? Data(#"{"jsonrpc":"2.0","error":{"code":-32603,"message":"unencodable response"},"id":null}"#.utf8)
     }
 }
 

@@ -36,8 +36,12 @@ struct JSONRPCError: Encodable, Error {
 
     static func parse(_ detail: String) -> JSONRPCError { JSONRPCError(code: -32700, message: "parse error: \(detail)") }
     static func invalidRequest(_ detail: String) -> JSONRPCError { JSONRPCError(code: -32600, message: "invalid request: \(detail)") }
-    static func methodNotFound(_ method: String) -> JSONRPCError { JSONRPCError(code: -32601, message: "Method not implemented: \(method)") }
-    static func userError(_ message: String, data: JSONValue = .null) -> JSONRPCError { JSONRPCError(code: -1, message: message, data: data) }
+    static func methodNotFound(_ method: String) -> JSONRPCError {
+        JSONRPCError(code: -32601, message: "Method not implemented: \(method)")
+    }
+    static func userError(_ message: String, data: JSONValue = .null) -> JSONRPCError {
+        JSONRPCError(code: -1, message: message, data: data)
+    }
     static func invalidParams(_ detail: String) -> JSONRPCError { JSONRPCError(code: -32602, message: "invalid params: \(detail)") }
 }
 
@@ -48,8 +52,10 @@ extension JSONRPCError {
         case let error as JSONRPCError:
             self = error
         case ParleyError.untrustedIdentity(let address):
-            self.init(code: -4, message: "Failed to send message due to untrusted identities: the safety number with \(address) changed; "
-                      + "compare it and call trust")
+            self.init(
+                code: -4,
+                message: "Failed to send message due to untrusted identities: the safety number with \(address) changed; "
+                    + "compare it and call trust")
         case ParleyError.server(let failure) where failure.status == 429:
             self.init(code: -5, message: "Failed to send message due to rate limiting: \(error)")
         case ParleyError.server(let failure) where failure.status == nil:

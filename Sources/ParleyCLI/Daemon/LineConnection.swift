@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One JSON-RPC peer of the daemon: newline-delimited text read from one file descriptor and written to another
@@ -145,8 +146,10 @@ final class LineConnection: Sendable {
         }
         if !accepted {
             guard ownsDescriptors else {
-                FileHandle.standardError.write(Data(
-                    "parley daemon: the client left \(Self.maximumPendingBytes) bytes of answers and notifications unread; stopping\n".utf8))
+                FileHandle.standardError.write(
+                    Data(
+                        "parley daemon: the client left \(Self.maximumPendingBytes) bytes of answers and notifications unread; stopping\n"
+                            .utf8))
                 Foundation.exit(1)
             }
             // Its reader ends, then the session closes the connection.

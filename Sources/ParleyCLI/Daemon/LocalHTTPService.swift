@@ -12,8 +12,10 @@ enum LocalHTTPService {
     /// response still being written, such as an event stream, keeps it open).
     static let idleTimeout: TimeAmount = .seconds(60)
 
-    static func run<Context: RequestContext>(_ name: String, router: Router<Context>,
-                    server: HTTPServerBuilder = .http1(configuration: .init(idleTimeout: idleTimeout)), endpoint: HostAndPort) async throws
+    static func run<Context: RequestContext>(
+        _ name: String, router: Router<Context>,
+        server: HTTPServerBuilder = .http1(configuration: .init(idleTimeout: idleTimeout)), endpoint: HostAndPort
+    ) async throws
     where Context.Source == ApplicationRequestContextSource {
         var logger = Logger(label: name)
         logger.logLevel = .warning
@@ -22,7 +24,8 @@ enum LocalHTTPService {
             configuration: .init(address: .hostname(endpoint.host, port: endpoint.port), serverName: name),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? endpoint.port
-                FileHandle.standardError.write(Data("\(name.replacingOccurrences(of: "-", with: " ")) listening on http://\(endpoint.host):\(port)\n".utf8))
+                FileHandle.standardError.write(
+                    Data("\(name.replacingOccurrences(of: "-", with: " ")) listening on http://\(endpoint.host):\(port)\n".utf8))
             }, logger: logger)
         try await app.runService()
     }

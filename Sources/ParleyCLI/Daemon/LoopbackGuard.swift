@@ -12,7 +12,8 @@ struct LoopbackGuard: Sendable {
     func refusal(of request: Request) -> Response? {
         if request.headers[HTTPField.Name("Origin")!] != nil { return Response(status: .forbidden) }
         guard !["0.0.0.0", "::"].contains(endpoint.host), let host = request.head.authority else { return nil }
-        var name = host, port: Int?
+        var name = host
+        var port: Int?
         if let colon = host.lastIndex(of: ":"), !host.hasSuffix("]"), let number = Int(host[host.index(after: colon)...]) {
             name = String(host[..<colon])
             port = number

@@ -10,8 +10,10 @@ enum MissedMessages {
     /// Hands every message `account` stored after `cursor` to `deliver`, oldest first, in pages of 500; returns the id
     /// of the last one (`cursor` when there was none).
     @discardableResult
-    static func replay(_ account: DaemonAccount, after cursor: Int64,
-                       _ deliver: (DaemonEvent) async throws -> Void) async throws -> Int64 {
+    static func replay(
+        _ account: DaemonAccount, after cursor: Int64,
+        _ deliver: (DaemonEvent) async throws -> Void
+    ) async throws -> Int64 {
         var after = cursor
         while true {
             let missed = try account.client.receivedMessages(after: after)
@@ -32,9 +34,11 @@ extension MissedMessages {
     /// are buffered from before the catch-up read, so nothing falls between the two. A client that falls 10,000 events
     /// behind is not skipped past them: its feed ends after the ones buffered, and it catches up from the database when
     /// it comes back with the last id it saw. With `keepAlive`, its text is written every `interval` as well.
-    static func feed(from peers: DaemonPeers, of account: DaemonAccount?, after cursor: Int64?,
-                     keepAlive: (interval: Duration, text: String)? = nil, frame: @escaping @Sendable (DaemonEvent) -> String,
-                     write: (String) async throws -> Void) async throws {
+    static func feed(
+        from peers: DaemonPeers, of account: DaemonAccount?, after cursor: Int64?,
+        keepAlive: (interval: Duration, text: String)? = nil, frame: @escaping @Sendable (DaemonEvent) -> String,
+        write: (String) async throws -> Void
+    ) async throws {
         let (chunks, continuation) = AsyncStream<(id: Int64, text: String)>.makeStream(bufferingPolicy: .bufferingOldest(10_000))
         let id = peers.add { event in
             guard account == nil || event.account == account?.signalCLIName else { return }

@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A listening stream socket for the daemon's line transports: a Unix domain socket at a path, readable and writable by
@@ -40,9 +41,10 @@ final class SocketListener: Sendable {
             guard info.st_mode & S_IFMT == S_IFSOCK else { throw SetupError(description: "\(path) exists and is not a socket") }
             // A socket someone still answers on belongs to a running daemon: leave it. Only a stale one goes.
             let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-            let answered = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(probe, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-            } == 0
+            let answered =
+                withUnsafePointer(to: &address) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(probe, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+                } == 0
             Glibc.close(probe)
             guard !answered else { throw SetupError(description: "another daemon is listening on \(path)") }
             unlink(path)
@@ -85,9 +87,12 @@ final class SocketListener: Sendable {
         }
         var bound = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        _ = withUnsafeMutablePointer(to: &bound) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) } }
+        _ = withUnsafeMutablePointer(to: &bound) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
         let port = withUnsafePointer(to: &bound) { pointer -> UInt16 in
-            pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin_port) }  // same offset in sockaddr_in6
+            // The port is at the same offset in sockaddr_in6.
+            pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin_port) }
         }
         path = "\(endpoint.host):\(port)"
         socketFile = nil
@@ -111,13 +116,16 @@ final class SocketListener: Sendable {
                         }
                         break
                     }
-                    guard self.open.withLock({ count in
-                        guard count < Self.maximumConnections else { return false }
-                        count += 1
-                        return true
-                    }) else {
+                    guard
+                        self.open.withLock({ count in
+                            guard count < Self.maximumConnections else { return false }
+                            count += 1
+                            return true
+                        })
+                    else {
                         // Told why, in the transport's own terms, before the connection closes.
-                        let refusal = Array(#"{"jsonrpc":"2.0","error":{"code":-32603,"message":"too many connections"},"id":null}"#.utf8) + [10]
+                        let refusal =
+                            Array(#"{"jsonrpc":"2.0","error":{"code":-32603,"message":"too many connections"},"id":null}"#.utf8) + [10]
                         _ = refusal.withUnsafeBytes { Glibc.send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
                         Glibc.close(client)
                         continue
@@ -126,9 +134,10 @@ final class SocketListener: Sendable {
                     // A client that stops reading for 5 s is cut off; until then it holds up only its own writes.
                     var timeout = timeval(tv_sec: 5, tv_usec: 0)
                     _ = setsockopt(client, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-                    continuation.yield(LineConnection(input: client, output: client, ownsDescriptors: true) {
-                        self.open.withLock { $0 -= 1 }
-                    })
+                    continuation.yield(
+                        LineConnection(input: client, output: client, ownsDescriptors: true) {
+                            self.open.withLock { $0 -= 1 }
+                        })
                 }
                 continuation.finish()
             }

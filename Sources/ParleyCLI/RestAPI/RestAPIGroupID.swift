@@ -12,7 +12,7 @@ enum RestAPIGroupID {
     /// signal-cli's group id inside the REST form `text`, or `nil` when `text` is not one.
     static func signalCLIID(in text: String) -> String? {
         guard text.hasPrefix("group."), let data = Data(base64Encoded: String(text.dropFirst(6))),
-              let id = String(data: data, encoding: .utf8), !id.isEmpty
+            let id = String(data: data, encoding: .utf8), !id.isEmpty
         else { return nil }
         return id
     }

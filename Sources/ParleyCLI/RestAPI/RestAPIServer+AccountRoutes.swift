@@ -23,9 +23,11 @@ extension RestAPIServer {
         router.get("/v1/devices/:number") { _, context in
             try await handle {
                 try await list("listDevices", of: try account(context)) { fields in
-                    .object(["id": fields["id"] ?? .null, "name": fields["name"] ?? .null,
-                             "last_seen_timestamp": fields["lastSeenTimestamp"] ?? .null,
-                             "creation_timestamp": fields["createdTimestamp"] ?? .null])
+                    .object([
+                        "id": fields["id"] ?? .null, "name": fields["name"] ?? .null,
+                        "last_seen_timestamp": fields["lastSeenTimestamp"] ?? .null,
+                        "creation_timestamp": fields["createdTimestamp"] ?? .null,
+                    ])
                 }
             }
         }
@@ -33,8 +35,10 @@ extension RestAPIServer {
             try Self.json(.array(accounts.all.map { .string($0.signalCLIName) }))
         }
         forward(router, .put, "/v1/identities/:number/trust/:recipient", to: "trust") { body, context in
-            ["recipient": .string(try context.parameters.require("recipient")),
-             "verifiedSafetyNumber": body["verified_safety_number"] ?? .null, "trustAllKnownKeys": body["trust_all_known_keys"] ?? .null]
+            [
+                "recipient": .string(try context.parameters.require("recipient")),
+                "verifiedSafetyNumber": body["verified_safety_number"] ?? .null, "trustAllKnownKeys": body["trust_all_known_keys"] ?? .null,
+            ]
         }
         forward(router, .post, "/v1/devices/:number", to: "addDevice") { body, _ in ["uri": body["uri"] ?? .null] }
         forward(router, .delete, "/v1/devices/:number/:device", to: "removeDevice") { _, context in
@@ -55,7 +59,8 @@ extension RestAPIServer {
                 _ = try account(context)
                 let mode = try await Self.body(request)["trust_mode"]?.string
                 guard mode == nil || mode == Self.trustMode else {
-                    return try Self.error("Parley's trust mode is \(Self.trustMode): a changed safety number is refused until it is trusted")
+                    return try Self.error(
+                        "Parley's trust mode is \(Self.trustMode): a changed safety number is refused until it is trusted")
                 }
                 return Response(status: .noContent)
             }
@@ -67,10 +72,10 @@ extension RestAPIServer {
             try await handle {
                 let wanted = try context.parameters.require("recipient")
                 guard case .array(let contacts) = try await call("listContacts", on: try account(context), [:]),
-                      case .object(let fields)? = contacts.first(where: { contact in
-                          guard case .object(let fields) = contact else { return false }
-                          return fields["uuid"]?.string == wanted.lowercased() || fields["number"]?.string == wanted
-                      })
+                    case .object(let fields)? = contacts.first(where: { contact in
+                        guard case .object(let fields) = contact else { return false }
+                        return fields["uuid"]?.string == wanted.lowercased() || fields["number"]?.string == wanted
+                    })
                 else { return try Self.error("No contact \(wanted) found", status: .notFound) }
                 return try Self.json(Self.contact(fields))
             }
@@ -115,14 +120,16 @@ extension RestAPIServer {
                 // Streamed (up to 100 MiB) a chunk at a time; a client that leaves a chunk untaken for the stall limit has
                 // its connection closed.
                 let hold = StreamHold(lease, limit: Self.stallLimit, closing: context.channel, waitingForHead: true)
-                return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-                    defer { try? reader.close() }
-                    hold.watch.stopWaiting()
-                    while let chunk = try reader.read(upToCount: 256 * 1024), !chunk.isEmpty {
-                        try await hold.watch.write { try await writer.write(ByteBuffer(bytes: chunk)) }
-                    }
-                    try await writer.finish(nil)
-                })
+                return Response(
+                    status: .ok, headers: headers,
+                    body: ResponseBody { writer in
+                        defer { try? reader.close() }
+                        hold.watch.stopWaiting()
+                        while let chunk = try reader.read(upToCount: 256 * 1024), !chunk.isEmpty {
+                            try await hold.watch.write { try await writer.write(ByteBuffer(bytes: chunk)) }
+                        }
+                        try await writer.finish(nil)
+                    })
             }
         }
         router.delete("/v1/attachments/:id") { _, context in
@@ -137,7 +144,7 @@ extension RestAPIServer {
     /// The served account and local attachment id a route's `{id}` names (`ACCOUNTID_LOCALID`, as events name them).
     private func attachment(_ context: LocalRequestContext) throws -> (DaemonAccount, Int64)? {
         guard let (accountId, id) = SignalCLIEnvelope.parseAttachmentID(try context.parameters.require("id")),
-              let account = accounts.all.first(where: { $0.accountId == accountId })
+            let account = accounts.all.first(where: { $0.accountId == accountId })
         else { return nil }
         return (account, id)
     }

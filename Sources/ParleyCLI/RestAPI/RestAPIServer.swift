@@ -60,10 +60,11 @@ struct RestAPIServer {
         router.add(middleware: LoopbackGuardMiddleware(guard: LoopbackGuard(endpoint: endpoint)))
         router.get("/v1/health") { _, _ in Response(status: .noContent) }
         router.get("/v1/about") { _, _ in
-            try Self.json(.object([
-                "versions": .array([.string("v1"), .string("v2")]), "build": .integer(2), "mode": .string("json-rpc"),
-                "version": .string("unset"), "capabilities": .object(["v2/send": .array([.string("quotes"), .string("mentions")])]),
-            ]))
+            try Self.json(
+                .object([
+                    "versions": .array([.string("v1"), .string("v2")]), "build": .integer(2), "mode": .string("json-rpc"),
+                    "version": .string("unset"), "capabilities": .object(["v2/send": .array([.string("quotes"), .string("mentions")])]),
+                ]))
         }
         router.post("/v2/send") { request, _ in
             try await handle { try Self.json(.array(try await send(try await Self.body(request))), status: .created) }
@@ -96,8 +97,10 @@ struct RestAPIServer {
             }
         }
         forward(router, .post, "/v1/receipts/:number", to: "sendReceipt") { body, _ in
-            ["recipient": body["recipient"] ?? .null, "type": body["receipt_type"] ?? .string("read"),
-             "targetTimestamp": body["timestamp"] ?? .null]
+            [
+                "recipient": body["recipient"] ?? .null, "type": body["receipt_type"] ?? .string("read"),
+                "targetTimestamp": body["timestamp"] ?? .null,
+            ]
         }
         for method in [HTTPRequest.Method.put, .delete] {
             forward(router, method, "/v1/typing-indicator/:number", to: "sendTyping") { body, _ in
@@ -115,13 +118,15 @@ struct RestAPIServer {
         }
         for (method, path) in Self.unsupportedRoutes {
             router.on(RouterPath(path), method: method) { _, _ in
-                try Self.error("\(method.rawValue) \(path) is not supported by Parley's signal-cli-rest-api surface", status: .notImplemented)
+                try Self.error(
+                    "\(method.rawValue) \(path) is not supported by Parley's signal-cli-rest-api surface", status: .notImplemented)
             }
         }
         let sockets = Router(context: RestAPISocketContext.self)
         sockets.ws("/v1/receive/:number") { [endpoint] request, context in
             guard LoopbackGuard(endpoint: endpoint).refusal(of: request) == nil,
-                  let number = context.parameters.get("number"), accounts.named(number) != nil else { return .dontUpgrade }
+                let number = context.parameters.get("number"), accounts.named(number) != nil
+            else { return .dontUpgrade }
             // A catch-up cursor is a local message id; anything else is refused rather than read as "no catch-up".
             if let since = request.uri.queryParameters["since"], (Int64(since) ?? -1) < 0 { return .dontUpgrade }
             return .upgrade([:])
@@ -130,7 +135,8 @@ struct RestAPIServer {
             // Past the cap the socket is closed with 1013 "Try Again Later" (a refused handshake could only be a bare
             // 400 in Hummingbird).
             guard let lease = subscribers.lease() else {
-                try await outbound.close(.unknown(Self.tryAgainLater), reason: "too many /v1/receive sockets: at most \(subscribers.limit) at once")
+                try await outbound.close(
+                    .unknown(Self.tryAgainLater), reason: "too many /v1/receive sockets: at most \(subscribers.limit) at once")
                 return
             }
             let hold = StreamHold(lease, limit: Self.stallLimit, closing: context.requestContext.channel, waitingForHead: false)
@@ -138,9 +144,11 @@ struct RestAPIServer {
             try await stream(to: account, after: since, inbound: inbound, outbound: outbound, holding: hold)
         }
 
-        try await LocalHTTPService.run("parley-rest-api", router: router, server: .http1WebSocketUpgrade(
-            webSocketRouter: sockets, configuration: .init(http1: .init(idleTimeout: LocalHTTPService.idleTimeout))),
-                                       endpoint: endpoint)
+        try await LocalHTTPService.run(
+            "parley-rest-api", router: router,
+            server: .http1WebSocketUpgrade(
+                webSocketRouter: sockets, configuration: .init(http1: .init(idleTimeout: LocalHTTPService.idleTimeout))),
+            endpoint: endpoint)
     }
 
     // MARK: Routes
@@ -161,25 +169,31 @@ struct RestAPIServer {
             throw JSONRPCError.userError("Couldn't process request - Parley does not send view-once attachments")
         }
         var params: [String: JSONValue] = ["message": body["message"] ?? .string("")]
-        params["attachment"] = .array(try given.list("base64_attachments").map { attachment in
-            .string(attachment.hasPrefix("data:") ? attachment : "data:application/octet-stream;base64," + attachment)
-        })
+        params["attachment"] = .array(
+            try given.list("base64_attachments").map { attachment in
+                .string(attachment.hasPrefix("data:") ? attachment : "data:application/octet-stream;base64," + attachment)
+            })
         for (from, to) in [("quote_timestamp", "quoteTimestamp"), ("quote_author", "quoteAuthor"), ("edit_timestamp", "editTimestamp")] {
             if let value = body[from], value != .null { params[to] = value }
         }
         if let mentions = body["mentions"], mentions != .null {
-            guard case .array(let list) = mentions else { throw JSONRPCError.userError("Couldn't process request - mentions must be a list") }
-            params["mention"] = .array(try list.map { mention in
-                guard case .object(let fields) = mention, let author = fields["author"]?.string,
-                      let start = fields["start"]?.integer, let length = fields["length"]?.integer
-                else { throw JSONRPCError.userError("Couldn't process request - a mention needs author, start and length") }
-                return .string("\(start):\(length):\(author)")
-            })
+            guard case .array(let list) = mentions else {
+                throw JSONRPCError.userError("Couldn't process request - mentions must be a list")
+            }
+            params["mention"] = .array(
+                try list.map { mention in
+                    guard case .object(let fields) = mention, let author = fields["author"]?.string,
+                        let start = fields["start"]?.integer, let length = fields["length"]?.integer
+                    else { throw JSONRPCError.userError("Couldn't process request - a mention needs author, start and length") }
+                    return .string("\(start):\(length):\(author)")
+                })
         }
         params["recipient"] = .array(recipients.filter { !$0.hasPrefix("group.") }.map(JSONValue.string))
         // Each group once, however often it is named.
         var named = Set<String>()
-        let groups = try recipients.filter { $0.hasPrefix("group.") }.map { try Self.signalCLIGroupID($0) }.filter { named.insert($0).inserted }
+        let groups = try recipients.filter { $0.hasPrefix("group.") }.map { try Self.signalCLIGroupID($0) }.filter {
+            named.insert($0).inserted
+        }
         params["groupId"] = .array(groups.map(JSONValue.string))
         let result = try await call("send", on: account, params)
         return [.object(["timestamp": .string(Self.timestamp(of: result))])]
@@ -191,8 +205,10 @@ struct RestAPIServer {
     /// from the database, then the live ones — each once. A client that falls 10,000 messages behind is closed with
     /// 1013 and comes back with `?since=`; one that leaves a frame untaken for ``stallLimit`` has its connection closed
     /// by `hold`.
-    private func stream(to account: DaemonAccount, after cursor: Int64?, inbound: WebSocketInboundStream,
-                        outbound: WebSocketOutboundWriter, holding hold: StreamHold) async throws {
+    private func stream(
+        to account: DaemonAccount, after cursor: Int64?, inbound: WebSocketInboundStream,
+        outbound: WebSocketOutboundWriter, holding hold: StreamHold
+    ) async throws {
         try await withThrowingTaskGroup(of: Void.self) { [peers] group in
             // Reading answers the client's pings and notices its close.
             group.addTask { for try await _ in inbound {} }
@@ -239,9 +255,11 @@ struct RestAPIServer {
 
     /// Adds a route that is one signal-cli call on the `{number}` account: `params` builds the call's parameters from
     /// the request's JSON body and path parameters; the answer is `status` without a body.
-    func forward(_ router: Router<LocalRequestContext>, _ method: HTTPRequest.Method, _ path: String, to rpc: String,
-                 answering status: HTTPResponse.Status = .noContent,
-                 params: @escaping @Sendable (_ body: [String: JSONValue], _ context: LocalRequestContext) throws -> [String: JSONValue]) {
+    func forward(
+        _ router: Router<LocalRequestContext>, _ method: HTTPRequest.Method, _ path: String, to rpc: String,
+        answering status: HTTPResponse.Status = .noContent,
+        params: @escaping @Sendable (_ body: [String: JSONValue], _ context: LocalRequestContext) throws -> [String: JSONValue]
+    ) {
         router.on(RouterPath(path), method: method) { request, context in
             try await handle {
                 let body = try await Self.body(request)
@@ -257,13 +275,17 @@ struct RestAPIServer {
     }
 
     /// The answer to a listing route: signal-cli's list `method` for `account`, each entry in this API's shape.
-    func list(_ method: String, of account: DaemonAccount,
-                      _ entry: ([String: JSONValue]) -> JSONValue) async throws -> Response {
+    func list(
+        _ method: String, of account: DaemonAccount,
+        _ entry: ([String: JSONValue]) -> JSONValue
+    ) async throws -> Response {
         guard case .array(let entries) = try await call(method, on: account, [:]) else { return try Self.json(.array([])) }
-        return try Self.json(.array(entries.map { value in
-            guard case .object(let fields) = value else { return value }
-            return entry(fields)
-        }))
+        return try Self.json(
+            .array(
+                entries.map { value in
+                    guard case .object(let fields) = value else { return value }
+                    return entry(fields)
+                }))
     }
 
     func account(_ context: LocalRequestContext) throws -> DaemonAccount {
@@ -272,7 +294,8 @@ struct RestAPIServer {
 
     func account(named number: String) throws -> DaemonAccount {
         guard let account = accounts.named(number) else {
-            throw JSONRPCError.userError("Unknown account \(number): this server serves \(accounts.all.map(\.signalCLIName).joined(separator: ", "))")
+            throw JSONRPCError.userError(
+                "Unknown account \(number): this server serves \(accounts.all.map(\.signalCLIName).joined(separator: ", "))")
         }
         return account
     }
@@ -289,7 +312,9 @@ struct RestAPIServer {
 
     /// signal-cli's recipient parameters for a body's `recipient`: a `group.…` id or a person.
     static func recipient(_ body: [String: JSONValue]) throws -> [String: JSONValue] {
-        guard let recipient = body["recipient"]?.string else { throw JSONRPCError.userError("Couldn't process request - recipient missing") }
+        guard let recipient = body["recipient"]?.string else {
+            throw JSONRPCError.userError("Couldn't process request - recipient missing")
+        }
         if recipient.hasPrefix("group.") { return ["groupId": .string(try signalCLIGroupID(recipient))] }
         return ["recipient": .string(recipient)]
     }
@@ -307,8 +332,9 @@ struct RestAPIServer {
     }
 
     static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok) throws -> Response {
-        Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
-                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: try JSONEncoder().encode(value))))
+        Response(
+            status: status, headers: [.contentType: "application/json; charset=utf-8"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: try JSONEncoder().encode(value))))
     }
 
     static func error(_ message: String, status: HTTPResponse.Status = .badRequest) throws -> Response {

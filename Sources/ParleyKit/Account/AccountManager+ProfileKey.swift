@@ -20,7 +20,8 @@ extension AccountManager {
         let credentials = try database.read(LocalAccount.credentials)
         guard credentials.deviceId == 1 else { throw ParleyError.invalidArgument("only the primary device (1) rotates the profile key") }
         let key = ProfileKey.generate()
-        try await api.setAccountAttributes(AccountAttributesRequest(unidentifiedAccessKey: key.accessKey.base64EncodedString()), as: credentials)
+        try await api.setAccountAttributes(
+            AccountAttributesRequest(unidentifiedAccessKey: key.accessKey.base64EncodedString()), as: credentials)
         try await database.awaitableWrite { db in try Self.keepProfileKey(key, db) }
         return key
     }

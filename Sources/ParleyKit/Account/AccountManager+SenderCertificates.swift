@@ -1,6 +1,6 @@
 import Foundation
-import ParleyProtocol
 import ParleyAPI
+import ParleyProtocol
 
 /// Sealed sender's first client step: the trust root the server named at registration or link, and this device's
 /// sender certificate, checked against it.
@@ -74,7 +74,7 @@ extension AccountManager {
             throw ParleyError.invalidArgument("the server's sender certificate does not check out: \(error)")
         }
         guard certificate.senderUuid == credentials.accountId, certificate.deviceId == credentials.deviceId,
-              certificate.publicKey == identity.publicKey
+            certificate.publicKey == identity.publicKey
         else { throw ParleyError.invalidArgument("the server's sender certificate names another device or identity") }
         return certificate
     }

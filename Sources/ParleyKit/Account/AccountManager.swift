@@ -16,8 +16,10 @@ struct AccountManager: Sendable {
     public static let signedPreKeyLifetime: UInt64 = 7 * 24 * 60 * 60 * 1000
 
     /// A manager for the account in `database` on the server `api` talks to, dating prekeys by `now` (milliseconds since 1970).
-    public init(database: ParleyDatabase, api: ParleyServerClient, store: DatabaseProtocolStore,
-                now: @escaping @Sendable () -> UInt64 = { UInt64(Date().timeIntervalSince1970 * 1000) }) {
+    public init(
+        database: ParleyDatabase, api: ParleyServerClient, store: DatabaseProtocolStore,
+        now: @escaping @Sendable () -> UInt64 = { UInt64(Date().timeIntervalSince1970 * 1000) }
+    ) {
         self.database = database
         self.api = api
         self.store = store
@@ -38,13 +40,15 @@ struct AccountManager: Sendable {
         let password = DeviceCredentials.makePassword()
         let profileKey = ProfileKey.generate()
         try await database.awaitableWrite { [baseURL = api.baseURL] db in
-            try LocalAccountTable.replace(serverURL: baseURL, username: username, accountId: nil, deviceId: nil, password: password,
-                                          identityKeyPair: identity.serialize(), registrationId: registrationId, profileKey: profileKey.bytes, db)
+            try LocalAccountTable.replace(
+                serverURL: baseURL, username: username, accountId: nil, deviceId: nil, password: password,
+                identityKeyPair: identity.serialize(), registrationId: registrationId, profileKey: profileKey.bytes, db)
         }
-        let response = try await api.register(RegisterAccountRequest(
-            username: username, identityKey: identity.publicKey.serialize().base64EncodedString(),
-            registrationId: registrationId, password: password, deviceName: deviceName, inviteToken: inviteToken,
-            unidentifiedAccessKey: profileKey.accessKey.base64EncodedString()))
+        let response = try await api.register(
+            RegisterAccountRequest(
+                username: username, identityKey: identity.publicKey.serialize().base64EncodedString(),
+                registrationId: registrationId, password: password, deviceName: deviceName, inviteToken: inviteToken,
+                unidentifiedAccessKey: profileKey.accessKey.base64EncodedString()))
         try await database.awaitableWrite { db in
             try LocalAccountTable.setRegistered(accountId: response.accountId, deviceId: response.deviceId, db)
             try Self.keepTrustRoot(response.sealedSenderTrustRoot, db)
@@ -65,9 +69,10 @@ struct AccountManager: Sendable {
         }
         guard primary.deviceId == 1 else { throw ParleyError.invalidArgument("only the primary device (1) can link devices") }
         let code = try await api.issueLinkCode(as: primary)
-        let message = DeviceProvisioning(accountId: primary.accountId, username: username,
-                                         identityKeyPair: identity.base64EncodedString(), linkCode: code.code,
-                                         profileKey: profileKey?.base64EncodedString())
+        let message = DeviceProvisioning(
+            accountId: primary.accountId, username: username,
+            identityKeyPair: identity.base64EncodedString(), linkCode: code.code,
+            profileKey: profileKey?.base64EncodedString())
         let envelope = try ProvisioningCipher.encrypt(Array(try JSONEncoder().encode(message)), to: invitation.publicKey)
         try await api.putProvisioningMessage(envelope, at: invitation.address, as: primary)
         // Sends ask the server for this account's devices until the new one is known (it joins when its user finishes).
@@ -84,8 +89,10 @@ struct AccountManager: Sendable {
     /// - Throws: ``ParleyError/Provisioning/timedOut`` when nothing arrived in time; other ``ParleyError/Provisioning``s when the
     ///   envelope does not decrypt under the invitation's key.
     @discardableResult
-    public func completeLink(_ invitation: LinkInvitation, deviceName: String? = nil,
-                             pollInterval: Duration = .seconds(1), timeout: Duration = .seconds(600)) async throws -> DeviceCredentials {
+    public func completeLink(
+        _ invitation: LinkInvitation, deviceName: String? = nil,
+        pollInterval: Duration = .seconds(1), timeout: Duration = .seconds(600)
+    ) async throws -> DeviceCredentials {
         guard let privateKey = invitation.privateKey else {
             throw ParleyError.invalidArgument("only the device that made the invitation can complete it")
         }
@@ -104,15 +111,18 @@ struct AccountManager: Sendable {
         }
         let registrationId = UInt32.random(in: 1...16380)
         let password = DeviceCredentials.makePassword()
-        let linked = try await api.link(LinkDeviceRequest(code: message.linkCode, registrationId: registrationId, password: password,
-                                                          deviceName: deviceName))
+        let linked = try await api.link(
+            LinkDeviceRequest(
+                code: message.linkCode, registrationId: registrationId, password: password,
+                deviceName: deviceName))
         guard linked.accountId == message.accountId else {
             throw ParleyError.provisioning(.malformedMessage("the link code belongs to another account than the message names"))
         }
         try await database.awaitableWrite { [baseURL = api.baseURL] db in
-            try LocalAccountTable.replace(serverURL: baseURL, username: message.username, accountId: linked.accountId, deviceId: linked.deviceId,
-                                          password: password, identityKeyPair: identity, registrationId: registrationId,
-                                          profileKey: try message.profileKey.flatMap { Data(base64Encoded: $0) }.map { try ProfileKey(bytes: $0).bytes }, db)
+            try LocalAccountTable.replace(
+                serverURL: baseURL, username: message.username, accountId: linked.accountId, deviceId: linked.deviceId,
+                password: password, identityKeyPair: identity, registrationId: registrationId,
+                profileKey: try message.profileKey.flatMap { Data(base64Encoded: $0) }.map { try ProfileKey(bytes: $0).bytes }, db)
             try Self.keepTrustRoot(linked.sealedSenderTrustRoot, db)
         }
         try await upload(oneTime: true, signed: true, lastResort: true)
@@ -155,8 +165,10 @@ struct AccountManager: Sendable {
     func upload(oneTime: Bool, signed: Bool, lastResort: Bool, now: UInt64? = nil) async throws {
         let now = now ?? self.now()
         let (credentials, request) = try await database.awaitableWrite { [store] db in
-            (try LocalAccount.credentials(db),
-             try PreKeyGenerator.generate(db, store: store, oneTime: oneTime, signed: signed, lastResort: lastResort, now: now))
+            (
+                try LocalAccount.credentials(db),
+                try PreKeyGenerator.generate(db, store: store, oneTime: oneTime, signed: signed, lastResort: lastResort, now: now)
+            )
         }
         try await api.uploadKeys(request, as: credentials)
     }

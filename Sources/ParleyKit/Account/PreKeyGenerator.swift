@@ -8,8 +8,10 @@ enum PreKeyGenerator {
     static let batchSize = 100
 
     /// Generates what `request` asks for, stores it through `store` inside `db`, and returns the upload.
-    static func generate(_ db: StorageTransaction, store: DatabaseProtocolStore, oneTime: Bool, signed: Bool, lastResort: Bool,
-                         now: UInt64) throws -> UploadKeysRequest {
+    static func generate(
+        _ db: StorageTransaction, store: DatabaseProtocolStore, oneTime: Bool, signed: Bool, lastResort: Bool,
+        now: UInt64
+    ) throws -> UploadKeysRequest {
         let context = TransactionContext(db)
         let identity = try store.identityKeyPair(context: context).privateKey
         let base64 = { (bytes: Data) in bytes.base64EncodedString() }
@@ -19,7 +21,8 @@ enum PreKeyGenerator {
         if signed {
             let record = SignedPreKeyRecord.generate(id: counters.1, timestamp: now, signedBy: identity)
             try store.storeSignedPreKey(record, id: record.id, context: context)
-            signedEntity = SignedPreKeyEntity(keyId: record.id, publicKey: base64(try record.publicKey().serialize()), signature: base64(record.signature))
+            signedEntity = SignedPreKeyEntity(
+                keyId: record.id, publicKey: base64(try record.publicKey().serialize()), signature: base64(record.signature))
             counters.1 = Self.next(counters.1)
         }
         var preKeys: [PreKeyEntity] = []
@@ -32,7 +35,8 @@ enum PreKeyGenerator {
                 counters.0 = Self.next(counters.0)
                 let kem = KyberPreKeyRecord.generate(id: counters.2, timestamp: now, signedBy: identity)
                 try store.storeKyberPreKey(kem, id: kem.id, lastResort: false, context: context)
-                kemKeys.append(SignedPreKeyEntity(keyId: kem.id, publicKey: base64(try kem.publicKey().serialize()), signature: base64(kem.signature)))
+                kemKeys.append(
+                    SignedPreKeyEntity(keyId: kem.id, publicKey: base64(try kem.publicKey().serialize()), signature: base64(kem.signature)))
                 counters.2 = Self.next(counters.2)
             }
         }
@@ -41,12 +45,14 @@ enum PreKeyGenerator {
             let kem = KyberPreKeyRecord.generate(id: counters.2, timestamp: now, signedBy: identity)
             try store.removeLastResortKyberPreKeys(in: db)
             try store.storeKyberPreKey(kem, id: kem.id, lastResort: true, context: context)
-            lastResortEntity = SignedPreKeyEntity(keyId: kem.id, publicKey: base64(try kem.publicKey().serialize()), signature: base64(kem.signature))
+            lastResortEntity = SignedPreKeyEntity(
+                keyId: kem.id, publicKey: base64(try kem.publicKey().serialize()), signature: base64(kem.signature))
             counters.2 = Self.next(counters.2)
         }
         try LocalAccountTable.setNextPreKeyIds(counters, db)
-        return UploadKeysRequest(signedPreKey: signedEntity, preKeys: oneTime ? preKeys : nil,
-                                 kemPreKeys: oneTime ? kemKeys : nil, lastResortKemPreKey: lastResortEntity)
+        return UploadKeysRequest(
+            signedPreKey: signedEntity, preKeys: oneTime ? preKeys : nil,
+            kemPreKeys: oneTime ? kemKeys : nil, lastResortKemPreKey: lastResortEntity)
     }
 
     /// Key ids stay in 1…0xFFFFFF (Signal's medium range), wrapping around.

@@ -14,8 +14,9 @@ public enum AttachmentDecryptor {
         guard ConstantTimeBytes.equal(expected, Array(blob.suffix(32))) else { throw ParleyError.attachment(.macMismatch) }
         let plaintext: Data
         do {
-            plaintext = try AES._CBC.decrypt(blob[16..<(blob.count - 32)], using: SymmetricKey(data: keys.aesKey),
-                                             iv: try AES._CBC.IV(ivBytes: blob[0..<16]))
+            plaintext = try AES._CBC.decrypt(
+                blob[16..<(blob.count - 32)], using: SymmetricKey(data: keys.aesKey),
+                iv: try AES._CBC.IV(ivBytes: blob[0..<16]))
         } catch {
             throw ParleyError.attachment(.badPadding)
         }
@@ -29,8 +30,10 @@ public enum AttachmentDecryptor {
     /// - Returns: SHA-256 of the plaintext written (what duplicate content detection looks up), computed in the
     ///   decrypting pass so the plaintext is not read again.
     @discardableResult
-    public static func decryptFile(at source: URL, to destination: URL, keys: AttachmentKeys, digest: [UInt8],
-                                   plaintextLength: Int, chunkSize: Int = 64 * 1024) throws -> [UInt8] {
+    public static func decryptFile(
+        at source: URL, to destination: URL, keys: AttachmentKeys, digest: [UInt8],
+        plaintextLength: Int, chunkSize: Int = 64 * 1024
+    ) throws -> [UInt8] {
         let size = try fileSize(source)
         guard size >= 64, (size - 48) % 16 == 0 else { throw ParleyError.attachment(.malformedBlob) }
         guard plaintextLength >= 0, plaintextLength <= size - 48 else { throw ParleyError.attachment(.badPadding) }

@@ -16,8 +16,10 @@ public enum AttachmentFileEncryption {
 
     /// Encrypts `source` into `destination` with fresh keys, `chunkSize` bytes at a time; `progress` receives the
     /// plaintext bytes done.
-    public static func encrypt(_ source: URL, to destination: URL, chunkSize: Int = 64 * 1024,
-                               progress: (Int) -> Void = { _ in }) throws -> Result {
+    public static func encrypt(
+        _ source: URL, to destination: URL, chunkSize: Int = 64 * 1024,
+        progress: (Int) -> Void = { _ in }
+    ) throws -> Result {
         let length = try AttachmentDecryptor.fileSize(source)
         let keys = AttachmentKeys.generate()
         var encryptor = AttachmentEncryptor(keys: keys, plaintextLength: length)

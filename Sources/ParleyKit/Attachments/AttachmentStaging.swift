@@ -33,7 +33,8 @@ final class AttachmentStaging: Sendable {
             let lock = open(directory.appendingPathComponent(".lock").path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
             guard lock >= 0, flock(lock, LOCK_EX | LOCK_NB) == 0 else {
                 if lock >= 0 { Foundation.close(lock) }
-                throw ParleyError.invalidArgument("cannot lock the staging directory \(directory.path): \(String(cString: strerror(errno)))")
+                throw ParleyError.invalidArgument(
+                    "cannot lock the staging directory \(directory.path): \(String(cString: strerror(errno)))")
             }
             current = (directory, lock)
             return directory
@@ -42,7 +43,12 @@ final class AttachmentStaging: Sendable {
 
     /// Removes this process's directory and everything in it.
     func close() {
-        guard let (directory, lock) = current.withLock({ current in defer { current = nil }; return current }) else { return }
+        guard
+            let (directory, lock) = current.withLock({ current in
+                defer { current = nil }
+                return current
+            })
+        else { return }
         try? FileManager.default.removeItem(at: directory)
         Foundation.close(lock)
     }
@@ -50,7 +56,9 @@ final class AttachmentStaging: Sendable {
     /// Removes the staging directories no living process holds (best effort: what cannot be removed stays for the
     /// next sweep). A directory still without its lock file is being made and is left alone unless an hour old.
     func sweep() {
-        guard let entries = try? FileManager.default.contentsOfDirectory(at: root, includingPropertiesForKeys: [.creationDateKey]) else { return }
+        guard let entries = try? FileManager.default.contentsOfDirectory(at: root, includingPropertiesForKeys: [.creationDateKey]) else {
+            return
+        }
         let own = current.withLock { $0?.directory.standardizedFileURL }
         for entry in entries where entry.standardizedFileURL != own {
             let lock = open(entry.appendingPathComponent(".lock").path, O_RDWR | O_CLOEXEC)

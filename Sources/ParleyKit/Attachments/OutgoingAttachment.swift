@@ -16,9 +16,12 @@ public struct OutgoingAttachment: Sendable, Equatable {
     /// An attachment; the type is guessed from the file name's extension when not given.
     ///
     /// - Throws: ``ParleyError/invalidArgument(_:)`` for a waveform longer than 100 samples or outside 0…1.
-    public init(file: URL, contentType: String? = nil, voiceNote: Bool = false, durationMilliseconds: UInt32? = nil,
-                waveform: [Float] = []) throws {
-        guard waveform.count <= AttachmentPointer.maximumWaveformSamples, waveform.allSatisfy({ $0.isFinite && (0...1).contains($0) }) else {
+    public init(
+        file: URL, contentType: String? = nil, voiceNote: Bool = false, durationMilliseconds: UInt32? = nil,
+        waveform: [Float] = []
+    ) throws {
+        guard waveform.count <= AttachmentPointer.maximumWaveformSamples, waveform.allSatisfy({ $0.isFinite && (0...1).contains($0) })
+        else {
             throw ParleyError.invalidArgument("a waveform is at most \(AttachmentPointer.maximumWaveformSamples) samples in 0…1")
         }
         self.file = file
@@ -33,8 +36,9 @@ public struct OutgoingAttachment: Sendable, Equatable {
     /// - Throws: ``ParleyError/Audio`` when the file is not PCM or float WAV.
     public static func voiceNote(wav file: URL) throws -> OutgoingAttachment {
         let analysis = try WAVAnalysis(file: file)
-        return try OutgoingAttachment(file: file, contentType: "audio/wav", voiceNote: true,
-                                      durationMilliseconds: analysis.durationMilliseconds, waveform: analysis.waveform)
+        return try OutgoingAttachment(
+            file: file, contentType: "audio/wav", voiceNote: true,
+            durationMilliseconds: analysis.durationMilliseconds, waveform: analysis.waveform)
     }
 
     /// The MIME type of common extensions, `application/octet-stream` otherwise.

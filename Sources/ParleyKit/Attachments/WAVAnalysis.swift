@@ -42,15 +42,18 @@ public struct WAVAnalysis: Sendable, Equatable {
             let id = String(decoding: chunk[0..<4], as: UTF8.self)
             let size = UInt64(Self.uint32(chunk, 4))
             offset += 8
-            guard offset + size <= fileSize || id == "data" else { throw ParleyError.audio(.malformed("the \(id) chunk runs past the end of the file")) }
+            guard offset + size <= fileSize || id == "data" else {
+                throw ParleyError.audio(.malformed("the \(id) chunk runs past the end of the file"))
+            }
             if id == "fmt " {
                 guard size >= 16, size <= 1024 else { throw ParleyError.audio(.malformed("fmt chunk of \(size) bytes")) }
                 let body = try read(Int(size))
                 guard body.count == Int(size) else { throw ParleyError.audio(.malformed("truncated fmt chunk")) }
                 var encoding = Self.uint16(body, 0)
                 if encoding == 0xFFFE, size >= 26 { encoding = Self.uint16(body, 24) }  // WAVE_FORMAT_EXTENSIBLE: the sub-format's tag
-                format = Format(encoding: encoding, channels: Self.uint16(body, 2), sampleRate: Self.uint32(body, 4),
-                                blockAlign: Self.uint16(body, 12), bitsPerSample: Self.uint16(body, 14))
+                format = Format(
+                    encoding: encoding, channels: Self.uint16(body, 2), sampleRate: Self.uint32(body, 4),
+                    blockAlign: Self.uint16(body, 12), bitsPerSample: Self.uint16(body, 14))
             } else if id == "data" {
                 guard let format else { throw ParleyError.audio(.malformed("data before fmt")) }
                 // A streamed recording may leave the size at 0 or 0xFFFFFFFF: the data then runs to the end of the file.
@@ -78,7 +81,8 @@ public struct WAVAnalysis: Sendable, Equatable {
         default: throw ParleyError.audio(.unsupportedFormat("encoding \(format.encoding), \(format.bitsPerSample) bits per sample"))
         }
         guard Int(format.blockAlign) == bytesPerSample * Int(format.channels) else {
-            throw ParleyError.audio(.malformed("block align \(format.blockAlign) for \(format.channels) × \(format.bitsPerSample)-bit samples"))
+            throw ParleyError.audio(
+                .malformed("block align \(format.blockAlign) for \(format.channels) × \(format.bitsPerSample)-bit samples"))
         }
         let frameBytes = Int(format.blockAlign)
         let frames = bytes / UInt64(frameBytes)

@@ -1,8 +1,8 @@
 import Crypto
 import CryptoExtras
 import Foundation
-import ParleyPassword
 import ParleyAPI
+import ParleyPassword
 
 /// Turns the PIN's OPRF output into a backup's keys: a slow stretch (Argon2id; or PBKDF2-SHA256 with seed 004's
 /// 100,000 iterations, which Parley backups may still name — applied to the OPRF output, so seed 004's own
@@ -64,7 +64,7 @@ public enum BackupKDF {
         switch parameters.algorithm {
         case .argon2id:
             guard let memory = Int(exactly: parameters.memLimit ?? 0),
-                  let output = Argon2id.derive(oprfOutput, salt: salt, opsLimit: parameters.opsLimit ?? 0, memLimit: memory)
+                let output = Argon2id.derive(oprfOutput, salt: salt, opsLimit: parameters.opsLimit ?? 0, memLimit: memory)
             else { throw ParleyError.backup(.malformed("Argon2id refused its limits or ran out of memory")) }
             stretched = output
         case .pbkdf2SHA256:

@@ -55,7 +55,9 @@ public struct BackupSecrets: Codable, Sendable, Equatable, CustomStringConvertib
         }
         do {
             let secrets = try JSONDecoder().decode(BackupSecrets.self, from: plaintext)
-            guard secrets.version == 1 else { throw ParleyError.backup(.malformed("backup layout \(secrets.version) is newer than this client")) }
+            guard secrets.version == 1 else {
+                throw ParleyError.backup(.malformed("backup layout \(secrets.version) is newer than this client"))
+            }
             return secrets
         } catch ParleyError.backup(let reason) {
             throw ParleyError.backup(reason)

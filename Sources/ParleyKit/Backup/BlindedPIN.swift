@@ -1,5 +1,5 @@
-import ParleyPassword
 import Crypto
+import ParleyPassword
 
 /// The client's side of the PIN backup's oblivious PRF (2HashDH over ristretto255).
 ///
@@ -30,7 +30,9 @@ public struct BlindedPIN: Sendable {
         guard let element = Ristretto255.element(fromHash: Array(SHA512.hash(data: input))), let blind = Ristretto255.randomScalar() else {
             throw ParleyError.backup(.malformed("libsodium failed to initialise"))
         }
-        guard let blinded = Ristretto255.multiply(blind, element) else { throw ParleyError.backup(.malformed("the PIN could not be blinded")) }
+        guard let blinded = Ristretto255.multiply(blind, element) else {
+            throw ParleyError.backup(.malformed("the PIN could not be blinded"))
+        }
         self.pin = pinBytes
         self.element = element
         self.blind = blind

@@ -27,8 +27,10 @@ public struct KeyBackup: Sendable {
 
     /// Backups of the account in `database` on the server `api` talks to; new backups stretch with Argon2id at
     /// `argon2` (lower only in tests).
-    public init(database: ParleyDatabase, api: ParleyServerClient, store: DatabaseProtocolStore,
-                argon2: BackupKDF.Argon2Limits = .interactive) {
+    public init(
+        database: ParleyDatabase, api: ParleyServerClient, store: DatabaseProtocolStore,
+        argon2: BackupKDF.Argon2Limits = .interactive
+    ) {
         self.database = database
         self.api = api
         self.store = store
@@ -46,9 +48,12 @@ public struct KeyBackup: Sendable {
             let credentials = try LocalAccount.credentials(db)
             guard let account = try LocalAccountTable.account(db), let identity = try LocalAccountTable.identityKeyPair(db)
             else { throw ParleyError.notRegistered }
-            return (credentials, BackupSecrets(
-                accountId: credentials.accountId, username: account.username, password: credentials.password,
-                identityKeyPair: identity, registrationId: account.registrationId))
+            return (
+                credentials,
+                BackupSecrets(
+                    accountId: credentials.accountId, username: account.username, password: credentials.password,
+                    identityKeyPair: identity, registrationId: account.registrationId)
+            )
         }
         guard credentials.deviceId == 1 else { throw ParleyError.backup(.notPrimaryDevice) }
         let blinded = try BlindedPIN(pin: pin, username: secrets.username)
@@ -122,9 +127,10 @@ public struct KeyBackup: Sendable {
         var generator = SystemRandomNumberGenerator()
         let password = Data((0..<24).map { _ in UInt8.random(in: 0...255, using: &generator) }).base64EncodedString()
         try await database.awaitableWrite { [baseURL = api.baseURL, registrationId] db in
-            try LocalAccountTable.replace(serverURL: baseURL, username: secrets.username, accountId: secrets.accountId, deviceId: 1,
-                                          password: password, identityKeyPair: secrets.identityKeyPair, registrationId: registrationId,
-                                          profileKey: nil, db)
+            try LocalAccountTable.replace(
+                serverURL: baseURL, username: secrets.username, accountId: secrets.accountId, deviceId: 1,
+                password: password, identityKeyPair: secrets.identityKeyPair, registrationId: registrationId,
+                profileKey: nil, db)
             try SettingsTable.set(Self.restorePendingSetting, to: secrets.password, db)
         }
         return try await finishRestore(previousPassword: secrets.password, pin: pin)
@@ -134,8 +140,10 @@ public struct KeyBackup: Sendable {
     /// old credential, or the new one when an earlier attempt got that far), upload fresh prekeys, back up again.
     private func finishRestore(previousPassword: String, pin: String) async throws -> DeviceCredentials {
         let (credentials, registrationId) = try database.read { db in
-            (try LocalAccount.credentials(db),
-             try LocalAccountTable.registrationId(db) ?? 0)
+            (
+                try LocalAccount.credentials(db),
+                try LocalAccountTable.registrationId(db) ?? 0
+            )
         }
         let previous = DeviceCredentials(accountId: credentials.accountId, deviceId: 1, password: previousPassword)
         do {
@@ -155,8 +163,8 @@ public struct KeyBackup: Sendable {
         switch parameters.algorithm {
         case .argon2id:
             guard let ops = parameters.opsLimit, let memory = parameters.memLimit,
-                  (argon2.opsLimit...max(argon2.opsLimit, 8)).contains(ops),
-                  (argon2.memLimit...max(argon2.memLimit, 256 << 20)).contains(memory)
+                (argon2.opsLimit...max(argon2.opsLimit, 8)).contains(ops),
+                (argon2.memLimit...max(argon2.memLimit, 256 << 20)).contains(memory)
             else { throw ParleyError.backup(.malformed("the server asked for an Argon2id stretch outside what this client accepts")) }
         case .pbkdf2SHA256:
             guard let iterations = parameters.iterations, (BackupKDF.pbkdf2Iterations...1_000_000).contains(iterations) else {

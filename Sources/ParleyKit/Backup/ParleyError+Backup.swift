@@ -22,7 +22,8 @@ extension ParleyError {
         public var description: String {
             switch self {
             case .pinTooShort: return "the PIN must be at least \(KeyBackup.minimumPINLength) characters"
-            case .wrongPIN(let left) where left > 0: return "wrong PIN: \(left) attempt\(left == 1 ? "" : "s") left before the server deletes the backup"
+            case .wrongPIN(let left) where left > 0:
+                return "wrong PIN: \(left) attempt\(left == 1 ? "" : "s") left before the server deletes the backup"
             case .wrongPIN: return "wrong PIN: no attempts left, the server has deleted the backup"
             case .wiped: return "the server deleted the backup after too many wrong PINs"
             case .rateLimited(let seconds): return "too many PIN attempts: try again in \(seconds) s"

@@ -16,7 +16,8 @@ public struct GroupInfo: Sendable, Equatable, Codable {
     public let left: Bool
 
     init(_ group: StoredGroup) {
-        self.init(id: group.id, threadId: group.threadId, title: group.title, members: group.members, revision: group.revision, left: group.left)
+        self.init(
+            id: group.id, threadId: group.threadId, title: group.title, members: group.members, revision: group.revision, left: group.left)
     }
 
     init(id: Data, threadId: Int64, title: String, members: [String], revision: UInt32, left: Bool) {

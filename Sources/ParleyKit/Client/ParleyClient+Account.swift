@@ -27,8 +27,10 @@ extension ParleyClient {
     /// - Throws: ``ParleyError/Provisioning/timedOut`` when nothing arrived in time; other ``ParleyError/Provisioning``s
     ///   when what arrived does not decrypt under the invitation's key.
     @discardableResult
-    public func completeLink(_ invitation: LinkInvitation, deviceName: String? = nil,
-                             timeout: Duration = .seconds(600)) async throws -> DeviceCredentials {
+    public func completeLink(
+        _ invitation: LinkInvitation, deviceName: String? = nil,
+        timeout: Duration = .seconds(600)
+    ) async throws -> DeviceCredentials {
         try await accounts.completeLink(invitation, deviceName: deviceName, timeout: timeout)
     }
 

@@ -7,8 +7,10 @@ extension ParleyClient {
     /// Downloads, checks (digest and MAC) and decrypts attachment `attachmentId` into `destination`, and records it as
     /// downloaded there — unless `recordingIt` is false: a copy handed on and removed by the caller (a front door
     /// serving the bytes) leaves the attachment as it was.
-    public func downloadAttachment(_ attachmentId: Int64, to destination: URL, recordingIt: Bool = true,
-                                   progress: @escaping @Sendable (Int64) -> Void = { _ in }) async throws {
+    public func downloadAttachment(
+        _ attachmentId: Int64, to destination: URL, recordingIt: Bool = true,
+        progress: @escaping @Sendable (Int64) -> Void = { _ in }
+    ) async throws {
         guard let download = try database.read({ db in try AttachmentsTable.download(attachmentId, db) }) else {
             throw ParleyError.invalidArgument("no downloadable attachment \(attachmentId)")
         }
@@ -36,7 +38,8 @@ extension ParleyClient {
         let verdict = await contentDetection.contains(hash)
         if verdict.blocked {
             try await database.awaitableWrite { db in
-                try AttachmentsTable.markBlocked(attachmentId, reason: "content hash \(hash) is in the \(verdict.banks.joined(separator: ", ")) bank", db)
+                try AttachmentsTable.markBlocked(
+                    attachmentId, reason: "content hash \(hash) is in the \(verdict.banks.joined(separator: ", ")) bank", db)
             }
             throw ParleyError.duplicateBlocked(fileName: destination.lastPathComponent)
         }

@@ -7,7 +7,9 @@ extension ParleyClient {
     /// the report. Every member learns of it 1:1; messages then go out with Sender Keys.
     /// - Throws: ``ParleyError/invalidArgument(_:)`` for an empty or over-long title or too many members;
     ///   ``ParleyError/Server`` when a username is unknown.
-    public func createGroup(title: String, members: [String], attempt: DeliveryAttempt = .dueJobs) async throws -> (id: Data, report: SendReport) {
+    public func createGroup(title: String, members: [String], attempt: DeliveryAttempt = .dueJobs) async throws -> (
+        id: Data, report: SendReport
+    ) {
         let accountIds = try await resolve(people: members)
         let id = try sender.createGroup(title: title, members: accountIds)
         return (id, try await settleGroupChange(attempt: attempt))
@@ -18,9 +20,12 @@ extension ParleyClient {
     /// - Throws: ``ParleyError/invalidArgument(_:)`` for an unknown group, one this account left, or a change a group
     ///   cannot take; ``ParleyError/Server`` when a username is unknown.
     @discardableResult
-    public func updateGroup(_ groupId: Data, title: String? = nil, adding: [String] = [], removing: [String] = [],
-                            attempt: DeliveryAttempt = .dueJobs) async throws -> SendReport {
-        let added = try await resolve(people: adding), removed = try await resolve(people: removing)
+    public func updateGroup(
+        _ groupId: Data, title: String? = nil, adding: [String] = [], removing: [String] = [],
+        attempt: DeliveryAttempt = .dueJobs
+    ) async throws -> SendReport {
+        let added = try await resolve(people: adding)
+        let removed = try await resolve(people: removing)
         if let title { try sender.renameGroup(groupId, to: title) }
         if !added.isEmpty { try sender.addMembers(added, to: groupId) }
         if !removed.isEmpty { try sender.removeMembers(removed, from: groupId) }

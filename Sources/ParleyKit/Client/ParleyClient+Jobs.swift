@@ -26,8 +26,10 @@ extension ParleyClient {
     /// and without limit — a message is never failed for being written offline; 429 and 5xx answers count toward
     /// ``MessageSender/maximumAttempts``. `uploadProgress` hears about attachment uploads (for a progress bar).
     @discardableResult
-    func runJobs(includingWaiting: Bool = false,
-                 uploadProgress: @escaping TransferProgress = { _, _, _ in }) async throws -> JobReport {
+    func runJobs(
+        includingWaiting: Bool = false,
+        uploadProgress: @escaping TransferProgress = { _, _, _ in }
+    ) async throws -> JobReport {
         try await jobs.runDue(includingWaiting: includingWaiting, uploadProgress: uploadProgress)
     }
 }

@@ -1,8 +1,8 @@
 import AsyncHTTPClient
 import Foundation
 import Logging
-import ParleyAPI
 import NIOCore
+import ParleyAPI
 import Synchronization
 
 extension ParleyClient {
@@ -22,7 +22,8 @@ extension ParleyClient {
             throw ParleyError.notRegistered
         }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let key = try passphrase.map { try DatabaseKey.fromPassphrase($0, saltFile: directory.appendingPathComponent("client.salt")) }
+        let key =
+            try passphrase.map { try DatabaseKey.fromPassphrase($0, saltFile: directory.appendingPathComponent("client.salt")) }
             ?? DatabaseKey.fromKeyFile(at: directory.appendingPathComponent("client.key"))
         let database = try ParleyDatabase(path: directory.appendingPathComponent("client.sqlite").path, key: key)
         guard let url = try server ?? database.read(LocalAccount.serverURL) else {
@@ -35,9 +36,10 @@ extension ParleyClient {
         let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         // Sealed sends get connections of their own, never one that just carried this device's credentials.
         let unidentifiedHTTP = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        let client = ParleyClient(database: database, api: ParleyServerClient(baseURL: url, http: http, unidentifiedHTTP: unidentifiedHTTP),
-                                  attachmentDirectory: directory.appendingPathComponent("attachments"),
-                                  contentDetection: contentDetection, logger: logger)
+        let client = ParleyClient(
+            database: database, api: ParleyServerClient(baseURL: url, http: http, unidentifiedHTTP: unidentifiedHTTP),
+            attachmentDirectory: directory.appendingPathComponent("attachments"),
+            contentDetection: contentDetection, logger: logger)
         client.ownedHTTPClients.withLock { $0 = [http, unidentifiedHTTP] }
         // Files a killed or interrupted process was making (plaintext among them) go before anything else happens.
         client.staging.sweep()
@@ -68,7 +70,8 @@ extension ParleyClient {
         do {
             found = try await api.lookup(username: recipient, as: try credentials())
         } catch ParleyError.server(.transport(let detail)) {
-            throw ParleyError.server(.transport("\(detail); \(recipient) is not a contact on this device yet, and only the server can look the name up"))
+            throw ParleyError.server(
+                .transport("\(detail); \(recipient) is not a contact on this device yet, and only the server can look the name up"))
         }
         try remember(username: found.username, for: found.accountId)
         return found.accountId

@@ -20,7 +20,8 @@ extension ParleyClient {
         let key = P256.KeyAgreement.PrivateKey()
         var generator = SystemRandomNumberGenerator()
         let auth = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        let target = PushTarget.webPush(endpoint: endpoint, p256dh: Base64URL.encode(key.publicKey.x963Representation), auth: Base64URL.encode(auth))
+        let target = PushTarget.webPush(
+            endpoint: endpoint, p256dh: Base64URL.encode(key.publicKey.x963Representation), auth: Base64URL.encode(auth))
         try await registerPushTarget(target)
         return target
     }

@@ -8,8 +8,10 @@ extension ParleyClient {
     /// received ones unread) in the 1:1 conversation with `accountId`, named `username`, timestamped from `firstTimestamp`
     /// on; returns the thread's id. Written in transactions of 10,000 messages.
     @discardableResult
-    public func seedConversation(with accountId: String, username: String, messages count: Int, firstTimestamp: UInt64,
-                                 unread: Int = 3, body: (Int) -> String) throws -> Int64 {
+    public func seedConversation(
+        with accountId: String, username: String, messages count: Int, firstTimestamp: UInt64,
+        unread: Int = 3, body: (Int) -> String
+    ) throws -> Int64 {
         let threadId = try database.write { db in try ThreadsTable.oneToOne(with: accountId, username: username, now: firstTimestamp, db) }
         var written = 0
         while written < count {
@@ -17,10 +19,12 @@ extension ParleyClient {
             try database.write { db in
                 for index in written..<(written + batch) {
                     let outgoing = index % 2 == 0
-                    guard let id = try MessagesTable.insert(NewMessage(
-                        threadId: threadId, outgoing: outgoing, authorAccountId: outgoing ? "me" : accountId, authorDeviceId: 1,
-                        timestamp: firstTimestamp + UInt64(index), body: body(index),
-                        status: outgoing ? .delivered : .received, replyToId: nil), db)
+                    guard
+                        let id = try MessagesTable.insert(
+                            NewMessage(
+                                threadId: threadId, outgoing: outgoing, authorAccountId: outgoing ? "me" : accountId, authorDeviceId: 1,
+                                timestamp: firstTimestamp + UInt64(index), body: body(index),
+                                status: outgoing ? .delivered : .received, replyToId: nil), db)
                     else { continue }
                     if !outgoing, index < count - unread { try MessagesTable.markRead(id, db) }
                 }

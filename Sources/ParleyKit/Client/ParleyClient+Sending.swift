@@ -10,8 +10,10 @@ extension ParleyClient {
     /// - Throws: ``ParleyError/invalidArgument(_:)`` for an empty message, a mention out of range, an unknown group or
     ///   one this account left; ``ParleyError/Server`` when no account has the username.
     @discardableResult
-    public func send(_ draft: MessageDraft, to recipient: Recipient, attempt: DeliveryAttempt = .everything,
-                     uploadProgress: @escaping TransferProgress = { _, _, _ in }) async throws -> SendReport {
+    public func send(
+        _ draft: MessageDraft, to recipient: Recipient, attempt: DeliveryAttempt = .everything,
+        uploadProgress: @escaping TransferProgress = { _, _, _ in }
+    ) async throws -> SendReport {
         let id = try await enqueue(draft, to: recipient)
         let jobs = try await runJobs(for: attempt, uploadProgress: uploadProgress)
         return try report(ofMessage: id, jobs: jobs)
@@ -21,8 +23,10 @@ extension ParleyClient {
     /// also what waits out a retry's backoff). Failures to reach the server are retried later, with backoff and without
     /// limit — a message is never failed for being written offline; 429 and 5xx answers count toward a limit of attempts.
     @discardableResult
-    public func sendQueued(attempt: DeliveryAttempt = .everything,
-                           uploadProgress: @escaping TransferProgress = { _, _, _ in }) async throws -> JobReport {
+    public func sendQueued(
+        attempt: DeliveryAttempt = .everything,
+        uploadProgress: @escaping TransferProgress = { _, _, _ in }
+    ) async throws -> JobReport {
         try await runJobs(for: attempt, uploadProgress: uploadProgress)
     }
 
@@ -30,8 +34,10 @@ extension ParleyClient {
     /// reaction when `remove` is set.
     /// - Throws: ``ParleyError/invalidArgument(_:)`` when `emoji` is not one emoji or there is no such message.
     @discardableResult
-    public func react(_ emoji: String, to messageId: Int64, remove: Bool = false,
-                      attempt: DeliveryAttempt = .dueJobs) async throws -> SendReport {
+    public func react(
+        _ emoji: String, to messageId: Int64, remove: Bool = false,
+        attempt: DeliveryAttempt = .dueJobs
+    ) async throws -> SendReport {
         try await settleAct(sentAt: try sender.react(emoji, to: messageId, remove: remove), attempt: attempt)
     }
 
@@ -40,8 +46,10 @@ extension ParleyClient {
     /// - Throws: ``ParleyError/invalidArgument(_:)`` for an empty or over-long text, or a message that is not this
     ///   account's or too old.
     @discardableResult
-    public func edit(_ messageId: Int64, body: String, mentions: [Mention] = [],
-                     attempt: DeliveryAttempt = .dueJobs) async throws -> SendReport {
+    public func edit(
+        _ messageId: Int64, body: String, mentions: [Mention] = [],
+        attempt: DeliveryAttempt = .dueJobs
+    ) async throws -> SendReport {
         try await settleAct(sentAt: try sender.edit(messageId, body: body, mentions: mentions), attempt: attempt)
     }
 
@@ -82,16 +90,19 @@ extension ParleyClient {
     func enqueue(_ draft: MessageDraft, to recipient: Recipient) async throws -> Int64 {
         switch recipient {
         case .group(let groupId):
-            return try sender.enqueue(body: draft.body, toGroup: groupId, files: draft.attachments, replyTo: draft.replyTo,
-                                      mentions: draft.mentions)
+            return try sender.enqueue(
+                body: draft.body, toGroup: groupId, files: draft.attachments, replyTo: draft.replyTo,
+                mentions: draft.mentions)
         case .person(let name):
             do {
-                return try sender.enqueue(body: draft.body, to: try await resolve(name), files: draft.attachments,
-                                          replyTo: draft.replyTo, mentions: draft.mentions)
+                return try sender.enqueue(
+                    body: draft.body, to: try await resolve(name), files: draft.attachments,
+                    replyTo: draft.replyTo, mentions: draft.mentions)
             } catch ParleyError.server(.transport) where UUID(uuidString: name) == nil {
                 // A name never looked up, and no server to ask: the message waits with the name.
-                return try sender.enqueue(body: draft.body, toUnresolvedUsername: name, files: draft.attachments,
-                                          replyTo: draft.replyTo, mentions: draft.mentions)
+                return try sender.enqueue(
+                    body: draft.body, toUnresolvedUsername: name, files: draft.attachments,
+                    replyTo: draft.replyTo, mentions: draft.mentions)
             }
         }
     }
@@ -108,11 +119,12 @@ extension ParleyClient {
     /// Where message `id` stands after `jobs`.
     func report(ofMessage id: Int64, jobs: JobReport) throws -> SendReport {
         let message = try message(id: id)
-        let status: SendReport.Status = switch message?.status {
-        case .sent, .delivered, .read: .sent
-        case .failed: .failed
-        default: .queued
-        }
+        let status: SendReport.Status =
+            switch message?.status {
+            case .sent, .delivered, .read: .sent
+            case .failed: .failed
+            default: .queued
+            }
         return SendReport(messageId: id, timestamp: message?.timestamp, status: status, failure: try failure(ofMessage: id), jobs: jobs)
     }
 

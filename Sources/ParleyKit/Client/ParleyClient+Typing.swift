@@ -1,6 +1,6 @@
 import Foundation
-import ParleyAPI
 import Logging
+import ParleyAPI
 import ParleyProtocol
 import Synchronization
 
@@ -59,14 +59,17 @@ extension ParleyClient {
 
     /// `content` encrypted for each of `accountId`'s devices and sealed when it may be, in as many events as the copies
     /// need; `nil` when there is no session with `accountId` yet.
-    private func typingIndicator(_ content: MessageContent, to accountId: String, groupId: Data?,
-                                 as credentials: DeviceCredentials) async throws -> TypingIndicator? {
+    private func typingIndicator(
+        _ content: MessageContent, to accountId: String, groupId: Data?,
+        as credentials: DeviceCredentials
+    ) async throws -> TypingIndicator? {
         var copies = try await delivery.ephemeralCopies(content, to: accountId, as: credentials)
         guard !copies.isEmpty else { return nil }
         let access = try await delivery.unidentified.access(to: accountId, as: credentials)
         if let access {
-            copies = try delivery.unidentified.seal(copies, to: accountId, certificate: access.certificate, contentHint: .implicit,
-                                                    groupId: groupId)
+            copies = try delivery.unidentified.seal(
+                copies, to: accountId, certificate: access.certificate, contentHint: .implicit,
+                groupId: groupId)
         }
         // The server relays events of at most 4 KiB; copies made while a session is still in its prekey stage are
         // large, so they go in as many events as they need (each device picks its own copy).
@@ -137,7 +140,8 @@ extension ParleyClient {
         guard content.count <= EphemeralKind.maximumContentBytes else {
             throw ParleyError.invalidArgument("a typing indicator for one device does not fit in an ephemeral event")
         }
-        return EphemeralEvent(destinationAccountId: accountId, kind: EphemeralKind.typing, content: content.base64EncodedString(),
-                              timestamp: now())
+        return EphemeralEvent(
+            destinationAccountId: accountId, kind: EphemeralKind.typing, content: content.base64EncodedString(),
+            timestamp: now())
     }
 }

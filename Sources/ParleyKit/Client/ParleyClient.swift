@@ -1,9 +1,9 @@
 import AsyncHTTPClient
 import Foundation
-import Synchronization
 import Logging
 import ParleyAPI
 import ParleyProtocol
+import Synchronization
 
 /// A Parley account on this machine: its encrypted database, the server it talks to, and the pipelines between.
 /// Everything the `parley` command does goes through here.
@@ -50,10 +50,12 @@ public final class ParleyClient: Sendable {
     /// checked against the hash banks of `contentDetectionServer` (the same server unless given) as
     /// `contentDetection` says. `now` is the clock for disappearing messages and typing indicators (milliseconds;
     /// injectable for tests).
-    public init(database: ParleyDatabase, api: ParleyServerClient, attachmentDirectory: URL,
-                contentDetection: ContentDetectionConfiguration = ContentDetectionConfiguration(),
-                contentDetectionServer: ParleyServerClient? = nil, logger: Logger = Logger(label: "parley"),
-                now: @escaping @Sendable () -> UInt64 = { UInt64(Date().timeIntervalSince1970 * 1000) }) {
+    public init(
+        database: ParleyDatabase, api: ParleyServerClient, attachmentDirectory: URL,
+        contentDetection: ContentDetectionConfiguration = ContentDetectionConfiguration(),
+        contentDetectionServer: ParleyServerClient? = nil, logger: Logger = Logger(label: "parley"),
+        now: @escaping @Sendable () -> UInt64 = { UInt64(Date().timeIntervalSince1970 * 1000) }
+    ) {
         let store = DatabaseProtocolStore(now: now)
         let clock = MonotonicTimestamp(wallClock: now)
         let sessions = DeviceSessions(database: database, api: api, store: store)
@@ -76,14 +78,17 @@ public final class ParleyClient: Sendable {
             try database.read(LocalAccount.credentials)
         }
         self.contentDetection = detection
-        let groupDelivery = GroupDelivery(database: database, api: api, store: store, sessions: sessions, delivery: delivery,
-                                          unidentified: unidentified, clock: clock)
+        let groupDelivery = GroupDelivery(
+            database: database, api: api, store: store, sessions: sessions, delivery: delivery,
+            unidentified: unidentified, clock: clock)
         retryReceipts = RetryReceipts(database: database, delivery: delivery, groupDelivery: groupDelivery, clock: clock)
-        sender = MessageSender(database: database, api: api, delivery: delivery, groupDelivery: groupDelivery, clock: clock,
-                               staging: staging, contentDetection: detection, now: now)
+        sender = MessageSender(
+            database: database, api: api, delivery: delivery, groupDelivery: groupDelivery, clock: clock,
+            staging: staging, contentDetection: detection, now: now)
         receiver = MessageReceiver(database: database, store: store, clock: clock, wallClock: now)
-        jobs = JobRunner(database: database, api: api, sender: sender, delivery: delivery, retryReceipts: retryReceipts, now: now,
-                         logger: logger, events: eventHub)
+        jobs = JobRunner(
+            database: database, api: api, sender: sender, delivery: delivery, retryReceipts: retryReceipts, now: now,
+            logger: logger, events: eventHub)
     }
 
     /// This device's credentials, or ``ParleyError/notRegistered``.
@@ -165,7 +170,7 @@ public final class ParleyClient: Sendable {
     /// Best effort: a failure leaves them unnamed until the next time.
     public func nameNewCorrespondents() async {
         guard let credentials = try? credentials(),
-              let unnamed = try? database.read({ db in try RecipientsTable.unnamed(limit: 50, db) })
+            let unnamed = try? database.read({ db in try RecipientsTable.unnamed(limit: 50, db) })
         else { return }
         for accountId in unnamed where askedForNames.withLock({ $0.insert(accountId).inserted }) {
             guard let found = try? await api.account(accountId, as: credentials), found.accountId == accountId else { continue }
@@ -270,7 +275,9 @@ public final class ParleyClient: Sendable {
     public func events() -> AsyncStream<ClientEvent> { eventHub.subscribe() }
 
     private func note(_ outcome: ReceiveOutcome) {
-        if case .typing(let accountId, _, let action, let groupId) = outcome { typingIndicators.record(action, from: accountId, in: groupId) }
+        if case .typing(let accountId, _, let action, let groupId) = outcome {
+            typingIndicators.record(action, from: accountId, in: groupId)
+        }
     }
 
     // MARK: Disappearing messages
@@ -369,7 +376,8 @@ public final class ParleyClient: Sendable {
 
     /// Queues read receipts for `messages` (unless turned off), one per author and at most as many timestamps each as
     /// a receiver takes.
-    private static func queueReadReceipts(for messages: [(author: String, timestamp: UInt64)], now: UInt64, _ db: StorageTransaction) throws {
+    private static func queueReadReceipts(for messages: [(author: String, timestamp: UInt64)], now: UInt64, _ db: StorageTransaction) throws
+    {
         guard try ClientSettings(db).readReceipts else { return }
         for (author, messages) in Dictionary(grouping: messages, by: \.author) {
             let timestamps = messages.map(\.timestamp).sorted()

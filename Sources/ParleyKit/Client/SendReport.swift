@@ -24,8 +24,10 @@ public struct SendReport: Sendable, Equatable {
     public let jobs: JobReport
 
     /// A report.
-    public init(messageId: Int64? = nil, timestamp: UInt64? = nil, status: Status, failure: MessageFailure? = nil,
-                jobs: JobReport = JobReport()) {
+    public init(
+        messageId: Int64? = nil, timestamp: UInt64? = nil, status: Status, failure: MessageFailure? = nil,
+        jobs: JobReport = JobReport()
+    ) {
         self.messageId = messageId
         self.timestamp = timestamp
         self.status = status

@@ -26,8 +26,10 @@ public struct AttachmentPointer: Codable, Sendable, Equatable {
     public var voiceNote: Bool
 
     /// A pointer.
-    public init(id: String, key: String, digest: String, size: Int, contentType: String, fileName: String?,
-                durationMilliseconds: UInt32? = nil, waveform: [Float] = [], voiceNote: Bool = false) {
+    public init(
+        id: String, key: String, digest: String, size: Int, contentType: String, fileName: String?,
+        durationMilliseconds: UInt32? = nil, waveform: [Float] = [], voiceNote: Bool = false
+    ) {
         self.id = id
         self.key = key
         self.digest = digest
@@ -50,9 +52,10 @@ public struct AttachmentPointer: Codable, Sendable, Equatable {
         guard wire.contentType.utf8.count <= 255, !wire.hasFileName || wire.fileName.utf8.count <= 255 else {
             throw ParleyError.malformedContent("an attachment's type and name are at most 255 bytes")
         }
-        self.init(id: wire.id, key: wire.key.base64EncodedString(), digest: wire.digest.base64EncodedString(), size: Int(wire.size),
-                  contentType: wire.contentType, fileName: wire.hasFileName ? wire.fileName : nil,
-                  durationMilliseconds: wire.hasDurationMs ? wire.durationMs : nil, waveform: wire.waveform, voiceNote: wire.voiceNote)
+        self.init(
+            id: wire.id, key: wire.key.base64EncodedString(), digest: wire.digest.base64EncodedString(), size: Int(wire.size),
+            contentType: wire.contentType, fileName: wire.hasFileName ? wire.fileName : nil,
+            durationMilliseconds: wire.hasDurationMs ? wire.durationMs : nil, waveform: wire.waveform, voiceNote: wire.voiceNote)
     }
 
     func wire() throws -> Parley_Content_AttachmentPointer {

@@ -31,9 +31,11 @@ public struct DataMessage: Codable, Sendable, Equatable {
     public var profileKey: Data?
 
     /// A message.
-    public init(body: String?, mentions: [Mention] = [], attachments: [AttachmentPointer] = [], quote: Quote? = nil,
-                reaction: Reaction? = nil, deleteTarget: UInt64? = nil, editTarget: UInt64? = nil, expireTimer: UInt32 = 0,
-                isTimerUpdate: Bool = false, group: GroupContext? = nil) {
+    public init(
+        body: String?, mentions: [Mention] = [], attachments: [AttachmentPointer] = [], quote: Quote? = nil,
+        reaction: Reaction? = nil, deleteTarget: UInt64? = nil, editTarget: UInt64? = nil, expireTimer: UInt32 = 0,
+        isTimerUpdate: Bool = false, group: GroupContext? = nil
+    ) {
         self.body = body
         self.mentions = mentions
         self.attachments = attachments
@@ -59,23 +61,27 @@ public struct DataMessage: Codable, Sendable, Equatable {
         // As Signal's apps do, a range that does not fit the text or names no account is dropped, not the message.
         let units = wire.hasBody ? wire.body.utf16.count : 0
         let mentions = wire.bodyRanges.map(Mention.init).filter { $0.fits(units) && $0.namesAnAccount }
-        self.init(body: wire.hasBody ? wire.body : nil, mentions: mentions, attachments: try wire.attachments.map(AttachmentPointer.init),
-                  quote: wire.hasQuote ? Quote(authorAccountId: wire.quote.authorAccountID, timestamp: wire.quote.timestamp) : nil,
-                  reaction: wire.hasReaction ? try Reaction(wire.reaction) : nil,
-                  deleteTarget: wire.hasDelete ? wire.delete.targetTimestamp : nil,
-                  editTarget: wire.hasEdit ? wire.edit.targetTimestamp : nil,
-                  expireTimer: wire.expireTimer,
-                  isTimerUpdate: wire.flags & UInt32(Parley_Content_DataMessage.Flags.expirationTimerUpdate.rawValue) != 0,
-                  group: wire.hasGroup ? try GroupContext(wire.group) : nil)
+        self.init(
+            body: wire.hasBody ? wire.body : nil, mentions: mentions, attachments: try wire.attachments.map(AttachmentPointer.init),
+            quote: wire.hasQuote ? Quote(authorAccountId: wire.quote.authorAccountID, timestamp: wire.quote.timestamp) : nil,
+            reaction: wire.hasReaction ? try Reaction(wire.reaction) : nil,
+            deleteTarget: wire.hasDelete ? wire.delete.targetTimestamp : nil,
+            editTarget: wire.hasEdit ? wire.edit.targetTimestamp : nil,
+            expireTimer: wire.expireTimer,
+            isTimerUpdate: wire.flags & UInt32(Parley_Content_DataMessage.Flags.expirationTimerUpdate.rawValue) != 0,
+            group: wire.hasGroup ? try GroupContext(wire.group) : nil)
         profileKey = wire.profileKey.count == ProfileKey.length ? wire.profileKey : nil
         let acts = [reaction != nil, deleteTarget != nil, editTarget != nil, isTimerUpdate, group?.state != nil].filter { $0 }.count
-        guard acts <= 1 else { throw ParleyError.malformedContent("a message is at most one of reaction, delete, edit, timer update, group change") }
+        guard acts <= 1 else {
+            throw ParleyError.malformedContent("a message is at most one of reaction, delete, edit, timer update, group change")
+        }
         if reaction != nil || deleteTarget != nil || isTimerUpdate || group?.state != nil, body != nil || !attachments.isEmpty {
             throw ParleyError.malformedContent("a reaction, delete or timer update carries no body or attachments")
         }
         guard expireTimer <= Self.maximumExpireTimer else { throw ParleyError.malformedContent("a timer longer than a year") }
-        try MessageContent.checkTimestamps([quote?.timestamp, deleteTarget, editTarget, reaction?.targetTimestamp].compactMap { $0 },
-                                           of: "a message")
+        try MessageContent.checkTimestamps(
+            [quote?.timestamp, deleteTarget, editTarget, reaction?.targetTimestamp].compactMap { $0 },
+            of: "a message")
     }
 
     /// Longest disappearing-message timer: one year, in seconds.
@@ -105,16 +111,17 @@ extension DataMessage {
     /// Decodes a message as queued jobs keep it; `mentions` may be missing (jobs queued before mentions existed).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(body: try container.decodeIfPresent(String.self, forKey: .body),
-                  mentions: try container.decodeIfPresent([Mention].self, forKey: .mentions) ?? [],
-                  attachments: try container.decode([AttachmentPointer].self, forKey: .attachments),
-                  quote: try container.decodeIfPresent(Quote.self, forKey: .quote),
-                  reaction: try container.decodeIfPresent(Reaction.self, forKey: .reaction),
-                  deleteTarget: try container.decodeIfPresent(UInt64.self, forKey: .deleteTarget),
-                  editTarget: try container.decodeIfPresent(UInt64.self, forKey: .editTarget),
-                  expireTimer: try container.decode(UInt32.self, forKey: .expireTimer),
-                  isTimerUpdate: try container.decode(Bool.self, forKey: .isTimerUpdate),
-                  group: try container.decodeIfPresent(GroupContext.self, forKey: .group))
+        self.init(
+            body: try container.decodeIfPresent(String.self, forKey: .body),
+            mentions: try container.decodeIfPresent([Mention].self, forKey: .mentions) ?? [],
+            attachments: try container.decode([AttachmentPointer].self, forKey: .attachments),
+            quote: try container.decodeIfPresent(Quote.self, forKey: .quote),
+            reaction: try container.decodeIfPresent(Reaction.self, forKey: .reaction),
+            deleteTarget: try container.decodeIfPresent(UInt64.self, forKey: .deleteTarget),
+            editTarget: try container.decodeIfPresent(UInt64.self, forKey: .editTarget),
+            expireTimer: try container.decode(UInt32.self, forKey: .expireTimer),
+            isTimerUpdate: try container.decode(Bool.self, forKey: .isTimerUpdate),
+            group: try container.decodeIfPresent(GroupContext.self, forKey: .group))
         profileKey = try container.decodeIfPresent(Data.self, forKey: .profileKey)
     }
 }

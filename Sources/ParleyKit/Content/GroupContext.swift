@@ -28,7 +28,8 @@ public struct GroupContext: Codable, Sendable, Equatable {
         var state: GroupState?
         if wire.hasState {
             guard wire.state.members.count <= Self.maximumMembers, !wire.state.members.isEmpty,
-                  wire.state.members.allSatisfy({ !$0.isEmpty && $0.utf8.count <= 64 }), Set(wire.state.members).count == wire.state.members.count
+                wire.state.members.allSatisfy({ !$0.isEmpty && $0.utf8.count <= 64 }),
+                Set(wire.state.members).count == wire.state.members.count
             else { throw ParleyError.malformedContent("a group has 1…\(Self.maximumMembers) distinct members") }
             guard wire.state.title.utf8.count <= Self.maximumTitleBytes else {
                 throw ParleyError.malformedContent("a group title is at most \(Self.maximumTitleBytes) bytes")

@@ -33,11 +33,13 @@ public struct Mention: Codable, Sendable, Equatable, Hashable {
         let units = body?.utf16.count ?? 0
         for mention in mentions {
             guard mention.fits(units) else {
-                throw ParleyError.invalidArgument("a mention at \(mention.start) of length \(mention.length) is not inside the "
-                                                  + "text's \(units) UTF-16 code units")
+                throw ParleyError.invalidArgument(
+                    "a mention at \(mention.start) of length \(mention.length) is not inside the "
+                        + "text's \(units) UTF-16 code units")
             }
             guard mention.namesAnAccount else {
-                throw ParleyError.invalidArgument("a mention names an account by its id (a lowercase UUID), not “\(mention.accountId.prefix(64))”")
+                throw ParleyError.invalidArgument(
+                    "a mention names an account by its id (a lowercase UUID), not “\(mention.accountId.prefix(64))”")
             }
         }
     }

@@ -30,8 +30,10 @@ public struct MessageContent: Codable, Sendable, Equatable {
     public var senderKeyDistribution: SenderKeyDistribution?
 
     /// Content with one part set.
-    public init(dataMessage: DataMessage? = nil, sentTranscript: SentTranscript? = nil, receipt: Receipt? = nil,
-                typing: TypingAction? = nil, typingGroupId: Data? = nil, senderKeyDistribution: SenderKeyDistribution? = nil) {
+    public init(
+        dataMessage: DataMessage? = nil, sentTranscript: SentTranscript? = nil, receipt: Receipt? = nil,
+        typing: TypingAction? = nil, typingGroupId: Data? = nil, senderKeyDistribution: SenderKeyDistribution? = nil
+    ) {
         self.dataMessage = dataMessage
         self.sentTranscript = sentTranscript
         self.receipt = receipt
@@ -77,16 +79,18 @@ public struct MessageContent: Codable, Sendable, Equatable {
         var content = MessageContent()
         if wire.hasDataMessage { content.dataMessage = try DataMessage(wire.dataMessage) }
         if wire.hasSyncMessage, wire.syncMessage.hasSent {
-            content.sentTranscript = SentTranscript(destinationAccountId: wire.syncMessage.sent.destinationAccountID,
-                                                    message: try DataMessage(wire.syncMessage.sent.message))
+            content.sentTranscript = SentTranscript(
+                destinationAccountId: wire.syncMessage.sent.destinationAccountID,
+                message: try DataMessage(wire.syncMessage.sent.message))
         }
         if wire.hasReceiptMessage {
             guard wire.receiptMessage.timestamps.count <= Self.maximumReceiptTimestamps else {
                 throw ParleyError.malformedContent("a receipt names more than \(Self.maximumReceiptTimestamps) messages")
             }
             try Self.checkTimestamps(wire.receiptMessage.timestamps, of: "a receipt")
-            content.receipt = Receipt(kind: wire.receiptMessage.type == .read ? "read" : "delivered",
-                                      timestamps: wire.receiptMessage.timestamps)
+            content.receipt = Receipt(
+                kind: wire.receiptMessage.type == .read ? "read" : "delivered",
+                timestamps: wire.receiptMessage.timestamps)
         }
         if wire.hasTypingMessage {
             content.typing = wire.typingMessage.action == .stopped ? .stopped : .started
@@ -98,8 +102,10 @@ public struct MessageContent: Codable, Sendable, Equatable {
             }
         }
         if wire.hasSenderKeyDistribution { content.senderKeyDistribution = try SenderKeyDistribution(wire.senderKeyDistribution) }
-        guard content.dataMessage != nil || content.sentTranscript != nil || content.receipt != nil || content.typing != nil
-                || content.senderKeyDistribution != nil else {
+        guard
+            content.dataMessage != nil || content.sentTranscript != nil || content.receipt != nil || content.typing != nil
+                || content.senderKeyDistribution != nil
+        else {
             throw ParleyError.malformedContent("no part is set")
         }
         return content

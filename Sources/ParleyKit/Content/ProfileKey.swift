@@ -36,8 +36,9 @@ public struct ProfileKey: Sendable, Equatable {
     /// 12 zero bytes, over 16 zero bytes; the first 16 bytes of the ciphertext (the tag is dropped).
     public var accessKey: Data {
         // Sound: the key is 32 bytes and the nonce 12, both checked by construction.
-        let sealed = try! AES.GCM.seal(Data(count: Self.accessKeyLength), using: SymmetricKey(data: bytes),
-                                       nonce: try! AES.GCM.Nonce(data: Data(count: 12)))
+        let sealed = try! AES.GCM.seal(
+            Data(count: Self.accessKeyLength), using: SymmetricKey(data: bytes),
+            nonce: try! AES.GCM.Nonce(data: Data(count: 12)))
         return Data(sealed.ciphertext.prefix(Self.accessKeyLength))
     }
 }

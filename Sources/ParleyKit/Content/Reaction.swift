@@ -28,8 +28,9 @@ public struct Reaction: Codable, Sendable, Equatable {
         guard !wire.targetAuthorAccountID.isEmpty, wire.targetAuthorAccountID.utf8.count <= 64 else {
             throw ParleyError.malformedContent("a reaction names its target's author")
         }
-        self.init(emoji: wire.emoji, remove: wire.remove, targetAuthorAccountId: wire.targetAuthorAccountID,
-                  targetTimestamp: wire.targetTimestamp)
+        self.init(
+            emoji: wire.emoji, remove: wire.remove, targetAuthorAccountId: wire.targetAuthorAccountID,
+            targetTimestamp: wire.targetTimestamp)
     }
 
     func wire() -> Parley_Content_Reaction {

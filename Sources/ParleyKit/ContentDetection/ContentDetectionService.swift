@@ -1,8 +1,8 @@
 import Crypto
 import Foundation
-import Synchronization
-import ParleyAPI
 import NIOCore
+import ParleyAPI
+import Synchronization
 
 /// The client's side of duplicate content detection (seed 003's `ContentDetectionService`): checks SHA-256 hashes of
 /// attachment plaintexts against the server's hash banks and stores them after successful sends.
@@ -28,14 +28,18 @@ public final class ContentDetectionService: Sendable {
     private let state: Mutex<State>
 
     /// A service talking to `api` as the device `credentials` returns.
-    public init(api: ParleyServerClient, configuration: ContentDetectionConfiguration = ContentDetectionConfiguration(),
-                credentials: @escaping @Sendable () throws -> DeviceCredentials) {
+    public init(
+        api: ParleyServerClient, configuration: ContentDetectionConfiguration = ContentDetectionConfiguration(),
+        credentials: @escaping @Sendable () throws -> DeviceCredentials
+    ) {
         let timeout = configuration.requestTimeout.components
         self.api = api.with(timeout: .nanoseconds(timeout.seconds * 1_000_000_000 + timeout.attoseconds / 1_000_000_000))
         self.configuration = configuration
         self.credentials = credentials
-        state = Mutex(State(breaker: CircuitBreaker(threshold: configuration.failureThreshold, cooldown: configuration.cooldown),
-                            verdicts: LRUCache(capacity: configuration.cacheCapacity), prefixes: LRUCache(capacity: configuration.cacheCapacity)))
+        state = Mutex(
+            State(
+                breaker: CircuitBreaker(threshold: configuration.failureThreshold, cooldown: configuration.cooldown),
+                verdicts: LRUCache(capacity: configuration.cacheCapacity), prefixes: LRUCache(capacity: configuration.cacheCapacity)))
     }
 
     /// A snapshot of the counters.

@@ -60,7 +60,8 @@ struct LRUCache<Key: Hashable, Value> {
     }
 
     private mutating func unlink(_ slot: Int) {
-        let previous = nodes[slot].previous, next = nodes[slot].next
+        let previous = nodes[slot].previous
+        let next = nodes[slot].next
         if let previous { nodes[previous].next = next } else { head = next }
         if let next { nodes[next].previous = previous } else { tail = previous }
     }

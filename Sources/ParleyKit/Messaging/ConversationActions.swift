@@ -47,13 +47,15 @@ enum ConversationActions {
     }
 
     /// Applies `message`; the acts that waited for it and now applied are added to `released`.
-    static func apply(_ message: DataMessage, from origin: Origin, _ db: StorageTransaction, released: inout ReleasedActs) throws -> Result {
+    static func apply(_ message: DataMessage, from origin: Origin, _ db: StorageTransaction, released: inout ReleasedActs) throws -> Result
+    {
         // A message is one row per author, device and timestamp. Another with the same is a repeat — or a sender
         // reusing a timestamp to change the group or the timer with no notice shown — and changes nothing.
         // An act (reaction, edit, delete) names the message it concerns; anything else is a message of its own.
         let actTarget = Self.target(of: message, from: origin)
         if actTarget == nil,
-           try MessagesTable.exists(author: origin.author, device: origin.authorDevice, timestamp: origin.timestamp, db) {
+            try MessagesTable.exists(author: origin.author, device: origin.authorDevice, timestamp: origin.timestamp, db)
+        {
             return .duplicate
         }
         if let group = message.group, group.state != nil { return try GroupChanges.apply(group, from: origin, db) }
@@ -69,9 +71,13 @@ enum ConversationActions {
             // A sender behind on the group's changes (a removal it has not heard of) is told the current state 1:1,
             // so that its next message goes only to the members (once: not again when a held act of its is released).
             if !origin.outgoing, origin.arrival != .released, group.revision < known.revision, origin.author != origin.localAccountId {
-                let current = GroupContext(id: group.id, revision: known.revision, state: GroupState(title: known.title, members: known.members))
-                try JobQueue.enqueue(.content(MessageSender.ContentJob(
-                    audience: .accounts([origin.author]), timestamp: origin.now, message: DataMessage(body: nil, group: current))), now: origin.now, db)
+                let current = GroupContext(
+                    id: group.id, revision: known.revision, state: GroupState(title: known.title, members: known.members))
+                try JobQueue.enqueue(
+                    .content(
+                        MessageSender.ContentJob(
+                            audience: .accounts([origin.author]), timestamp: origin.now, message: DataMessage(body: nil, group: current))),
+                    now: origin.now, db)
             }
             groupThread = known.threadId
             groupMembers = known.members
@@ -80,12 +86,15 @@ enum ConversationActions {
             // An act concerns a message of the conversation it arrives in, never one elsewhere.
             let conversation = try groupThread ?? ThreadsTable.id(with: origin.peer, db)
             if origin.arrival == .received,
-               try Self.mayStillCome(target, for: message, in: conversation, groupMembers: groupMembers, from: origin, db) {
+                try Self.mayStillCome(target, for: message, in: conversation, groupMembers: groupMembers, from: origin, db)
+            {
                 // No longer than the conversation's disappearing messages live: an edit's text is content too.
                 let timer = try conversation.map { UInt64(try ThreadsTable.expireTimer(threadId: $0, db)) * 1000 } ?? 0
                 let act = EarlyActsTable.HeldAct(message, from: origin)
-                switch try EarlyActsTable.hold(act, targetAuthor: target.author, targetTimestamp: target.timestamp,
-                                               keepFor: timer > 0 ? timer : EarlyActsTable.lifetimeMilliseconds, db) {
+                switch try EarlyActsTable.hold(
+                    act, targetAuthor: target.author, targetTimestamp: target.timestamp,
+                    keepFor: timer > 0 ? timer : EarlyActsTable.lifetimeMilliseconds, db)
+                {
                 case .held: return .held
                 case .superseded: return .duplicate
                 case .turnedAway:
@@ -104,14 +113,17 @@ enum ConversationActions {
         if message.isTimerUpdate {
             try ThreadsTable.setExpireTimer(message.expireTimer, threadId: threadId, db)
         }
-        var row = NewMessage(threadId: threadId, outgoing: origin.outgoing, authorAccountId: origin.author,
-                             authorDeviceId: origin.authorDevice, timestamp: origin.timestamp, serverTimestamp: origin.serverTimestamp,
-                             body: message.isTimerUpdate ? nil : message.body, status: origin.status, replyToId: nil)
+        var row = NewMessage(
+            threadId: threadId, outgoing: origin.outgoing, authorAccountId: origin.author,
+            authorDeviceId: origin.authorDevice, timestamp: origin.timestamp, serverTimestamp: origin.serverTimestamp,
+            body: message.isTimerUpdate ? nil : message.body, status: origin.status, replyToId: nil)
         row.kind = message.isTimerUpdate ? .timerChange : .message
         row.mentions = message.isTimerUpdate ? [] : message.mentions
         row.expireTimer = message.expireTimer
         // A quote names a message of this conversation; one elsewhere is not linked (its text is not shown here).
-        row.replyToId = try message.quote.flatMap { try MessagesTable.id(author: $0.authorAccountId, timestamp: $0.timestamp, in: threadId, db) }
+        row.replyToId = try message.quote.flatMap {
+            try MessagesTable.id(author: $0.authorAccountId, timestamp: $0.timestamp, in: threadId, db)
+        }
         guard let id = try MessagesTable.insert(row, db) else { return .duplicate }
         // A message this account sent (from another device) starts its timer now; one received, when it is read.
         if origin.outgoing, !message.isTimerUpdate { try MessagesTable.startTimer(messageId: id, now: origin.now, db) }
@@ -124,8 +136,10 @@ enum ConversationActions {
             guard try apply(held.message, from: again, db) == .applied, let kind = AppliedAct.Kind(held.message) else { continue }
             if case .deleteForEveryone = kind { released.deletedMessage = true }
             if !again.outgoing {
-                reported.append(AppliedAct(authorAccountId: again.author, authorDeviceId: again.authorDevice, timestamp: again.timestamp,
-                                           groupId: held.message.group?.id, kind: kind))
+                reported.append(
+                    AppliedAct(
+                        authorAccountId: again.author, authorDeviceId: again.authorDevice, timestamp: again.timestamp,
+                        groupId: held.message.group?.id, kind: kind))
             }
         }
         if released.deletedMessage { reported.removeAll { if case .deleteForEveryone = $0.kind { false } else { true } } }
@@ -138,8 +152,10 @@ enum ConversationActions {
     /// or is refused as one on another conversation's message): only its undecryptable copy may be. Only a message
     /// the conversation can hold — a member's, in a 1:1 the peer's or this account's. And an edit or delete naming the
     /// time of another author's message there is someone trying to change what is not theirs: refused, not held.
-    private static func mayStillCome(_ target: (author: String, timestamp: UInt64), for message: DataMessage, in conversation: Int64?,
-                                     groupMembers: [String]?, from origin: Origin, _ db: StorageTransaction) throws -> Bool {
+    private static func mayStillCome(
+        _ target: (author: String, timestamp: UInt64), for message: DataMessage, in conversation: Int64?,
+        groupMembers: [String]?, from origin: Origin, _ db: StorageTransaction
+    ) throws -> Bool {
         guard try !MessagesTable.hasReadable(author: target.author, timestamp: target.timestamp, db) else { return false }
         let possibleAuthors = groupMembers ?? [origin.peer]
         guard target.author == origin.localAccountId || possibleAuthors.contains(target.author) else { return false }
@@ -157,8 +173,10 @@ enum ConversationActions {
     /// Sets, replaces or withdraws `origin.author`'s reaction on the target message. An older reaction never
     /// replaces a newer one (deliveries may arrive out of order).
     static func react(_ reaction: Reaction, from origin: Origin, in conversation: Int64, _ db: StorageTransaction) throws -> Result {
-        guard let target = try MessagesTable.id(author: reaction.targetAuthorAccountId, timestamp: reaction.targetTimestamp, in: conversation, db),
-              try MessagesTable.isReactable(target, threadId: conversation, db)
+        guard
+            let target = try MessagesTable.id(
+                author: reaction.targetAuthorAccountId, timestamp: reaction.targetTimestamp, in: conversation, db),
+            try MessagesTable.isReactable(target, threadId: conversation, db)
         else { return .rejected("no message to react to in this conversation") }
         if let current = try ReactionsTable.timestamp(of: origin.author, on: target, db), current >= origin.timestamp { return .duplicate }
         // A withdrawn reaction stays as an empty row with its time, so an older reaction delivered later cannot return.
@@ -167,7 +185,9 @@ enum ConversationActions {
     }
 
     /// Replaces the body (and what it mentions) of the author's own message, keeping the previous text in `message_edits`.
-    static func edit(_ targetTimestamp: UInt64, body: String?, mentions: [Mention], from origin: Origin, in conversation: Int64, _ db: StorageTransaction) throws -> Result {
+    static func edit(
+        _ targetTimestamp: UInt64, body: String?, mentions: [Mention], from origin: Origin, in conversation: Int64, _ db: StorageTransaction
+    ) throws -> Result {
         guard let body, !body.isEmpty else { return .rejected("an edit needs the new text") }
         let target: Int64
         switch try authorsMessage(targetTimestamp, from: origin, in: conversation, db) {
@@ -204,7 +224,9 @@ enum ConversationActions {
         // edit's own timestamp: the later entries of message_edits, and edited_at for the last).
         let sent = try MessagesTable.sentTimestamps(messageId, db)
         if !sent.isEmpty {
-            for timestamp in Set(sent + (try MessageEditsTable.timestamps(of: messageId, db))) { try MessageSendLog.forget(timestamp: timestamp, db) }
+            for timestamp in Set(sent + (try MessageEditsTable.timestamps(of: messageId, db))) {
+                try MessageSendLog.forget(timestamp: timestamp, db)
+            }
         }
         for path in try AttachmentsTable.downloadedFiles(of: messageId, db) { try? FileManager.default.removeItem(atPath: path) }
         try AttachmentsTable.delete(of: messageId, db)
@@ -216,10 +238,16 @@ enum ConversationActions {
     struct Refusal: Error { let reason: String }
 
     /// The local id of `origin.author`'s message sent at `targetTimestamp`, if the author may still change it.
-    private static func authorsMessage(_ targetTimestamp: UInt64, from origin: Origin, in conversation: Int64,
-                                       _ db: StorageTransaction) throws -> Swift.Result<Int64, Refusal> {
+    private static func authorsMessage(
+        _ targetTimestamp: UInt64, from origin: Origin, in conversation: Int64,
+        _ db: StorageTransaction
+    ) throws -> Swift.Result<Int64, Refusal> {
         guard let message = try MessagesTable.authored(by: origin.author, timestamp: targetTimestamp, threadId: conversation, db) else {
-            return .failure(Refusal(reason: "no message of \(origin.author) sent at \(targetTimestamp) in this conversation: only its author may change a message"))
+            return .failure(
+                Refusal(
+                    reason:
+                        "no message of \(origin.author) sent at \(targetTimestamp) in this conversation: only its author may change a message"
+                ))
         }
         guard message.changeable else {
             return .failure(Refusal(reason: "message \(targetTimestamp) was deleted or is not a text message"))

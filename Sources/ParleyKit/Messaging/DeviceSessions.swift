@@ -15,8 +15,10 @@ struct DeviceSessions: Sendable {
     }
 
     /// Fetches bundles for `deviceIds` of `accountId` (all devices when `nil`) and builds sessions with them.
-    func establish(_ accountId: String, deviceIds: [UInt32]?, except ownDevice: DeviceAddress? = nil,
-                   as credentials: DeviceCredentials) async throws {
+    func establish(
+        _ accountId: String, deviceIds: [UInt32]?, except ownDevice: DeviceAddress? = nil,
+        as credentials: DeviceCredentials
+    ) async throws {
         var bundles: [PreKeyBundleResponse] = []
         // Each device asked for, or all of them at once.
         let wanted: [UInt32?] = deviceIds?.map { Optional($0) } ?? [nil]
@@ -30,11 +32,13 @@ struct DeviceSessions: Sendable {
                     let bundle = try Self.bundle(response, device: device)
                     let address = try ProtocolAddress(name: accountId, deviceId: device.deviceId)
                     do {
-                        try processPreKeyBundle(bundle, for: address, sessionStore: store, identityStore: store, context: TransactionContext(db))
+                        try processPreKeyBundle(
+                            bundle, for: address, sessionStore: store, identityStore: store, context: TransactionContext(db))
                     } catch SignalError.untrustedIdentity {
                         throw ParleyError.untrustedIdentity(address: accountId)
                     }
-                    try Self.recordInstallation(device.deviceId, of: accountId, registrationId: device.registrationId, addingUnknown: true, db)
+                    try Self.recordInstallation(
+                        device.deviceId, of: accountId, registrationId: device.registrationId, addingUnknown: true, db)
                 }
             }
         }
@@ -45,7 +49,8 @@ struct DeviceSessions: Sendable {
     /// sends), else — or when the server refuses the key or turns the fetch away (429) — with this device's credentials.
     private func bundle(of accountId: String, deviceId: UInt32?, as credentials: DeviceCredentials) async throws -> PreKeyBundleResponse {
         if accountId != credentials.accountId,
-           let key = try database.read({ db in try UnidentifiedDelivery.accessKeys(for: [accountId], db)[0] }) {
+            let key = try database.read({ db in try UnidentifiedDelivery.accessKeys(for: [accountId], db)[0] })
+        {
             do {
                 return try await api.bundle(accountId: accountId, deviceId: deviceId, accessKey: key)
             } catch ParleyError.server(let error) where error.status == 401 || error.status == 429 {
@@ -58,12 +63,16 @@ struct DeviceSessions: Sendable {
 
     /// `devices` of `accountId`, after building a session from a fresh bundle for each that has no current one (its
     /// session was archived after a retry receipt, or lost); their registration ids as the bundles give them.
-    func withCurrentSessions(_ accountId: String, devices: [(deviceId: UInt32, registrationId: UInt32)],
-                             as credentials: DeviceCredentials) async throws -> [(deviceId: UInt32, registrationId: UInt32)] {
+    func withCurrentSessions(
+        _ accountId: String, devices: [(deviceId: UInt32, registrationId: UInt32)],
+        as credentials: DeviceCredentials
+    ) async throws -> [(deviceId: UInt32, registrationId: UInt32)] {
         let lacking = try database.read { [store] db in
             try devices.filter { device in
-                try !(store.loadSession(for: try ProtocolAddress(name: accountId, deviceId: device.deviceId),
-                                        context: TransactionContext(db))?.hasCurrentState ?? false)
+                try
+                    !(store.loadSession(
+                        for: try ProtocolAddress(name: accountId, deviceId: device.deviceId),
+                        context: TransactionContext(db))?.hasCurrentState ?? false)
             }.map(\.deviceId)
         }
         guard !lacking.isEmpty else { return devices }
@@ -89,8 +98,10 @@ struct DeviceSessions: Sendable {
     /// `DeviceSessions.remove` forgot it left behind. A known device's new id is recorded, so that sends name it; an
     /// unknown device joins the devices sent to only with `addingUnknown` (the server listed it; a message alone
     /// does not make a device one this account sends to).
-    static func recordInstallation(_ deviceId: UInt32, of accountId: String, registrationId: UInt32, addingUnknown: Bool,
-                                   _ db: StorageTransaction) throws {
+    static func recordInstallation(
+        _ deviceId: UInt32, of accountId: String, registrationId: UInt32, addingUnknown: Bool,
+        _ db: StorageTransaction
+    ) throws {
         let known = try RecipientDevicesTable.registrationId(device: deviceId, of: accountId, db)
         guard known != registrationId else { return }
         if known != nil || addingUnknown { try RecipientDevicesTable.record(deviceId, of: accountId, registrationId: registrationId, db) }
@@ -107,7 +118,8 @@ struct DeviceSessions: Sendable {
             registrationId: device.registrationId, deviceId: device.deviceId,
             oneTimePreKey: try device.preKey.map { ($0.keyId, try PublicKey(try bytes($0.publicKey))) },
             signedPreKeyId: device.signedPreKey.keyId, signedPreKey: try PublicKey(try bytes(device.signedPreKey.publicKey)),
-            signedPreKeySignature: try bytes(device.signedPreKey.signature), identity: try IdentityKey(bytes: try bytes(response.identityKey)),
+            signedPreKeySignature: try bytes(device.signedPreKey.signature),
+            identity: try IdentityKey(bytes: try bytes(response.identityKey)),
             kyberPreKey: try device.kemPreKey.map { ($0.keyId, try KEMPublicKey(try bytes($0.publicKey)), Data(try bytes($0.signature))) })
     }
 }

@@ -22,9 +22,12 @@ struct EnvelopeSource: Sendable {
     /// Opens `envelope` at `now` (milliseconds since 1970).
     /// - Throws: ``ParleyError/invalidArgument(_:)`` for an envelope without a source that is not sealed sender, or
     ///   when no trust root is known; `SignalError` when the seal does not open or the certificate fails a check.
-    static func open(_ envelope: Envelope, ciphertext: Data, store: DatabaseProtocolStore, _ db: StorageTransaction, now: UInt64) throws -> EnvelopeSource {
+    static func open(_ envelope: Envelope, ciphertext: Data, store: DatabaseProtocolStore, _ db: StorageTransaction, now: UInt64) throws
+        -> EnvelopeSource
+    {
         if let accountId = envelope.sourceAccountId, let deviceId = envelope.sourceDeviceId,
-           envelope.type != OutgoingMessage.unidentifiedSenderType {
+            envelope.type != OutgoingMessage.unidentifiedSenderType
+        {
             return EnvelopeSource(accountId: accountId, deviceId: deviceId, type: envelope.type, ciphertext: ciphertext, sealed: false)
         }
         guard envelope.type == OutgoingMessage.unidentifiedSenderType else {

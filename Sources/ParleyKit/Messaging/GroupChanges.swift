@@ -16,7 +16,9 @@ enum GroupChanges {
 
     /// Applies a change of title or members from `origin.author`: a group this account is added to appears; in a
     /// known group only a member may change it, and only to a newer revision. Records a notice in the conversation.
-    static func apply(_ context: GroupContext, from origin: ConversationActions.Origin, _ db: StorageTransaction) throws -> ConversationActions.Result {
+    static func apply(_ context: GroupContext, from origin: ConversationActions.Origin, _ db: StorageTransaction) throws
+        -> ConversationActions.Result
+    {
         guard let state = context.state else { return .rejected("not a group change") }
         // A placeholder is this device's name for a conversation waiting for a username lookup: a member added by that
         // name would take the conversation's place, and the messages written to it would never go out. (One already in
@@ -34,9 +36,11 @@ enum GroupChanges {
                 return .rejected("a change to revision \(context.revision) of a group at \(existing.revision)")
             }
             threadId = existing.threadId
-            let removed = Set(existing.members).subtracting(state.members), added = Set(state.members).subtracting(existing.members)
-            try ThreadsTable.updateGroup(threadId: threadId, title: state.title, revision: context.revision,
-                                         left: !state.members.contains(origin.localAccountId), db)
+            let removed = Set(existing.members).subtracting(state.members)
+            let added = Set(state.members).subtracting(existing.members)
+            try ThreadsTable.updateGroup(
+                threadId: threadId, title: state.title, revision: context.revision,
+                left: !state.members.contains(origin.localAccountId), db)
             if !removed.isEmpty {
                 // The removed cannot read on: this device's next group message starts a new sender key.
                 try ThreadsTable.endDistribution(threadId: threadId, db)
@@ -48,9 +52,11 @@ enum GroupChanges {
                 let known = try RecipientsTable.usernames(of: accounts, db)
                 return accounts.sorted().map { known[$0] ?? String($0.prefix(8)) }.joined(separator: ", ")
             }
-            description = [existing.title != state.title ? "renamed to “\(state.title)”" : nil,
-                           added.isEmpty ? nil : "added \(try names(added))", removed.isEmpty ? nil : "removed \(try names(removed))"]
-                .compactMap { $0 }.joined(separator: ", ")
+            description = [
+                existing.title != state.title ? "renamed to “\(state.title)”" : nil,
+                added.isEmpty ? nil : "added \(try names(added))", removed.isEmpty ? nil : "removed \(try names(removed))",
+            ]
+            .compactMap { $0 }.joined(separator: ", ")
             if removed == [origin.author], added.isEmpty { description = "left the group" }
         } else {
             guard state.members.contains(origin.author), state.members.contains(origin.localAccountId) else {
@@ -63,9 +69,10 @@ enum GroupChanges {
             description = "created “\(state.title)” with \(state.members.count) members"
         }
         try GroupMembersTable.replace(threadId: threadId, with: state.members, db)
-        var notice = NewMessage(threadId: threadId, outgoing: origin.outgoing, authorAccountId: origin.author, authorDeviceId: origin.authorDevice,
-                                timestamp: origin.timestamp, serverTimestamp: origin.serverTimestamp, body: description, status: origin.status,
-                                replyToId: nil)
+        var notice = NewMessage(
+            threadId: threadId, outgoing: origin.outgoing, authorAccountId: origin.author, authorDeviceId: origin.authorDevice,
+            timestamp: origin.timestamp, serverTimestamp: origin.serverTimestamp, body: description, status: origin.status,
+            replyToId: nil)
         notice.kind = .groupChange
         return try MessagesTable.insert(notice, db).map { .stored($0) } ?? .duplicate
     }

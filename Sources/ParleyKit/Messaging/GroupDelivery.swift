@@ -35,16 +35,22 @@ struct GroupDelivery: Sendable {
     func deliver(_ content: MessageContent, toGroup threadId: Int64, timestamp: UInt64, as credentials: DeviceCredentials) async throws {
         let sender = try ProtocolAddress(name: credentials.accountId, deviceId: credentials.deviceId)
         let outgoing = try await database.awaitableWrite { [store] db in
-            guard let group = try ThreadsTable.group(threadId: threadId, db) else { throw ParleyError.invalidArgument("no group \(threadId)") }
+            guard let group = try ThreadsTable.group(threadId: threadId, db) else {
+                throw ParleyError.invalidArgument("no group \(threadId)")
+            }
             guard !group.left else { throw ParleyError.invalidArgument("this account is no longer a member of “\(group.title)”") }
             let plaintext = try content.sharing(try AccountManager.storedProfileKey(db)).encode()
             let distributionId = try ThreadsTable.currentDistribution(threadId: threadId, db)
             let context = TransactionContext(db)
-            let distribution = try SenderKeyDistributionMessage(from: sender, distributionId: distributionId, store: store, context: context)
+            let distribution = try SenderKeyDistributionMessage(
+                from: sender, distributionId: distributionId, store: store, context: context)
             let ciphertext = try groupEncrypt(plaintext, from: sender, distributionId: distributionId, store: store, context: context)
-            return Outgoing(group: group, handout: SenderKeyDistribution(groupId: group.id, distributionId: distributionId,
-                                                                         message: distribution.serialize()),
-                            ciphertext: ciphertext.serialize(), plaintext: plaintext, timestamp: timestamp)
+            return Outgoing(
+                group: group,
+                handout: SenderKeyDistribution(
+                    groupId: group.id, distributionId: distributionId,
+                    message: distribution.serialize()),
+                ciphertext: ciphertext.serialize(), plaintext: plaintext, timestamp: timestamp)
         }
         let members = outgoing.group.members.filter { $0 != credentials.accountId }
         if try await sendSealed(outgoing, to: members, as: credentials) { return }
@@ -68,11 +74,14 @@ struct GroupDelivery: Sendable {
     func handOutAgain(toGroup threadId: Int64, member: String, as credentials: DeviceCredentials) async throws {
         let sender = try ProtocolAddress(name: credentials.accountId, deviceId: credentials.deviceId)
         let handout = try await database.awaitableWrite { [store] db -> SenderKeyDistribution? in
-            guard let group = try ThreadsTable.group(threadId: threadId, db), !group.left, group.members.contains(member) else { return nil }
+            guard let group = try ThreadsTable.group(threadId: threadId, db), !group.left, group.members.contains(member) else {
+                return nil
+            }
             let distributionId = try ThreadsTable.currentDistribution(threadId: threadId, db)
             try SenderKeySharesTable.forget(threadId: threadId, member: member, db)
-            let distribution = try SenderKeyDistributionMessage(from: sender, distributionId: distributionId, store: store,
-                                                                context: TransactionContext(db))
+            let distribution = try SenderKeyDistributionMessage(
+                from: sender, distributionId: distributionId, store: store,
+                context: TransactionContext(db))
             return SenderKeyDistribution(groupId: group.id, distributionId: distributionId, message: distribution.serialize())
         }
         guard let handout else { return }
@@ -106,10 +115,12 @@ struct GroupDelivery: Sendable {
             let message: Data
             do {
                 message = try database.read { [store] db in
-                    let content = try UnidentifiedSenderMessageContent(outgoing.ciphertext, type: .senderKey, from: certificate,
-                                                                       contentHint: .resendable, groupId: outgoing.group.id)
-                    return try sealedSenderMultiRecipientEncrypt(content, for: recipients, identityStore: store, sessionStore: store,
-                                                                 context: TransactionContext(db))
+                    let content = try UnidentifiedSenderMessageContent(
+                        outgoing.ciphertext, type: .senderKey, from: certificate,
+                        contentHint: .resendable, groupId: outgoing.group.id)
+                    return try sealedSenderMultiRecipientEncrypt(
+                        content, for: recipients, identityStore: store, sessionStore: store,
+                        context: TransactionContext(db))
                 }
             } catch SignalError.sessionNotFound {
                 // Every device needs a current session (its registration id goes into the message): one archived after a
@@ -124,10 +135,12 @@ struct GroupDelivery: Sendable {
             }
             let outcome: MultiRecipientSendOutcome
             do {
-                let key = SendIdempotencyKey.make(purpose: "group", recipient: outgoing.group.id.base64EncodedString(), timestamp: outgoing.timestamp,
-                                                  deviceId: credentials.deviceId, secret: try database.read(SendIdempotencyKey.secret))
-                outcome = try await api.sendMultiRecipient(message, timestamp: outgoing.timestamp, combinedAccessKey: combined,
-                                                           idempotencyKey: key)
+                let key = SendIdempotencyKey.make(
+                    purpose: "group", recipient: outgoing.group.id.base64EncodedString(), timestamp: outgoing.timestamp,
+                    deviceId: credentials.deviceId, secret: try database.read(SendIdempotencyKey.secret))
+                outcome = try await api.sendMultiRecipient(
+                    message, timestamp: outgoing.timestamp, combinedAccessKey: combined,
+                    idempotencyKey: key)
             } catch ParleyError.server(let error) where error.status == 401 || error.status == 429 {
                 // A refused combined key, or one member's sealed-send bucket emptied by a flood: member by member, so
                 // only that member's copy waits for its retry.
@@ -139,9 +152,12 @@ struct GroupDelivery: Sendable {
                 return true
             case .mismatchedDevices(let accounts):
                 for account in accounts {
-                    if !account.devices.extraDevices.isEmpty { try await sessions.remove(account.uuid, deviceIds: account.devices.extraDevices) }
+                    if !account.devices.extraDevices.isEmpty {
+                        try await sessions.remove(account.uuid, deviceIds: account.devices.extraDevices)
+                    }
                     if !account.devices.missingDevices.isEmpty {
-                        try await sessions.establish(account.uuid, deviceIds: account.devices.missingDevices, except: ownDevice, as: credentials)
+                        try await sessions.establish(
+                            account.uuid, deviceIds: account.devices.missingDevices, except: ownDevice, as: credentials)
                     }
                 }
             case .staleDevices(let accounts):
@@ -169,15 +185,18 @@ struct GroupDelivery: Sendable {
             try await handOut(outgoing.handout, to: member, threadId: threadId, as: credentials)
             // Handing out may have repaired the device list: the group message goes to the devices it reached.
             return try sessions.devices(of: member).map {
-                OutgoingMessage(destinationDeviceId: $0.deviceId, destinationRegistrationId: $0.registrationId,
-                                type: CiphertextMessage.MessageType.senderKey.rawValue, content: ciphertext)
+                OutgoingMessage(
+                    destinationDeviceId: $0.deviceId, destinationRegistrationId: $0.registrationId,
+                    type: CiphertextMessage.MessageType.senderKey.rawValue, content: ciphertext)
             }
         }
     }
 
     /// Sends `handout` 1:1 to `member` when one of its known devices does not hold it yet (after making sessions
     /// with its devices when there are none), and records that every device now holds it.
-    private func handOut(_ handout: SenderKeyDistribution, to member: String, threadId: Int64, as credentials: DeviceCredentials) async throws {
+    private func handOut(_ handout: SenderKeyDistribution, to member: String, threadId: Int64, as credentials: DeviceCredentials)
+        async throws
+    {
         if try sessions.devices(of: member).isEmpty { try await sessions.establish(member, deviceIds: nil, as: credentials) }
         let distribution = handout.distributionId.uuidString.lowercased()
         let holders = try database.read { db in
@@ -187,18 +206,19 @@ struct GroupDelivery: Sendable {
         try await delivery.deliver(MessageContent(senderKeyDistribution: handout), to: member, timestamp: clock.next(), as: credentials)
         let devices = try sessions.devices(of: member)
         try await database.awaitableWrite { db in
-            try SenderKeySharesTable.record(threadId: threadId, distributionId: distribution, member: member, deviceIds: devices.map(\.deviceId), db)
+            try SenderKeySharesTable.record(
+                threadId: threadId, distributionId: distribution, member: member, deviceIds: devices.map(\.deviceId), db)
         }
     }
-
 
     /// Keeps the group message in the send log for every device in `recipients`.
     private func log(_ outgoing: Outgoing, to recipients: [ProtocolAddress]) async throws {
         let now = delivery.now()
         try await database.awaitableWrite { db in
             for (member, addresses) in Dictionary(grouping: recipients, by: \.name) {
-                try MessageSendLog.record(outgoing.plaintext, kind: .group(threadId: outgoing.group.threadId), to: member,
-                                          devices: addresses.map(\.deviceId), timestamp: outgoing.timestamp, now: now, db)
+                try MessageSendLog.record(
+                    outgoing.plaintext, kind: .group(threadId: outgoing.group.threadId), to: member,
+                    devices: addresses.map(\.deviceId), timestamp: outgoing.timestamp, now: now, db)
             }
         }
     }

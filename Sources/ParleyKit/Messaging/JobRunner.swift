@@ -85,8 +85,9 @@ struct JobRunner: Sendable {
         case .content(let content):
             try await sender.run(content)
         case .receipt(let receipt):
-            try await delivery.deliver(MessageContent(receipt: Receipt(kind: receipt.kind, timestamps: receipt.timestamps)),
-                                       to: receipt.accountId, timestamp: sender.clock.next(), as: try credentials())
+            try await delivery.deliver(
+                MessageContent(receipt: Receipt(kind: receipt.kind, timestamps: receipt.timestamps)),
+                to: receipt.accountId, timestamp: sender.clock.next(), as: try credentials())
         case .retryRequest(let request):
             try await retryReceipts.send(request, as: try credentials())
         case .resend(let resend):

@@ -9,5 +9,10 @@ final class JobSignal: Sendable {
     func set() { changed.withLock { $0 = true } }
 
     /// Whether anything changed since the last call (and clears it).
-    func take() -> Bool { changed.withLock { changed in defer { changed = false }; return changed } }
+    func take() -> Bool {
+        changed.withLock { changed in
+            defer { changed = false }
+            return changed
+        }
+    }
 }

@@ -28,15 +28,18 @@ extension MessageDelivery {
         if try sessions.devices(of: credentials.accountId).contains(where: { $0.deviceId != credentials.deviceId }) { return true }
         let now = now()
         let (checked, approved) = try database.read { db in
-            (try SettingsTable.value(Self.ownDevicesCheckedSetting, db).flatMap { UInt64($0) },
-             try SettingsTable.value(Self.linkApprovedSetting, db).flatMap { UInt64($0) })
+            (
+                try SettingsTable.value(Self.ownDevicesCheckedSetting, db).flatMap { UInt64($0) },
+                try SettingsTable.value(Self.linkApprovedSetting, db).flatMap { UInt64($0) }
+            )
         }
         // An answer counts only when given after a link's window closed (the device may have joined since).
         let linking = approved.map { now >= $0 && now - $0 < Self.ownDevicesLinkWindow } ?? false
-        let stillTrue = checked.map { checked in
-            now >= checked && now - checked + ahead < Self.ownDevicesCheckInterval
-                && approved.map { checked >= $0 && checked - $0 >= Self.ownDevicesLinkWindow } ?? true
-        } ?? false
+        let stillTrue =
+            checked.map { checked in
+                now >= checked && now - checked + ahead < Self.ownDevicesCheckInterval
+                    && approved.map { checked >= $0 && checked - $0 >= Self.ownDevicesLinkWindow } ?? true
+            } ?? false
         if !linking, stillTrue { return false }
         let others = try await api.devices(as: credentials).devices.map(\.deviceId).filter { $0 != credentials.deviceId }
         guard !others.isEmpty else {
@@ -44,8 +47,9 @@ extension MessageDelivery {
             try await database.awaitableWrite { db in try SettingsTable.set(Self.ownDevicesCheckedSetting, to: String(now), db) }
             return false
         }
-        try await sessions.establish(credentials.accountId, deviceIds: others,
-                                     except: DeviceAddress(accountId: credentials.accountId, deviceId: credentials.deviceId), as: credentials)
+        try await sessions.establish(
+            credentials.accountId, deviceIds: others,
+            except: DeviceAddress(accountId: credentials.accountId, deviceId: credentials.deviceId), as: credentials)
         return true
     }
 }

@@ -21,29 +21,36 @@ struct MessageDelivery: Sendable {
     /// Sends `content` to every device of `accountId` (to one's own account: every other own device; nothing is sent
     /// when there is none). Returns the server timestamp, or `nil` when there was no device to send to.
     @discardableResult
-    func deliver(_ content: MessageContent, to accountId: String, timestamp: UInt64, as credentials: DeviceCredentials) async throws -> UInt64? {
+    func deliver(_ content: MessageContent, to accountId: String, timestamp: UInt64, as credentials: DeviceCredentials) async throws
+        -> UInt64?
+    {
         let profileKey = try database.read(AccountManager.storedProfileKey)
         // Everything but typing (never stored by the server, never asked for again) can be resent on request.
         // A sync transcript to one's own account has the message's timestamp: it is another send than the message.
-        return try await deliver(plaintext: try content.sharing(profileKey).encode(), to: accountId, timestamp: timestamp,
-                                 log: content.typing == nil ? .direct : nil, purpose: content.sentTranscript == nil ? "message" : "transcript",
-                                 as: credentials)
+        return try await deliver(
+            plaintext: try content.sharing(profileKey).encode(), to: accountId, timestamp: timestamp,
+            log: content.typing == nil ? .direct : nil, purpose: content.sentTranscript == nil ? "message" : "transcript",
+            as: credentials)
     }
 
     /// Sends the encoded content `plaintext` to every device of `accountId` (see ``deliver(_:to:timestamp:as:)``),
     /// keeping it in the send log as `log` says (`nil`: not at all). `purpose` tells this send from another of the same
     /// timestamp to the same account (``SendIdempotencyKey``).
     @discardableResult
-    func deliver(plaintext: [UInt8], to accountId: String, timestamp: UInt64, log: MessageSendLog.Kind?, purpose: String = "message",
-                 as credentials: DeviceCredentials) async throws -> UInt64? {
+    func deliver(
+        plaintext: [UInt8], to accountId: String, timestamp: UInt64, log: MessageSendLog.Kind?, purpose: String = "message",
+        as credentials: DeviceCredentials
+    ) async throws -> UInt64? {
         if accountId != credentials.accountId, try sessions.devices(of: accountId).isEmpty {
             try await sessions.establish(accountId, deviceIds: nil, as: credentials)
         }
         // To this account's own devices only when it has any: no empty send beside every message (see
         // ``ownDevicesExist(as:ahead:)``).
         if accountId == credentials.accountId, try await !ownDevicesExist(as: credentials) { return nil }
-        let (serverTimestamp, sent) = try await send(to: accountId, timestamp: timestamp, as: credentials,
-                                                     log: log.map { ($0, plaintext) }, purpose: purpose) { devices in
+        let (serverTimestamp, sent) = try await send(
+            to: accountId, timestamp: timestamp, as: credentials,
+            log: log.map { ($0, plaintext) }, purpose: purpose
+        ) { devices in
             do {
                 return try await encrypt(plaintext, for: accountId, devices: devices, as: credentials)
             } catch SignalError.sessionNotFound {
@@ -68,14 +75,18 @@ struct MessageDelivery: Sendable {
     /// answer is lost and the job runs again, the server answers the repeat with the first 200 and stores nothing.
     ///
     /// - Returns: the server timestamp and how many per-device messages went out.
-    func send(to accountId: String, timestamp: UInt64, as credentials: DeviceCredentials,
-              log: (MessageSendLog.Kind, [UInt8])? = nil, groupId: Data? = nil,
-              purpose: String = "message",
-              messages: ([(deviceId: UInt32, registrationId: UInt32)]) async throws -> [OutgoingMessage])
-        async throws -> (serverTimestamp: UInt64, sent: Int) {
+    func send(
+        to accountId: String, timestamp: UInt64, as credentials: DeviceCredentials,
+        log: (MessageSendLog.Kind, [UInt8])? = nil, groupId: Data? = nil,
+        purpose: String = "message",
+        messages: ([(deviceId: UInt32, registrationId: UInt32)]) async throws -> [OutgoingMessage]
+    )
+        async throws -> (serverTimestamp: UInt64, sent: Int)
+    {
         let own = accountId == credentials.accountId
-        let key = SendIdempotencyKey.make(purpose: purpose, recipient: accountId, timestamp: timestamp, deviceId: credentials.deviceId,
-                                          secret: try database.read(SendIdempotencyKey.secret))
+        let key = SendIdempotencyKey.make(
+            purpose: purpose, recipient: accountId, timestamp: timestamp, deviceId: credentials.deviceId,
+            secret: try database.read(SendIdempotencyKey.secret))
         let self_ = DeviceAddress(accountId: credentials.accountId, deviceId: credentials.deviceId)
         var access = try await unidentified.access(to: accountId, as: credentials)
         for attempt in 0...Self.maximumRepairs {
@@ -84,8 +95,9 @@ struct MessageDelivery: Sendable {
             if own, devices.isEmpty, attempt > 0 { return (0, 0) }
             var outgoing = try await messages(devices)
             if let sealedAccess = access {
-                outgoing = try unidentified.seal(outgoing, to: accountId, certificate: sealedAccess.certificate,
-                                                 contentHint: log == nil ? .default : .resendable, groupId: groupId)
+                outgoing = try unidentified.seal(
+                    outgoing, to: accountId, certificate: sealedAccess.certificate,
+                    contentHint: log == nil ? .default : .resendable, groupId: groupId)
             }
             let request = SendMessagesRequest(messages: outgoing, timestamp: timestamp)
             // The empty send to this account's own devices stores nothing, so it needs no key (and leaves no record).
@@ -107,8 +119,9 @@ struct MessageDelivery: Sendable {
                 if let (kind, plaintext) = log {
                     let now = now()
                     try await database.awaitableWrite { [outgoing] db in
-                        try MessageSendLog.record(plaintext, kind: kind, to: accountId, devices: outgoing.map(\.destinationDeviceId),
-                                                  timestamp: timestamp, now: now, db)
+                        try MessageSendLog.record(
+                            plaintext, kind: kind, to: accountId, devices: outgoing.map(\.destinationDeviceId),
+                            timestamp: timestamp, now: now, db)
                     }
                 }
                 return (serverTimestamp, outgoing.count)
@@ -127,13 +140,19 @@ struct MessageDelivery: Sendable {
 
     /// `content` encrypted for every device of `accountId` this client has a session with (no bundle fetches, no
     /// repairs): the copies of an ephemeral event. Empty when there is no session yet.
-    func ephemeralCopies(_ content: MessageContent, to accountId: String, as credentials: DeviceCredentials) async throws -> [OutgoingMessage] {
-        let devices = try sessions.devices(of: accountId).filter { !(accountId == credentials.accountId && $0.deviceId == credentials.deviceId) }
+    func ephemeralCopies(_ content: MessageContent, to accountId: String, as credentials: DeviceCredentials) async throws
+        -> [OutgoingMessage]
+    {
+        let devices = try sessions.devices(of: accountId).filter {
+            !(accountId == credentials.accountId && $0.deviceId == credentials.deviceId)
+        }
         return try await encrypt(try content.encode(), for: accountId, devices: devices, as: credentials)
     }
 
-    private func encrypt(_ plaintext: [UInt8], for accountId: String, devices: [(deviceId: UInt32, registrationId: UInt32)],
-                         as credentials: DeviceCredentials) async throws -> [OutgoingMessage] {
+    private func encrypt(
+        _ plaintext: [UInt8], for accountId: String, devices: [(deviceId: UInt32, registrationId: UInt32)],
+        as credentials: DeviceCredentials
+    ) async throws -> [OutgoingMessage] {
         // This device's address rides in pre-key messages (SignalMessage field 6, under the MAC).
         let local = try ProtocolAddress(name: credentials.accountId, deviceId: credentials.deviceId)
         return try await database.awaitableWrite { [store] db -> [OutgoingMessage] in
@@ -142,13 +161,15 @@ struct MessageDelivery: Sendable {
                 let address = try ProtocolAddress(name: accountId, deviceId: device.deviceId)
                 let ciphertext: CiphertextMessage
                 do {
-                    ciphertext = try signalEncrypt(message: plaintext, for: address, localAddress: local, sessionStore: store,
-                                                   identityStore: store, context: TransactionContext(db))
+                    ciphertext = try signalEncrypt(
+                        message: plaintext, for: address, localAddress: local, sessionStore: store,
+                        identityStore: store, context: TransactionContext(db))
                 } catch SignalError.untrustedIdentity {
                     throw ParleyError.untrustedIdentity(address: accountId)
                 }
-                return OutgoingMessage(destinationDeviceId: device.deviceId, destinationRegistrationId: device.registrationId,
-                                       type: ciphertext.messageType.rawValue, content: ciphertext.serialize().base64EncodedString())
+                return OutgoingMessage(
+                    destinationDeviceId: device.deviceId, destinationRegistrationId: device.registrationId,
+                    type: ciphertext.messageType.rawValue, content: ciphertext.serialize().base64EncodedString())
             }
         }
     }

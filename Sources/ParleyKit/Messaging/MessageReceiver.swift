@@ -39,7 +39,9 @@ struct MessageReceiver: Sendable {
 
     /// ``process(_:)``, with the acts it released.
     func receive(_ envelope: Envelope) async throws -> Received {
-        guard let ciphertext = Data(base64Encoded: envelope.content) else { return Received(outcome: .undecryptable(reason: "content is not base64")) }
+        guard let ciphertext = Data(base64Encoded: envelope.content) else {
+            return Received(outcome: .undecryptable(reason: "content is not base64"))
+        }
         // The server bounds what it stores; a later time than a database column holds is a server's garbage.
         guard envelope.timestamp <= MessageContent.maximumTimestamp, envelope.serverTimestamp <= MessageContent.maximumTimestamp else {
             return Received(outcome: .rejected(reason: "an envelope timestamp later than \(MessageContent.maximumTimestamp) ms"))
@@ -60,7 +62,8 @@ struct MessageReceiver: Sendable {
             if source.type == CiphertextMessage.MessageType.plaintext.rawValue {
                 // Plaintext content is only ever a retry receipt: a device asking this one to send a message again.
                 do {
-                    _ = try RetryReceipts.accept(source.ciphertext, from: sender, localDeviceId: credentials.deviceId, store: store, db, now: now)
+                    _ = try RetryReceipts.accept(
+                        source.ciphertext, from: sender, localDeviceId: credentials.deviceId, store: store, db, now: now)
                     return (Received(outcome: .applied), false)
                 } catch {
                     return (Received(outcome: .rejected(reason: "plaintext content that is not a retry receipt: \(error)")), false)
@@ -68,12 +71,16 @@ struct MessageReceiver: Sendable {
             }
             let plaintext: [UInt8]
             do {
-                plaintext = try Self.decrypt(source.ciphertext, type: source.type, from: sender,
-                                             to: try ProtocolAddress(name: credentials.accountId, deviceId: credentials.deviceId), store: store, db)
+                plaintext = try Self.decrypt(
+                    source.ciphertext, type: source.type, from: sender,
+                    to: try ProtocolAddress(name: credentials.accountId, deviceId: credentials.deviceId), store: store, db)
             } catch SignalError.duplicatedMessage {
                 return (Received(outcome: .duplicate), false)
             } catch {
-                return (Received(outcome: try Self.recordFailure(envelope, from: source, reason: "\(error)", askForResend: true, db, now: now)), false)
+                return (
+                    Received(outcome: try Self.recordFailure(envelope, from: source, reason: "\(error)", askForResend: true, db, now: now)),
+                    false
+                )
             }
             let content: MessageContent
             do {
@@ -82,8 +89,9 @@ struct MessageReceiver: Sendable {
                 return (Received(outcome: try Self.recordFailure(envelope, from: source, reason: "\(error)", db, now: now)), false)
             }
             var released = ConversationActions.ReleasedActs()
-            let outcome = try Self.apply(content, from: source, in: envelope, localAccountId: credentials.accountId,
-                                         localDeviceId: credentials.deviceId, store: store, db, now: now, released: &released)
+            let outcome = try Self.apply(
+                content, from: source, in: envelope, localAccountId: credentials.accountId,
+                localDeviceId: credentials.deviceId, store: store, db, now: now, released: &released)
             return (Received(outcome: outcome, released: released.reported), Self.erased(outcome, content) || released.deletedMessage)
         }
         // A delete for everyone erased content: its old page images leave the write-ahead log too.
@@ -101,9 +109,11 @@ struct MessageReceiver: Sendable {
     /// conversation, a sync transcript from this account's own devices, receipts, typing, a sender key. What breaks a
     /// rule is refused or recorded; only a database failure throws (the envelope then stays unacknowledged). Acts that
     /// waited for a message stored now are added to `released`.
-    static func apply(_ content: MessageContent, from source: EnvelopeSource, in envelope: Envelope, localAccountId: String,
-                      localDeviceId: UInt32, store: DatabaseProtocolStore, _ db: StorageTransaction, now: UInt64,
-                      released: inout ConversationActions.ReleasedActs) throws -> Outcome {
+    static func apply(
+        _ content: MessageContent, from source: EnvelopeSource, in envelope: Envelope, localAccountId: String,
+        localDeviceId: UInt32, store: DatabaseProtocolStore, _ db: StorageTransaction, now: UInt64,
+        released: inout ConversationActions.ReleasedActs
+    ) throws -> Outcome {
         let sender = try ProtocolAddress(name: source.accountId, deviceId: source.deviceId)
         // A resent message takes the place of the copy that could not be decrypted.
         try MessagesTable.removeUndecryptable(author: source.accountId, device: source.deviceId, timestamp: envelope.timestamp, db)
@@ -121,13 +131,16 @@ struct MessageReceiver: Sendable {
                 try MessagesTable.markSealed(id, db)
             }
             if case .stored = result, source.accountId != localAccountId, message.reaction == nil, !message.isTimerUpdate {
-                try JobQueue.enqueue(.receipt(ReceiptJob(accountId: source.accountId, kind: "delivered", timestamps: [envelope.timestamp])),
-                                     now: now, db)
+                try JobQueue.enqueue(
+                    .receipt(ReceiptJob(accountId: source.accountId, kind: "delivered", timestamps: [envelope.timestamp])),
+                    now: now, db)
             }
             // This account's own acts, synced from its other devices, are not reported (nor when they come as transcripts).
             if case .applied = result, source.accountId != localAccountId, let kind = AppliedAct.Kind(message) {
-                return .acted(AppliedAct(authorAccountId: source.accountId, authorDeviceId: source.deviceId, timestamp: envelope.timestamp,
-                                         groupId: message.group?.id, kind: kind))
+                return .acted(
+                    AppliedAct(
+                        authorAccountId: source.accountId, authorDeviceId: source.deviceId, timestamp: envelope.timestamp,
+                        groupId: message.group?.id, kind: kind))
             }
             return Outcome(result)
         }
@@ -139,7 +152,8 @@ struct MessageReceiver: Sendable {
             // The primary device rotated the profile key (it alone rotates: a linked device that has not heard of
             // a rotation yet cannot bring the old key back).
             if source.deviceId == 1, localDeviceId != 1, let bytes = transcript.message.profileKey,
-               let profileKey = try? ProfileKey(bytes: bytes), try AccountManager.storedProfileKey(db) != profileKey {
+                let profileKey = try? ProfileKey(bytes: bytes), try AccountManager.storedProfileKey(db) != profileKey
+            {
                 try AccountManager.keepProfileKey(profileKey, db)
             }
             let origin = ConversationActions.Origin(
@@ -157,8 +171,10 @@ struct MessageReceiver: Sendable {
                 try MessagesTable.receiptArrived(status, messageId: id, db)
                 try ReceiptsTable.record(receipt.kind, for: id, from: source.accountId, deviceId: source.deviceId, now: now, db)
             }
-            return .acted(AppliedAct(authorAccountId: source.accountId, authorDeviceId: source.deviceId, timestamp: envelope.timestamp,
-                                     groupId: nil, kind: .receipt(kind: receipt.kind, timestamps: receipt.timestamps)))
+            return .acted(
+                AppliedAct(
+                    authorAccountId: source.accountId, authorDeviceId: source.deviceId, timestamp: envelope.timestamp,
+                    groupId: nil, kind: .receipt(kind: receipt.kind, timestamps: receipt.timestamps)))
         }
         if let typing = content.typing { return try Self.typing(typing, in: content.typingGroupId, from: source, db) }
         if let distribution = content.senderKeyDistribution {
@@ -181,8 +197,8 @@ struct MessageReceiver: Sendable {
     /// nothing else is stored.
     public func process(_ event: EphemeralEvent) async throws -> Outcome {
         guard event.kind == EphemeralKind.typing, (event.sourceAccountId == nil) == (event.sourceDeviceId == nil),
-              let payload = Data(base64Encoded: event.content),
-              let copies = try? JSONDecoder().decode([OutgoingMessage].self, from: payload), copies.count <= 64
+            let payload = Data(base64Encoded: event.content),
+            let copies = try? JSONDecoder().decode([OutgoingMessage].self, from: payload), copies.count <= 64
         else { return .rejected(reason: "not a typing event this client understands") }
         let wallTime = wallClock()
         // Content that decrypted but is no typing indicator: the transaction rolls back, so the message key it used is
@@ -192,20 +208,22 @@ struct MessageReceiver: Sendable {
             return try await database.awaitableWrite { [store] db in
                 let credentials = try LocalAccount.credentials(db)
                 guard let copy = copies.first(where: { $0.destinationDeviceId == credentials.deviceId }),
-                      let ciphertext = Data(base64Encoded: copy.content)
+                    let ciphertext = Data(base64Encoded: copy.content)
                 else { return .rejected(reason: "no copy for this device") }
                 // A sealed copy on an event that names no source, and only there.
                 guard (event.sourceAccountId == nil) == (copy.type == OutgoingMessage.unidentifiedSenderType) else {
                     return .rejected(reason: "a typing event whose copy and source disagree about sealing")
                 }
                 do {
-                    let sealed = Envelope(guid: "", sourceAccountId: event.sourceAccountId, sourceDeviceId: event.sourceDeviceId, type: copy.type,
-                                          content: "", timestamp: event.timestamp, serverTimestamp: event.timestamp)
+                    let sealed = Envelope(
+                        guid: "", sourceAccountId: event.sourceAccountId, sourceDeviceId: event.sourceDeviceId, type: copy.type,
+                        content: "", timestamp: event.timestamp, serverTimestamp: event.timestamp)
                     let source = try EnvelopeSource.open(sealed, ciphertext: ciphertext, store: store, db, now: wallTime)
-                    let plaintext = try Self.decrypt(source.ciphertext, type: source.type,
-                                                     from: try ProtocolAddress(name: source.accountId, deviceId: source.deviceId),
-                                                     to: try ProtocolAddress(name: credentials.accountId, deviceId: credentials.deviceId),
-                                                     store: store, db)
+                    let plaintext = try Self.decrypt(
+                        source.ciphertext, type: source.type,
+                        from: try ProtocolAddress(name: source.accountId, deviceId: source.deviceId),
+                        to: try ProtocolAddress(name: credentials.accountId, deviceId: credentials.deviceId),
+                        store: store, db)
                     let content = try MessageContent.decode(plaintext)
                     guard let action = content.typing else { throw NotTyping() }
                     return try Self.typing(action, in: content.typingGroupId, from: source, db)
@@ -239,45 +257,58 @@ struct MessageReceiver: Sendable {
     }
 
     /// Stores a member's sender key for a group it is in, and which group and distribution its chain belongs to.
-    static func accept(_ distribution: SenderKeyDistribution, from sender: ProtocolAddress, store: DatabaseProtocolStore,
-                       _ db: StorageTransaction) throws -> Outcome {
+    static func accept(
+        _ distribution: SenderKeyDistribution, from sender: ProtocolAddress, store: DatabaseProtocolStore,
+        _ db: StorageTransaction
+    ) throws -> Outcome {
         guard let group = try ThreadsTable.group(id: distribution.groupId, db), group.members.contains(sender.name) else {
             return .rejected(reason: "a sender key for a group the sender is not in")
         }
         guard !group.left else { return .rejected(reason: "a sender key for a group this account left") }
         let message = try SenderKeyDistributionMessage(bytes: distribution.message)
-        try processSenderKeyDistributionMessage(message, from: sender, distributionId: distribution.distributionId, store: store,
-                                                context: TransactionContext(db))
-        try SenderKeyChainsTable.record(accountId: sender.name, deviceId: sender.deviceId, chainId: message.chainId, threadId: group.threadId,
-                                        distributionId: distribution.distributionId, db)
+        try processSenderKeyDistributionMessage(
+            message, from: sender, distributionId: distribution.distributionId, store: store,
+            context: TransactionContext(db))
+        try SenderKeyChainsTable.record(
+            accountId: sender.name, deviceId: sender.deviceId, chainId: message.chainId, threadId: group.threadId,
+            distributionId: distribution.distributionId, db)
         try SenderKeyChainsTable.keepNewestDistributions(accountId: sender.name, deviceId: sender.deviceId, threadId: group.threadId, db)
         return .applied
     }
 
-    static func decrypt(_ ciphertext: Data, type: UInt8, from sender: ProtocolAddress, to local: ProtocolAddress,
-                        store: DatabaseProtocolStore, _ db: StorageTransaction) throws -> [UInt8] {
+    static func decrypt(
+        _ ciphertext: Data, type: UInt8, from sender: ProtocolAddress, to local: ProtocolAddress,
+        store: DatabaseProtocolStore, _ db: StorageTransaction
+    ) throws -> [UInt8] {
         let context = TransactionContext(db)
         switch type {
         case CiphertextMessage.MessageType.senderKey.rawValue:
             let chainId = try SenderKeyMessage(bytes: ciphertext).chainId
-            guard let distribution = try SenderKeyChainsTable.distribution(accountId: sender.name, deviceId: sender.deviceId, chainId: chainId, db)
+            guard
+                let distribution = try SenderKeyChainsTable.distribution(
+                    accountId: sender.name, deviceId: sender.deviceId, chainId: chainId, db)
             else {
                 throw SignalError.invalidSenderKeySession(
-                    distributionId: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)), message: "no sender key from \(sender) for chain \(chainId)")
+                    distributionId: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)),
+                    message: "no sender key from \(sender) for chain \(chainId)")
             }
             return Array(try groupDecrypt(ciphertext, from: sender, distributionId: distribution, store: store, context: context))
         case CiphertextMessage.MessageType.preKey.rawValue:
             let message = try PreKeySignalMessage(bytes: ciphertext)
-            let plaintext = Array(try signalDecryptPreKey(
-                message: message, from: sender, localAddress: local, sessionStore: store,
-                identityStore: store, preKeyStore: store, signedPreKeyStore: store, kyberPreKeyStore: store, context: context))
+            let plaintext = Array(
+                try signalDecryptPreKey(
+                    message: message, from: sender, localAddress: local, sessionStore: store,
+                    identityStore: store, preKeyStore: store, signedPreKeyStore: store, kyberPreKeyStore: store, context: context))
             // A pre-key message may come from a new installation with a known device id: it holds none of the sender keys.
-            try DeviceSessions.recordInstallation(sender.deviceId, of: sender.name, registrationId: try message.registrationId(),
-                                                  addingUnknown: false, db)
+            try DeviceSessions.recordInstallation(
+                sender.deviceId, of: sender.name, registrationId: try message.registrationId(),
+                addingUnknown: false, db)
             return plaintext
         case CiphertextMessage.MessageType.whisper.rawValue:
-            return Array(try signalDecrypt(message: try SignalMessage(bytes: ciphertext), from: sender, to: local, sessionStore: store,
-                                           identityStore: store, context: context))
+            return Array(
+                try signalDecrypt(
+                    message: try SignalMessage(bytes: ciphertext), from: sender, to: local, sessionStore: store,
+                    identityStore: store, context: context))
         default:
             throw SignalError.invalidMessage("unsupported message type \(type)")
         }
@@ -285,17 +316,24 @@ struct MessageReceiver: Sendable {
 
     /// Records an undecryptable message from `source`; with `askForResend`, the first failure of a message also queues
     /// a retry receipt to the device that sent it.
-    private static func recordFailure(_ envelope: Envelope, from source: EnvelopeSource, reason: String, askForResend: Bool = false,
-                                      _ db: StorageTransaction, now: UInt64) throws -> Outcome {
+    private static func recordFailure(
+        _ envelope: Envelope, from source: EnvelopeSource, reason: String, askForResend: Bool = false,
+        _ db: StorageTransaction, now: UInt64
+    ) throws -> Outcome {
         let threadId = try ThreadsTable.oneToOne(with: source.accountId, now: now, db)
-        if let id = try MessagesTable.insert(NewMessage(
-            threadId: threadId, outgoing: false, authorAccountId: source.accountId, authorDeviceId: source.deviceId,
-            timestamp: envelope.timestamp, serverTimestamp: envelope.serverTimestamp, body: nil, status: .undecryptable, replyToId: nil), db) {
+        if let id = try MessagesTable.insert(
+            NewMessage(
+                threadId: threadId, outgoing: false, authorAccountId: source.accountId, authorDeviceId: source.deviceId,
+                timestamp: envelope.timestamp, serverTimestamp: envelope.serverTimestamp, body: nil, status: .undecryptable, replyToId: nil),
+            db)
+        {
             try MessagesTable.setFailureReason(reason, messageId: id, db)
             if askForResend {
-                try JobQueue.enqueue(.retryRequest(RetryReceipts.RequestJob(
-                    accountId: source.accountId, deviceId: source.deviceId, timestamp: envelope.timestamp, type: source.type,
-                    ciphertext: source.ciphertext)), now: now, db)
+                try JobQueue.enqueue(
+                    .retryRequest(
+                        RetryReceipts.RequestJob(
+                            accountId: source.accountId, deviceId: source.deviceId, timestamp: envelope.timestamp, type: source.type,
+                            ciphertext: source.ciphertext)), now: now, db)
             }
         }
         return .undecryptable(reason: reason)

@@ -11,7 +11,9 @@ extension MessageSender {
         try database.write { db in
             let me = try LocalAccount.credentials(db).accountId
             let everyone = [me] + Set(members).subtracting([me]).sorted()
-            try changeGroup(GroupContext(id: id, revision: 1, state: GroupState(title: title, members: everyone)), previous: [], timestamp: timestamp, db)
+            try changeGroup(
+                GroupContext(id: id, revision: 1, state: GroupState(title: title, members: everyone)), previous: [], timestamp: timestamp,
+                db)
         }
         return id
     }
@@ -46,9 +48,12 @@ extension MessageSender {
             var state = GroupState(title: group.title, members: group.members)
             change(&state)
             guard state != GroupState(title: group.title, members: group.members) else { return }
-            guard group.revision < UInt32.max else { throw ParleyError.invalidArgument("“\(group.title)” has no revision left to change it") }
-            try changeGroup(GroupContext(id: groupId, revision: group.revision + 1, state: state), previous: group.members,
-                            timestamp: timestamp, db)
+            guard group.revision < UInt32.max else {
+                throw ParleyError.invalidArgument("“\(group.title)” has no revision left to change it")
+            }
+            try changeGroup(
+                GroupContext(id: groupId, revision: group.revision + 1, state: state), previous: group.members,
+                timestamp: timestamp, db)
         }
     }
 

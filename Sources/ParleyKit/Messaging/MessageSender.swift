@@ -48,18 +48,23 @@ struct MessageSender: Sendable {
     /// `attachments` are files to encrypt and upload when the job runs; `replyTo` is a local message id; `mentions` are
     /// ranges of `body` naming accounts (``Mention``).
     @discardableResult
-    public func enqueue(body: String, to accountId: String, attachments: [URL] = [], replyTo: Int64? = nil,
-                        mentions: [Mention] = []) throws -> Int64 {
-        try enqueue(body: body, to: accountId, files: try attachments.map { try OutgoingAttachment(file: $0) }, replyTo: replyTo,
-                    mentions: mentions)
+    public func enqueue(
+        body: String, to accountId: String, attachments: [URL] = [], replyTo: Int64? = nil,
+        mentions: [Mention] = []
+    ) throws -> Int64 {
+        try enqueue(
+            body: body, to: accountId, files: try attachments.map { try OutgoingAttachment(file: $0) }, replyTo: replyTo,
+            mentions: mentions)
     }
 
     /// Stores an outgoing message to `username`, a name this device has not looked up and cannot look up now (the
     /// server is unreachable): it waits in a conversation with the name until the name is looked up
     /// (``PendingRecipients``), then is sent. Returns the message's local id.
     @discardableResult
-    public func enqueue(body: String, toUnresolvedUsername username: String, files: [OutgoingAttachment] = [],
-                        replyTo: Int64? = nil, mentions: [Mention] = []) throws -> Int64 {
+    public func enqueue(
+        body: String, toUnresolvedUsername username: String, files: [OutgoingAttachment] = [],
+        replyTo: Int64? = nil, mentions: [Mention] = []
+    ) throws -> Int64 {
         try enqueue(body: body, files: files, replyTo: replyTo, mentions: mentions, queueSend: false) { db, now in
             try ThreadsTable.oneToOne(with: try PendingRecipients.placeholder(for: username, db, now: now), now: now, db)
         }
@@ -68,8 +73,10 @@ struct MessageSender: Sendable {
     /// Stores an outgoing message to `accountId` with its send job; returns the message's local id. `files` carry
     /// their metadata (type, voice note, duration, waveform) into the encrypted pointers.
     @discardableResult
-    public func enqueue(body: String, to accountId: String, files: [OutgoingAttachment], replyTo: Int64? = nil,
-                        mentions: [Mention] = []) throws -> Int64 {
+    public func enqueue(
+        body: String, to accountId: String, files: [OutgoingAttachment], replyTo: Int64? = nil,
+        mentions: [Mention] = []
+    ) throws -> Int64 {
         try enqueue(body: body, files: files, replyTo: replyTo, mentions: mentions) { db, now in
             try ThreadsTable.oneToOne(with: accountId, now: now, db)
         }
@@ -78,8 +85,10 @@ struct MessageSender: Sendable {
     /// Stores an outgoing message to the group `groupId` with its send job (sent with Sender Keys); returns the
     /// message's local id.
     @discardableResult
-    public func enqueue(body: String, toGroup groupId: Data, files: [OutgoingAttachment] = [], replyTo: Int64? = nil,
-                        mentions: [Mention] = []) throws -> Int64 {
+    public func enqueue(
+        body: String, toGroup groupId: Data, files: [OutgoingAttachment] = [], replyTo: Int64? = nil,
+        mentions: [Mention] = []
+    ) throws -> Int64 {
         try enqueue(body: body, files: files, replyTo: replyTo, mentions: mentions) { db, _ in
             guard let group = try ThreadsTable.group(id: groupId, db) else { throw ParleyError.invalidArgument("no such group") }
             guard !group.left else { throw ParleyError.invalidArgument("this account is no longer a member of “\(group.title)”") }
@@ -87,16 +96,19 @@ struct MessageSender: Sendable {
         }
     }
 
-    private func enqueue(body: String, files: [OutgoingAttachment], replyTo: Int64?, mentions: [Mention], queueSend: Bool = true,
-                         thread: (StorageTransaction, UInt64) throws -> Int64) throws -> Int64 {
+    private func enqueue(
+        body: String, files: [OutgoingAttachment], replyTo: Int64?, mentions: [Mention], queueSend: Bool = true,
+        thread: (StorageTransaction, UInt64) throws -> Int64
+    ) throws -> Int64 {
         guard !body.isEmpty || !files.isEmpty else { throw ParleyError.invalidArgument("a message needs text or an attachment") }
         try Mention.validate(mentions, in: body)
         // A long text travels as an attachment with its start inline; mentions travel with the inline part only.
         if !mentions.isEmpty {
             let inlineUnits = Self.inlinePart(of: body).utf16.count
             if let late = mentions.first(where: { !$0.fits(inlineUnits) }) {
-                throw ParleyError.invalidArgument("a mention at \(late.start) is past the first \(Self.inlineTextLimit / 1024) KiB of a "
-                                                  + "long text, which travels as an attachment without mentions")
+                throw ParleyError.invalidArgument(
+                    "a mention at \(late.start) is past the first \(Self.inlineTextLimit / 1024) KiB of a "
+                        + "long text, which travels as an attachment without mentions")
             }
         }
         for file in files {
@@ -104,7 +116,9 @@ struct MessageSender: Sendable {
             guard FileManager.default.fileExists(atPath: file.file.path, isDirectory: &isDirectory) else {
                 throw ParleyError.invalidArgument("\(file.file.path) does not exist")
             }
-            guard !isDirectory.boolValue else { throw ParleyError.invalidArgument("\(file.file.path) is a directory: attach files one by one") }
+            guard !isDirectory.boolValue else {
+                throw ParleyError.invalidArgument("\(file.file.path) is a directory: attach files one by one")
+            }
             guard FileManager.default.isReadableFile(atPath: file.file.path) else {
                 throw ParleyError.invalidArgument("cannot read \(file.file.path): permission denied")
             }
@@ -158,8 +172,11 @@ struct MessageSender: Sendable {
             throw ParleyError.invalidArgument("a reaction is one emoji")
         }
         return try act(on: messageId) { target in
-            DataMessage(body: nil, reaction: Reaction(emoji: emoji, remove: remove, targetAuthorAccountId: target.author,
-                                                      targetTimestamp: target.timestamp))
+            DataMessage(
+                body: nil,
+                reaction: Reaction(
+                    emoji: emoji, remove: remove, targetAuthorAccountId: target.author,
+                    targetTimestamp: target.timestamp))
         }
     }
 
@@ -190,8 +207,9 @@ struct MessageSender: Sendable {
         guard seconds <= DataMessage.maximumExpireTimer else { throw ParleyError.invalidArgument("a timer is at most one year") }
         let timestamp = clock.next()
         try database.write { db in
-            try send(DataMessage(body: nil, expireTimer: seconds, isTimerUpdate: true), to: .account(accountId), peer: accountId,
-                     timestamp: timestamp, db)
+            try send(
+                DataMessage(body: nil, expireTimer: seconds, isTimerUpdate: true), to: .account(accountId), peer: accountId,
+                timestamp: timestamp, db)
         }
         return timestamp
     }
@@ -199,7 +217,9 @@ struct MessageSender: Sendable {
     private func act(on messageId: Int64, _ make: (_ target: (author: String, timestamp: UInt64)) -> DataMessage) throws -> UInt64 {
         let timestamp = clock.next()
         try database.write { db in
-            guard let target = try MessagesTable.actTarget(messageId, db) else { throw ParleyError.invalidArgument("no message \(messageId)") }
+            guard let target = try MessagesTable.actTarget(messageId, db) else {
+                throw ParleyError.invalidArgument("no message \(messageId)")
+            }
             // Its send job would still deliver the original: act once it is out.
             guard target.status != .sending else {
                 throw ParleyError.invalidArgument("message \(messageId) is still being sent; try again once it is sent")
@@ -221,9 +241,10 @@ struct MessageSender: Sendable {
         let credentials = try LocalAccount.credentials(db)
         var message = message
         if !message.isTimerUpdate { message.expireTimer = 0 }
-        let origin = ConversationActions.Origin(author: credentials.accountId, authorDevice: credentials.deviceId, timestamp: timestamp,
-                                                serverTimestamp: nil, peer: peer, outgoing: true, status: .sent, now: timestamp,
-                                                localAccountId: credentials.accountId)
+        let origin = ConversationActions.Origin(
+            author: credentials.accountId, authorDevice: credentials.deviceId, timestamp: timestamp,
+            serverTimestamp: nil, peer: peer, outgoing: true, status: .sent, now: timestamp,
+            localAccountId: credentials.accountId)
         if case .rejected(let reason) = try ConversationActions.apply(message, from: origin, db) {
             throw ParleyError.invalidArgument(reason)
         }
@@ -250,8 +271,9 @@ struct MessageSender: Sendable {
                 }
             }
         }
-        try await delivery.deliver(MessageContent(sentTranscript: SentTranscript(destinationAccountId: destination, message: job.message)),
-                                   to: credentials.accountId, timestamp: job.timestamp, as: credentials)
+        try await delivery.deliver(
+            MessageContent(sentTranscript: SentTranscript(destinationAccountId: destination, message: job.message)),
+            to: credentials.accountId, timestamp: job.timestamp, as: credentials)
     }
 
     /// Runs one send job: uploads attachments, sends to the recipient's devices and a copy to this account's other
@@ -265,8 +287,10 @@ struct MessageSender: Sendable {
         }
         let loaded = try database.read { db -> Loaded? in
             guard let message = try MessagesTable.unsent(job.messageId, db) else { return nil }
-            return Loaded(credentials: try LocalAccount.credentials(db), message: message, group: try ThreadsTable.group(threadId: message.threadId, db),
-                          attachments: try AttachmentsTable.outgoing(of: job.messageId, db))
+            return Loaded(
+                credentials: try LocalAccount.credentials(db), message: message,
+                group: try ThreadsTable.group(threadId: message.threadId, db),
+                attachments: try AttachmentsTable.outgoing(of: job.messageId, db))
         }
         guard let loaded else { return }  // already sent or failed
 
@@ -284,8 +308,9 @@ struct MessageSender: Sendable {
             if let pointer = attachment.pointer {
                 pointers.append(pointer)
             } else if let path = attachment.path {
-                var pointer = try await upload(URL(fileURLWithPath: path), rowId: attachment.id, name: attachment.name,
-                                               contentType: attachment.metadata.contentType, as: loaded.credentials, progress: progress)
+                var pointer = try await upload(
+                    URL(fileURLWithPath: path), rowId: attachment.id, name: attachment.name,
+                    contentType: attachment.metadata.contentType, as: loaded.credentials, progress: progress)
                 pointer.durationMilliseconds = attachment.metadata.durationMilliseconds
                 pointer.waveform = attachment.metadata.waveform
                 pointer.voiceNote = attachment.metadata.voiceNote
@@ -297,28 +322,34 @@ struct MessageSender: Sendable {
             let file = try staging.file("long-text")
             defer { try? FileManager.default.removeItem(at: file) }
             try Data(loaded.message.body.utf8).write(to: file)
-            pointers.append(try await upload(file, rowId: nil, name: nil, contentType: "text/x-signal-plain", as: loaded.credentials,
-                                             progress: progress))
+            pointers.append(
+                try await upload(
+                    file, rowId: nil, name: nil, contentType: "text/x-signal-plain", as: loaded.credentials,
+                    progress: progress))
             inline = Self.inlinePart(of: loaded.message.body)
         }
         // A long text's mentions all fall in the inline part (enqueue refuses others); a row stored before that rule
         // loses the ones that do not.
         let inlineUnits = inline.utf16.count
         let mentions = loaded.message.mentions.filter { $0.fits(inlineUnits) }
-        let message = DataMessage(body: inline.isEmpty ? nil : inline, mentions: mentions, attachments: pointers, quote: loaded.message.quote,
-                                  expireTimer: loaded.message.expireTimer, group: loaded.group.map { GroupContext(id: $0.id, revision: $0.revision) })
+        let message = DataMessage(
+            body: inline.isEmpty ? nil : inline, mentions: mentions, attachments: pointers, quote: loaded.message.quote,
+            expireTimer: loaded.message.expireTimer, group: loaded.group.map { GroupContext(id: $0.id, revision: $0.revision) })
         var accepted: UInt64?
         if let group = loaded.group {
-            try await groupDelivery.deliver(MessageContent(dataMessage: message), toGroup: group.threadId, timestamp: loaded.message.timestamp,
-                                            as: loaded.credentials)
+            try await groupDelivery.deliver(
+                MessageContent(dataMessage: message), toGroup: group.threadId, timestamp: loaded.message.timestamp,
+                as: loaded.credentials)
         } else if let recipient = loaded.message.recipient {
-            accepted = try await delivery.deliver(MessageContent(dataMessage: message), to: recipient,
-                                                  timestamp: loaded.message.timestamp, as: loaded.credentials)
+            accepted = try await delivery.deliver(
+                MessageContent(dataMessage: message), to: recipient,
+                timestamp: loaded.message.timestamp, as: loaded.credentials)
         }
         let serverTimestamp = accepted
         // The copy for this account's other devices ("sender can read own history").
-        try await delivery.deliver(MessageContent(sentTranscript: SentTranscript(destinationAccountId: loaded.message.recipient ?? "", message: message)),
-                                   to: loaded.credentials.accountId, timestamp: loaded.message.timestamp, as: loaded.credentials)
+        try await delivery.deliver(
+            MessageContent(sentTranscript: SentTranscript(destinationAccountId: loaded.message.recipient ?? "", message: message)),
+            to: loaded.credentials.accountId, timestamp: loaded.message.timestamp, as: loaded.credentials)
         try await database.awaitableWrite { db in
             // A sent message's disappearing timer starts now.
             try MessagesTable.markSent(job.messageId, serverTimestamp: serverTimestamp, now: self.now(), db)
@@ -327,20 +358,24 @@ struct MessageSender: Sendable {
         contentDetection?.storeInBackground(checked)
     }
 
-    private func upload(_ file: URL, rowId: Int64?, name: String?, contentType: String, as credentials: DeviceCredentials,
-                        progress: @escaping TransferProgress) async throws -> AttachmentPointer {
+    private func upload(
+        _ file: URL, rowId: Int64?, name: String?, contentType: String, as credentials: DeviceCredentials,
+        progress: @escaping TransferProgress
+    ) async throws -> AttachmentPointer {
         let blobFile = try staging.file("upload")
         defer { try? FileManager.default.removeItem(at: blobFile) }
         let encrypted = try AttachmentFileEncryption.encrypt(file, to: blobFile)
         let label = name ?? file.lastPathComponent
         let blobSize = Int64(AttachmentEncryptor.blobSize(plaintextLength: encrypted.plaintextLength))
         let stored = try await api.uploadAttachment(fileAt: blobFile, as: credentials) { sent in progress(label, sent, blobSize) }
-        let pointer = AttachmentPointer(id: stored.id, key: Data(encrypted.keys.combined).base64EncodedString(),
-                                        digest: Data(encrypted.digest).base64EncodedString(), size: encrypted.plaintextLength,
-                                        contentType: contentType, fileName: name)
+        let pointer = AttachmentPointer(
+            id: stored.id, key: Data(encrypted.keys.combined).base64EncodedString(),
+            digest: Data(encrypted.digest).base64EncodedString(), size: encrypted.plaintextLength,
+            contentType: contentType, fileName: name)
         if let rowId {
             try await database.awaitableWrite { db in
-                try AttachmentsTable.markUploaded(rowId, serverId: stored.id, keys: Data(encrypted.keys.combined), digest: Data(encrypted.digest), db)
+                try AttachmentsTable.markUploaded(
+                    rowId, serverId: stored.id, keys: Data(encrypted.keys.combined), digest: Data(encrypted.digest), db)
             }
         }
         return pointer

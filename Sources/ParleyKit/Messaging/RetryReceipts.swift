@@ -38,25 +38,32 @@ struct RetryReceipts: Sendable {
     func send(_ job: RequestJob, as credentials: DeviceCredentials) async throws {
         var named: DecryptionErrorMessage?
         if let type = CiphertextMessage.MessageType(rawValue: job.type) {
-            named = try? DecryptionErrorMessage(originalMessageBytes: job.ciphertext, type: type, timestamp: job.timestamp,
-                                                originalSenderDeviceId: job.deviceId)
+            named = try? DecryptionErrorMessage(
+                originalMessageBytes: job.ciphertext, type: type, timestamp: job.timestamp,
+                originalSenderDeviceId: job.deviceId)
         }
         // A message too broken to name its ratchet key still gets a receipt, without one (as for a sender-key message).
-        let message = try named ?? DecryptionErrorMessage(originalMessageBytes: Data(), type: .senderKey, timestamp: job.timestamp,
-                                                          originalSenderDeviceId: job.deviceId)
+        let message =
+            try named
+            ?? DecryptionErrorMessage(
+                originalMessageBytes: Data(), type: .senderKey, timestamp: job.timestamp,
+                originalSenderDeviceId: job.deviceId)
         let content = PlaintextContent(message).serialize().base64EncodedString()
         _ = try await delivery.send(to: job.accountId, timestamp: clock.next(), as: credentials) { devices in
             devices.map {
-                OutgoingMessage(destinationDeviceId: $0.deviceId, destinationRegistrationId: $0.registrationId,
-                                type: CiphertextMessage.MessageType.plaintext.rawValue, content: content)
+                OutgoingMessage(
+                    destinationDeviceId: $0.deviceId, destinationRegistrationId: $0.registrationId,
+                    type: CiphertextMessage.MessageType.plaintext.rawValue, content: content)
             }
         }
     }
 
     /// Takes in a retry receipt from `sender` (in the receive transaction): when it names this device, archives the
     /// session it says broke and queues the resend. Returns whether it named this device.
-    static func accept(_ plaintext: Data, from sender: ProtocolAddress, localDeviceId: UInt32, store: DatabaseProtocolStore,
-                       _ db: StorageTransaction, now: UInt64) throws -> Bool {
+    static func accept(
+        _ plaintext: Data, from sender: ProtocolAddress, localDeviceId: UInt32, store: DatabaseProtocolStore,
+        _ db: StorageTransaction, now: UInt64
+    ) throws -> Bool {
         let request = try DecryptionErrorMessage.extractFromSerializedContent(try PlaintextContent(bytes: plaintext).body)
         guard request.deviceId == localDeviceId else { return false }
         try MessageContent.checkTimestamps([request.timestamp], of: "a retry receipt")
@@ -67,11 +74,13 @@ struct RetryReceipts: Sendable {
         }
         let context = TransactionContext(db)
         if let ratchetKey = request.ratchetKey, var session = try store.loadSession(for: sender, context: context),
-           (try? session.currentRatchetKeyMatches(ratchetKey)) == true {
+            (try? session.currentRatchetKeyMatches(ratchetKey)) == true
+        {
             session.archiveCurrentState()
             try store.storeSession(session, for: sender, context: context)
         }
-        try JobQueue.enqueue(.resend(ResendJob(accountId: sender.name, deviceId: sender.deviceId, timestamp: request.timestamp)), now: now, db)
+        try JobQueue.enqueue(
+            .resend(ResendJob(accountId: sender.name, deviceId: sender.deviceId, timestamp: request.timestamp)), now: now, db)
         return true
     }
 
@@ -87,8 +96,9 @@ struct RetryReceipts: Sendable {
             try await groupDelivery.handOutAgain(toGroup: threadId, member: job.accountId, as: credentials)
         }
         // To every device of the account (the server wants them all); the others already have it and drop the copy.
-        try await delivery.deliver(plaintext: entry.plaintext, to: job.accountId, timestamp: job.timestamp, log: nil,
-                                   purpose: "resend:\(job.deviceId)", as: credentials)
+        try await delivery.deliver(
+            plaintext: entry.plaintext, to: job.accountId, timestamp: job.timestamp, log: nil,
+            purpose: "resend:\(job.deviceId)", as: credentials)
         try await database.awaitableWrite { db in
             try MessageSendLog.markResent(to: job.accountId, deviceId: job.deviceId, timestamp: job.timestamp, db)
         }

@@ -26,7 +26,8 @@ enum SendIdempotencyKey {
     static func secret(_ db: StorageTransaction) throws -> SymmetricKey {
         guard let bytes = try LocalAccountTable.identityKeyPair(db) else { throw ParleyError.notRegistered }
         let identity = try IdentityKeyPair(bytes: bytes)
-        return HKDF<SHA256>.deriveKey(inputKeyMaterial: SymmetricKey(data: identity.privateKey.serialize()),
-                                      info: Data("parley send idempotency key".utf8), outputByteCount: 32)
+        return HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: SymmetricKey(data: identity.privateKey.serialize()),
+            info: Data("parley send idempotency key".utf8), outputByteCount: 32)
     }
 }

@@ -52,12 +52,15 @@ struct UnidentifiedDelivery: Sendable {
     func certificate() async throws -> SenderCertificate? {
         let now = now()
         let (trustRoot, kept) = try database.read { db in
-            (try AccountManager.storedTrustRoot(db),
-             try SettingsTable.value(Self.certificateSetting, db))
+            (
+                try AccountManager.storedTrustRoot(db),
+                try SettingsTable.value(Self.certificateSetting, db)
+            )
         }
         guard trustRoot != nil else { return nil }
         if let kept, let bytes = Data(base64Encoded: kept), let certificate = try? SenderCertificate(bytes),
-           certificate.expiration > now + Self.certificateRenewalMargin {
+            certificate.expiration > now + Self.certificateRenewalMargin
+        {
             return certificate
         }
         let certificate = try await accounts.senderCertificate(now: now)
@@ -75,19 +78,25 @@ struct UnidentifiedDelivery: Sendable {
 
     /// Each of `messages` (Signal ciphertexts for devices of `accountId`) wrapped in sealed sender with `certificate`:
     /// type 6, the sender visible only to the recipient device. `groupId` names the group of a group message.
-    func seal(_ messages: [OutgoingMessage], to accountId: String, certificate: SenderCertificate,
-              contentHint: UnidentifiedSenderMessageContent.ContentHint, groupId: Data?) throws -> [OutgoingMessage] {
+    func seal(
+        _ messages: [OutgoingMessage], to accountId: String, certificate: SenderCertificate,
+        contentHint: UnidentifiedSenderMessageContent.ContentHint, groupId: Data?
+    ) throws -> [OutgoingMessage] {
         try database.read { [store] db in
             try messages.map { message in
-                guard let bytes = Data(base64Encoded: message.content), let type = CiphertextMessage.MessageType(rawValue: message.type) else {
+                guard let bytes = Data(base64Encoded: message.content), let type = CiphertextMessage.MessageType(rawValue: message.type)
+                else {
                     throw ParleyError.invalidArgument("an outgoing message that is not a Signal ciphertext")
                 }
-                let content = try UnidentifiedSenderMessageContent(bytes, type: type, from: certificate, contentHint: contentHint,
-                                                                   groupId: groupId ?? Data())
-                let sealed = try sealedSenderEncrypt(content, for: try ProtocolAddress(name: accountId, deviceId: message.destinationDeviceId),
-                                                     identityStore: store, context: TransactionContext(db))
-                return OutgoingMessage(destinationDeviceId: message.destinationDeviceId, destinationRegistrationId: message.destinationRegistrationId,
-                                       type: OutgoingMessage.unidentifiedSenderType, content: sealed.base64EncodedString())
+                let content = try UnidentifiedSenderMessageContent(
+                    bytes, type: type, from: certificate, contentHint: contentHint,
+                    groupId: groupId ?? Data())
+                let sealed = try sealedSenderEncrypt(
+                    content, for: try ProtocolAddress(name: accountId, deviceId: message.destinationDeviceId),
+                    identityStore: store, context: TransactionContext(db))
+                return OutgoingMessage(
+                    destinationDeviceId: message.destinationDeviceId, destinationRegistrationId: message.destinationRegistrationId,
+                    type: OutgoingMessage.unidentifiedSenderType, content: sealed.base64EncodedString())
             }
         }
     }

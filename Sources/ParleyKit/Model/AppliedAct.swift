@@ -31,8 +31,9 @@ extension AppliedAct.Kind {
     /// What a data message that acts on another one does; `nil` for any other message.
     init?(_ message: DataMessage) {
         if let reaction = message.reaction {
-            self = .reaction(emoji: reaction.emoji, remove: reaction.remove, targetAuthorAccountId: reaction.targetAuthorAccountId,
-                             targetTimestamp: reaction.targetTimestamp)
+            self = .reaction(
+                emoji: reaction.emoji, remove: reaction.remove, targetAuthorAccountId: reaction.targetAuthorAccountId,
+                targetTimestamp: reaction.targetTimestamp)
         } else if let target = message.editTarget {
             self = .edit(targetTimestamp: target, body: message.body ?? "", mentions: message.mentions)
         } else if let target = message.deleteTarget {

@@ -54,6 +54,7 @@ extension ConversationSummary {
             title: try container.decodeIfPresent(String.self, forKey: .title),
             lastMessagePreview: try container.decodeIfPresent(String.self, forKey: .lastMessagePreview),
             unreadCount: try container.decode(Int.self, forKey: .unreadCount), updated: try container.decode(UInt64.self, forKey: .updated),
-            mutedUntil: try container.decode(UInt64.self, forKey: .mutedUntil), expireTimer: try container.decode(UInt32.self, forKey: .expireTimer))
+            mutedUntil: try container.decode(UInt64.self, forKey: .mutedUntil),
+            expireTimer: try container.decode(UInt32.self, forKey: .expireTimer))
     }
 }

@@ -20,24 +20,32 @@ enum AttachmentsTable {
 
     /// Records `file` (of `size` bytes) to upload with message `messageId`.
     static func insertOutgoing(_ file: OutgoingAttachment, size: Int, messageId: Int64, _ db: Database) throws {
-        try db.execute(sql: """
-            INSERT INTO attachments (message_id, size, content_type, file_name, local_path, state, duration_ms, waveform, voice_note)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [messageId, size, file.contentType, file.file.lastPathComponent, file.file.path, State.pending.rawValue,
-                             file.durationMilliseconds.map { Int64($0) }, file.waveform.isEmpty ? nil : Waveform.encode(file.waveform),
-                             file.voiceNote])
+        try db.execute(
+            sql: """
+                INSERT INTO attachments (message_id, size, content_type, file_name, local_path, state, duration_ms, waveform, voice_note)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                messageId, size, file.contentType, file.file.lastPathComponent, file.file.path, State.pending.rawValue,
+                file.durationMilliseconds.map { Int64($0) }, file.waveform.isEmpty ? nil : Waveform.encode(file.waveform),
+                file.voiceNote,
+            ])
     }
 
     /// Records the file `pointer` describes, to download, for message `messageId`.
     static func insertIncoming(_ pointer: AttachmentPointer, messageId: Int64, _ db: Database) throws {
-        try db.execute(sql: """
-            INSERT INTO attachments (message_id, server_id, keys, digest, size, content_type, file_name, state,
-                                     duration_ms, waveform, voice_note)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [messageId, pointer.id, Data(base64Encoded: pointer.key), Data(base64Encoded: pointer.digest),
-                             pointer.size, pointer.contentType, pointer.fileName, State.remote.rawValue,
-                             pointer.durationMilliseconds.map { Int64($0) },
-                             pointer.waveform.isEmpty ? nil : Waveform.encode(pointer.waveform), pointer.voiceNote])
+        try db.execute(
+            sql: """
+                INSERT INTO attachments (message_id, server_id, keys, digest, size, content_type, file_name, state,
+                                         duration_ms, waveform, voice_note)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                messageId, pointer.id, Data(base64Encoded: pointer.key), Data(base64Encoded: pointer.digest),
+                pointer.size, pointer.contentType, pointer.fileName, State.remote.rawValue,
+                pointer.durationMilliseconds.map { Int64($0) },
+                pointer.waveform.isEmpty ? nil : Waveform.encode(pointer.waveform), pointer.voiceNote,
+            ])
     }
 
     /// One outgoing attachment as its send job sees it.
@@ -54,10 +62,13 @@ enum AttachmentsTable {
 
     /// The attachments of message `messageId`, as its send job sees them.
     static func outgoing(of messageId: Int64, _ db: Database) throws -> [Outgoing] {
-        try Row.fetchAll(db, sql: """
-            SELECT id, local_path, server_id, keys, digest, size, content_type, file_name, duration_ms, waveform, voice_note
-            FROM attachments WHERE message_id = ?
-            """, arguments: [messageId]).map { row in
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT id, local_path, server_id, keys, digest, size, content_type, file_name, duration_ms, waveform, voice_note
+                FROM attachments WHERE message_id = ?
+                """, arguments: [messageId]
+        ).map { row in
             let metadata = AttachmentPointer(
                 id: row["server_id"] ?? "", key: (row["keys"] as Data?)?.base64EncodedString() ?? "",
                 digest: (row["digest"] as Data?)?.base64EncodedString() ?? "", size: row["size"],
@@ -65,14 +76,16 @@ enum AttachmentsTable {
                 durationMilliseconds: (row["duration_ms"] as Int64?).map { $0.clampedUInt32 },
                 waveform: Waveform.decode(row["waveform"]), voiceNote: row["voice_note"])
             let uploaded = (row["server_id"] as String?) != nil
-            return Outgoing(id: row["id"], path: row["local_path"], pointer: uploaded ? metadata : nil, name: row["file_name"], metadata: metadata)
+            return Outgoing(
+                id: row["id"], path: row["local_path"], pointer: uploaded ? metadata : nil, name: row["file_name"], metadata: metadata)
         }
     }
 
     /// Records that attachment `id` was uploaded as `serverId` with `keys` and `digest`.
     static func markUploaded(_ id: Int64, serverId: String, keys: Data, digest: Data, _ db: Database) throws {
-        try db.execute(sql: "UPDATE attachments SET server_id = ?, keys = ?, digest = ?, state = ? WHERE id = ?",
-                       arguments: [serverId, keys, digest, State.uploaded.rawValue, id])
+        try db.execute(
+            sql: "UPDATE attachments SET server_id = ?, keys = ?, digest = ?, state = ? WHERE id = ?",
+            arguments: [serverId, keys, digest, State.uploaded.rawValue, id])
     }
 
     /// What downloading attachment `id` needs.
@@ -86,20 +99,25 @@ enum AttachmentsTable {
 
     /// Attachment `id` as a download, if it is one (an incoming file on the server).
     static func download(_ id: Int64, _ db: Database) throws -> Download? {
-        guard let row = try Row.fetchOne(db, sql: "SELECT server_id, keys, digest, size, state FROM attachments WHERE id = ?", arguments: [id]),
-              let serverId = row["server_id"] as String?, let keys = row["keys"] as Data?, let digest = row["digest"] as Data?
+        guard
+            let row = try Row.fetchOne(
+                db, sql: "SELECT server_id, keys, digest, size, state FROM attachments WHERE id = ?", arguments: [id]),
+            let serverId = row["server_id"] as String?, let keys = row["keys"] as Data?, let digest = row["digest"] as Data?
         else { return nil }
-        return Download(serverId: serverId, keys: keys, digest: digest, size: row["size"], blocked: row["state"] as String? == State.blocked.rawValue)
+        return Download(
+            serverId: serverId, keys: keys, digest: digest, size: row["size"], blocked: row["state"] as String? == State.blocked.rawValue)
     }
 
     /// Records that attachment `id` is blocked, and why.
     static func markBlocked(_ id: Int64, reason: String, _ db: Database) throws {
-        try db.execute(sql: "UPDATE attachments SET state = ?, blocked_reason = ? WHERE id = ?", arguments: [State.blocked.rawValue, reason, id])
+        try db.execute(
+            sql: "UPDATE attachments SET state = ?, blocked_reason = ? WHERE id = ?", arguments: [State.blocked.rawValue, reason, id])
     }
 
     /// Records that attachment `id` was downloaded to `path`; `false` when the attachment is gone (its message was deleted).
     static func markDownloaded(_ id: Int64, to path: String, _ db: Database) throws -> Bool {
-        try db.execute(sql: "UPDATE attachments SET local_path = ?, state = ? WHERE id = ?", arguments: [path, State.downloaded.rawValue, id])
+        try db.execute(
+            sql: "UPDATE attachments SET local_path = ?, state = ? WHERE id = ?", arguments: [path, State.downloaded.rawValue, id])
         return db.changesCount > 0
     }
 
@@ -116,30 +134,39 @@ enum AttachmentsTable {
     /// Deletes received attachment `id` from this device (its keys and row); returns the file Parley downloaded for it,
     /// if any, for the caller to remove. `false` in `deleted` when there is no such received attachment.
     static func deleteReceived(_ id: Int64, _ db: Database) throws -> (deleted: Bool, downloadedFile: String?) {
-        guard let row = try Row.fetchOne(db, sql: "SELECT state, local_path FROM attachments WHERE id = ? AND server_id IS NOT NULL AND state IN (?, ?, ?)",
-                                         arguments: [id, State.remote.rawValue, State.downloaded.rawValue, State.blocked.rawValue])
+        guard
+            let row = try Row.fetchOne(
+                db, sql: "SELECT state, local_path FROM attachments WHERE id = ? AND server_id IS NOT NULL AND state IN (?, ?, ?)",
+                arguments: [id, State.remote.rawValue, State.downloaded.rawValue, State.blocked.rawValue])
         else { return (false, nil) }
         try db.execute(sql: "DELETE FROM attachments WHERE id = ?", arguments: [id])
         return (true, row["state"] as String == State.downloaded.rawValue ? row["local_path"] : nil)
     }
 
     /// The attachments matching `condition`, oldest first, at most `limit` of them.
-    private static func infos(where condition: String, _ arguments: StatementArguments, limit: Int = Int.max,
-                              _ db: Database) throws -> [AttachmentInfo] {
-        try Row.fetchAll(db, sql: """
-            SELECT id, file_name, size, content_type, duration_ms, waveform, voice_note, state FROM attachments
-            WHERE \(condition) ORDER BY id LIMIT ?
-            """, arguments: arguments + [Int64(limit)]).map {
-            AttachmentInfo(id: $0["id"], fileName: $0["file_name"], size: $0["size"], contentType: $0["content_type"],
-                           durationMilliseconds: ($0["duration_ms"] as Int64?).map { $0.clampedUInt32 },
-                           waveform: Waveform.decode($0["waveform"]), voiceNote: $0["voice_note"], state: $0["state"])
+    private static func infos(
+        where condition: String, _ arguments: StatementArguments, limit: Int = Int.max,
+        _ db: Database
+    ) throws -> [AttachmentInfo] {
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT id, file_name, size, content_type, duration_ms, waveform, voice_note, state FROM attachments
+                WHERE \(condition) ORDER BY id LIMIT ?
+                """, arguments: arguments + [Int64(limit)]
+        ).map {
+            AttachmentInfo(
+                id: $0["id"], fileName: $0["file_name"], size: $0["size"], contentType: $0["content_type"],
+                durationMilliseconds: ($0["duration_ms"] as Int64?).map { $0.clampedUInt32 },
+                waveform: Waveform.decode($0["waveform"]), voiceNote: $0["voice_note"], state: $0["state"])
         }
     }
 
     /// The files Parley downloaded for message `messageId`.
     static func downloadedFiles(of messageId: Int64, _ db: Database) throws -> [String] {
-        try String.fetchAll(db, sql: "SELECT local_path FROM attachments WHERE message_id = ? AND state = ? AND local_path IS NOT NULL",
-                            arguments: [messageId, State.downloaded.rawValue])
+        try String.fetchAll(
+            db, sql: "SELECT local_path FROM attachments WHERE message_id = ? AND state = ? AND local_path IS NOT NULL",
+            arguments: [messageId, State.downloaded.rawValue])
     }
 
     /// Erases the attachments of message `messageId` (the rows; files are the caller's).

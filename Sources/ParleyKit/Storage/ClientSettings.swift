@@ -1,4 +1,3 @@
-
 /// Per-account client settings, kept in the encrypted database.
 public struct ClientSettings: Sendable, Equatable, Codable {
     /// Send read receipts when the user reads messages (delivery receipts are always sent). On by default.
@@ -24,8 +23,10 @@ public struct ClientSettings: Sendable, Equatable, Codable {
     }
 
     func save(_ db: StorageTransaction) throws {
-        for (key, value) in [("read_receipts", readReceipts), ("typing_indicators", typingIndicators),
-                             ("unidentified_delivery", unidentifiedDelivery)] {
+        for (key, value) in [
+            ("read_receipts", readReceipts), ("typing_indicators", typingIndicators),
+            ("unidentified_delivery", unidentifiedDelivery),
+        ] {
             try SettingsTable.set(key, to: value ? "on" : "off", db)
         }
     }

@@ -41,24 +41,34 @@ public final class DatabaseProtocolStore: IdentityKeyStore, PreKeyStore, SignedP
     public func saveIdentity(_ identity: IdentityKey, for address: ProtocolAddress, context: StoreContext) throws -> IdentityChange {
         let db = try TransactionContext.database(context)
         let key = identity.serialize()
-        guard let stored = try Data.fetchOne(db, sql: "SELECT identity_key FROM trusted_identities WHERE address = ?",
-                                             arguments: [address.name]) else {
-            try db.execute(sql: "INSERT INTO trusted_identities (address, identity_key, first_seen) VALUES (?, ?, ?)",
-                           arguments: [address.name, key, Int64(clamping: now())])
+        guard
+            let stored = try Data.fetchOne(
+                db, sql: "SELECT identity_key FROM trusted_identities WHERE address = ?",
+                arguments: [address.name])
+        else {
+            try db.execute(
+                sql: "INSERT INTO trusted_identities (address, identity_key, first_seen) VALUES (?, ?, ?)",
+                arguments: [address.name, key, Int64(clamping: now())])
             return .newOrUnchanged
         }
         guard stored != key else { return .newOrUnchanged }
-        try db.execute(sql: """
-            UPDATE trusted_identities SET identity_key = ?, first_seen = ?, accepted = 0, verified = 0 WHERE address = ?
-            """, arguments: [key, Int64(clamping: now()), address.name])
+        try db.execute(
+            sql: """
+                UPDATE trusted_identities SET identity_key = ?, first_seen = ?, accepted = 0, verified = 0 WHERE address = ?
+                """, arguments: [key, Int64(clamping: now()), address.name])
         return .replacedExisting
     }
 
-    public func isTrustedIdentity(_ identity: IdentityKey, for address: ProtocolAddress, direction: Direction,
-                                  context: StoreContext) throws -> Bool {
+    public func isTrustedIdentity(
+        _ identity: IdentityKey, for address: ProtocolAddress, direction: Direction,
+        context: StoreContext
+    ) throws -> Bool {
         let db = try TransactionContext.database(context)
-        guard let row = try Row.fetchOne(db, sql: "SELECT identity_key, accepted FROM trusted_identities WHERE address = ?",
-                                         arguments: [address.name]) else { return true }
+        guard
+            let row = try Row.fetchOne(
+                db, sql: "SELECT identity_key, accepted FROM trusted_identities WHERE address = ?",
+                arguments: [address.name])
+        else { return true }
         if direction == .receiving { return true }
         return (row["identity_key"] as Data) == identity.serialize() && (row["accepted"] as Bool)
     }
@@ -198,8 +208,9 @@ public final class DatabaseProtocolStore: IdentityKeyStore, PreKeyStore, SignedP
     /// Deletes the sender keys `name`'s devices hold for `distributions` (each a device and a distribution id).
     static func deleteSenderKeys(from name: String, _ distributions: [(deviceId: UInt32, distributionId: UUID)], in db: Database) throws {
         for distribution in distributions {
-            try db.execute(sql: "DELETE FROM sender_keys WHERE address = ? AND device_id = ? AND distribution_id = ?",
-                           arguments: [name, Int64(distribution.deviceId), distribution.distributionId.uuidString.lowercased()])
+            try db.execute(
+                sql: "DELETE FROM sender_keys WHERE address = ? AND device_id = ? AND distribution_id = ?",
+                arguments: [name, Int64(distribution.deviceId), distribution.distributionId.uuidString.lowercased()])
         }
     }
 
@@ -212,12 +223,14 @@ public final class DatabaseProtocolStore: IdentityKeyStore, PreKeyStore, SignedP
     }
 
     private func record(_ table: String, id: UInt32, context: StoreContext) throws -> Data {
-        guard let data = try Data.fetchOne(TransactionContext.database(context), sql: "SELECT record FROM \(table) WHERE id = ?",
-                                           arguments: [Int64(id)]) else {
+        guard
+            let data = try Data.fetchOne(
+                TransactionContext.database(context), sql: "SELECT record FROM \(table) WHERE id = ?",
+                arguments: [Int64(id)])
+        else {
             throw SignalError.invalidKeyIdentifier("no \(table) record with id \(id)")
         }
         return data
     }
-
 
 }

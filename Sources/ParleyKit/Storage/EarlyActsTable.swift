@@ -42,9 +42,10 @@ enum EarlyActsTable {
 
         init(_ message: DataMessage, from origin: MessageOrigin) {
             let isEdit = message.editTarget != nil
-            self.message = DataMessage(body: isEdit ? message.body : nil, mentions: isEdit ? message.mentions : [],
-                                       reaction: message.reaction, deleteTarget: message.deleteTarget, editTarget: message.editTarget,
-                                       group: message.group.map { GroupContext(id: $0.id, revision: $0.revision) })
+            self.message = DataMessage(
+                body: isEdit ? message.body : nil, mentions: isEdit ? message.mentions : [],
+                reaction: message.reaction, deleteTarget: message.deleteTarget, editTarget: message.editTarget,
+                group: message.group.map { GroupContext(id: $0.id, revision: $0.revision) })
             self.origin = origin
         }
 
@@ -63,28 +64,38 @@ enum EarlyActsTable {
 
     /// Keeps `act` for at most `lifetime` milliseconds, until the message `targetAuthor` sent at `targetTimestamp`
     /// arrives.
-    static func hold(_ act: HeldAct, targetAuthor: String, targetTimestamp: UInt64, keepFor lifetime: UInt64, _ db: Database) throws -> Holding {
+    static func hold(_ act: HeldAct, targetAuthor: String, targetTimestamp: UInt64, keepFor lifetime: UInt64, _ db: Database) throws
+        -> Holding
+    {
         try sweep(now: act.origin.now, db)
         let same: StatementArguments = [targetAuthor, Int64(targetTimestamp), act.origin.author, act.kind.rawValue]
         let sameFilter = "target_author = ? AND target_timestamp = ? AND author = ? AND kind = ?"
         if let waiting = try Int64.fetchOne(db, sql: "SELECT acted_at FROM early_acts WHERE \(sameFilter)", arguments: same),
-           UInt64(clamping: waiting) >= act.origin.timestamp {
+            UInt64(clamping: waiting) >= act.origin.timestamp
+        {
             return .superseded
         }
         try db.execute(sql: "DELETE FROM early_acts WHERE \(sameFilter)", arguments: same)
         if act.kind == .reaction {
-            let reactions = try Int.fetchOne(db, sql: """
-                SELECT count(*) FROM early_acts WHERE target_author = ? AND target_timestamp = ? AND kind = ?
-                """, arguments: [targetAuthor, Int64(targetTimestamp), Kind.reaction.rawValue]) ?? 0
+            let reactions =
+                try Int.fetchOne(
+                    db,
+                    sql: """
+                        SELECT count(*) FROM early_acts WHERE target_author = ? AND target_timestamp = ? AND kind = ?
+                        """, arguments: [targetAuthor, Int64(targetTimestamp), Kind.reaction.rawValue]) ?? 0
             guard reactions < maximumReactionsPerMessage else { return .turnedAway }
         }
         let expiresAt = act.origin.now.addingReportingOverflow(min(lifetime, lifetimeMilliseconds))
-        try db.execute(sql: """
-            INSERT INTO early_acts (target_author, target_timestamp, author, kind, acted_at, act, origin, expires_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [targetAuthor, Int64(targetTimestamp), act.origin.author, act.kind.rawValue, Int64(clamping: act.origin.timestamp),
-                             Data(try MessageContent(dataMessage: act.message).encode()), try JSONEncoder().encode(act.origin),
-                             Int64(clamping: expiresAt.overflow ? UInt64.max : expiresAt.partialValue)])
+        try db.execute(
+            sql: """
+                INSERT INTO early_acts (target_author, target_timestamp, author, kind, acted_at, act, origin, expires_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                targetAuthor, Int64(targetTimestamp), act.origin.author, act.kind.rawValue, Int64(clamping: act.origin.timestamp),
+                Data(try MessageContent(dataMessage: act.message).encode()), try JSONEncoder().encode(act.origin),
+                Int64(clamping: expiresAt.overflow ? UInt64.max : expiresAt.partialValue),
+            ])
         try evict(beyond: maximumPerAuthor, bytes: maximumBytesPerAuthor, of: act.origin.author, db)
         try evict(beyond: maximumHeld, bytes: maximumBytes, of: nil, db)
         return .held
@@ -92,25 +103,28 @@ enum EarlyActsTable {
 
     /// Deletes the oldest acts (of `author`, or of anyone) past the newest `count` or past `bytes` in all.
     private static func evict(beyond count: Int, bytes: Int, of author: String?, _ db: Database) throws {
-        try db.execute(sql: """
-            DELETE FROM early_acts WHERE id IN (
-                SELECT id FROM (
-                    SELECT id, row_number() OVER newest AS n, sum(length(act) + length(origin)) OVER newest AS total
-                    FROM early_acts WHERE author = coalesce(?, author) WINDOW newest AS (ORDER BY id DESC))
-                WHERE n > ? OR total > ?)
-            """, arguments: [author, count, bytes])
+        try db.execute(
+            sql: """
+                DELETE FROM early_acts WHERE id IN (
+                    SELECT id FROM (
+                        SELECT id, row_number() OVER newest AS n, sum(length(act) + length(origin)) OVER newest AS total
+                        FROM early_acts WHERE author = coalesce(?, author) WINDOW newest AS (ORDER BY id DESC))
+                    WHERE n > ? OR total > ?)
+                """, arguments: [author, count, bytes])
     }
 
     /// Removes and returns, oldest first, the acts waiting for the message `targetAuthor` sent at `targetTimestamp`
     /// that have not expired at `now`.
     static func take(targetAuthor: String, targetTimestamp: UInt64, now: UInt64, _ db: Database) throws -> [HeldAct] {
-        let rows = try Row.fetchAll(db, sql: """
-            DELETE FROM early_acts WHERE target_author = ? AND target_timestamp = ? RETURNING id, act, origin, expires_at
-            """, arguments: [targetAuthor, Int64(targetTimestamp)])
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                DELETE FROM early_acts WHERE target_author = ? AND target_timestamp = ? RETURNING id, act, origin, expires_at
+                """, arguments: [targetAuthor, Int64(targetTimestamp)])
         return rows.sorted { ($0["id"] as Int64) < ($1["id"] as Int64) }.compactMap { row in
             guard UInt64(clamping: row["expires_at"] as Int64) > now,
-                  let message = try? MessageContent.decode([UInt8](row["act"] as Data)).dataMessage,
-                  let origin = try? JSONDecoder().decode(MessageOrigin.self, from: row["origin"] as Data)
+                let message = try? MessageContent.decode([UInt8](row["act"] as Data)).dataMessage,
+                let origin = try? JSONDecoder().decode(MessageOrigin.self, from: row["origin"] as Data)
             else { return nil }
             return HeldAct(message, from: origin)
         }

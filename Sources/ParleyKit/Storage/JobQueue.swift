@@ -21,14 +21,17 @@ enum JobQueue {
     /// message's timestamp, which a monotonic clock may have pushed a few milliseconds past the wall clock, so it must
     /// not delay the first attempt.
     static func enqueue(kind: String, payload: Data, now: UInt64, _ db: Database) throws {
-        try db.execute(sql: "INSERT INTO jobs (kind, payload, not_before, created) VALUES (?, ?, 0, ?)",
-                       arguments: [kind, payload, Int64(now)])
+        try db.execute(
+            sql: "INSERT INTO jobs (kind, payload, not_before, created) VALUES (?, ?, 0, ?)",
+            arguments: [kind, payload, Int64(now)])
     }
 
     /// Up to `limit` jobs due at `now`, oldest first.
     static func dueRows(now: UInt64, limit: Int = 50, _ db: Database) throws -> [StoredJob] {
-        try Row.fetchAll(db, sql: "SELECT id, kind, payload, attempts FROM jobs WHERE not_before <= ? ORDER BY id LIMIT ?",
-                         arguments: [Int64(clamping: now), limit]).map { row in
+        try Row.fetchAll(
+            db, sql: "SELECT id, kind, payload, attempts FROM jobs WHERE not_before <= ? ORDER BY id LIMIT ?",
+            arguments: [Int64(clamping: now), limit]
+        ).map { row in
             StoredJob(id: row["id"], kind: row["kind"], payload: row["payload"], attempts: row["attempts"])
         }
     }
@@ -42,8 +45,9 @@ enum JobQueue {
     /// capped at 10 minutes).
     static func retry(_ id: Int64, attempts: Int, error: String, now: UInt64, _ db: Database) throws {
         let delay = min(UInt64(1000) << UInt64(min(attempts, 10)), 600_000)
-        try db.execute(sql: "UPDATE jobs SET attempts = attempts + 1, not_before = ?, last_error = ? WHERE id = ?",
-                       arguments: [Int64(now + delay), error, id])
+        try db.execute(
+            sql: "UPDATE jobs SET attempts = attempts + 1, not_before = ?, last_error = ? WHERE id = ?",
+            arguments: [Int64(now + delay), error, id])
     }
 
     /// When the earliest job comes due (milliseconds since 1970), if any is queued.

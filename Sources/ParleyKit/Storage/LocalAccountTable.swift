@@ -11,7 +11,9 @@ enum LocalAccountTable {
             let deviceId: Int64? = row["device_id"]
             return LocalAccount(
                 serverURL: row["server_url"], username: row["username"],
-                credentials: accountId.flatMap { id in deviceId.map { DeviceCredentials(accountId: id, deviceId: UInt32($0), password: row["password"]) } },
+                credentials: accountId.flatMap { id in
+                    deviceId.map { DeviceCredentials(accountId: id, deviceId: UInt32($0), password: row["password"]) }
+                },
                 registrationId: UInt32(truncatingIfNeeded: row["registration_id"] as Int64))
         }
     }
@@ -48,14 +50,20 @@ enum LocalAccountTable {
 
     /// Replaces whatever account the database held by a new one; `accountId` and `deviceId` are `nil` until the server
     /// accepted a registration (``setRegistered(accountId:deviceId:_:)``).
-    static func replace(serverURL: String, username: String, accountId: String?, deviceId: UInt32?, password: String,
-                        identityKeyPair: Data, registrationId: UInt32, profileKey: Data?, _ db: Database) throws {
+    static func replace(
+        serverURL: String, username: String, accountId: String?, deviceId: UInt32?, password: String,
+        identityKeyPair: Data, registrationId: UInt32, profileKey: Data?, _ db: Database
+    ) throws {
         try db.execute(sql: "DELETE FROM local_account")
-        try db.execute(sql: """
-            INSERT INTO local_account (id, server_url, username, account_id, device_id, password, identity_key_pair, registration_id, profile_key)
-            VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [serverURL, username, accountId, deviceId.map { Int64($0) }, password, identityKeyPair, Int64(registrationId),
-                             profileKey])
+        try db.execute(
+            sql: """
+                INSERT INTO local_account (id, server_url, username, account_id, device_id, password, identity_key_pair, registration_id, profile_key)
+                VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                serverURL, username, accountId, deviceId.map { Int64($0) }, password, identityKeyPair, Int64(registrationId),
+                profileKey,
+            ])
     }
 
     /// Records the account id and device id the server gave the registration.
@@ -71,7 +79,8 @@ enum LocalAccountTable {
 
     /// Records the next one-time, signed and KEM prekey ids.
     static func setNextPreKeyIds(_ ids: (oneTime: UInt32, signed: UInt32, kem: UInt32), _ db: Database) throws {
-        try db.execute(sql: "UPDATE local_account SET next_prekey_id = ?, next_signed_prekey_id = ?, next_kyber_prekey_id = ? WHERE id = 1",
-                       arguments: [Int64(ids.oneTime), Int64(ids.signed), Int64(ids.kem)])
+        try db.execute(
+            sql: "UPDATE local_account SET next_prekey_id = ?, next_signed_prekey_id = ?, next_kyber_prekey_id = ? WHERE id = 1",
+            arguments: [Int64(ids.oneTime), Int64(ids.signed), Int64(ids.kem)])
     }
 }

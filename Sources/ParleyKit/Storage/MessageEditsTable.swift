@@ -4,13 +4,15 @@ internal import GRDB
 enum MessageEditsTable {
     /// Keeps `body` as the version of message `messageId` current until `timestamp`.
     static func keep(_ body: String?, of messageId: Int64, until timestamp: UInt64, _ db: Database) throws {
-        try db.execute(sql: "INSERT OR IGNORE INTO message_edits (message_id, timestamp, body) VALUES (?, ?, ?)",
-                       arguments: [messageId, Int64(timestamp), body])
+        try db.execute(
+            sql: "INSERT OR IGNORE INTO message_edits (message_id, timestamp, body) VALUES (?, ?, ?)",
+            arguments: [messageId, Int64(timestamp), body])
     }
 
     /// The earlier versions of message `messageId`'s text, oldest first.
     static func history(of messageId: Int64, _ db: Database) throws -> [String] {
-        try String.fetchAll(db, sql: "SELECT coalesce(body, '') FROM message_edits WHERE message_id = ? ORDER BY timestamp", arguments: [messageId])
+        try String.fetchAll(
+            db, sql: "SELECT coalesce(body, '') FROM message_edits WHERE message_id = ? ORDER BY timestamp", arguments: [messageId])
     }
 
     /// The times message `messageId`'s versions were replaced.

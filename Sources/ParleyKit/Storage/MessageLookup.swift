@@ -11,8 +11,10 @@ enum MessageLookup {
 
     /// The message with local id `id`.
     static func message(_ id: Int64, _ db: Database) throws -> StoredMessage? {
-        try withReactions(try Row.fetchAll(db, sql: "SELECT \(columns) FROM messages m WHERE m.id = ?", arguments: [id])
-            .map(StoredMessage.init(row:)), db).first
+        try withReactions(
+            try Row.fetchAll(db, sql: "SELECT \(columns) FROM messages m WHERE m.id = ?", arguments: [id])
+                .map(StoredMessage.init(row:)), db
+        ).first
     }
 
     /// The earlier versions of message `id`'s text, oldest first.
@@ -22,9 +24,11 @@ enum MessageLookup {
 
     /// A page of thread `threadId`'s history, newest first, older than message id `before`.
     static func page(threadId: Int64, before: Int64?, limit: Int, _ db: Database) throws -> MessagePage {
-        let rows = try Row.fetchAll(db, sql: """
-            SELECT \(columns) FROM messages m WHERE m.thread_id = ? AND m.id < ? ORDER BY m.id DESC LIMIT ?
-            """, arguments: [threadId, before ?? Int64.max, limit + 1])
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT \(columns) FROM messages m WHERE m.thread_id = ? AND m.id < ? ORDER BY m.id DESC LIMIT ?
+                """, arguments: [threadId, before ?? Int64.max, limit + 1])
         let messages = try withReactions(rows.prefix(limit).map(StoredMessage.init(row:)), db)
         return MessagePage(messages: messages, nextCursor: rows.count > limit ? messages.last?.id : nil)
     }
@@ -32,10 +36,14 @@ enum MessageLookup {
     /// Up to `limit` messages with a local id above `cursor`, oldest first: from others, and this account's own from
     /// devices other than `device`; undecryptable copies left out.
     static func received(after cursor: Int64, exceptFromDevice device: UInt32, limit: Int, _ db: Database) throws -> [StoredMessage] {
-        try withReactions(try Row.fetchAll(db, sql: """
-            SELECT \(columns) FROM messages m
-            WHERE m.id > ? AND (m.outgoing = 0 OR m.author_device_id != ?) AND m.status != ? ORDER BY m.id LIMIT ?
-            """, arguments: [cursor, Int64(device), MessageStatus.undecryptable.rawValue, limit]).map(StoredMessage.init(row:)), db)
+        try withReactions(
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(columns) FROM messages m
+                    WHERE m.id > ? AND (m.outgoing = 0 OR m.author_device_id != ?) AND m.status != ? ORDER BY m.id LIMIT ?
+                    """, arguments: [cursor, Int64(device), MessageStatus.undecryptable.rawValue, limit]
+            ).map(StoredMessage.init(row:)), db)
     }
 
     /// `messages` with their reactions, in one query.

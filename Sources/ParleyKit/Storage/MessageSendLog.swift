@@ -28,14 +28,17 @@ enum MessageSendLog {
     }
 
     /// Keeps `plaintext`, sent at `timestamp` to `devices` of `accountId`, and drops what is too old or too many.
-    static func record(_ plaintext: [UInt8], kind: Kind, to accountId: String, devices: [UInt32], timestamp: UInt64, now: UInt64,
-                       _ db: Database) throws {
+    static func record(
+        _ plaintext: [UInt8], kind: Kind, to accountId: String, devices: [UInt32], timestamp: UInt64, now: UInt64,
+        _ db: Database
+    ) throws {
         let groupThreadId: Int64? = if case .group(let threadId) = kind { threadId } else { nil }
         for device in devices {
-            try db.execute(sql: """
-                INSERT OR IGNORE INTO message_send_log (account_id, device_id, timestamp, content, group_thread_id, sent_at)
-                VALUES (?, ?, ?, ?, ?, ?)
-                """, arguments: [accountId, Int64(device), Int64(timestamp), Data(plaintext), groupThreadId, Int64(now)])
+            try db.execute(
+                sql: """
+                    INSERT OR IGNORE INTO message_send_log (account_id, device_id, timestamp, content, group_thread_id, sent_at)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """, arguments: [accountId, Int64(device), Int64(timestamp), Data(plaintext), groupThreadId, Int64(now)])
         }
         try prune(now: now, db)
     }
@@ -45,18 +48,22 @@ enum MessageSendLog {
         try db.execute(sql: "DELETE FROM message_send_log WHERE sent_at < ?", arguments: [Int64(now) - Int64(maximumAge)])
         let excess = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM message_send_log").map { $0 - maximumEntries } ?? 0
         guard excess > 0 else { return }
-        try db.execute(sql: """
-            DELETE FROM message_send_log WHERE (account_id, device_id, timestamp) IN (
-                SELECT account_id, device_id, timestamp FROM message_send_log ORDER BY sent_at LIMIT ?)
-            """, arguments: [excess])
+        try db.execute(
+            sql: """
+                DELETE FROM message_send_log WHERE (account_id, device_id, timestamp) IN (
+                    SELECT account_id, device_id, timestamp FROM message_send_log ORDER BY sent_at LIMIT ?)
+                """, arguments: [excess])
     }
 
     /// The entry for the message sent at `timestamp` to device `deviceId` of `accountId` while it has not been resent;
     /// `nil` when there is none (too old, never sent there) or it was resent already (``markResent(to:deviceId:timestamp:_:)``).
     static func unansweredEntry(to accountId: String, deviceId: UInt32, timestamp: UInt64, _ db: Database) throws -> Entry? {
-        guard let row = try Row.fetchOne(db, sql: """
-            SELECT content, group_thread_id FROM message_send_log WHERE account_id = ? AND device_id = ? AND timestamp = ? AND resent = 0
-            """, arguments: [accountId, Int64(deviceId), Int64(timestamp)])
+        guard
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT content, group_thread_id FROM message_send_log WHERE account_id = ? AND device_id = ? AND timestamp = ? AND resent = 0
+                    """, arguments: [accountId, Int64(deviceId), Int64(timestamp)])
         else { return nil }
         let threadId: Int64? = row["group_thread_id"]
         return Entry(plaintext: [UInt8](row["content"] as Data), kind: threadId.map { .group(threadId: $0) } ?? .direct)
@@ -72,14 +79,16 @@ enum MessageSendLog {
     /// confirmed it decrypted them (a delivery or read receipt), so it will not ask for them again.
     static func forget(timestamps: [UInt64], to accountId: String, deviceId: UInt32, _ db: Database) throws {
         for timestamp in timestamps {
-            try db.execute(sql: "DELETE FROM message_send_log WHERE account_id = ? AND device_id = ? AND timestamp = ?",
-                           arguments: [accountId, Int64(deviceId), Int64(timestamp)])
+            try db.execute(
+                sql: "DELETE FROM message_send_log WHERE account_id = ? AND device_id = ? AND timestamp = ?",
+                arguments: [accountId, Int64(deviceId), Int64(timestamp)])
         }
     }
 
     /// Records that the entry was resent: it answers no further retry receipt.
     static func markResent(to accountId: String, deviceId: UInt32, timestamp: UInt64, _ db: Database) throws {
-        try db.execute(sql: "UPDATE message_send_log SET resent = 1 WHERE account_id = ? AND device_id = ? AND timestamp = ?",
-                       arguments: [accountId, Int64(deviceId), Int64(timestamp)])
+        try db.execute(
+            sql: "UPDATE message_send_log SET resent = 1 WHERE account_id = ? AND device_id = ? AND timestamp = ?",
+            arguments: [accountId, Int64(deviceId), Int64(timestamp)])
     }
 }

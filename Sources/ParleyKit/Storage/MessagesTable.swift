@@ -11,14 +11,18 @@ enum MessagesTable {
     /// stored (a duplicate delivery).
     static func insert(_ message: NewMessage, _ db: Database) throws -> Int64? {
         let unread = !message.outgoing && message.kind == .message
-        try db.execute(sql: """
-            INSERT OR IGNORE INTO messages (thread_id, outgoing, author_account_id, author_device_id, timestamp, server_timestamp,
-                                            body, status, reply_to_id, read, kind, expire_timer, mentions)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [message.threadId, message.outgoing, message.authorAccountId, Int64(message.authorDeviceId),
-                             Int64(message.timestamp), message.serverTimestamp.map(Int64.init), message.body,
-                             message.status.rawValue, message.replyToId, !unread, message.kind.rawValue, Int64(message.expireTimer),
-                             try mentionsColumn(message.mentions)])
+        try db.execute(
+            sql: """
+                INSERT OR IGNORE INTO messages (thread_id, outgoing, author_account_id, author_device_id, timestamp, server_timestamp,
+                                                body, status, reply_to_id, read, kind, expire_timer, mentions)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                message.threadId, message.outgoing, message.authorAccountId, Int64(message.authorDeviceId),
+                Int64(message.timestamp), message.serverTimestamp.map(Int64.init), message.body,
+                message.status.rawValue, message.replyToId, !unread, message.kind.rawValue, Int64(message.expireTimer),
+                try mentionsColumn(message.mentions),
+            ])
         guard db.changesCount > 0 else { return nil }
         let id = db.lastInsertedRowID
         // The conversation moves up by when the server took the message when that is earlier: a sender's clock set
@@ -44,52 +48,64 @@ enum MessagesTable {
     static func id(author authorAccountId: String, timestamp: UInt64, in threadId: Int64? = nil, _ db: Database) throws -> Int64? {
         guard let timestamp = Int64(exactly: timestamp) else { return nil }
         // With no thread, `coalesce(?, thread_id)` is the row's own thread (never NULL): any thread matches.
-        return try Int64.fetchOne(db, sql: "SELECT id FROM messages WHERE author_account_id = ? AND timestamp = ? AND thread_id = coalesce(?, thread_id)",
-                                  arguments: [authorAccountId, timestamp, threadId])
+        return try Int64.fetchOne(
+            db, sql: "SELECT id FROM messages WHERE author_account_id = ? AND timestamp = ? AND thread_id = coalesce(?, thread_id)",
+            arguments: [authorAccountId, timestamp, threadId])
     }
 
     /// Whether the message `authorAccountId` sent at `timestamp` is here, in any conversation, and was decrypted:
     /// `false` while it has not arrived, or only its undecryptable copy has.
     static func hasReadable(author authorAccountId: String, timestamp: UInt64, _ db: Database) throws -> Bool {
         guard let timestamp = Int64(exactly: timestamp) else { return false }
-        return try Bool.fetchOne(db, sql: """
-            SELECT EXISTS (SELECT 1 FROM messages WHERE author_account_id = ? AND timestamp = ? AND status != ?)
-            """, arguments: [authorAccountId, timestamp, MessageStatus.undecryptable.rawValue]) ?? false
+        return try Bool.fetchOne(
+            db,
+            sql: """
+                SELECT EXISTS (SELECT 1 FROM messages WHERE author_account_id = ? AND timestamp = ? AND status != ?)
+                """, arguments: [authorAccountId, timestamp, MessageStatus.undecryptable.rawValue]) ?? false
     }
 
     /// Whether the message `authorAccountId`'s `device` sent at `timestamp` is stored (in any state).
     static func exists(author authorAccountId: String, device: UInt32, timestamp: UInt64, _ db: Database) throws -> Bool {
         guard let timestamp = Int64(exactly: timestamp) else { return false }
-        return try Bool.fetchOne(db, sql: """
-            SELECT EXISTS (SELECT 1 FROM messages WHERE author_account_id = ? AND author_device_id = ? AND timestamp = ?)
-            """, arguments: [authorAccountId, Int64(device), timestamp]) ?? false
+        return try Bool.fetchOne(
+            db,
+            sql: """
+                SELECT EXISTS (SELECT 1 FROM messages WHERE author_account_id = ? AND author_device_id = ? AND timestamp = ?)
+                """, arguments: [authorAccountId, Int64(device), timestamp]) ?? false
     }
 
     /// Whether thread `threadId` has a message sent at `timestamp` by an author other than `authorAccountId`.
     static func hasMessage(at timestamp: UInt64, in threadId: Int64, notBy authorAccountId: String, _ db: Database) throws -> Bool {
         guard let timestamp = Int64(exactly: timestamp) else { return false }
-        return try Bool.fetchOne(db, sql: """
-            SELECT EXISTS (SELECT 1 FROM messages WHERE thread_id = ? AND timestamp = ? AND author_account_id != ?)
-            """, arguments: [threadId, timestamp, authorAccountId]) ?? false
+        return try Bool.fetchOne(
+            db,
+            sql: """
+                SELECT EXISTS (SELECT 1 FROM messages WHERE thread_id = ? AND timestamp = ? AND author_account_id != ?)
+                """, arguments: [threadId, timestamp, authorAccountId]) ?? false
     }
 
     /// The local id of the message this account (`localAccountId`) sent at `timestamp` to a conversation `recipient` is
     /// in — the 1:1 with it, or a group it is a member of — for its receipts; `nil` for any other message.
     static func sent(at timestamp: UInt64, by localAccountId: String, seenBy recipient: String, _ db: Database) throws -> Int64? {
         guard let timestamp = Int64(exactly: timestamp) else { return nil }
-        return try Int64.fetchOne(db, sql: """
-            SELECT m.id FROM messages m JOIN threads t ON t.id = m.thread_id
-            WHERE m.author_account_id = ? AND m.outgoing = 1 AND m.timestamp = ? AND (t.recipient_account_id = ?
-                OR EXISTS (SELECT 1 FROM group_members g WHERE g.thread_id = t.id AND g.account_id = ?))
-            """, arguments: [localAccountId, timestamp, recipient, recipient])
+        return try Int64.fetchOne(
+            db,
+            sql: """
+                SELECT m.id FROM messages m JOIN threads t ON t.id = m.thread_id
+                WHERE m.author_account_id = ? AND m.outgoing = 1 AND m.timestamp = ? AND (t.recipient_account_id = ?
+                    OR EXISTS (SELECT 1 FROM group_members g WHERE g.thread_id = t.id AND g.account_id = ?))
+                """, arguments: [localAccountId, timestamp, recipient, recipient])
     }
 
     /// Deletes the undecryptable copy of the message `authorAccountId`'s `device` sent at `timestamp`, if there is one
     /// (its resent copy decrypted), and takes it out of its thread's unread count.
     static func removeUndecryptable(author authorAccountId: String, device: UInt32, timestamp: UInt64, _ db: Database) throws {
-        guard let row = try Row.fetchOne(db, sql: """
-            SELECT id, thread_id, read FROM messages WHERE author_account_id = ? AND author_device_id = ? AND timestamp = ? AND status = ?
-            """, arguments: [authorAccountId, Int64(device), Int64(timestamp), MessageStatus.undecryptable.rawValue])
+        guard
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT id, thread_id, read FROM messages WHERE author_account_id = ? AND author_device_id = ? AND timestamp = ? AND status = ?
+                    """, arguments: [authorAccountId, Int64(device), Int64(timestamp), MessageStatus.undecryptable.rawValue])
         else { return }
         try delete(row["id"], db)
         if !(row["read"] as Bool) { try ThreadsTable.decrementUnread(threadId: row["thread_id"], db) }
@@ -107,18 +123,20 @@ enum MessagesTable {
     /// so the retry still finds it unsent; ``markSent(_:serverTimestamp:now:_:)`` takes the receipts in afterwards.
     static func receiptArrived(_ status: MessageStatus, messageId: Int64, _ db: Database) throws {
         guard let current = try String.fetchOne(db, sql: "SELECT status FROM messages WHERE id = ?", arguments: [messageId]),
-              current != MessageStatus.sending.rawValue, current != MessageStatus.failed.rawValue else { return }
+            current != MessageStatus.sending.rawValue, current != MessageStatus.failed.rawValue
+        else { return }
         try setStatus(status, messageId: messageId, db)
     }
 
     /// Moves an outgoing message to `status` (never backwards: sent → delivered → read; `failed` always applies).
     static func setStatus(_ status: MessageStatus, messageId: Int64, reason: String? = nil, _ db: Database) throws {
-        try db.execute(sql: """
-            UPDATE messages SET status = ?, failure_reason = ? WHERE id = ? AND (
-                CASE status WHEN 'read' THEN 4 WHEN 'delivered' THEN 3 WHEN 'sent' THEN 2 ELSE 1 END
-                <= CASE ? WHEN 'read' THEN 4 WHEN 'delivered' THEN 3 WHEN 'sent' THEN 2 ELSE 1 END
-                OR ? = 'failed')
-            """, arguments: [status.rawValue, reason, messageId, status.rawValue, status.rawValue])
+        try db.execute(
+            sql: """
+                UPDATE messages SET status = ?, failure_reason = ? WHERE id = ? AND (
+                    CASE status WHEN 'read' THEN 4 WHEN 'delivered' THEN 3 WHEN 'sent' THEN 2 ELSE 1 END
+                    <= CASE ? WHEN 'read' THEN 4 WHEN 'delivered' THEN 3 WHEN 'sent' THEN 2 ELSE 1 END
+                    OR ? = 'failed')
+                """, arguments: [status.rawValue, reason, messageId, status.rawValue, status.rawValue])
     }
 
     /// Starts message `messageId`'s disappearing timer at `now` (milliseconds), if it has one that is not running yet.
@@ -132,10 +150,13 @@ enum MessagesTable {
     }
 
     /// The one place a timer starts: it runs from `now` for the message's own `expire_timer`, once.
-    private static func startTimers(where condition: String, _ arguments: [any DatabaseValueConvertible], now: UInt64,
-                                    _ db: Database) throws {
-        try db.execute(sql: "UPDATE messages SET expire_at = ? + expire_timer * 1000 WHERE \(condition) AND expire_timer > 0 AND expire_at IS NULL",
-                       arguments: StatementArguments([Int64(now)] + arguments))
+    private static func startTimers(
+        where condition: String, _ arguments: [any DatabaseValueConvertible], now: UInt64,
+        _ db: Database
+    ) throws {
+        try db.execute(
+            sql: "UPDATE messages SET expire_at = ? + expire_timer * 1000 WHERE \(condition) AND expire_timer > 0 AND expire_at IS NULL",
+            arguments: StatementArguments([Int64(now)] + arguments))
     }
 
     /// A send finished: message `messageId` is sent (accepted by the server at `serverTimestamp`) and its timer starts.
@@ -145,7 +166,8 @@ enum MessagesTable {
         let kinds = try String.fetchSet(db, sql: "SELECT DISTINCT kind FROM receipts WHERE message_id = ?", arguments: [messageId])
         let strongest: MessageStatus? = kinds.contains("read") ? .read : kinds.contains("delivered") ? .delivered : nil
         if let strongest { try setStatus(strongest, messageId: messageId, db) }
-        try db.execute(sql: "UPDATE messages SET server_timestamp = ? WHERE id = ?", arguments: [serverTimestamp.map(Int64.init), messageId])
+        try db.execute(
+            sql: "UPDATE messages SET server_timestamp = ? WHERE id = ?", arguments: [serverTimestamp.map(Int64.init), messageId])
         try startTimer(messageId: messageId, now: now, db)
     }
 
@@ -167,8 +189,10 @@ enum MessagesTable {
 
     /// The messages whose timers ran out at or before `now`: their ids and threads.
     static func expired(now: UInt64, _ db: Database) throws -> [(id: Int64, threadId: Int64)] {
-        try Row.fetchAll(db, sql: "SELECT id, thread_id FROM messages WHERE expire_at IS NOT NULL AND expire_at <= ?", arguments: [Int64(now)])
-            .map { ($0["id"], $0["thread_id"]) }
+        try Row.fetchAll(
+            db, sql: "SELECT id, thread_id FROM messages WHERE expire_at IS NOT NULL AND expire_at <= ?", arguments: [Int64(now)]
+        )
+        .map { ($0["id"], $0["thread_id"]) }
     }
 
     /// When the next timer runs out (milliseconds since 1970), if any is running.
@@ -190,14 +214,20 @@ enum MessagesTable {
 
     /// The authors and timestamps of the unread incoming messages (not notices) that `condition` on `argument` selects.
     private static func unreadIncoming(where condition: String, _ argument: Int64, _ db: Database) throws
-        -> [(author: String, timestamp: UInt64)] {
-        try Row.fetchAll(db, sql: "SELECT author_account_id, timestamp FROM messages WHERE \(condition) AND read = 0 AND outgoing = 0 AND kind = 'message'",
-                         arguments: [argument]).map { ($0[0], UInt64($0[1] as Int64)) }
+        -> [(author: String, timestamp: UInt64)]
+    {
+        try Row.fetchAll(
+            db,
+            sql: "SELECT author_account_id, timestamp FROM messages WHERE \(condition) AND read = 0 AND outgoing = 0 AND kind = 'message'",
+            arguments: [argument]
+        ).map { ($0[0], UInt64($0[1] as Int64)) }
     }
 
     /// Marks incoming message `id` read (and takes it out of its thread's unread count).
     static func markRead(_ id: Int64, _ db: Database) throws {
-        guard let threadId = try Int64.fetchOne(db, sql: "SELECT thread_id FROM messages WHERE id = ? AND read = 0", arguments: [id]) else { return }
+        guard let threadId = try Int64.fetchOne(db, sql: "SELECT thread_id FROM messages WHERE id = ? AND read = 0", arguments: [id]) else {
+            return
+        }
         try db.execute(sql: "UPDATE messages SET read = 1 WHERE id = ?", arguments: [id])
         try ThreadsTable.decrementUnread(threadId: threadId, db)
     }
@@ -212,14 +242,16 @@ enum MessagesTable {
 
     /// The messages of thread `threadId` still waiting to be sent, oldest first.
     static func sending(threadId: Int64, _ db: Database) throws -> [Int64] {
-        try Int64.fetchAll(db, sql: "SELECT id FROM messages WHERE thread_id = ? AND status = ? ORDER BY id",
-                           arguments: [threadId, MessageStatus.sending.rawValue])
+        try Int64.fetchAll(
+            db, sql: "SELECT id FROM messages WHERE thread_id = ? AND status = ? ORDER BY id",
+            arguments: [threadId, MessageStatus.sending.rawValue])
     }
 
     /// Fails every message of thread `threadId` still waiting to be sent, for `reason`.
     static func failSending(threadId: Int64, reason: String, _ db: Database) throws {
-        try db.execute(sql: "UPDATE messages SET status = ?, failure_reason = ? WHERE thread_id = ? AND status = ?",
-                       arguments: [MessageStatus.failed.rawValue, reason, threadId, MessageStatus.sending.rawValue])
+        try db.execute(
+            sql: "UPDATE messages SET status = ?, failure_reason = ? WHERE thread_id = ? AND status = ?",
+            arguments: [MessageStatus.failed.rawValue, reason, threadId, MessageStatus.sending.rawValue])
     }
 
     /// Moves every message of thread `source` into thread `target`.
@@ -241,18 +273,22 @@ enum MessagesTable {
 
     /// Message `id` with its conversation and quote, if it is still to be sent.
     static func unsent(_ id: Int64, _ db: Database) throws -> Unsent? {
-        guard let row = try Row.fetchOne(db, sql: """
-            SELECT m.timestamp, m.body, m.mentions, m.status, m.expire_timer, m.thread_id, t.recipient_account_id, q.author_account_id AS quote_author, q.timestamp AS quote_timestamp
-            FROM messages m JOIN threads t ON t.id = m.thread_id LEFT JOIN messages q ON q.id = m.reply_to_id WHERE m.id = ?
-            """, arguments: [id]), row["status"] as String == MessageStatus.sending.rawValue
+        guard
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT m.timestamp, m.body, m.mentions, m.status, m.expire_timer, m.thread_id, t.recipient_account_id, q.author_account_id AS quote_author, q.timestamp AS quote_timestamp
+                    FROM messages m JOIN threads t ON t.id = m.thread_id LEFT JOIN messages q ON q.id = m.reply_to_id WHERE m.id = ?
+                    """, arguments: [id]), row["status"] as String == MessageStatus.sending.rawValue
         else { return nil }
         let quoteAuthor: String? = row["quote_author"]
         let quoteTimestamp: Int64? = row["quote_timestamp"]
-        return Unsent(timestamp: UInt64(row["timestamp"] as Int64), body: row["body"] ?? "",
-                      expireTimer: (row["expire_timer"] as Int64).clampedUInt32, threadId: row["thread_id"],
-                      recipient: row["recipient_account_id"],
-                      quote: quoteAuthor.flatMap { author in quoteTimestamp.map { Quote(authorAccountId: author, timestamp: UInt64($0)) } },
-                      mentions: mentions(inColumn: row["mentions"]))
+        return Unsent(
+            timestamp: UInt64(row["timestamp"] as Int64), body: row["body"] ?? "",
+            expireTimer: (row["expire_timer"] as Int64).clampedUInt32, threadId: row["thread_id"],
+            recipient: row["recipient_account_id"],
+            quote: quoteAuthor.flatMap { author in quoteTimestamp.map { Quote(authorAccountId: author, timestamp: UInt64($0)) } },
+            mentions: mentions(inColumn: row["mentions"]))
     }
 
     /// Who wrote message `id`, when, where and how it stands: what an act on it (reaction, edit, delete) needs.
@@ -267,11 +303,15 @@ enum MessagesTable {
 
     /// Message `id` as the target of an act, if it exists.
     static func actTarget(_ id: Int64, _ db: Database) throws -> ActTarget? {
-        try Row.fetchOne(db, sql: """
-            SELECT m.author_account_id, m.timestamp, m.thread_id, m.status, t.recipient_account_id
-            FROM messages m JOIN threads t ON t.id = m.thread_id WHERE m.id = ?
-            """, arguments: [id]).map { row in
-            ActTarget(author: row[0], timestamp: UInt64(row[1] as Int64), threadId: row[2], status: MessageStatus(rawValue: row[3]), peer: row[4])
+        try Row.fetchOne(
+            db,
+            sql: """
+                SELECT m.author_account_id, m.timestamp, m.thread_id, m.status, t.recipient_account_id
+                FROM messages m JOIN threads t ON t.id = m.thread_id WHERE m.id = ?
+                """, arguments: [id]
+        ).map { row in
+            ActTarget(
+                author: row[0], timestamp: UInt64(row[1] as Int64), threadId: row[2], status: MessageStatus(rawValue: row[3]), peer: row[4])
         }
     }
 
@@ -279,15 +319,20 @@ enum MessagesTable {
 
     /// Whether message `id` is a message (not a notice or tombstone) in thread `threadId`: something to react to.
     static func isReactable(_ id: Int64, threadId: Int64, _ db: Database) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT deleted = 0 AND kind = 'message' AND thread_id = ? FROM messages WHERE id = ?",
-                          arguments: [threadId, id]) == true
+        try Bool.fetchOne(
+            db, sql: "SELECT deleted = 0 AND kind = 'message' AND thread_id = ? FROM messages WHERE id = ?",
+            arguments: [threadId, id]) == true
     }
 
     /// The message `authorAccountId` sent at `timestamp` in thread `threadId`: its id, and whether it is a live text message.
-    static func authored(by authorAccountId: String, timestamp: UInt64, threadId: Int64,
-                         _ db: Database) throws -> (id: Int64, changeable: Bool)? {
-        try Row.fetchOne(db, sql: "SELECT id, kind, deleted FROM messages WHERE author_account_id = ? AND timestamp = ? AND thread_id = ?",
-                         arguments: [authorAccountId, Int64(timestamp), threadId]).map { row in
+    static func authored(
+        by authorAccountId: String, timestamp: UInt64, threadId: Int64,
+        _ db: Database
+    ) throws -> (id: Int64, changeable: Bool)? {
+        try Row.fetchOne(
+            db, sql: "SELECT id, kind, deleted FROM messages WHERE author_account_id = ? AND timestamp = ? AND thread_id = ?",
+            arguments: [authorAccountId, Int64(timestamp), threadId]
+        ).map { row in
             (row["id"], row["kind"] as String == MessageKind.message.rawValue && !(row["deleted"] as Bool))
         }
     }
@@ -301,8 +346,9 @@ enum MessagesTable {
 
     /// Replaces message `id`'s text (and what it mentions) by an edit made at `editedAt`.
     static func replaceBody(_ id: Int64, with body: String, mentions: [Mention], editedAt: UInt64, _ db: Database) throws {
-        try db.execute(sql: "UPDATE messages SET body = ?, mentions = ?, edited_at = ? WHERE id = ?",
-                       arguments: [body, try mentionsColumn(mentions), Int64(editedAt), id])
+        try db.execute(
+            sql: "UPDATE messages SET body = ?, mentions = ?, edited_at = ? WHERE id = ?",
+            arguments: [body, try mentionsColumn(mentions), Int64(editedAt), id])
     }
 
     /// Makes message `id` a tombstone (deleted for everyone): its text goes.
@@ -312,7 +358,8 @@ enum MessagesTable {
 
     /// The timestamps outgoing message `id` went out under (its own and its last edit's); empty for an incoming message.
     static func sentTimestamps(_ id: Int64, _ db: Database) throws -> [UInt64] {
-        guard let row = try Row.fetchOne(db, sql: "SELECT timestamp, edited_at FROM messages WHERE id = ? AND outgoing = 1", arguments: [id])
+        guard
+            let row = try Row.fetchOne(db, sql: "SELECT timestamp, edited_at FROM messages WHERE id = ? AND outgoing = 1", arguments: [id])
         else { return [] }
         return ([row["timestamp"] as Int64] + [row["edited_at"] as Int64?].compactMap { $0 }).map { UInt64($0) }
     }

@@ -75,8 +75,10 @@ public final class ParleyDatabase: Sendable {
     }
 
     /// Runs `block` in a write transaction off the caller's thread; `completion` gets its outcome after commit.
-    func asyncWrite<T: Sendable>(_ block: @escaping @Sendable (Database) throws -> T,
-                                        completion: @escaping @Sendable (Result<T, Error>) -> Void) {
+    func asyncWrite<T: Sendable>(
+        _ block: @escaping @Sendable (Database) throws -> T,
+        completion: @escaping @Sendable (Result<T, Error>) -> Void
+    ) {
         pool.asyncWrite(block) { _, result in completion(result) }
     }
 
@@ -95,9 +97,10 @@ public final class ParleyDatabase: Sendable {
     func observe(tables: [String], onChange: @escaping @Sendable (DatabaseChange) -> Void) throws -> DatabaseObservation {
         let observer = TableChangeObserver(tables: Set(tables), onChange: onChange)
         try pool.write { db in db.add(transactionObserver: observer, extent: .observerLifetime) }
-        return DatabaseObservation(AnyDatabaseCancellable { [pool] in
-            try? pool.write { db in db.remove(transactionObserver: observer) }
-        })
+        return DatabaseObservation(
+            AnyDatabaseCancellable { [pool] in
+                try? pool.write { db in db.remove(transactionObserver: observer) }
+            })
     }
 
     /// Whether `error` is the database's own failure (I/O, a full disk, a constraint), as opposed to a failure of what

@@ -8,8 +8,9 @@ enum RecipientsTable {
     static func ensure(_ accountId: String, username: String? = nil, _ db: Database) throws {
         try db.execute(sql: "INSERT OR IGNORE INTO recipients (account_id, username) VALUES (?, ?)", arguments: [accountId, username])
         if let username {
-            try db.execute(sql: "UPDATE recipients SET username = ? WHERE account_id = ? AND username IS NULL",
-                           arguments: [username, accountId])
+            try db.execute(
+                sql: "UPDATE recipients SET username = ? WHERE account_id = ? AND username IS NULL",
+                arguments: [username, accountId])
         }
     }
 
@@ -20,9 +21,10 @@ enum RecipientsTable {
 
     /// Records that `accountId` is named `username` (a look-up's answer replaces what was known).
     static func setUsername(_ username: String, for accountId: String, _ db: Database) throws {
-        try db.execute(sql: """
-            INSERT INTO recipients (account_id, username) VALUES (?, ?) ON CONFLICT (account_id) DO UPDATE SET username = excluded.username
-            """, arguments: [accountId, username])
+        try db.execute(
+            sql: """
+                INSERT INTO recipients (account_id, username) VALUES (?, ?) ON CONFLICT (account_id) DO UPDATE SET username = excluded.username
+                """, arguments: [accountId, username])
     }
 
     /// The usernames this device knows for `accountIds` (those it knows).
@@ -44,10 +46,12 @@ enum RecipientsTable {
     /// The account known as `username` (without regard to case), leaving out placeholders whose names were not looked up
     /// yet (those whose id begins with `placeholderPrefix`).
     static func accountId(named username: String, placeholderPrefix: String, _ db: Database) throws -> String? {
-        try String.fetchOne(db, sql: """
-            SELECT account_id FROM recipients WHERE username = ? COLLATE NOCASE AND substr(account_id, 1, ?) != ?
-            ORDER BY account_id LIMIT 1
-            """, arguments: [username, placeholderPrefix.count, placeholderPrefix])
+        try String.fetchOne(
+            db,
+            sql: """
+                SELECT account_id FROM recipients WHERE username = ? COLLATE NOCASE AND substr(account_id, 1, ?) != ?
+                ORDER BY account_id LIMIT 1
+                """, arguments: [username, placeholderPrefix.count, placeholderPrefix])
     }
 
     /// Forgets `accountId`.
@@ -57,9 +61,11 @@ enum RecipientsTable {
 
     /// The profile key kept for `accountId`, unless the server refused the access key derived from it.
     static func usableProfileKey(of accountId: String, _ db: Database) throws -> Data? {
-        guard let row = try Row.fetchOne(db, sql: "SELECT profile_key, sealed_refused FROM recipients WHERE account_id = ?",
-                                         arguments: [accountId]),
-              !(row["sealed_refused"] as Bool)
+        guard
+            let row = try Row.fetchOne(
+                db, sql: "SELECT profile_key, sealed_refused FROM recipients WHERE account_id = ?",
+                arguments: [accountId]),
+            !(row["sealed_refused"] as Bool)
         else { return nil }
         return row["profile_key"]
     }
@@ -72,8 +78,9 @@ enum RecipientsTable {
     /// Keeps `profileKey` for `accountId`; a new key lifts an earlier refusal of the access key derived from the old one.
     static func keep(profileKey: Data, of accountId: String, _ db: Database) throws {
         try ensure(accountId, db)
-        try db.execute(sql: """
-            UPDATE recipients SET profile_key = ?, sealed_refused = 0 WHERE account_id = ? AND (profile_key IS NULL OR profile_key != ?)
-            """, arguments: [profileKey, accountId, profileKey])
+        try db.execute(
+            sql: """
+                UPDATE recipients SET profile_key = ?, sealed_refused = 0 WHERE account_id = ? AND (profile_key IS NULL OR profile_key != ?)
+                """, arguments: [profileKey, accountId, profileKey])
     }
 }

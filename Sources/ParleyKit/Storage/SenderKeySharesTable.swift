@@ -5,15 +5,19 @@ internal import GRDB
 enum SenderKeySharesTable {
     /// The devices of `member` known to hold `distributionId` of group `threadId`.
     static func holders(threadId: Int64, distributionId: String, member: String, _ db: Database) throws -> Set<UInt32> {
-        Set(try Int64.fetchAll(db, sql: "SELECT device_id FROM sender_key_shared WHERE thread_id = ? AND distribution_id = ? AND account_id = ?",
-                               arguments: [threadId, distributionId, member]).map { UInt32(truncatingIfNeeded: $0) })
+        Set(
+            try Int64.fetchAll(
+                db, sql: "SELECT device_id FROM sender_key_shared WHERE thread_id = ? AND distribution_id = ? AND account_id = ?",
+                arguments: [threadId, distributionId, member]
+            ).map { UInt32(truncatingIfNeeded: $0) })
     }
 
     /// Records that `deviceIds` of `member` hold `distributionId` of group `threadId`.
     static func record(threadId: Int64, distributionId: String, member: String, deviceIds: [UInt32], _ db: Database) throws {
         for deviceId in deviceIds {
-            try db.execute(sql: "INSERT OR IGNORE INTO sender_key_shared (thread_id, distribution_id, account_id, device_id) VALUES (?, ?, ?, ?)",
-                           arguments: [threadId, distributionId, member, Int64(deviceId)])
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO sender_key_shared (thread_id, distribution_id, account_id, device_id) VALUES (?, ?, ?, ?)",
+                arguments: [threadId, distributionId, member, Int64(deviceId)])
         }
     }
 
@@ -26,7 +30,8 @@ enum SenderKeySharesTable {
     /// gives one of their ids is a new one that holds nothing.
     static func forgetEverywhere(member: String, deviceIds: [UInt32], _ db: Database) throws {
         for deviceId in deviceIds {
-            try db.execute(sql: "DELETE FROM sender_key_shared WHERE account_id = ? AND device_id = ?", arguments: [member, Int64(deviceId)])
+            try db.execute(
+                sql: "DELETE FROM sender_key_shared WHERE account_id = ? AND device_id = ?", arguments: [member, Int64(deviceId)])
         }
     }
 

@@ -21,7 +21,8 @@ enum SettingsTable {
 
     /// Every key and its value.
     static func all(_ db: Database) throws -> [String: String] {
-        Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT key, value FROM settings").map { ($0[0] as String, $0[1] as String) })
+        Dictionary(
+            uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT key, value FROM settings").map { ($0[0] as String, $0[1] as String) })
     }
 
     /// Sets `key` to `value`.

@@ -17,8 +17,9 @@ public enum StorageBenchmark {
     /// Inserts `messages` rows into a plain and an encrypted database in `directory`, then pages through both.
     public static func run(messages: Int, in directory: URL) throws -> Result {
         let plain = try DatabasePool(path: directory.appendingPathComponent("plain.sqlite").path)
-        let encrypted = try ParleyDatabase(path: directory.appendingPathComponent("encrypted.sqlite").path,
-                                           key: try DatabaseKey(bytes: [UInt8](repeating: 9, count: 32)))
+        let encrypted = try ParleyDatabase(
+            path: directory.appendingPathComponent("encrypted.sqlite").path,
+            key: try DatabaseKey(bytes: [UInt8](repeating: 9, count: 32)))
         let schema = """
             CREATE TABLE IF NOT EXISTS bench_messages (id INTEGER PRIMARY KEY AUTOINCREMENT, thread_id INTEGER NOT NULL,
                 body TEXT NOT NULL, timestamp INTEGER NOT NULL);
@@ -26,8 +27,9 @@ public enum StorageBenchmark {
             """
         try plain.write { try $0.execute(sql: schema) }
         try encrypted.write { try $0.execute(sql: schema) }
-        return Result(plainFill: try fill(plain, messages: messages), encryptedFill: try fill(encrypted.pool, messages: messages),
-                      plainPage: try page(plain, messages: messages), encryptedPage: try page(encrypted.pool, messages: messages))
+        return Result(
+            plainFill: try fill(plain, messages: messages), encryptedFill: try fill(encrypted.pool, messages: messages),
+            plainPage: try page(plain, messages: messages), encryptedPage: try page(encrypted.pool, messages: messages))
     }
 
     private static func fill(_ writer: some DatabaseWriter, messages: Int) throws -> Double {
@@ -53,8 +55,9 @@ public enum StorageBenchmark {
                 let thread = round % 100
                 let cursor = Int64(messages - (round * 97) % max(messages / 2, 1))
                 _ = try reader.read { db in
-                    try Row.fetchAll(db, sql: "SELECT * FROM bench_messages WHERE thread_id = ? AND id < ? ORDER BY id DESC LIMIT 50",
-                                     arguments: [thread, cursor])
+                    try Row.fetchAll(
+                        db, sql: "SELECT * FROM bench_messages WHERE thread_id = ? AND id < ? ORDER BY id DESC LIMIT 50",
+                        arguments: [thread, cursor])
                 }
             }
         }

@@ -34,8 +34,9 @@ enum ThreadsTable {
 
     /// Makes message `messageId` (written at `timestamp`) thread `threadId`'s last, counting it unread when `unread`.
     static func noteMessage(_ messageId: Int64, at timestamp: UInt64, unread: Bool, threadId: Int64, _ db: Database) throws {
-        try db.execute(sql: "UPDATE threads SET last_message_id = ?, updated = ?, unread_count = unread_count + ? WHERE id = ?",
-                       arguments: [messageId, Int64(timestamp), unread ? 1 : 0, threadId])
+        try db.execute(
+            sql: "UPDATE threads SET last_message_id = ?, updated = ?, unread_count = unread_count + ? WHERE id = ?",
+            arguments: [messageId, Int64(timestamp), unread ? 1 : 0, threadId])
     }
 
     /// Takes one message out of thread `threadId`'s unread count.
@@ -50,18 +51,20 @@ enum ThreadsTable {
 
     /// Counts thread `threadId`'s last message and unread messages again (after messages left it).
     static func recount(threadId: Int64, _ db: Database) throws {
-        try db.execute(sql: """
-            UPDATE threads SET last_message_id = (SELECT max(id) FROM messages WHERE thread_id = ?),
-                unread_count = (SELECT count(*) FROM messages WHERE thread_id = ? AND read = 0 AND outgoing = 0)
-            WHERE id = ?
-            """, arguments: [threadId, threadId, threadId])
+        try db.execute(
+            sql: """
+                UPDATE threads SET last_message_id = (SELECT max(id) FROM messages WHERE thread_id = ?),
+                    unread_count = (SELECT count(*) FROM messages WHERE thread_id = ? AND read = 0 AND outgoing = 0)
+                WHERE id = ?
+                """, arguments: [threadId, threadId, threadId])
     }
 
     /// Moves every message of thread `source` into thread `target`, which becomes the latest conversation, and deletes `source`.
     static func merge(_ source: Int64, into target: Int64, now: UInt64, _ db: Database) throws {
         try MessagesTable.move(from: source, to: target, db)
-        try db.execute(sql: "UPDATE threads SET last_message_id = (SELECT MAX(id) FROM messages WHERE thread_id = ?), updated = ? WHERE id = ?",
-                       arguments: [target, Int64(now), target])
+        try db.execute(
+            sql: "UPDATE threads SET last_message_id = (SELECT MAX(id) FROM messages WHERE thread_id = ?), updated = ? WHERE id = ?",
+            arguments: [target, Int64(now), target])
         try db.execute(sql: "DELETE FROM threads WHERE id = ?", arguments: [source])
     }
 
@@ -72,19 +75,25 @@ enum ThreadsTable {
 
     /// The inbox: one entry per conversation, most recent first.
     static func summaries(_ db: Database) throws -> [ConversationSummary] {
-        try Row.fetchAll(db, sql: """
-            SELECT t.id, t.recipient_account_id, r.username, substr(m.body, 1, 80) AS body, m.status, t.unread_count, t.updated,
-                   t.muted_until, t.expire_timer, m.deleted, m.kind, m.expire_timer, t.group_id, t.title
-            FROM threads t LEFT JOIN recipients r ON r.account_id = t.recipient_account_id
-            LEFT JOIN messages m ON m.id = t.last_message_id
-            ORDER BY t.updated DESC, t.id DESC
-            """).map { row in
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT t.id, t.recipient_account_id, r.username, substr(m.body, 1, 80) AS body, m.status, t.unread_count, t.updated,
+                       t.muted_until, t.expire_timer, m.deleted, m.kind, m.expire_timer, t.group_id, t.title
+                FROM threads t LEFT JOIN recipients r ON r.account_id = t.recipient_account_id
+                LEFT JOIN messages m ON m.id = t.last_message_id
+                ORDER BY t.updated DESC, t.id DESC
+                """
+        ).map { row in
             // Columns by position: a lookup by name compares lowercased names, the larger part of this query's cost.
             let body: String? = row[3]
             let status: String? = row[4]
-            let preview = (row[9] as Bool?) == true ? "(deleted)"
-                : (row[10] as String?) == MessageKind.timerChange.rawValue ? TimerDescription.notice((row[11] as Int64).clampedUInt32)
-                : body ?? (status == "undecryptable" ? "(could not decrypt)" : nil)
+            let preview =
+                (row[9] as Bool?) == true
+                ? "(deleted)"
+                : (row[10] as String?) == MessageKind.timerChange.rawValue
+                    ? TimerDescription.notice((row[11] as Int64).clampedUInt32)
+                    : body ?? (status == "undecryptable" ? "(could not decrypt)" : nil)
             return ConversationSummary(
                 threadId: row[0], accountId: row[1] ?? "", username: row[2], groupId: row[12], title: row[13], lastMessagePreview: preview,
                 unreadCount: row[5], updated: UInt64(row[6] as Int64), mutedUntil: UInt64(max(0, row[7] as Int64)),
@@ -101,35 +110,43 @@ enum ThreadsTable {
 
     /// The group whose thread is `threadId`; `nil` when there is none or it is a 1:1 thread.
     static func group(threadId: Int64, _ db: Database) throws -> StoredGroup? {
-        guard let row = try Row.fetchOne(db, sql: "SELECT group_id, title, group_revision, left_group FROM threads WHERE id = ? AND group_id IS NOT NULL",
-                                         arguments: [threadId])
+        guard
+            let row = try Row.fetchOne(
+                db, sql: "SELECT group_id, title, group_revision, left_group FROM threads WHERE id = ? AND group_id IS NOT NULL",
+                arguments: [threadId])
         else { return nil }
-        return StoredGroup(threadId: threadId, id: row[0], title: row[1] ?? "", revision: (row[2] as Int64).clampedUInt32,
-                           members: try GroupMembersTable.members(threadId: threadId, db), left: row[3])
+        return StoredGroup(
+            threadId: threadId, id: row[0], title: row[1] ?? "", revision: (row[2] as Int64).clampedUInt32,
+            members: try GroupMembersTable.members(threadId: threadId, db), left: row[3])
     }
 
     /// Every group this account is or was in, by title.
     static func groups(_ db: Database) throws -> [StoredGroup] {
-        try Int64.fetchAll(db, sql: "SELECT id FROM threads WHERE group_id IS NOT NULL ORDER BY title, id").compactMap { try group(threadId: $0, db) }
+        try Int64.fetchAll(db, sql: "SELECT id FROM threads WHERE group_id IS NOT NULL ORDER BY title, id").compactMap {
+            try group(threadId: $0, db)
+        }
     }
 
     /// A new group's thread.
     static func insertGroup(id: Data, title: String, revision: UInt32, now: UInt64, _ db: Database) throws -> Int64 {
-        try db.execute(sql: "INSERT INTO threads (group_id, title, updated, group_revision) VALUES (?, ?, ?, ?)",
-                       arguments: [id, title, Int64(now), Int64(revision)])
+        try db.execute(
+            sql: "INSERT INTO threads (group_id, title, updated, group_revision) VALUES (?, ?, ?, ?)",
+            arguments: [id, title, Int64(now), Int64(revision)])
         return db.lastInsertedRowID
     }
 
     /// Records group `threadId`'s title and revision after a change, and whether this account left it.
     static func updateGroup(threadId: Int64, title: String, revision: UInt32, left: Bool, _ db: Database) throws {
-        try db.execute(sql: "UPDATE threads SET title = ?, group_revision = ?, left_group = ? WHERE id = ?",
-                       arguments: [title, Int64(revision), left, threadId])
+        try db.execute(
+            sql: "UPDATE threads SET title = ?, group_revision = ?, left_group = ? WHERE id = ?",
+            arguments: [title, Int64(revision), left, threadId])
     }
 
     /// This device's distribution in group `threadId`, started now when there is none (new group, or after a removal).
     static func currentDistribution(threadId: Int64, _ db: Database) throws -> UUID {
         if let text = try String.fetchOne(db, sql: "SELECT distribution_id FROM threads WHERE id = ?", arguments: [threadId]),
-           let existing = UUID(uuidString: text) {
+            let existing = UUID(uuidString: text)
+        {
             return existing
         }
         let fresh = UUID()

@@ -1,9 +1,9 @@
 import Foundation
+import HTTPTypes
 import HummingbirdWSClient
 import Logging
 import NIOCore
 import ParleyAPI
-import HTTPTypes
 
 /// A device's WebSocket to the server: receives envelopes (acknowledge each once it is stored), `queue_empty`
 /// and ephemeral events; sends acks, ephemeral events and messages (request frames the server answers like HTTP).
@@ -30,8 +30,10 @@ public struct MessageSocket: Sendable {
     static let closeTimeout: Duration = .seconds(5)
 
     /// A socket for `device` on the server at `baseURL`; `binaryFrames: false` asks for JSON text frames.
-    public init(baseURL: String, device: DeviceCredentials, binaryFrames: Bool = true, pingInterval: Duration = .seconds(120),
-                logger: Logger = Logger(label: "parley-socket")) {
+    public init(
+        baseURL: String, device: DeviceCredentials, binaryFrames: Bool = true, pingInterval: Duration = .seconds(120),
+        logger: Logger = Logger(label: "parley-socket")
+    ) {
         self.baseURL = baseURL
         self.device = device
         self.binaryFrames = binaryFrames
@@ -94,8 +96,11 @@ public struct MessageSocket: Sendable {
             if deliveries.binary {
                 try await write(.request(BinarySocketRequest(id: id, verb: "PUT", path: path, headers: headers ?? [], body: Array(body))))
             } else {
-                try await send(.request(SocketRequest(id: id, verb: "PUT", path: path, headers: headers,
-                                                      body: String(decoding: body, as: UTF8.self))))
+                try await send(
+                    .request(
+                        SocketRequest(
+                            id: id, verb: "PUT", path: path, headers: headers,
+                            body: String(decoding: body, as: UTF8.self))))
             }
             let response = try await pending.response(for: id)
             return try SendOutcome(status: response.status, body: Data((response.body ?? "").utf8))
@@ -126,12 +131,18 @@ public struct MessageSocket: Sendable {
                 try await acknowledge(frame.guid ?? "")
             case .ephemeral:
                 let body = try JSONEncoder().encode(frame.ephemeral)
-                try await write(.request(BinarySocketRequest(id: pending.nextUnawaitedId(), verb: "PUT", path: APIRoutes.socketEphemeral,
-                                                             body: Array(body))))
+                try await write(
+                    .request(
+                        BinarySocketRequest(
+                            id: pending.nextUnawaitedId(), verb: "PUT", path: APIRoutes.socketEphemeral,
+                            body: Array(body))))
             case .request:
                 guard let request = frame.request else { return }
-                try await write(.request(BinarySocketRequest(id: request.id, verb: request.verb, path: request.path,
-                                                             headers: request.headers ?? [], body: request.body.map { Array($0.utf8) })))
+                try await write(
+                    .request(
+                        BinarySocketRequest(
+                            id: request.id, verb: request.verb, path: request.path,
+                            headers: request.headers ?? [], body: request.body.map { Array($0.utf8) })))
             case .envelope, .queueEmpty, .error, .response:
                 try await writeText(frame)
             }
@@ -158,7 +169,8 @@ public struct MessageSocket: Sendable {
             }
             switch message {
             case .response(let binary):
-                let response = SocketResponse(id: binary.id, status: Int(binary.status), body: binary.body.map { String(decoding: $0, as: UTF8.self) })
+                let response = SocketResponse(
+                    id: binary.id, status: Int(binary.status), body: binary.body.map { String(decoding: $0, as: UTF8.self) })
                 guard !pending.deliver(response), response.status >= 400 else { return nil }
                 let error = response.body.flatMap { try? JSONDecoder().decode(APIErrorBody.self, from: Data($0.utf8)) }
                 return .failure(code: error?.code ?? binary.message ?? "error", message: error?.message ?? "status \(binary.status)")

@@ -7,8 +7,9 @@ import ParleyAPI
 extension ParleyServerClient {
     /// The account's OPRF key applied to `blindedElement` (primary device, for making a backup).
     public func evaluateBackupPIN(_ blindedElement: [UInt8], as device: DeviceCredentials) async throws -> BackupEvaluationResponse {
-        try await call(.POST, BackupRoutes.evaluate, body: BackupEvaluationRequest(blindedElement: Data(blindedElement).base64EncodedString()),
-                       as: device, expecting: [200])
+        try await call(
+            .POST, BackupRoutes.evaluate, body: BackupEvaluationRequest(blindedElement: Data(blindedElement).base64EncodedString()),
+            as: device, expecting: [200])
     }
 
     /// Stores the account's backup, replacing any other (primary device).
@@ -29,24 +30,27 @@ extension ParleyServerClient {
     /// One PIN guess against `username`'s backup (no credentials): the evaluation, the stretch parameters and the
     /// guesses left.
     public func evaluateBackupPIN(_ blindedElement: [UInt8], username: String) async throws -> BackupEvaluationResponse {
-        try await call(.POST, BackupRoutes.evaluate(username: Self.pathComponent(username)),
-                       body: BackupEvaluationRequest(blindedElement: Data(blindedElement).base64EncodedString()), as: nil, expecting: [200])
+        try await call(
+            .POST, BackupRoutes.evaluate(username: Self.pathComponent(username)),
+            body: BackupEvaluationRequest(blindedElement: Data(blindedElement).base64EncodedString()), as: nil, expecting: [200])
     }
 
     /// `username`'s encrypted backup, answered when `verifier` is the one stored (no credentials); `attemptToken` is
     /// the one the guess's evaluation returned.
     public func restoreBackup(verifier: [UInt8], attemptToken: String, username: String) async throws -> BackupRestoreResponse {
-        try await call(.POST, BackupRoutes.restore(username: Self.pathComponent(username)),
-                       body: BackupRestoreRequest(verifier: Data(verifier).base64EncodedString(), attemptToken: attemptToken),
-                       as: nil, expecting: [200])
+        try await call(
+            .POST, BackupRoutes.restore(username: Self.pathComponent(username)),
+            body: BackupRestoreRequest(verifier: Data(verifier).base64EncodedString(), attemptToken: attemptToken),
+            as: nil, expecting: [200])
     }
 
     /// Makes the device a new installation on the server: registration id `registrationId`, credential `password`,
     /// no prekeys stored.
     public func resetRegistration(_ registrationId: UInt32, password: String, as device: DeviceCredentials) async throws {
-        _ = try await send(.PUT, APIRoutes.deviceRegistration,
-                           body: try JSONEncoder().encode(DeviceRegistrationRequest(registrationId: registrationId, password: password)),
-                           as: device,
-                           expecting: [204])
+        _ = try await send(
+            .PUT, APIRoutes.deviceRegistration,
+            body: try JSONEncoder().encode(DeviceRegistrationRequest(registrationId: registrationId, password: password)),
+            as: device,
+            expecting: [204])
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import ParleyAPI
 import NIOHTTP1
+import ParleyAPI
 
 /// The routes sealed sender uses: the account's access key, and sends that carry an access key instead of credentials.
 extension ParleyServerClient {
@@ -24,16 +24,19 @@ extension ParleyServerClient {
     /// the account's unidentified access key, so the server never learns who sent it. A wrong key is
     /// ``ParleyError/Server/rejected(status:body:)`` with status 401.
     public func relaySealedEphemeral(_ event: EphemeralEvent, to accountId: String, accessKey: Data) async throws {
-        _ = try await send(.PUT, APIRoutes.sealedEphemeral(to: accountId), body: try JSONEncoder().encode(event), as: nil, expecting: [204],
-                           extraHeaders: Self.accessKeyHeader(accessKey), unidentified: true)
+        _ = try await send(
+            .PUT, APIRoutes.sealedEphemeral(to: accountId), body: try JSONEncoder().encode(event), as: nil, expecting: [204],
+            extraHeaders: Self.accessKeyHeader(accessKey), unidentified: true)
     }
 
     /// Sends sealed-sender messages (type 6) to every device of `accountId` without credentials: `accessKey` is the
     /// recipient's unidentified access key. A wrong key is ``ParleyError/Server/rejected(status:body:)`` with status 401.
     /// `idempotencyKey` makes a repeat get the first answer; without credentials it must be unguessable (at least 22
     /// characters: it is shared with every other sender to the recipient).
-    public func send(_ request: SendMessagesRequest, to accountId: String, accessKey: Data,
-                     idempotencyKey: String? = nil) async throws -> SendOutcome {
+    public func send(
+        _ request: SendMessagesRequest, to accountId: String, accessKey: Data,
+        idempotencyKey: String? = nil
+    ) async throws -> SendOutcome {
         let (status, body) = try await send(
             .PUT, APIRoutes.messages(to: accountId), body: try JSONEncoder().encode(request), as: nil, expecting: [200, 409, 410],
             extraHeaders: Self.accessKeyHeader(accessKey)
@@ -45,8 +48,10 @@ extension ParleyServerClient {
     /// names, without credentials: `combinedAccessKey` is the XOR of the recipients' access keys. A wrong key is
     /// ``ParleyError/Server/rejected(status:body:)`` with status 401. `idempotencyKey` (unguessable, at least 22
     /// characters) makes a repeat get the first answer.
-    public func sendMultiRecipient(_ message: Data, timestamp: UInt64, combinedAccessKey: Data,
-                                   idempotencyKey: String? = nil) async throws -> MultiRecipientSendOutcome {
+    public func sendMultiRecipient(
+        _ message: Data, timestamp: UInt64, combinedAccessKey: Data,
+        idempotencyKey: String? = nil
+    ) async throws -> MultiRecipientSendOutcome {
         let (status, body) = try await send(
             .PUT, APIRoutes.multiRecipientMessages(timestamp: timestamp), body: message, as: nil, expecting: [200, 404, 409, 410],
             contentType: APIRoutes.multiRecipientContentType,

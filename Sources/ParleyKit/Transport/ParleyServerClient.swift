@@ -75,9 +75,10 @@ public struct ParleyServerClient: Sendable {
 
     /// Leaves an encrypted provisioning envelope for a new device at `address` (primary device only).
     public func putProvisioningMessage(_ envelope: [UInt8], at address: String, as device: DeviceCredentials) async throws {
-        _ = try await send(.PUT, APIRoutes.provisioning(address),
-                           body: try JSONEncoder().encode(ProvisioningMessage(body: Data(envelope).base64EncodedString())),
-                           as: device, expecting: [204])
+        _ = try await send(
+            .PUT, APIRoutes.provisioning(address),
+            body: try JSONEncoder().encode(ProvisioningMessage(body: Data(envelope).base64EncodedString())),
+            as: device, expecting: [204])
     }
 
     /// Takes the provisioning envelope at `address`, or `nil` when none is there yet (no authentication).
@@ -97,13 +98,15 @@ public struct ParleyServerClient: Sendable {
 
     /// What the server's hash banks hold of each of up to 1,000 hashes.
     public func checkHashes(_ hashes: [String], as device: DeviceCredentials) async throws -> BatchHashCheckResponse {
-        try await call(.POST, ContentDetectionRoutes.batchContains, body: BatchHashCheckRequest(hashes: hashes), as: device, expecting: [200])
+        try await call(
+            .POST, ContentDetectionRoutes.batchContains, body: BatchHashCheckRequest(hashes: hashes), as: device, expecting: [200])
     }
 
     /// Records `hash` in the `seen` bank (after a successful send).
     public func storeHash(_ hash: String, as device: DeviceCredentials) async throws {
-        _ = try await send(.POST, ContentDetectionRoutes.store, body: try JSONEncoder().encode(HashCheckRequest(hash: hash)), as: device,
-                           expecting: [204])
+        _ = try await send(
+            .POST, ContentDetectionRoutes.store, body: try JSONEncoder().encode(HashCheckRequest(hash: hash)), as: device,
+            expecting: [204])
     }
 
     /// The blocking banks' suffixes (with decoys) for a 5-digit prefix.
@@ -113,14 +116,16 @@ public struct ParleyServerClient: Sendable {
 
     /// Removes `hash` from `bank` with the operator credential.
     public func deleteHash(_ hash: String, bank: String, operatorToken: String) async throws {
-        _ = try await send(.DELETE, ContentDetectionRoutes.hash(hash, bank: bank), body: nil, as: nil, expecting: [204],
-                           extraHeaders: [("Authorization", Self.bearer(operatorToken))])
+        _ = try await send(
+            .DELETE, ContentDetectionRoutes.hash(hash, bank: bank), body: nil, as: nil, expecting: [204],
+            extraHeaders: [("Authorization", Self.bearer(operatorToken))])
     }
 
     /// Adds `hash` to `bank` with the operator credential.
     public func putHash(_ hash: String, bank: String, operatorToken: String) async throws {
-        _ = try await send(.PUT, ContentDetectionRoutes.hash(hash, bank: bank), body: nil, as: nil, expecting: [204],
-                           extraHeaders: [("Authorization", Self.bearer(operatorToken))])
+        _ = try await send(
+            .PUT, ContentDetectionRoutes.hash(hash, bank: bank), body: nil, as: nil, expecting: [204],
+            extraHeaders: [("Authorization", Self.bearer(operatorToken))])
     }
 
     /// Uploads prekeys.
@@ -135,13 +140,16 @@ public struct ParleyServerClient: Sendable {
 
     /// Prekey bundles of `accountId`'s device `deviceId`, or of all its devices when `nil`.
     public func bundle(accountId: String, deviceId: UInt32?, as device: DeviceCredentials) async throws -> PreKeyBundleResponse {
-        try await call(.GET, APIRoutes.bundle(accountId: accountId, deviceId: deviceId.map(String.init) ?? "*"), as: device, expecting: [200])
+        try await call(
+            .GET, APIRoutes.bundle(accountId: accountId, deviceId: deviceId.map(String.init) ?? "*"), as: device, expecting: [200])
     }
 
     /// Sends one ciphertext per device of `accountId`. With `idempotencyKey` (the `Idempotency-Key` header), a repeat
     /// of the send gets the first answer and stores nothing again (``SendIdempotencyKey`` makes ParleyKit's keys).
-    public func send(_ request: SendMessagesRequest, to accountId: String, as device: DeviceCredentials,
-                     idempotencyKey: String? = nil) async throws -> SendOutcome {
+    public func send(
+        _ request: SendMessagesRequest, to accountId: String, as device: DeviceCredentials,
+        idempotencyKey: String? = nil
+    ) async throws -> SendOutcome {
         let (status, body) = try await send(
             .PUT, APIRoutes.messages(to: accountId), body: try JSONEncoder().encode(request), as: device, expecting: [200, 409, 410],
             extraHeaders: Self.idempotencyHeader(idempotencyKey))
@@ -156,29 +164,36 @@ public struct ParleyServerClient: Sendable {
     /// Deletes an envelope the device has safely stored. An envelope the server no longer has (acknowledged before, or
     /// handed out again by a server that replays) is gone already: that is not an error.
     public func acknowledge(_ guid: String, as device: DeviceCredentials) async throws {
-        _ = try await send(.DELETE, APIRoutes.acknowledge(guid: ParleyServerClient.pathComponent(guid)), body: nil, as: device,
-                           expecting: [204, 404])
+        _ = try await send(
+            .DELETE, APIRoutes.acknowledge(guid: ParleyServerClient.pathComponent(guid)), body: nil, as: device,
+            expecting: [204, 404])
     }
 
     /// Uploads an (already encrypted) attachment.
     public func uploadAttachment(_ bytes: [UInt8], as device: DeviceCredentials) async throws -> AttachmentUploadResponse {
-        let (_, body) = try await send(.POST, APIRoutes.attachments, body: Data(bytes), as: device, expecting: [201],
-                                       contentType: "application/octet-stream")
+        let (_, body) = try await send(
+            .POST, APIRoutes.attachments, body: Data(bytes), as: device, expecting: [201],
+            contentType: "application/octet-stream")
         return try decode(AttachmentUploadResponse.self, body)
     }
 
     /// Uploads the (already encrypted) file at `url`, streamed in 64 KiB chunks; `progress` receives bytes sent.
-    public func uploadAttachment(fileAt url: URL, as device: DeviceCredentials,
-                                 progress: @escaping @Sendable (Int64) -> Void = { _ in }) async throws -> AttachmentUploadResponse {
-        let data = try await upload(fileAt: url, to: APIRoutes.attachments, contentType: "application/octet-stream",
-                                    authorization: device.authorization, expecting: [201], timeout: .minutes(30), progress: progress)
+    public func uploadAttachment(
+        fileAt url: URL, as device: DeviceCredentials,
+        progress: @escaping @Sendable (Int64) -> Void = { _ in }
+    ) async throws -> AttachmentUploadResponse {
+        let data = try await upload(
+            fileAt: url, to: APIRoutes.attachments, contentType: "application/octet-stream",
+            authorization: device.authorization, expecting: [201], timeout: .minutes(30), progress: progress)
         return try decode(AttachmentUploadResponse.self, data)
     }
 
     /// POSTs the file at `url` to `path`, streamed in 64 KiB chunks (`progress` hears bytes sent); the answer's body when
     /// its status is one of `expecting`.
-    func upload(fileAt url: URL, to path: String, contentType: String, authorization: String, expecting: Set<Int>,
-                timeout: TimeAmount, progress: @escaping @Sendable (Int64) -> Void = { _ in }) async throws -> Data {
+    func upload(
+        fileAt url: URL, to path: String, contentType: String, authorization: String, expecting: Set<Int>,
+        timeout: TimeAmount, progress: @escaping @Sendable (Int64) -> Void = { _ in }
+    ) async throws -> Data {
         let size = Int64((try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue ?? 0)
         var request = HTTPClientRequest(url: baseURL + path)
         request.method = .POST
@@ -202,8 +217,10 @@ public struct ParleyServerClient: Sendable {
     /// that sends more than `maximumBytes` (what the attachment's size allows) is cut off with
     /// ``ParleyError/Attachment/tooLarge(limit:)``: an endless body cannot fill the disk. No credentials go with it (the
     /// server would learn who received what the uploader sent), over the pool of requests without them.
-    public func downloadAttachment(_ id: String, to destination: URL, maximumBytes: Int64 = .max,
-                                   progress: @escaping @Sendable (Int64) -> Void = { _ in }) async throws {
+    public func downloadAttachment(
+        _ id: String, to destination: URL, maximumBytes: Int64 = .max,
+        progress: @escaping @Sendable (Int64) -> Void = { _ in }
+    ) async throws {
         let request = HTTPClientRequest(url: baseURL + APIRoutes.attachment(ParleyServerClient.pathComponent(id)))
         let response: HTTPClientResponse
         do {
@@ -239,8 +256,9 @@ public struct ParleyServerClient: Sendable {
     public func downloadAttachment(_ id: String, range: ClosedRange<Int64>? = nil) async throws -> [UInt8] {
         var headers: [(String, String)] = []
         if let range { headers.append(("Range", "bytes=\(range.lowerBound)-\(range.upperBound)")) }
-        let (_, body) = try await send(.GET, APIRoutes.attachment(ParleyServerClient.pathComponent(id)), body: nil, as: nil,
-                                       expecting: [200, 206], extraHeaders: headers, limit: Self.attachmentResponseBytes, unidentified: true)
+        let (_, body) = try await send(
+            .GET, APIRoutes.attachment(ParleyServerClient.pathComponent(id)), body: nil, as: nil,
+            expecting: [200, 206], extraHeaders: headers, limit: Self.attachmentResponseBytes, unidentified: true)
         return [UInt8](body)
     }
 

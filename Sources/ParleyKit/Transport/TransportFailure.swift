@@ -19,7 +19,8 @@ enum TransportFailure {
         } else if text.contains("connection refused") {
             reason = "the connection was refused (is it running?)"
         } else if text.contains("nodename nor servname") || text.contains("name or service not known") || text.contains("no address")
-                    || text.contains("unknown host") {
+            || text.contains("unknown host")
+        {
             reason = "its host name does not resolve"
         } else if text.contains("handshake") || text.contains("certificate") || text.contains("ssl") || text.contains("tls") {
             reason = "the TLS connection failed (a certificate the system does not trust?)"

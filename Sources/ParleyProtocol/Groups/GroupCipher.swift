@@ -24,11 +24,13 @@ public func processSenderKeyDistributionMessage(
     if let named = message.distributionId, named != distributionId {
         throw SignalError.invalidMessage("the distribution message is for group \(named), not \(distributionId)")
     }
-    var record = try store.loadSenderKey(from: sender, distributionId: distributionId, context: context)
+    var record =
+        try store.loadSenderKey(from: sender, distributionId: distributionId, context: context)
         ?? SenderKeyRecord(states: [])
-    record.add(SenderKeyState(
-        keyId: message.chainId, chainKey: ChainKey(key: message.chainKeyBytes, index: message.iteration),
-        signingKey: message.signatureKey, signingPrivateKey: nil))
+    record.add(
+        SenderKeyState(
+            keyId: message.chainId, chainKey: ChainKey(key: message.chainKeyBytes, index: message.iteration),
+            signingKey: message.signatureKey, signingPrivateKey: nil))
     try store.storeSenderKey(from: sender, distributionId: distributionId, record: record, context: context)
 }
 
@@ -41,7 +43,7 @@ public func groupEncrypt<Bytes: ContiguousBytes>(
     store: SenderKeyStore, context: StoreContext
 ) throws -> CiphertextMessage {
     guard var record = try store.loadSenderKey(from: sender, distributionId: distributionId, context: context),
-          var state = record.states.first, let signingKey = try state.signingPrivateKey()
+        var state = record.states.first, let signingKey = try state.signingPrivateKey()
     else { throw SignalError.invalidSenderKeySession(distributionId: distributionId, message: "no own sender key for \(sender)") }
     let chainKey = state.chainKey
     let keys = SenderMessageKey(seed: chainKey.messageKeySeed)
@@ -83,10 +85,11 @@ private func groupDecrypt(
     _ parsed: SenderKeyMessage, from sender: ProtocolAddress, distributionId: UUID, store: SenderKeyStore, context: StoreContext
 ) throws -> Data {
     if let named = parsed.distributionId, named != distributionId {
-        throw SignalError.invalidSenderKeySession(distributionId: distributionId, message: "the group message from \(sender) is for group \(named)")
+        throw SignalError.invalidSenderKeySession(
+            distributionId: distributionId, message: "the group message from \(sender) is for group \(named)")
     }
     guard var record = try store.loadSenderKey(from: sender, distributionId: distributionId, context: context),
-          let index = record.stateIndex(keyId: parsed.chainId)
+        let index = record.stateIndex(keyId: parsed.chainId)
     else { throw SignalError.invalidSenderKeySession(distributionId: distributionId, message: "no sender key for \(sender)") }
     var state = record.states[index]
     guard try parsed.verifySignature(try state.signingKey()) else {

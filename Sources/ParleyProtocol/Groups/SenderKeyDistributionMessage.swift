@@ -24,14 +24,16 @@ public struct SenderKeyDistributionMessage: Sendable {
         from sender: ProtocolAddress, distributionId: UUID, format: SenderKeyMessageFormat = .libsignal,
         store: SenderKeyStore, context: StoreContext
     ) throws {
-        var record = try store.loadSenderKey(from: sender, distributionId: distributionId, context: context)
+        var record =
+            try store.loadSenderKey(from: sender, distributionId: distributionId, context: context)
             ?? SenderKeyRecord(states: [])
         if record.states.isEmpty {
             let signingKey = PrivateKey.generate()
-            record.add(SenderKeyState(
-                keyId: SecureRandom.value(in: 0...UInt32(Int32.max)),
-                chainKey: ChainKey(key: SecureRandom.bytes(32), index: 0),
-                signingKey: signingKey.publicKey, signingPrivateKey: signingKey))
+            record.add(
+                SenderKeyState(
+                    keyId: SecureRandom.value(in: 0...UInt32(Int32.max)),
+                    chainKey: ChainKey(key: SecureRandom.bytes(32), index: 0),
+                    signingKey: signingKey.publicKey, signingPrivateKey: signingKey))
             try store.storeSenderKey(from: sender, distributionId: distributionId, record: record, context: context)
         }
         let state = record.states[0]

@@ -42,7 +42,8 @@ public struct KEMSecretKey: Sendable {
             throw SignalError.invalidMessage("KEM ciphertext type does not match the KEM prekey")
         }
         guard serializedCiphertext.count == 1 + KEMKeyType.ciphertextLength else {
-            throw SignalError.invalidMessage("KEM ciphertext is \(serializedCiphertext.count) bytes, expected \(1 + KEMKeyType.ciphertextLength)")
+            throw SignalError.invalidMessage(
+                "KEM ciphertext is \(serializedCiphertext.count) bytes, expected \(1 + KEMKeyType.ciphertextLength)")
         }
         let ciphertext = Array(serializedCiphertext[1...])
         let k: [UInt8]

@@ -29,7 +29,8 @@ enum MessageAddresses {
 
     private static func encode(_ address: ProtocolAddress) -> [UInt8]? {
         guard address.deviceId <= 255 else { return nil }
-        let (kind, text): (UInt8, Substring) = address.name.hasPrefix("PNI:") ? (1, address.name.dropFirst(4)) : (0, Substring(address.name))
+        let (kind, text): (UInt8, Substring) =
+            address.name.hasPrefix("PNI:") ? (1, address.name.dropFirst(4)) : (0, Substring(address.name))
         guard let uuid = UUID(uuidString: String(text)) else { return nil }
         return [kind] + withUnsafeBytes(of: uuid.uuid) { Array($0) } + [UInt8(address.deviceId)]
     }

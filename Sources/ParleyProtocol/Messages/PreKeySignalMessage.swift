@@ -38,7 +38,8 @@ public struct PreKeySignalMessage: Sendable {
             throw SignalError.invalidMessage("PreKeySignalMessage has only one of the KEM prekey id and ciphertext")
         }
         guard body.hasKyberPreKeyID == (versionByte == MessageVersion.pqxdh) else {
-            throw SignalError.invalidMessage("version \(versionByte) PreKeySignalMessage \(body.hasKyberPreKeyID ? "with" : "without") KEM fields")
+            throw SignalError.invalidMessage(
+                "version \(versionByte) PreKeySignalMessage \(body.hasKyberPreKeyID ? "with" : "without") KEM fields")
         }
         senderRegistrationId = body.registrationID
         oneTimePreKeyId = body.hasPreKeyID ? body.preKeyID : nil

@@ -57,8 +57,10 @@ enum NativeCrypto {
         try shake(parley_shake128, "SHAKE128", input, count: count)
     }
 
-    private static func shake(_ function: (UnsafeMutablePointer<UInt8>?, Int, UnsafePointer<UInt8>?, Int) -> Int32, _ name: String,
-                              _ input: [UInt8], count: Int) throws -> [UInt8] {
+    private static func shake(
+        _ function: (UnsafeMutablePointer<UInt8>?, Int, UnsafePointer<UInt8>?, Int) -> Int32, _ name: String,
+        _ input: [UInt8], count: Int
+    ) throws -> [UInt8] {
         var output = [UInt8](repeating: 0, count: count)
         let rc = output.withUnsafeMutableBufferPointer { out in
             input.withUnsafeBufferPointer { inp in function(out.baseAddress, out.count, inp.baseAddress, inp.count) }
@@ -87,7 +89,8 @@ enum NativeCrypto {
             salt.withUnsafeBufferPointer { s in
                 inputKeyMaterial.withUnsafeBufferPointer { ikm in
                     info.withUnsafeBufferPointer { i in
-                        parley_hkdf_sha256(out.baseAddress, out.count, s.baseAddress, s.count, ikm.baseAddress, ikm.count, i.baseAddress, i.count)
+                        parley_hkdf_sha256(
+                            out.baseAddress, out.count, s.baseAddress, s.count, ikm.baseAddress, ikm.count, i.baseAddress, i.count)
                     }
                 }
             }

@@ -1,6 +1,6 @@
-import Foundation
 import Crypto
 import CryptoExtras
+import Foundation
 
 /// AES-256-CBC with PKCS#7 padding, the body cipher of Signal messages (swift-crypto).
 enum MessageCipher {

@@ -27,11 +27,12 @@ enum SessionCipher {
             addresses: state.pendingPreKey == nil ? [] : addresses ?? [])
         state.senderChainKey = chainKey.next
         guard let pending = state.pendingPreKey else { return CiphertextMessage(message) }
-        return CiphertextMessage(PreKeySignalMessage(
-            version: state.version, registrationId: state.localRegistrationId, preKeyId: pending.preKeyId,
-            signedPreKeyId: pending.signedPreKeyId, kyberPreKeyId: pending.kyberPreKeyId,
-            kyberCiphertext: pending.kyberCiphertext, baseKey: pending.baseKey, identityKey: try state.localIdentityKey(),
-            message: message))
+        return CiphertextMessage(
+            PreKeySignalMessage(
+                version: state.version, registrationId: state.localRegistrationId, preKeyId: pending.preKeyId,
+                signedPreKeyId: pending.signedPreKeyId, kyberPreKeyId: pending.kyberPreKeyId,
+                kyberCiphertext: pending.kyberCiphertext, baseKey: pending.baseKey, identityKey: try state.localIdentityKey(),
+                message: message))
     }
 
     /// Decrypts with the current state, else with an archived one (which then becomes current).

@@ -118,7 +118,7 @@ struct SessionState: Sendable {
     /// Removes and returns the kept message-key seed for `counter` in the chain of `ratchetKey`.
     mutating func takeMessageKeySeed(for ratchetKey: PublicKey, counter: UInt32) -> [UInt8]? {
         guard let chain = receiverChainIndex(for: ratchetKey),
-              let position = structure.receiverChains[chain].messageKeys.firstIndex(where: { $0.index == counter })
+            let position = structure.receiverChains[chain].messageKeys.firstIndex(where: { $0.index == counter })
         else { return nil }
         return Array(structure.receiverChains[chain].messageKeys.remove(at: position).seed)
     }
@@ -164,7 +164,10 @@ struct SessionState: Sendable {
                 kyberCiphertext: p.hasKyberCiphertext ? Array(p.kyberCiphertext) : nil, timestamp: p.timestamp)
         }
         set {
-            guard let newValue else { structure.clearPendingPreKey(); return }
+            guard let newValue else {
+                structure.clearPendingPreKey()
+                return
+            }
             var p = Parley_Storage_SessionStructure.PendingPreKey()
             if let id = newValue.preKeyId { p.preKeyID = id }
             p.signedPreKeyID = newValue.signedPreKeyId

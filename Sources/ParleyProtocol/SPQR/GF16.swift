@@ -17,7 +17,10 @@ enum GF16 {
             var value: UInt32 = 1
             var full = true
             for power in 0..<65_535 {
-                if power > 0, value == 1 { full = false; break }
+                if power > 0, value == 1 {
+                    full = false
+                    break
+                }
                 exp[power] = UInt16(value)
                 log[Int(value)] = UInt16(power)
                 value = slowMultiply(value, generator)
@@ -31,7 +34,9 @@ enum GF16 {
 
     /// Carry-less multiplication with reduction (builds the tables; the tests check the tables against it).
     static func slowMultiply(_ a: UInt32, _ b: UInt32) -> UInt32 {
-        var a = a, b = b, result: UInt32 = 0
+        var a = a
+        var b = b
+        var result: UInt32 = 0
         while b != 0 {
             if b & 1 != 0 { result ^= a }
             b >>= 1

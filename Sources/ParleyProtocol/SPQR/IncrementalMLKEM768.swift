@@ -28,12 +28,14 @@ enum IncrementalMLKEM768 {
     ///
     /// - Returns: the shared secret K (32 bytes), ct1 = ByteEncode10(Compress10(u)), and the state for step two.
     static func encapsulate1(rho: [UInt8], encapsulationKeyHash: [UInt8], message: [UInt8]? = nil) throws
-        -> (sharedSecret: [UInt8], ciphertext1: [UInt8], pending: PendingEncapsulation) {
+        -> (sharedSecret: [UInt8], ciphertext1: [UInt8], pending: PendingEncapsulation)
+    {
         precondition(rho.count == 32 && encapsulationKeyHash.count == 32)
         let m = message ?? SecureRandom.bytes(32)
         precondition(m.count == 32)
         let g = Array(SHA3_512.hash(data: m + encapsulationKeyHash))
-        let sharedSecret = Array(g[0..<32]), r = Array(g[32..<64])
+        let sharedSecret = Array(g[0..<32])
+        let r = Array(g[32..<64])
 
         var counter: UInt8 = 0
         func noise() throws -> MLKEMPolynomial {

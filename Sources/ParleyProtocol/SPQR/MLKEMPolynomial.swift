@@ -98,8 +98,10 @@ struct MLKEMPolynomial: Sendable, Equatable {
     func multiplyNTT(_ other: MLKEMPolynomial) -> MLKEMPolynomial {
         var h = [UInt32](repeating: 0, count: Self.degree)
         for i in 0..<128 {
-            let a0 = coefficients[2 * i], a1 = coefficients[2 * i + 1]
-            let b0 = other.coefficients[2 * i], b1 = other.coefficients[2 * i + 1]
+            let a0 = coefficients[2 * i]
+            let a1 = coefficients[2 * i + 1]
+            let b0 = other.coefficients[2 * i]
+            let b1 = other.coefficients[2 * i + 1]
             h[2 * i] = Self.reduce(Self.reduce(a0 &* b0) &+ Self.reduce(Self.reduce(a1 &* b1) &* Self.gammas[i]))
             h[2 * i + 1] = Self.reduce(Self.reduce(a0 &* b1) &+ Self.reduce(a1 &* b0))
         }
@@ -117,8 +119,11 @@ struct MLKEMPolynomial: Sendable, Equatable {
             result.reserveCapacity(degree)
             var offset = 0
             while result.count < degree, offset + 3 <= stream.count {
-                let c0 = UInt32(stream[offset]), c1 = UInt32(stream[offset + 1]), c2 = UInt32(stream[offset + 2])
-                let d1 = c0 | (c1 & 0x0F) << 8, d2 = c1 >> 4 | c2 << 4
+                let c0 = UInt32(stream[offset])
+                let c1 = UInt32(stream[offset + 1])
+                let c2 = UInt32(stream[offset + 2])
+                let d1 = c0 | (c1 & 0x0F) << 8
+                let d2 = c1 >> 4 | c2 << 4
                 if d1 < q { result.append(d1) }
                 if d2 < q, result.count < degree { result.append(d2) }
                 offset += 3
@@ -135,7 +140,8 @@ struct MLKEMPolynomial: Sendable, Equatable {
         for i in 0..<degree {
             // Coefficient i uses bits 4i … 4i+3: the nibble of byte i/2.
             let nibble = UInt32(bytes[i / 2] >> (4 * UInt8(i & 1))) & 0x0F
-            let x = (nibble & 1) + (nibble >> 1 & 1), y = (nibble >> 2 & 1) + (nibble >> 3 & 1)
+            let x = (nibble & 1) + (nibble >> 1 & 1)
+            let y = (nibble >> 2 & 1) + (nibble >> 3 & 1)
             f[i] = subtractQIfAbove(x &+ q &- y)
         }
         return MLKEMPolynomial(coefficients: f)
@@ -179,7 +185,8 @@ struct MLKEMPolynomial: Sendable, Equatable {
         var f = [UInt32](repeating: 0, count: degree)
         var valid = true
         for i in 0..<(degree / 2) {
-            let b0 = UInt32(bytes[bytes.startIndex + 3 * i]), b1 = UInt32(bytes[bytes.startIndex + 3 * i + 1])
+            let b0 = UInt32(bytes[bytes.startIndex + 3 * i])
+            let b1 = UInt32(bytes[bytes.startIndex + 3 * i + 1])
             let b2 = UInt32(bytes[bytes.startIndex + 3 * i + 2])
             f[2 * i] = b0 | (b1 & 0x0F) << 8
             f[2 * i + 1] = b1 >> 4 | b2 << 4

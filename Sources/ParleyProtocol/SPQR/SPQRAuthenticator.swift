@@ -20,8 +20,9 @@ struct SPQRAuthenticator: Sendable, Equatable {
 
     /// Mixes `key` (an epoch's secret) in for `epoch`.
     mutating func update(epoch: UInt64, key: [UInt8]) {
-        let okm = SPQRKDF.hkdf(root + key, info: Array("Signal_PQCKA_V1_MLKEM768:Authenticator Update".utf8) + SPQRKDF.bigEndian(epoch),
-                               count: 64)
+        let okm = SPQRKDF.hkdf(
+            root + key, info: Array("Signal_PQCKA_V1_MLKEM768:Authenticator Update".utf8) + SPQRKDF.bigEndian(epoch),
+            count: 64)
         root = Array(okm[0..<32])
         macKey = Array(okm[32..<64])
     }
@@ -33,7 +34,8 @@ struct SPQRAuthenticator: Sendable, Equatable {
 
     /// The MAC of a ciphertext (both parts) in `epoch`.
     func ciphertextMAC(epoch: UInt64, ciphertext1: [UInt8], ciphertext2: [UInt8]) -> [UInt8] {
-        KDF.hmacSHA256(key: macKey, Array("Signal_PQCKA_V1_MLKEM768:ciphertext".utf8) + SPQRKDF.bigEndian(epoch) + ciphertext1 + ciphertext2)
+        KDF.hmacSHA256(
+            key: macKey, Array("Signal_PQCKA_V1_MLKEM768:ciphertext".utf8) + SPQRKDF.bigEndian(epoch) + ciphertext1 + ciphertext2)
     }
 
     /// Whether `mac` is the header MAC (constant time).

@@ -72,8 +72,10 @@ struct SPQRChain: Sendable, Equatable {
     }
 
     private static func link(_ okm: [UInt8], _ direction: Direction) -> Link {
-        let aliceToBob = Chain(next: Array(okm[32..<64])), bobToAlice = Chain(next: Array(okm[64..<96]))
-        return direction == .aliceToBob ? Link(sending: aliceToBob, receiving: bobToAlice) : Link(sending: bobToAlice, receiving: aliceToBob)
+        let aliceToBob = Chain(next: Array(okm[32..<64]))
+        let bobToAlice = Chain(next: Array(okm[64..<96]))
+        return direction == .aliceToBob
+            ? Link(sending: aliceToBob, receiving: bobToAlice) : Link(sending: bobToAlice, receiving: aliceToBob)
     }
 
     /// Adds the link of `epoch` — always the next one — from its KEM exchange's `secret`.

@@ -37,7 +37,8 @@ public enum SPQRErasureCode {
             throw SPQRError.undecodable("a message of \(chunkCount) chunks")
         }
         guard chunks.count >= chunkCount else { throw SPQRError.undecodable("\(chunks.count) of the \(chunkCount) chunks needed") }
-        guard chunks.allSatisfy({ $0.value.count == SPQRMessage.chunkLength && (0...SPQRMessage.maximumChunkIndex).contains($0.key) }) else {
+        guard chunks.allSatisfy({ $0.value.count == SPQRMessage.chunkLength && (0...SPQRMessage.maximumChunkIndex).contains($0.key) })
+        else {
             throw SPQRError.undecodable("a chunk is not 32 bytes at an index of 0…65535")
         }
         // The systematic chunks when all are there; otherwise the lowest indices given.
@@ -51,7 +52,8 @@ public enum SPQRErasureCode {
                 message.replaceSubrange(target * 32..<target * 32 + 32, with: known)
                 continue
             }
-            message.replaceSubrange(target * 32..<target * 32 + 32, with: GF16.combine(weights: basis.weights(at: UInt16(target)), rows: usedRows))
+            message.replaceSubrange(
+                target * 32..<target * 32 + 32, with: GF16.combine(weights: basis.weights(at: UInt16(target)), rows: usedRows))
         }
         return message
     }

@@ -77,12 +77,15 @@ struct SPQRExchange: Sendable {
         switch state {
         case .keysUnsampled:
             let decapsulationKey: MLKEM768.PrivateKey
-            do { decapsulationKey = try MLKEM768.PrivateKey() } catch { throw SPQRError.malformedMessage("ML-KEM-768 key generation failed") }
+            do { decapsulationKey = try MLKEM768.PrivateKey() } catch {
+                throw SPQRError.malformedMessage("ML-KEM-768 key generation failed")
+            }
             let encapsulationKey = Array(decapsulationKey.publicKey.rawRepresentation)
             let header = Array(encapsulationKey[IncrementalMLKEM768.encodedTHatLength...]) + Array(SHA3_256.hash(data: encapsulationKey))
             var encoder = SPQRPayloadEncoder(header + authenticator.headerMAC(epoch: epoch, header: header))
             let chunk = encoder.next()
-            state = .keysSampled(KeyPair(seed: Array(decapsulationKey.seedRepresentation), encapsulationKey: encapsulationKey), header: encoder)
+            state = .keysSampled(
+                KeyPair(seed: Array(decapsulationKey.seedRepresentation), encapsulationKey: encapsulationKey), header: encoder)
             return (.header, chunk, nil)
         case .keysSampled(let keys, var header):
             let chunk = header.next()
@@ -104,8 +107,9 @@ struct SPQRExchange: Sendable {
             let step = try IncrementalMLKEM768.encapsulate1(rho: Array(header[0..<32]), encapsulationKeyHash: Array(header[32..<64]))
             let secret = SPQRKDF.epochSecret(kemSecret: step.sharedSecret, epoch: epoch)
             authenticator.update(epoch: epoch, key: secret)
-            var encapsulation = Encapsulation(header: header, pending: step.pending, ciphertext1: step.ciphertext1,
-                                              sending: SPQRPayloadEncoder(step.ciphertext1))
+            var encapsulation = Encapsulation(
+                header: header, pending: step.pending, ciphertext1: step.ciphertext1,
+                sending: SPQRPayloadEncoder(step.ciphertext1))
             let chunk = encapsulation.sending.next()
             state = .ciphertext1Sampled(encapsulation, key: SPQRPayloadDecoder(length: IncrementalMLKEM768.encodedTHatLength))
             return (.ciphertext1, chunk, (epoch, secret))
@@ -143,8 +147,9 @@ struct SPQRExchange: Sendable {
         case (.keysSampled(let keys, _), .ciphertext1, let chunk?):
             var ciphertext1 = SPQRPayloadDecoder(length: IncrementalMLKEM768.ciphertext1Length)
             _ = try ciphertext1.add(chunk)
-            state = .headerSent(keys, key: SPQRPayloadEncoder(Array(keys.encapsulationKey[..<IncrementalMLKEM768.encodedTHatLength])),
-                                ciphertext1: ciphertext1)
+            state = .headerSent(
+                keys, key: SPQRPayloadEncoder(Array(keys.encapsulationKey[..<IncrementalMLKEM768.encodedTHatLength])),
+                ciphertext1: ciphertext1)
         case (.headerSent(let keys, let key, var decoder), .ciphertext1, let chunk?):
             if let ciphertext1 = try decoder.add(chunk) {
                 state = .ciphertext1Received(keys, key: key, ciphertext1: ciphertext1)
@@ -169,20 +174,24 @@ struct SPQRExchange: Sendable {
                 state = .noHeaderReceived(header: decoder)
             }
         case (.ciphertext1Sampled(let encapsulation, var decoder), .encapsulationKey, let chunk?),
-             (.ciphertext1Sampled(let encapsulation, var decoder), .encapsulationKeyWithCiphertext1Ack, let chunk?):
+            (.ciphertext1Sampled(let encapsulation, var decoder), .encapsulationKeyWithCiphertext1Ack, let chunk?):
             if let key = try decoder.add(chunk) {
                 try Self.check(key, against: encapsulation.header)
-                state = kind == .encapsulationKeyWithCiphertext1Ack ? try sendCiphertext2(encapsulation, key: key)
+                state =
+                    kind == .encapsulationKeyWithCiphertext1Ack
+                    ? try sendCiphertext2(encapsulation, key: key)
                     : .keyReceivedCiphertext1Sampled(encapsulation, key: key)
             } else {
-                state = kind == .encapsulationKeyWithCiphertext1Ack ? .ciphertext1Acknowledged(encapsulation, key: decoder)
+                state =
+                    kind == .encapsulationKeyWithCiphertext1Ack
+                    ? .ciphertext1Acknowledged(encapsulation, key: decoder)
                     : .ciphertext1Sampled(encapsulation, key: decoder)
             }
         case (.keyReceivedCiphertext1Sampled(let encapsulation, let key), .ciphertext1Ack, _),
-             (.keyReceivedCiphertext1Sampled(let encapsulation, let key), .encapsulationKeyWithCiphertext1Ack, _):
+            (.keyReceivedCiphertext1Sampled(let encapsulation, let key), .encapsulationKeyWithCiphertext1Ack, _):
             state = try sendCiphertext2(encapsulation, key: key)
         case (.ciphertext1Acknowledged(let encapsulation, var decoder), .encapsulationKey, let chunk?),
-             (.ciphertext1Acknowledged(let encapsulation, var decoder), .encapsulationKeyWithCiphertext1Ack, let chunk?):
+            (.ciphertext1Acknowledged(let encapsulation, var decoder), .encapsulationKeyWithCiphertext1Ack, let chunk?):
             if let key = try decoder.add(chunk) {
                 try Self.check(key, against: encapsulation.header)
                 state = try sendCiphertext2(encapsulation, key: key)

@@ -37,19 +37,46 @@ extension SPQRState {
         }
         switch exchange.state {
         case .keysUnsampled: s.state = 0
-        case .keysSampled(let pair, let header): s.state = 1; keys(pair); s.encoder = Self.structure(header)
+        case .keysSampled(let pair, let header):
+            s.state = 1
+            keys(pair)
+            s.encoder = Self.structure(header)
         case .headerSent(let pair, let key, let ciphertext1):
-            s.state = 2; keys(pair); s.encoder = Self.structure(key); s.decoder = Self.structure(ciphertext1)
+            s.state = 2
+            keys(pair)
+            s.encoder = Self.structure(key)
+            s.decoder = Self.structure(ciphertext1)
         case .ciphertext1Received(let pair, let key, let ciphertext1):
-            s.state = 3; keys(pair); s.encoder = Self.structure(key); s.ciphertext1 = Data(ciphertext1)
+            s.state = 3
+            keys(pair)
+            s.encoder = Self.structure(key)
+            s.ciphertext1 = Data(ciphertext1)
         case .keySentCiphertext1Received(let pair, let ciphertext1, let ciphertext2):
-            s.state = 4; keys(pair); s.ciphertext1 = Data(ciphertext1); s.decoder = Self.structure(ciphertext2)
-        case .noHeaderReceived(let header): s.state = 5; s.decoder = Self.structure(header)
-        case .headerReceived(let header): s.state = 6; s.header = Data(header)
-        case .ciphertext1Sampled(let e, let key): s.state = 7; encapsulation(e); s.decoder = Self.structure(key)
-        case .keyReceivedCiphertext1Sampled(let e, let key): s.state = 8; encapsulation(e); s.receivedKey = Data(key)
-        case .ciphertext1Acknowledged(let e, let key): s.state = 9; encapsulation(e); s.decoder = Self.structure(key)
-        case .ciphertext2Sampled(let ciphertext2): s.state = 10; s.encoder = Self.structure(ciphertext2)
+            s.state = 4
+            keys(pair)
+            s.ciphertext1 = Data(ciphertext1)
+            s.decoder = Self.structure(ciphertext2)
+        case .noHeaderReceived(let header):
+            s.state = 5
+            s.decoder = Self.structure(header)
+        case .headerReceived(let header):
+            s.state = 6
+            s.header = Data(header)
+        case .ciphertext1Sampled(let e, let key):
+            s.state = 7
+            encapsulation(e)
+            s.decoder = Self.structure(key)
+        case .keyReceivedCiphertext1Sampled(let e, let key):
+            s.state = 8
+            encapsulation(e)
+            s.receivedKey = Data(key)
+        case .ciphertext1Acknowledged(let e, let key):
+            s.state = 9
+            encapsulation(e)
+            s.decoder = Self.structure(key)
+        case .ciphertext2Sampled(let ciphertext2):
+            s.state = 10
+            s.encoder = Self.structure(ciphertext2)
         }
         s.initiator = chain.direction == .aliceToBob
         s.nextRoot = Data(chain.nextRoot)
@@ -75,12 +102,15 @@ extension SPQRState {
         }
         func keys() throws -> SPQRExchange.KeyPair {
             // The seed is expanded (and so checked against the key) only when the epoch's ciphertext arrives.
-            SPQRExchange.KeyPair(seed: try bytes(s.decapsulationKeySeed, 64, "key seed"),
-                                 encapsulationKey: try bytes(s.encapsulationKey, IncrementalMLKEM768.encapsulationKeyLength, "encapsulation key"))
+            SPQRExchange.KeyPair(
+                seed: try bytes(s.decapsulationKeySeed, 64, "key seed"),
+                encapsulationKey: try bytes(s.encapsulationKey, IncrementalMLKEM768.encapsulationKeyLength, "encapsulation key"))
         }
         func encoder(_ length: Int) throws -> SPQRPayloadEncoder {
             let payload = try bytes(s.encoder.payload, length, "payload")
-            guard s.encoder.nextIndex <= UInt32(SPQRMessage.maximumChunkIndex) else { throw SignalError.protobufError("SPQR state: chunk index") }
+            guard s.encoder.nextIndex <= UInt32(SPQRMessage.maximumChunkIndex) else {
+                throw SignalError.protobufError("SPQR state: chunk index")
+            }
             var encoder = SPQRPayloadEncoder(payload)
             encoder.nextIndex = Int(s.encoder.nextIndex)
             return encoder
@@ -91,7 +121,9 @@ extension SPQRState {
             }
             var decoder = SPQRPayloadDecoder(length: length)
             for chunk in s.decoder.chunks {
-                guard chunk.index <= UInt32(SPQRMessage.maximumChunkIndex) else { throw SignalError.protobufError("SPQR state: chunk index") }
+                guard chunk.index <= UInt32(SPQRMessage.maximumChunkIndex) else {
+                    throw SignalError.protobufError("SPQR state: chunk index")
+                }
                 decoder.chunks[Int(chunk.index)] = try bytes(chunk.bytes, 32, "chunk")
             }
             return decoder
@@ -100,8 +132,12 @@ extension SPQRState {
             let pending = try bytes(s.pending, 5 * 256 * 2, "pending encapsulation")
             var polynomials: [MLKEMPolynomial] = []
             for index in 0..<5 {
-                let coefficients = (0..<256).map { UInt32(pending[(index * 256 + $0) * 2]) << 8 | UInt32(pending[(index * 256 + $0) * 2 + 1]) }
-                guard coefficients.allSatisfy({ $0 < MLKEMPolynomial.q }) else { throw SignalError.protobufError("SPQR state: a coefficient") }
+                let coefficients = (0..<256).map {
+                    UInt32(pending[(index * 256 + $0) * 2]) << 8 | UInt32(pending[(index * 256 + $0) * 2 + 1])
+                }
+                guard coefficients.allSatisfy({ $0 < MLKEMPolynomial.q }) else {
+                    throw SignalError.protobufError("SPQR state: a coefficient")
+                }
                 polynomials.append(MLKEMPolynomial(coefficients: coefficients))
             }
             return SPQRExchange.Encapsulation(
@@ -118,11 +154,17 @@ extension SPQRState {
         case 0: state = .keysUnsampled
         case 1: state = .keysSampled(try keys(), header: try encoder(headerPayload))
         case 2: state = .headerSent(try keys(), key: try encoder(tHat), ciphertext1: try decoder(IncrementalMLKEM768.ciphertext1Length))
-        case 3: state = .ciphertext1Received(try keys(), key: try encoder(tHat),
-                                             ciphertext1: try bytes(s.ciphertext1, IncrementalMLKEM768.ciphertext1Length, "ciphertext 1"))
-        case 4: state = .keySentCiphertext1Received(try keys(), ciphertext1: try bytes(s.ciphertext1, IncrementalMLKEM768.ciphertext1Length,
-                                                                                             "ciphertext 1"),
-                                                    ciphertext2: try decoder(ciphertext2Payload))
+        case 3:
+            state = .ciphertext1Received(
+                try keys(), key: try encoder(tHat),
+                ciphertext1: try bytes(s.ciphertext1, IncrementalMLKEM768.ciphertext1Length, "ciphertext 1"))
+        case 4:
+            state = .keySentCiphertext1Received(
+                try keys(),
+                ciphertext1: try bytes(
+                    s.ciphertext1, IncrementalMLKEM768.ciphertext1Length,
+                    "ciphertext 1"),
+                ciphertext2: try decoder(ciphertext2Payload))
         case 5: state = .noHeaderReceived(header: try decoder(headerPayload))
         case 6: state = .headerReceived(header: try bytes(s.header, SPQRExchange.headerLength, "header"))
         case 7: state = .ciphertext1Sampled(try encapsulation(), key: try decoder(tHat))
@@ -132,12 +174,15 @@ extension SPQRState {
         default: throw SignalError.protobufError("SPQR state: state \(s.state)")
         }
         guard s.epoch >= 1 else { throw SignalError.protobufError("SPQR state: epoch 0") }
-        let authenticator = SPQRAuthenticator(root: try bytes(s.authRoot, 32, "authenticator root"),
-                                              macKey: try bytes(s.authMacKey, 32, "authenticator MAC key"))
+        let authenticator = SPQRAuthenticator(
+            root: try bytes(s.authRoot, 32, "authenticator root"),
+            macKey: try bytes(s.authMacKey, 32, "authenticator MAC key"))
         func loadChain(_ stored: Structure.Chain) throws -> SPQRChain.Chain {
             var loaded = SPQRChain.Chain(next: try bytes(stored.next, 32, "chain"))
             loaded.counter = stored.counter
-            guard stored.kept.count <= Int(SPQRChain.maximumKeptKeys) + 200 else { throw SignalError.protobufError("SPQR state: kept keys") }
+            guard stored.kept.count <= Int(SPQRChain.maximumKeptKeys) + 200 else {
+                throw SignalError.protobufError("SPQR state: kept keys")
+            }
             for key in stored.kept { loaded.kept[key.index] = try bytes(key.bytes, 32, "kept key") }
             return loaded
         }
@@ -147,11 +192,13 @@ extension SPQRState {
             links[link.epoch] = SPQRChain.Link(sending: try loadChain(link.sending), receiving: try loadChain(link.receiving))
         }
         // Restored from the fields directly: loading runs on every message, so it derives nothing.
-        let chain = SPQRChain(direction: s.initiator ? .aliceToBob : .bobToAlice, maximumJump: s.maximumJump,
-                              nextRoot: try bytes(s.nextRoot, 32, "next root"), links: links, newestEpoch: s.newestEpoch,
-                              sendEpoch: s.sendEpoch)
-        self.init(exchange: SPQRExchange(epoch: s.epoch, authenticator: authenticator, state: state), chain: chain,
-                  hasReceived: s.hasReceived_p)
+        let chain = SPQRChain(
+            direction: s.initiator ? .aliceToBob : .bobToAlice, maximumJump: s.maximumJump,
+            nextRoot: try bytes(s.nextRoot, 32, "next root"), links: links, newestEpoch: s.newestEpoch,
+            sendEpoch: s.sendEpoch)
+        self.init(
+            exchange: SPQRExchange(epoch: s.epoch, authenticator: authenticator, state: state), chain: chain,
+            hasReceived: s.hasReceived_p)
     }
 
     private init(exchange: SPQRExchange, chain: SPQRChain, hasReceived: Bool) {

@@ -21,7 +21,8 @@ struct SPQRState: Sendable {
 
     /// The next outgoing `pq_ratchet` and its message key.
     mutating func send() throws -> (message: SPQRMessage, key: [UInt8]) {
-        var exchange = exchange, chain = chain
+        var exchange = exchange
+        var chain = chain
         let step = try exchange.send()
         if let secret = step.secret { try chain.addEpoch(secret.epoch, secret: secret.secret) }
         let messageEpoch = exchange.epoch
@@ -43,7 +44,8 @@ struct SPQRState: Sendable {
         }
         guard version <= SPQRMessage.version else { return nil }
         let message = try SPQRMessage(bytes: bytes)
-        var exchange = exchange, chain = chain
+        var exchange = exchange
+        var chain = chain
         if let secret = try exchange.receive(epoch: message.epoch, kind: message.kind, chunk: message.chunk) {
             try chain.addEpoch(secret.epoch, secret: secret.secret)
         }

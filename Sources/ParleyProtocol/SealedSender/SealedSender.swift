@@ -18,8 +18,9 @@ public func sealedSenderEncrypt(
     guard let recipient = try identityStore.identity(for: address, context: context) else {
         throw SignalError.sessionNotFound("no identity known for \(address)")
     }
-    return Data(try SealedSenderEnvelope.seal(
-        Array(content.serialize()), from: try identityStore.identityKeyPair(context: context), to: recipient))
+    return Data(
+        try SealedSenderEnvelope.seal(
+            Array(content.serialize()), from: try identityStore.identityKeyPair(context: context), to: recipient))
 }
 
 /// Encrypts `message` on the session with `address` and seals it with `senderCertificate`.

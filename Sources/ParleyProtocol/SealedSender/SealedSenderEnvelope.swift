@@ -56,7 +56,7 @@ enum SealedSenderEnvelope {
             throw SignalError.invalidSealedSenderMessage("envelope does not parse")
         }
         guard envelope.hasEphemeralPublic, envelope.hasEncryptedStatic, envelope.hasEncryptedMessage,
-              let ephemeral = try? PublicKey(envelope.ephemeralPublic)
+            let ephemeral = try? PublicKey(envelope.ephemeralPublic)
         else { throw SignalError.invalidSealedSenderMessage("envelope lacks a field or has a bad ephemeral key") }
         let encryptedStatic = Array(envelope.encryptedStatic)
         let ephemeralKeys = Keys(

@@ -55,7 +55,8 @@ public func sealedSenderMultiRecipientEncrypt(
                 throw SignalError.sessionNotFound("the session with \(device.address) has no current state")
             }
             guard registrationId & 0x3FFF == registrationId else {
-                throw SignalError.invalidRegistrationId(address: device.address, message: "registration id \(registrationId) exceeds 14 bits")
+                throw SignalError.invalidRegistrationId(
+                    address: device.address, message: "registration id \(registrationId) exceeds 14 bits")
             }
             let field = UInt16(registrationId) | (position < account.devices.count - 1 ? 0x8000 : 0)
             message += [UInt8(device.address.deviceId), UInt8(field >> 8), UInt8(field & 0xFF)]

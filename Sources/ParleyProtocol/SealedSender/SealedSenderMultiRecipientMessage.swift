@@ -58,7 +58,8 @@ public struct SealedSenderMultiRecipientMessage: Sendable {
         for _ in 0..<count {
             let serviceId: ServiceId
             do {
-                serviceId = version == SealedSenderV2.sentServiceIdVersion
+                serviceId =
+                    version == SealedSenderV2.sentServiceIdVersion
                     ? try ServiceId.parseFrom(fixedWidthBinary: bytes[try take(17)])
                     : Aci.parseFrom(uuidBytes: bytes[try take(16)])
             } catch is ServiceIdError {
@@ -77,7 +78,8 @@ public struct SealedSenderMultiRecipientMessage: Sendable {
                 devices.append(Device(deviceId: UInt32(deviceId), registrationId: value & 0x3FFF))
                 if value & 0x8000 == 0 { break }
             }
-            let keyMaterial = devices.isEmpty
+            let keyMaterial =
+                devices.isEmpty
                 ? 0..<0 : try take(SealedSenderV2.messageKeyLength + SealedSenderV2.authenticationTagLength)
             if let position = positions[serviceId] {
                 guard !devices.isEmpty, !recipients[position].recipient.devices.isEmpty else {

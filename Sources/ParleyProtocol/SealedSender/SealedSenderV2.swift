@@ -50,7 +50,8 @@ enum SealedSenderV2 {
         ours: IdentityKeyPair, theirs: IdentityKey, sending: Bool, ephemeralPublic: PublicKey, encryptedMessageKey: [UInt8]
     ) throws -> [UInt8] {
         let agreement = try agreementRefusingLowOrder(ours.privateKey, theirs.publicKey)
-        let identities = sending
+        let identities =
+            sending
             ? ours.publicKey.serializedBytes + theirs.serializedBytes
             : theirs.serializedBytes + ours.publicKey.serializedBytes
         let input = agreement + ephemeralPublic.serializedBytes + encryptedMessageKey + identities

@@ -67,7 +67,7 @@ public struct SenderCertificate: Sendable {
             throw SignalError.invalidCertificate("sender certificate body does not parse")
         }
         guard inner.hasSenderUuid, inner.hasSenderDevice, inner.hasExpires, inner.hasIdentityKey, inner.hasSigner,
-              let key = try? PublicKey(inner.identityKey)
+            let key = try? PublicKey(inner.identityKey)
         else { throw SignalError.invalidCertificate("sender certificate lacks a sender, device, expiry, key or signer") }
         self.sender = try SealedSenderAddress(
             e164: inner.hasSenderE164 ? inner.senderE164 : nil, uuidString: inner.senderUuid, deviceId: inner.senderDevice)

@@ -41,8 +41,9 @@ public struct UnidentifiedSenderMessageContent: Sendable {
         _ message: CiphertextMessage, from sender: SenderCertificate, contentHint: ContentHint, groupId: GroupIdBytes
     ) throws {
         let group = groupId.byteArray
-        self.init(type: message.messageType, contents: message.bytes, sender: sender, contentHint: contentHint,
-                  groupId: group.isEmpty ? nil : group)
+        self.init(
+            type: message.messageType, contents: message.bytes, sender: sender, contentHint: contentHint,
+            groupId: group.isEmpty ? nil : group)
     }
 
     /// Wraps an already serialized inner message of `type` (its bytes are not parsed).
@@ -52,8 +53,9 @@ public struct UnidentifiedSenderMessageContent: Sendable {
         contentHint: ContentHint, groupId: GroupIdBytes
     ) throws {
         let group = groupId.byteArray
-        self.init(type: type, contents: message.byteArray, sender: sender, contentHint: contentHint,
-                  groupId: group.isEmpty ? nil : group)
+        self.init(
+            type: type, contents: message.byteArray, sender: sender, contentHint: contentHint,
+            groupId: group.isEmpty ? nil : group)
     }
 
     init(type: CiphertextMessage.MessageType, contents: [UInt8], sender: SenderCertificate, contentHint: ContentHint, groupId: [UInt8]?) {
@@ -119,7 +121,9 @@ public struct UnidentifiedSenderMessageContent: Sendable {
         }
         message.senderCertificate = senderCertificate.structure
         message.content = Data(contentBytes)
-        if contentHint != .default, let hint = Parley_Sealed_UnidentifiedSenderMessage.Message.ContentHint(rawValue: Int(contentHint.rawValue)) {
+        if contentHint != .default,
+            let hint = Parley_Sealed_UnidentifiedSenderMessage.Message.ContentHint(rawValue: Int(contentHint.rawValue))
+        {
             message.contentHint = hint
         }
         if let groupIdBytes { message.groupID = Data(groupIdBytes) }

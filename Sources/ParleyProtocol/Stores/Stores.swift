@@ -25,7 +25,8 @@ public protocol IdentityKeyStore: AnyObject {
     /// Records `identity` for `address`.
     func saveIdentity(_ identity: IdentityKey, for address: ProtocolAddress, context: StoreContext) throws -> IdentityChange
     /// Whether `identity` may be used for `address` in `direction`.
-    func isTrustedIdentity(_ identity: IdentityKey, for address: ProtocolAddress, direction: Direction, context: StoreContext) throws -> Bool
+    func isTrustedIdentity(_ identity: IdentityKey, for address: ProtocolAddress, direction: Direction, context: StoreContext) throws
+        -> Bool
     /// The identity recorded for `address`, if any.
     func identity(for address: ProtocolAddress, context: StoreContext) throws -> IdentityKey?
 }

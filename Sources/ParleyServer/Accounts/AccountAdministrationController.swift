@@ -21,15 +21,18 @@ struct AccountAdministrationController: Sendable {
     /// `POST /v1/operator/invites`: a new invite token, shown once.
     @Sendable func createInvite(_ request: Request, context: ParleyRequestContext) async throws -> Response {
         let body = try await JSONCoding.decode(CreateInviteRequest.self, from: request, limit: limits.smallBodyBytes)
-        let uses = body.uses ?? 1, hours = body.expiresInHours ?? 168
+        let uses = body.uses ?? 1
+        let hours = body.expiresInHours ?? 168
         guard (1...10_000).contains(uses) else { throw ServerError.badRequest("uses must be 1…10000") }
         guard (1...8_760).contains(hours) else { throw ServerError.badRequest("expiresInHours must be 1…8760") }
         var generator = SystemRandomNumberGenerator()
         let token = Base64URL.encode((0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) })
         let now = ServerClock.milliseconds()
         let expires = now + UInt64(hours) * 3_600_000
-        try await store.createInvite(StoredInvite(tokenHash: Array(SHA256.hash(data: Data(token.utf8))), usesLeft: uses,
-                                                  expires: expires, created: now))
+        try await store.createInvite(
+            StoredInvite(
+                tokenHash: Array(SHA256.hash(data: Data(token.utf8))), usesLeft: uses,
+                expires: expires, created: now))
         return try JSONCoding.response(InviteResponse(token: token, uses: uses, expiresAt: expires), status: .created)
     }
 
@@ -45,8 +48,9 @@ struct AccountAdministrationController: Sendable {
         let accounts = page.prefix(limit).map {
             OperatorAccount(accountId: $0.id, username: $0.username, devices: $0.devices, created: $0.created, disabled: $0.disabled)
         }
-        return try JSONCoding.response(OperatorAccountListResponse(
-            accounts: Array(accounts), next: page.count > limit ? accounts.last?.accountId : nil))
+        return try JSONCoding.response(
+            OperatorAccountListResponse(
+                accounts: Array(accounts), next: page.count > limit ? accounts.last?.accountId : nil))
     }
 
     /// `PUT /v1/operator/accounts/{account}/disabled`: its devices can no longer authenticate (403); open sockets close.
@@ -54,7 +58,9 @@ struct AccountAdministrationController: Sendable {
         let accountId = try context.pathParameter("account")
         let body = try await JSONCoding.decode(AccountDisabledRequest.self, from: request, limit: limits.smallBodyBytes)
         let id = try Self.validated(accountId)
-        guard try await store.setAccountDisabled(id: id, disabled: body.disabled) else { throw ServerError.notFound("no account \(accountId)") }
+        guard try await store.setAccountDisabled(id: id, disabled: body.disabled) else {
+            throw ServerError.notFound("no account \(accountId)")
+        }
         if body.disabled { hub.disconnect(accountId: id) }
         return Response(status: .noContent)
     }

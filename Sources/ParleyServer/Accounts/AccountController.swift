@@ -32,7 +32,9 @@ struct AccountController: Sendable {
             throw ServerError.badRequest("username must be 3–32 letters, digits, '.', '_' or '-'")
         }
         let identityKey = try KeyValidation.bytes(body.identityKey, field: "identityKey")
-        guard (try? IdentityKey(bytes: identityKey)) != nil else { throw ServerError.badRequest("identityKey is not a 33-byte Curve25519 key") }
+        guard (try? IdentityKey(bytes: identityKey)) != nil else {
+            throw ServerError.badRequest("identityKey is not a 33-byte Curve25519 key")
+        }
         let password = try Credentials.validate(password: body.password, registrationId: body.registrationId, deviceName: body.deviceName)
         if let token = body.inviteToken, token.unicodeScalars.count > 128 {
             throw ServerError.badRequest("inviteToken must be at most 128 characters")
@@ -66,12 +68,15 @@ struct AccountController: Sendable {
         case .inviteRefused:
             throw ServerError.forbidden("the invite is unknown, used up or expired")
         }
-        return try JSONCoding.response(RegisterAccountResponse(
-            accountId: accountId, deviceId: 1, sealedSenderTrustRoot: sealedSender.trustRoot.serialize().base64EncodedString()), status: .created)
+        return try JSONCoding.response(
+            RegisterAccountResponse(
+                accountId: accountId, deviceId: 1, sealedSenderTrustRoot: sealedSender.trustRoot.serialize().base64EncodedString()),
+            status: .created)
     }
 
     @Sendable func lookup(_ request: Request, context: DeviceRequestContext) async throws -> Response {
-        let caller = context.device, username = try context.pathParameter("username")
+        let caller = context.device
+        let username = try context.pathParameter("username")
         // Lookups reveal who is registered: bounded per caller like bundle fetches.
         try rateLimiter.take("lookup", accountId: caller.account.id, policy: limits.rateLimits.bundleFetch)
         guard username.count <= 64, let account = try await store.account(username: username) else {
@@ -82,7 +87,8 @@ struct AccountController: Sendable {
 
     /// `GET /v1/accounts/{id}`: the username of an account id (which a device learns from a message's sender).
     @Sendable func account(_ request: Request, context: DeviceRequestContext) async throws -> Response {
-        let caller = context.device, id = try context.pathParameter("id")
+        let caller = context.device
+        let id = try context.pathParameter("id")
         try rateLimiter.take("lookup", accountId: caller.account.id, policy: limits.rateLimits.bundleFetch)
         guard UUID(uuidString: id) != nil, let account = try await store.account(id: id.lowercased()) else {
             throw ServerError.notFound("no account \(id)")
@@ -95,8 +101,9 @@ struct AccountController: Sendable {
     @Sendable func setAttributes(_ request: Request, context: DeviceRequestContext) async throws -> Response {
         let body = try await JSONCoding.decode(AccountAttributesRequest.self, from: request, limit: limits.smallBodyBytes)
         let key = try body.unidentifiedAccessKey.map(Self.accessKey)
-        guard try await store.setUnidentifiedAccess(
-            accountId: context.device.account.id, key: key, unrestricted: body.unrestrictedUnidentifiedAccess)
+        guard
+            try await store.setUnidentifiedAccess(
+                accountId: context.device.account.id, key: key, unrestricted: body.unrestrictedUnidentifiedAccess)
         else { throw ServerError.notFound("the account is gone") }
         return Response(status: .noContent)
     }

@@ -50,13 +50,16 @@ struct DeviceController: Sendable {
         let outcome = try await store.linkDevice(
             codeHash: codeHash, now: now, maximumDevices: limits.devicesPerAccount
         ) { accountId, deviceId in
-            StoredDevice(accountId: accountId, deviceId: deviceId, registrationId: body.registrationId, name: body.deviceName,
-                         passwordHash: hash, created: now)
+            StoredDevice(
+                accountId: accountId, deviceId: deviceId, registrationId: body.registrationId, name: body.deviceName,
+                passwordHash: hash, created: now)
         }
         switch outcome {
         case .linked(let accountId, let deviceId):
-            return try JSONCoding.response(RegisterAccountResponse(
-                accountId: accountId, deviceId: deviceId, sealedSenderTrustRoot: sealedSender.trustRoot.serialize().base64EncodedString()), status: .created)
+            return try JSONCoding.response(
+                RegisterAccountResponse(
+                    accountId: accountId, deviceId: deviceId,
+                    sealedSenderTrustRoot: sealedSender.trustRoot.serialize().base64EncodedString()), status: .created)
         case .invalidCode:
             throw ServerError.forbidden("the link code is unknown, used or expired")
         case .tooManyDevices:
@@ -72,9 +75,10 @@ struct DeviceController: Sendable {
         try rateLimiter.take("registration", accountId: caller.account.id, policy: limits.rateLimits.linkCode)
         let body = try await JSONCoding.decode(DeviceRegistrationRequest.self, from: request, limit: limits.smallBodyBytes)
         let password = try Credentials.validate(password: body.password, registrationId: body.registrationId, deviceName: nil)
-        guard try await store.resetDeviceRegistration(
-            accountId: caller.account.id, deviceId: caller.device.deviceId, registrationId: body.registrationId,
-            passwordHash: hasher.hash(password))
+        guard
+            try await store.resetDeviceRegistration(
+                accountId: caller.account.id, deviceId: caller.device.deviceId, registrationId: body.registrationId,
+                passwordHash: hasher.hash(password))
         else { throw ServerError.notFound("no device \(caller.device.deviceId)") }
         // The new installation registers its own push target; the old one's must not be woken.
         try await pushTargets.forget(accountId: caller.account.id, deviceId: caller.device.deviceId)

@@ -17,7 +17,8 @@ struct ProvisioningController: Sendable {
 
     /// `PUT /v1/provisioning/{address}`: the primary device leaves the message (once per address).
     @Sendable func put(_ request: Request, context: DeviceRequestContext) async throws -> Response {
-        let caller = context.device, address = try context.pathParameter("address")
+        let caller = context.device
+        let address = try context.pathParameter("address")
         guard caller.device.deviceId == 1 else { throw ServerError.forbidden("only the primary device can provision devices") }
         guard ProvisioningMessage.isValidAddress(address) else {
             throw ServerError.badRequest("a provisioning address is 22 to 64 base64url characters")

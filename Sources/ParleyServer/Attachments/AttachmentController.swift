@@ -25,7 +25,8 @@ struct AttachmentController: Sendable {
             throw ServerError.payloadTooLarge(Int(limits.attachmentBytes))
         }
         let id = UUID().uuidString.lowercased()
-        try await SizeLimitedBody(base: request.body, limit: limits.attachmentBytes).write(to: blobs.incomingPath(id), with: fileIO, context: context)
+        try await SizeLimitedBody(base: request.body, limit: limits.attachmentBytes).write(
+            to: blobs.incomingPath(id), with: fileIO, context: context)
         do {
             try blobs.commit(id)
         } catch {
@@ -47,15 +48,16 @@ struct AttachmentController: Sendable {
         try rateLimiter.take("attachment-download", address: context.clientAddress, policy: limits.rateLimits.attachmentDownloadPerAddress)
         let id = try context.pathParameter("id")
         guard AttachmentStore.isValidId(id.lowercased()), let info = blobs.info(id.lowercased()),
-              info.created + limits.attachmentLifetimeMilliseconds > ServerClock.milliseconds()
+            info.created + limits.attachmentLifetimeMilliseconds > ServerClock.milliseconds()
         else { throw ServerError.notFound("no attachment \(id)") }
         let path = blobs.path(id.lowercased())
         var headers: HTTPFields = [.contentType: "application/octet-stream", .acceptRanges: "bytes"]
         let range = try ByteRange.resolve(request.headers[.range], size: info.size)
         // What the download serves counts too, a token per MiB: requests alone would let one address pull gigabytes.
         let served = range.map { $0.upperBound - $0.lowerBound + 1 } ?? info.size
-        try rateLimiter.take("attachment-download-bytes", address: context.clientAddress, policy: limits.rateLimits.attachmentDownloadMebibytesPerAddress,
-                             tokens: Int(max(1, (served + (1 << 20) - 1) >> 20)))
+        try rateLimiter.take(
+            "attachment-download-bytes", address: context.clientAddress, policy: limits.rateLimits.attachmentDownloadMebibytesPerAddress,
+            tokens: Int(max(1, (served + (1 << 20) - 1) >> 20)))
         guard let range else {
             return Response(status: .ok, headers: headers, body: try await fileIO.loadFile(path: path, context: context))
         }

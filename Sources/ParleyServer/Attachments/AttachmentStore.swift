@@ -11,8 +11,9 @@ public struct AttachmentStore: Sendable {
     /// Blobs under `directory` (created if missing).
     public init(directory: URL) throws {
         self.directory = directory
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("incoming", isDirectory: true),
-                                                withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("incoming", isDirectory: true),
+            withIntermediateDirectories: true)
     }
 
     /// Whether `id` has the form of an attachment id (a lowercase UUID): anything else never reaches the file system.
@@ -39,8 +40,8 @@ public struct AttachmentStore: Sendable {
     /// Size and creation time (milliseconds since 1970) of a complete blob, if it exists.
     func info(_ id: String) -> (size: Int64, created: UInt64)? {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path(id)),
-              let size = (attributes[.size] as? NSNumber)?.int64Value,
-              let modified = attributes[.modificationDate] as? Date
+            let size = (attributes[.size] as? NSNumber)?.int64Value,
+            let modified = attributes[.modificationDate] as? Date
         else { return nil }
         return (size, UInt64(max(0, modified.timeIntervalSince1970) * 1000))
     }
@@ -54,7 +55,7 @@ public struct AttachmentStore: Sendable {
             for name in names where Self.isValidId(name) {
                 let file = folder.appendingPathComponent(name).path
                 guard let modified = (try? FileManager.default.attributesOfItem(atPath: file))?[.modificationDate] as? Date,
-                      UInt64(max(0, modified.timeIntervalSince1970) * 1000) < cutoff
+                    UInt64(max(0, modified.timeIntervalSince1970) * 1000) < cutoff
                 else { continue }
                 if (try? FileManager.default.removeItem(atPath: file)) != nil { deleted += 1 }
             }

@@ -7,7 +7,8 @@ enum ByteRange {
         let spec = header.dropFirst(6).trimmingSpaces
         guard !spec.contains(",") else { return nil }
         guard let dash = spec.firstIndex(of: "-") else { throw ServerError.badRequest("malformed Range header") }
-        let first = spec[..<dash].trimmingSpaces, last = spec[spec.index(after: dash)...].trimmingSpaces
+        let first = spec[..<dash].trimmingSpaces
+        let last = spec[spec.index(after: dash)...].trimmingSpaces
         switch (Int64(first), Int64(last)) {
         case (nil, let suffix?) where first.isEmpty:
             // bytes=-N: the last N bytes.
@@ -26,8 +27,8 @@ enum ByteRange {
     }
 }
 
-private extension Substring {
-    var trimmingSpaces: Substring {
+extension Substring {
+    fileprivate var trimmingSpaces: Substring {
         var text = self
         while text.first == " " { text.removeFirst() }
         while text.last == " " { text.removeLast() }

@@ -39,8 +39,8 @@ public final class CredentialHasher: Sendable {
         if storedHash.hasPrefix("$argon2") { return verifyLegacy(credential, against: storedHash) }
         let parts = storedHash.split(separator: "$", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0] == Self.scheme,
-              let salt = Data(base64Encoded: String(parts[1])), salt.count == Self.saltBytes,
-              let mac = Data(base64Encoded: String(parts[2])), mac.count == SHA256.byteCount
+            let salt = Data(base64Encoded: String(parts[1])), salt.count == Self.saltBytes,
+            let mac = Data(base64Encoded: String(parts[2])), mac.count == SHA256.byteCount
         else { return .invalid }
         let valid = HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: credential, using: SymmetricKey(data: salt))
         return valid ? .valid : .invalid

@@ -55,7 +55,9 @@ final class BackupAttemptWindow: Sendable {
 
     private func take(_ key: Key) throws {
         let now = clock()
-        let window = self.window, limit = self.limit, maximumTracked = self.maximumTracked
+        let window = self.window
+        let limit = self.limit
+        let maximumTracked = self.maximumTracked
         let wait: UInt64? = attempts.withLock { log in
             var times = (log[key] ?? []).filter { $0 &+ window > now }
             guard times.count < limit else {

@@ -45,14 +45,17 @@ struct BackupController: Sendable {
         let caller = try primaryDevice(context)
         let body = try await JSONCoding.decode(
             StoreBackupRequest.self, from: request, limit: settings.maximumBlobBytes * 4 / 3 + limits.smallBodyBytes)
-        guard let blob = Data(base64Encoded: body.blob), !blob.isEmpty else { throw ServerError.badRequest("blob must be non-empty base64") }
+        guard let blob = Data(base64Encoded: body.blob), !blob.isEmpty else {
+            throw ServerError.badRequest("blob must be non-empty base64")
+        }
         guard blob.count <= settings.maximumBlobBytes else { throw ServerError.payloadTooLarge(settings.maximumBlobBytes) }
         let verifier = try Self.element(body.verifier, field: "verifier")
         if let problem = body.kdf.validationProblem { throw ServerError.badRequest("kdf: \(problem)") }
         let parameters = String(decoding: try JSONEncoder().encode(body.kdf), as: UTF8.self)
-        try await store.storeBackup(StoredBackup(
-            accountId: caller.account.id, blob: Array(blob), kdfParameters: parameters,
-            verifierHash: Array(SHA256.hash(data: verifier)), failures: 0, created: settings.clock(), keyId: oprf.keyId))
+        try await store.storeBackup(
+            StoredBackup(
+                accountId: caller.account.id, blob: Array(blob), kdfParameters: parameters,
+                verifierHash: Array(SHA256.hash(data: verifier)), failures: 0, created: settings.clock(), keyId: oprf.keyId))
         return Response(status: .noContent)
     }
 
@@ -62,8 +65,9 @@ struct BackupController: Sendable {
         guard let backup = try await store.backup(accountId: caller.account.id) else {
             return try JSONCoding.response(BackupStatusResponse(exists: false))
         }
-        return try JSONCoding.response(BackupStatusResponse(
-            exists: true, created: backup.created, failures: backup.failures, kdf: try Self.parameters(of: backup)))
+        return try JSONCoding.response(
+            BackupStatusResponse(
+                exists: true, created: backup.created, failures: backup.failures, kdf: try Self.parameters(of: backup)))
     }
 
     /// `DELETE /v1/backup`: removes the account's backup (primary device); 204 whether or not there was one.
@@ -93,21 +97,25 @@ struct BackupController: Sendable {
         try attempts.take("evaluate", accountId: account.id)
         var generator = SystemRandomNumberGenerator()
         let token = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        switch try await store.countBackupAttempt(accountId: account.id, maximumFailures: settings.maximumFailures, keyId: oprf.keyId,
-                                                  attemptTokenHash: Array(SHA256.hash(data: token))) {
+        switch try await store.countBackupAttempt(
+            accountId: account.id, maximumFailures: settings.maximumFailures, keyId: oprf.keyId,
+            attemptTokenHash: Array(SHA256.hash(data: token)))
+        {
         case .noBackup:
             throw Self.noBackup(username)
         case .wiped:
-            logger.notice("a PIN backup was deleted after \(settings.maximumFailures) wrong guesses", metadata: ["account": "\(account.id)"])
+            logger.notice(
+                "a PIN backup was deleted after \(settings.maximumFailures) wrong guesses", metadata: ["account": "\(account.id)"])
             throw Self.wiped
         case .keyMismatch:
             throw ServerError.unavailable(
                 code: "backup_key_mismatch",
                 message: "this server process holds another backup key file than the one the backup was made with; nothing was counted")
         case .counted(let backup):
-            return try JSONCoding.response(BackupEvaluationResponse(
-                evaluatedElement: Data(evaluated).base64EncodedString(), kdf: try Self.parameters(of: backup),
-                attemptsLeft: max(0, settings.maximumFailures - backup.failures), attemptToken: Data(token).base64EncodedString()))
+            return try JSONCoding.response(
+                BackupEvaluationResponse(
+                    evaluatedElement: Data(evaluated).base64EncodedString(), kdf: try Self.parameters(of: backup),
+                    attemptsLeft: max(0, settings.maximumFailures - backup.failures), attemptToken: Data(token).base64EncodedString()))
         }
     }
 
@@ -126,9 +134,11 @@ struct BackupController: Sendable {
         }
         try attempts.take("restore", accountId: account.id)
         // Each comparison consumes the attempt its counted evaluation opened: verifiers cannot be tried for free.
-        guard let backup = try await store.takeBackupAttempt(accountId: account.id, attemptTokenHash: Array(SHA256.hash(data: token))) else {
+        guard let backup = try await store.takeBackupAttempt(accountId: account.id, attemptTokenHash: Array(SHA256.hash(data: token)))
+        else {
             guard try await store.backup(accountId: account.id) != nil else { throw Self.noBackup(username) }
-            throw ServerError.conflict(code: "no_attempt", message: "evaluate the PIN first: every restore attempt follows its own counted guess")
+            throw ServerError.conflict(
+                code: "no_attempt", message: "evaluate the PIN first: every restore attempt follows its own counted guess")
         }
         // swift-crypto compares digests in constant time.
         guard SHA256.hash(data: verifier) == backup.verifierHash else {

@@ -1,6 +1,6 @@
 import Crypto
-import ParleyPassword
 import Foundation
+import ParleyPassword
 
 /// The server's half of the PIN backup's oblivious PRF (2HashDH over ristretto255, libsodium).
 ///

@@ -70,8 +70,9 @@ struct ContentDetectionController: Sendable {
         let lower: [UInt8] = [UInt8(prefix >> 12), UInt8(prefix >> 4 & 0xff), UInt8(prefix & 0x0f) << 4]
         let next = prefix + 1
         let upper: [UInt8]? = next > 0xfffff ? nil : [UInt8(next >> 12), UInt8(next >> 4 & 0xff), UInt8(next & 0x0f) << 4]
-        let real = try await store.hashes(from: lower, to: upper, banks: settings.blockingBanks, now: ServerClock.milliseconds(),
-                                          limit: settings.prefixMatchLimit)
+        let real = try await store.hashes(
+            from: lower, to: upper, banks: settings.blockingBanks, now: ServerClock.milliseconds(),
+            limit: settings.prefixMatchLimit)
         var suffixes = real.map { String(ContentHashFormat.hex($0).dropFirst(ContentHashFormat.prefixLength)) }
         let size = max(1, (suffixes.count + settings.prefixAnswerSize - 1) / settings.prefixAnswerSize) * settings.prefixAnswerSize
         suffixes += try Self.decoys(count: size - suffixes.count, prefix: text, key: settings.decoyKey)
@@ -85,7 +86,8 @@ struct ContentDetectionController: Sendable {
         guard count > 0 else { return [] }
         let seed = SymmetricKey(data: HMAC<SHA256>.authenticationCode(for: Array(prefix.utf8), using: SymmetricKey(data: key)))
         let zeros = [UInt8](repeating: 0, count: count * 30)
-        let keystream = Array(try ChaChaPoly.seal(zeros, using: seed, nonce: ChaChaPoly.Nonce(data: [UInt8](repeating: 0, count: 12))).ciphertext)
+        let keystream = Array(
+            try ChaChaPoly.seal(zeros, using: seed, nonce: ChaChaPoly.Nonce(data: [UInt8](repeating: 0, count: 12))).ciphertext)
         return (0..<count).map { index in
             String(ContentHashFormat.hex(Array(keystream[(index * 30)..<(index * 30 + 30)])).dropFirst())
         }
@@ -109,7 +111,8 @@ struct ContentDetectionController: Sendable {
 
     /// `PUT /v1/dcd/banks/{bank}/hashes/{hash}` (operator): adds one hash, without expiry.
     @Sendable func put(_ request: Request, context: ParleyRequestContext) async throws -> Response {
-        let bank = try Self.bank(try context.pathParameter("bank")), text = try context.pathParameter("hash")
+        let bank = try Self.bank(try context.pathParameter("bank"))
+        let text = try context.pathParameter("hash")
         let hash = try Self.parse(text)
         try await store.storeHash(hash, bank: bank.rawValue, now: ServerClock.milliseconds(), expires: nil)
         metrics.countContentStore(bank: bank.rawValue)
@@ -118,7 +121,8 @@ struct ContentDetectionController: Sendable {
 
     /// `DELETE /v1/dcd/banks/{bank}/hashes/{hash}` (operator).
     @Sendable func delete(_ request: Request, context: ParleyRequestContext) async throws -> Response {
-        let bank = try Self.bank(try context.pathParameter("bank")), text = try context.pathParameter("hash")
+        let bank = try Self.bank(try context.pathParameter("bank"))
+        let text = try context.pathParameter("hash")
         guard try await store.deleteHash(try Self.parse(text), bank: bank.rawValue) else {
             throw ServerError.notFound("the \(bank.rawValue) bank does not hold this hash")
         }
@@ -141,8 +145,9 @@ struct ContentDetectionController: Sendable {
             throw ServerError.badRequest("the import file is empty")
         }
         let now = ServerClock.milliseconds()
-        let job = HashImportJob(id: id, bank: bank.rawValue, state: "queued", fileBytes: size, lines: 0, imported: 0, duplicates: 0,
-                                invalid: 0, errors: [], created: now, updated: now)
+        let job = HashImportJob(
+            id: id, bank: bank.rawValue, state: "queued", fileBytes: size, lines: 0, imported: 0, duplicates: 0,
+            invalid: 0, errors: [], created: now, updated: now)
         try await store.createImportJob(job)
         importer.enqueue(id)
         return try JSONCoding.response(job, status: .accepted)
@@ -168,8 +173,9 @@ struct ContentDetectionController: Sendable {
         return hashes.map { hash in
             let banks = found[hash] ?? []
             for bank in banks { metrics.countContentHit(bank: bank) }
-            return HashCheckResult(hash: ContentHashFormat.hex(hash), found: !banks.isEmpty, banks: banks,
-                                   action: banks.contains(where: blocking.contains) ? "block" : "allow")
+            return HashCheckResult(
+                hash: ContentHashFormat.hex(hash), found: !banks.isEmpty, banks: banks,
+                action: banks.contains(where: blocking.contains) ? "block" : "allow")
         }
     }
 

@@ -1,7 +1,7 @@
 import Foundation
-import Synchronization
 import Logging
 import ParleyAPI
+import Synchronization
 
 /// Runs hash import jobs in the background, one at a time, in chunks: each chunk's hashes and the job's progress
 /// commit together, so a server killed mid-import resumes at the last committed line and counts nothing twice.
@@ -39,8 +39,9 @@ public final class HashImporter: Sendable {
             for stored in try await store.unfinishedImportJobs() {
                 guard FileManager.default.fileExists(atPath: filePath(stored.job.id)) else {
                     // Not this process's job (another data directory), or its file was removed: it cannot finish.
-                    try await store.finishImportJob(id: stored.job.id, state: "failed", error: "the import file is gone",
-                                                    now: ServerClock.milliseconds())
+                    try await store.finishImportJob(
+                        id: stored.job.id, state: "failed", error: "the import file is gone",
+                        now: ServerClock.milliseconds())
                     continue
                 }
                 logger.info("resuming hash import", metadata: ["job": "\(stored.job.id)", "offset": "\(stored.offset)"])
@@ -122,8 +123,9 @@ public final class HashImporter: Sendable {
         }
         var invalidCounted = progress.invalid
         func commit() async throws {
-            let inserted = try await store.importChunk(jobId: stored.job.id, bank: stored.job.bank, hashes: hashes, progress: progress,
-                                                       now: ServerClock.milliseconds())
+            let inserted = try await store.importChunk(
+                jobId: stored.job.id, bank: stored.job.bank, hashes: hashes, progress: progress,
+                now: ServerClock.milliseconds())
             metrics.countImportLines("imported", inserted)
             metrics.countImportLines("duplicate", hashes.count - inserted)
             metrics.countImportLines("invalid", Int(progress.invalid - invalidCounted))

@@ -34,14 +34,19 @@ public struct GRPCKeyServer: Service {
     private let onListening: @Sendable (Int) async -> Void
 
     /// A listener on `host:port` (0 picks a free port; `onListening` learns the port once it is bound).
-    public init(_ dependencies: ServerDependencies, host: String, port: Int, tls: TLSFiles? = nil,
-                logger: Logger = Logger(label: "parley-server"), onListening: @escaping @Sendable (Int) async -> Void = { _ in }) {
+    public init(
+        _ dependencies: ServerDependencies, host: String, port: Int, tls: TLSFiles? = nil,
+        logger: Logger = Logger(label: "parley-server"), onListening: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) {
         let d = dependencies
         let service = SignalE2EEKeyService(
             keys: d.keyDirectory, devices: d.deviceDirectory, authenticator: d.authenticator, metrics: d.metrics, logger: logger)
-        let security: HTTP2ServerTransport.Posix.TransportSecurity = tls.map {
-            .tls(certificateChain: [.file(path: $0.certificateChain, format: .pem)], privateKey: .file(path: $0.privateKey, format: .pem))
-        } ?? .plaintext
+        let security: HTTP2ServerTransport.Posix.TransportSecurity =
+            tls.map {
+                .tls(
+                    certificateChain: [.file(path: $0.certificateChain, format: .pem)], privateKey: .file(path: $0.privateKey, format: .pem)
+                )
+            } ?? .plaintext
         // REST's connection limits, counted for this listener: a cap in all and per client address, and a read timeout.
         let connections = ConnectionGuard(limits: d.limits.connections)
         let transport = HTTP2ServerTransport.Posix(

@@ -1,7 +1,7 @@
 import Foundation
 import GRPCCore
-import ParleyGRPC
 import Logging
+import ParleyGRPC
 import SwiftProtobuf
 
 /// Seed 002's `nova.signal.e2ee.v1.SignalE2EEService`: the key directory's gRPC front door. It reads protobuf,

@@ -15,7 +15,8 @@ public final class ConnectionGuard: Sendable {
         state.withLock { state in
             let fromAddress = state.perAddress[address, default: 0]
             guard state.total < limits.maximumConnections,
-                  fromAddress < limits.maximumConnectionsPerAddress || limits.trustedProxies.contains(address) else { return false }
+                fromAddress < limits.maximumConnectionsPerAddress || limits.trustedProxies.contains(address)
+            else { return false }
             state.total += 1
             state.perAddress[address] = fromAddress + 1
             return true

@@ -13,9 +13,11 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             }
             return try error.response(from: request, context: context)
         } catch let error as HTTPError {
-            let mapped: ServerError = error.status == .notFound
+            let mapped: ServerError =
+                error.status == .notFound
                 ? .notFound("no route \(request.method) \(request.uri.path)")
-                : error.status.code < 500 ? .clientError(error.status, error.body ?? error.status.reasonPhrase) : .internalFailure("\(error)")
+                : error.status.code < 500
+                    ? .clientError(error.status, error.body ?? error.status.reasonPhrase) : .internalFailure("\(error)")
             return try mapped.response(from: request, context: context)
         } catch {
             context.logger.error("request failed", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])

@@ -31,9 +31,11 @@ struct GuardedServerChannel<Base: ServerChildChannel>: ServerChildChannel {
         }
         do {
             try channel.pipeline.syncOperations.addHandlers(
-                [WebSocketMaskRequirement(), WebSocketFlushCoalescer(), WebSocketKeepAlive(interval: TimeAmount(keepAliveInterval)),
-                 IdleStateHandler(readTimeout: TimeAmount(connections.limits.readTimeout)), ReadTimeoutCloser(),
-                 FirstRequestHeadDeadline(timeout: TimeAmount(connections.limits.requestHeadTimeout))],
+                [
+                    WebSocketMaskRequirement(), WebSocketFlushCoalescer(), WebSocketKeepAlive(interval: TimeAmount(keepAliveInterval)),
+                    IdleStateHandler(readTimeout: TimeAmount(connections.limits.readTimeout)), ReadTimeoutCloser(),
+                    FirstRequestHeadDeadline(timeout: TimeAmount(connections.limits.requestHeadTimeout)),
+                ],
                 position: .first)
         } catch {
             channel.close(promise: nil)
@@ -45,8 +47,9 @@ struct GuardedServerChannel<Base: ServerChildChannel>: ServerChildChannel {
             let decoder = try channel.pipeline.syncOperations.context(handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self)
             let responder = MalformedRequestResponder()
             try channel.pipeline.syncOperations.addHandler(responder, position: .after(decoder.handler))
-            try channel.pipeline.syncOperations.addHandler(UpgradeRequestFilter(credentialsVerify: credentialsVerify),
-                                                           position: .after(responder))
+            try channel.pipeline.syncOperations.addHandler(
+                UpgradeRequestFilter(credentialsVerify: credentialsVerify),
+                position: .after(responder))
             return value
         }
     }

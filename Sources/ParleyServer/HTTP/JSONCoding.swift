@@ -1,6 +1,6 @@
 import Foundation
-import ParleyAPI
 import Hummingbird
+import ParleyAPI
 
 /// Reads and writes JSON bodies with explicit size limits and ``ServerError``s for bad input.
 enum JSONCoding {

@@ -67,7 +67,8 @@ final class MalformedRequestResponder: ChannelDuplexHandler, RemovableChannelHan
     }
 
     private func answer(_ error: HTTPParserError, context: ChannelHandlerContext) {
-        let body = (try? JSONEncoder().encode(APIErrorBody(code: "bad_request", message: "malformed HTTP request: \(Self.describe(error))")))
+        let body =
+            (try? JSONEncoder().encode(APIErrorBody(code: "bad_request", message: "malformed HTTP request: \(Self.describe(error))")))
             ?? Data()
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: "application/json")

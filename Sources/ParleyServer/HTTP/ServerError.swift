@@ -63,7 +63,9 @@ public enum ServerError: Error, HTTPResponseError, Sendable {
         case .tooManyRequests(let seconds):
             return APIErrorBody(code: "rate_limited", message: "too many requests; retry in \(seconds) s", retryAfter: seconds)
         case .wrongPIN(let left):
-            let message = left > 0 ? "wrong PIN; \(left) attempt\(left == 1 ? "" : "s") left"
+            let message =
+                left > 0
+                ? "wrong PIN; \(left) attempt\(left == 1 ? "" : "s") left"
                 : "wrong PIN; no attempts left: the backup has been deleted"
             return APIErrorBody(code: "wrong_pin", message: message, attemptsLeft: left)
         case .gone(let code, let message): return APIErrorBody(code: code, message: message)

@@ -121,7 +121,9 @@ final class UpgradeRequestFilter: ChannelDuplexHandler, RemovableChannelHandler 
     /// `head` without its upgrade offer (and closing the connection after its answer when it asked to upgrade it).
     private static func stripped(_ head: HTTPRequestHead) -> HTTPRequestHead {
         var head = head
-        let tokens = head.headers["connection"].flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        let tokens = head.headers["connection"].flatMap { $0.split(separator: ",") }.map {
+            $0.trimmingCharacters(in: .whitespaces).lowercased()
+        }
         head.headers.remove(name: "upgrade")
         head.headers.remove(name: "http2-settings")
         if tokens.contains("upgrade") {
@@ -133,6 +135,7 @@ final class UpgradeRequestFilter: ChannelDuplexHandler, RemovableChannelHandler 
     /// Whether `head` is a WebSocket upgrade of the socket route.
     private static func isSocketUpgrade(_ head: HTTPRequestHead) -> Bool {
         let path = head.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? head.uri
-        return head.method == .GET && path == APIRoutes.webSocket && head.headers["upgrade"].contains { $0.lowercased().contains("websocket") }
+        return head.method == .GET && path == APIRoutes.webSocket
+            && head.headers["upgrade"].contains { $0.lowercased().contains("websocket") }
     }
 }

@@ -81,11 +81,12 @@ final class WebSocketMaskRequirement: ChannelDuplexHandler, RemovableChannelHand
     /// for the mask), else `nil`.
     private static func headerLength(_ header: [UInt8]) -> Int? {
         guard header.count >= 2 else { return nil }
-        let extended = switch header[1] & 0x7F {
-        case 126: 2
-        case 127: 8
-        default: 0
-        }
+        let extended =
+            switch header[1] & 0x7F {
+            case 126: 2
+            case 127: 8
+            default: 0
+            }
         return 2 + extended + (header[1] & 0x80 != 0 ? 4 : 0)
     }
 

@@ -18,8 +18,9 @@ struct KeyController: Sendable {
         let caller = context.device
         let body = try await JSONCoding.decode(UploadKeysRequest.self, from: request, limit: limits.keyUploadBytes)
         func signed(_ entity: SignedPreKeyEntity, _ field: String) throws -> UploadedKey {
-            UploadedKey(keyId: entity.keyId, publicKey: try KeyValidation.bytes(entity.publicKey, field: "\(field).publicKey"),
-                        signature: try KeyValidation.bytes(entity.signature, field: "\(field).signature"))
+            UploadedKey(
+                keyId: entity.keyId, publicKey: try KeyValidation.bytes(entity.publicKey, field: "\(field).publicKey"),
+                signature: try KeyValidation.bytes(entity.signature, field: "\(field).signature"))
         }
         var keys = UploadedKeys()
         keys.signedPreKey = try body.signedPreKey.map { try signed($0, "signedPreKey") }
@@ -38,7 +39,8 @@ struct KeyController: Sendable {
     }
 
     @Sendable func bundle(_ request: Request, context: SenderRequestContext) async throws -> Response {
-        let accountId = try context.pathParameter("account"), deviceSelector = try context.pathParameter("device")
+        let accountId = try context.pathParameter("account")
+        let deviceSelector = try context.pathParameter("device")
         let deviceIds: [UInt32]?
         if deviceSelector == "*" {
             deviceIds = nil
@@ -49,7 +51,9 @@ struct KeyController: Sendable {
         }
         let (account, claimed) = try await directory.bundles(accountId: accountId, deviceIds: deviceIds, for: context.authorization)
         let b64 = { (bytes: [UInt8]) in Data(bytes).base64EncodedString() }
-        let signed = { (key: StoredPreKey) in SignedPreKeyEntity(keyId: key.keyId, publicKey: b64(key.publicKey), signature: b64(key.signature ?? [])) }
+        let signed = { (key: StoredPreKey) in
+            SignedPreKeyEntity(keyId: key.keyId, publicKey: b64(key.publicKey), signature: b64(key.signature ?? []))
+        }
         let devices = claimed.map { bundle in
             DeviceBundle(
                 deviceId: bundle.device.deviceId, registrationId: bundle.device.registrationId,

@@ -19,7 +19,9 @@ struct KeyDirectory: Sendable {
             // Checked before the store (two uploads at once may pass it together: the bound is approximate by at most
             // one upload per concurrent request).
             let held = try await store.preKeyCounts(accountId: caller.account.id, deviceId: caller.device.deviceId)
-            guard held.oneTime + keys.preKeys.count <= limits.storedKeysPerKind, held.kem + keys.kemPreKeys.count <= limits.storedKeysPerKind else {
+            guard held.oneTime + keys.preKeys.count <= limits.storedKeysPerKind,
+                held.kem + keys.kemPreKeys.count <= limits.storedKeysPerKind
+            else {
                 throw ServerError.badRequest(
                     "this device holds \(held.oneTime) one-time and \(held.kem) KEM keys; at most \(limits.storedKeysPerKind) of each")
             }
@@ -70,9 +72,10 @@ struct KeyDirectory: Sendable {
                 throw ServerError.unauthorized
             }
             // Per account and address, so one contact emptying it turns away only itself; a larger per-account backstop.
-            try rateLimiter.take("bundle-unidentified", recipient: found.id, from: clientAddress,
-                                 perAddress: limits.rateLimits.unidentifiedBundleFetchPerAccountPerAddress,
-                                 overall: limits.rateLimits.unidentifiedBundleFetchPerAccount)
+            try rateLimiter.take(
+                "bundle-unidentified", recipient: found.id, from: clientAddress,
+                perAddress: limits.rateLimits.unidentifiedBundleFetchPerAccountPerAddress,
+                overall: limits.rateLimits.unidentifiedBundleFetchPerAccount)
         }
         guard let account = found else { throw ServerError.notFound("no account \(accountId)") }
         let claimed = try await store.claimBundles(accountId: account.id, deviceIds: deviceIds)

@@ -19,13 +19,17 @@ enum KeyValidation {
 
     /// A signed KEM prekey (type 0x08 or 0x0A, 1569 bytes), signature checked against `identity`.
     static func kemPreKey(_ key: UploadedKey, identity: PublicKey, what: String) throws -> StoredPreKey {
-        guard (try? KEMPublicKey(key.publicKey)) != nil else { throw ServerError.badRequest("\(what) \(key.keyId) is not a KEM public key") }
+        guard (try? KEMPublicKey(key.publicKey)) != nil else {
+            throw ServerError.badRequest("\(what) \(key.keyId) is not a KEM public key")
+        }
         return try signed(key, identity: identity, what: what)
     }
 
     /// A one-time Curve25519 prekey.
     static func preKey(_ key: UploadedKey) throws -> StoredPreKey {
-        guard (try? PublicKey(key.publicKey)) != nil else { throw ServerError.badRequest("prekey \(key.keyId) is not a 33-byte Curve25519 key") }
+        guard (try? PublicKey(key.publicKey)) != nil else {
+            throw ServerError.badRequest("prekey \(key.keyId) is not a 33-byte Curve25519 key")
+        }
         return StoredPreKey(keyId: key.keyId, publicKey: key.publicKey, signature: nil)
     }
 

@@ -15,11 +15,13 @@ public final class EnvelopeGroupCommit: Sendable {
     public init(store: any MailboxStore, enabled: Bool = true, maximumEnvelopes: Int = 1_000, metrics: ServerMetrics? = nil) {
         self.isEnabled = enabled
         // A send without envelopes (an own-account probe) still writes its idempotency record: it weighs one.
-        writer = BatchedWriter(maximumWeight: maximumEnvelopes, weight: { max(1, $0.envelopes.count) }, commit: { sends in
-            // One write transaction, counted in `parley_envelope_transactions_total`.
-            metrics?.envelopeTransactions.increment()
-            return try await store.storeSends(sends)
-        })
+        writer = BatchedWriter(
+            maximumWeight: maximumEnvelopes, weight: { max(1, $0.envelopes.count) },
+            commit: { sends in
+                // One write transaction, counted in `parley_envelope_transactions_total`.
+                metrics?.envelopeTransactions.increment()
+                return try await store.storeSends(sends)
+            })
     }
 
     /// Stores `send` (all its envelopes or none) in the next batch; returns once that batch has committed, or throws the

@@ -24,9 +24,11 @@ struct IdempotencyKey: Sendable, Equatable {
         var text = Substring(header)
         if text.count >= 2, text.first == "\"", text.last == "\"" { text = text.dropFirst().dropLast() }
         guard (1...Self.maximumLength).contains(text.utf8.count),
-              text.utf8.allSatisfy({ (0x21...0x7E).contains($0) && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) else {
-            throw ServerError.badRequest("\(Self.headerName) must be 1…\(Self.maximumLength) visible ASCII characters, "
-                                         + "without quotes or backslashes (optionally in one pair of double quotes)")
+            text.utf8.allSatisfy({ (0x21...0x7E).contains($0) && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") })
+        else {
+            throw ServerError.badRequest(
+                "\(Self.headerName) must be 1…\(Self.maximumLength) visible ASCII characters, "
+                    + "without quotes or backslashes (optionally in one pair of double quotes)")
         }
         value = String(text)
     }
@@ -35,8 +37,9 @@ struct IdempotencyKey: Sendable, Equatable {
     /// - Throws: ``ServerError/badRequest(_:)``.
     func requireUnguessable() throws {
         guard value.utf8.count >= Self.minimumUnguessableLength else {
-            throw ServerError.badRequest("a send without credentials needs an \(Self.headerName) of at least "
-                                         + "\(Self.minimumUnguessableLength) characters (128 random bits): its key is shared with other senders")
+            throw ServerError.badRequest(
+                "a send without credentials needs an \(Self.headerName) of at least "
+                    + "\(Self.minimumUnguessableLength) characters (128 random bits): its key is shared with other senders")
         }
     }
 }

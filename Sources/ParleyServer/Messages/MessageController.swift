@@ -36,8 +36,9 @@ struct MessageController: Sendable {
         }
         let idempotencyKey = try Self.idempotencyKey(of: request)
         let body = try await JSONCoding.body(of: request, limit: limits.multiRecipientBodyBytes)
-        let outcome = try await sender.sendMultiRecipient(body, timestamp: timestamp, accessKey: key, clientAddress: clientAddress,
-                                                          idempotencyKey: idempotencyKey)
+        let outcome = try await sender.sendMultiRecipient(
+            body, timestamp: timestamp, accessKey: key, clientAddress: clientAddress,
+            idempotencyKey: idempotencyKey)
         return try JSONCoding.response(outcome.body, status: outcome.status)
     }
 
@@ -57,7 +58,8 @@ struct MessageController: Sendable {
     }
 
     @Sendable func acknowledge(_ request: Request, context: DeviceRequestContext) async throws -> Response {
-        let caller = context.device, guid = try context.pathParameter("id")
+        let caller = context.device
+        let guid = try context.pathParameter("id")
         guard try await store.deleteEnvelope(guid: guid.lowercased(), accountId: caller.account.id, deviceId: caller.device.deviceId) else {
             throw ServerError.notFound("no envelope \(guid) in this device's mailbox")
         }

@@ -18,8 +18,10 @@ extension SendService {
             return nil
         }
         guard first.fingerprint == idempotency.fingerprint else {
-            throw ServerError.clientError(.unprocessableContent, "this \(IdempotencyKey.headerName) was first used for another message "
-                                          + "(another recipient or timestamp); choose a new key for a new message")
+            throw ServerError.clientError(
+                .unprocessableContent,
+                "this \(IdempotencyKey.headerName) was first used for another message "
+                    + "(another recipient or timestamp); choose a new key for a new message")
         }
         return first.serverTimestamp
     }

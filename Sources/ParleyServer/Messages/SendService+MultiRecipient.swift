@@ -1,8 +1,8 @@
+import Crypto
 import Foundation
 import HTTPTypes
 import ParleyAPI
 import ParleyProtocol
-import Crypto
 
 extension SendService {
     /// What a multi-recipient send came to (each front door presents it with this status and body).
@@ -48,8 +48,10 @@ extension SendService {
     ///
     /// - Throws: ``ServerError/badRequest(_:)`` for a body that does not parse, too many recipients or a recipient that
     ///   is not an ACI; ``ServerError/unauthorized`` for a combined key that does not match.
-    func sendMultiRecipient(_ body: [UInt8], timestamp: UInt64, accessKey: [UInt8], clientAddress: String?,
-                            idempotencyKey: IdempotencyKey? = nil) async throws -> MultiRecipientOutcome {
+    func sendMultiRecipient(
+        _ body: [UInt8], timestamp: UInt64, accessKey: [UInt8], clientAddress: String?,
+        idempotencyKey: IdempotencyKey? = nil
+    ) async throws -> MultiRecipientOutcome {
         try takeUnidentifiedSendToken(from: clientAddress)
         guard timestamp <= UInt64(Int64.max) else { throw ServerError.badRequest("ts is out of range") }
         let message: SealedSenderMultiRecipientMessage
@@ -67,8 +69,9 @@ extension SendService {
         try idempotencyKey?.requireUnguessable()
         let named = message.recipients.map { $0.0.serviceIdString }.sorted().joined(separator: ",")
         let idempotency = idempotencyKey.map { key in
-            Idempotency(scope: "unidentified-multi:" + ContentHashFormat.hex(Array(SHA256.hash(data: Data(named.utf8)))),
-                        key: key.value, fingerprint: "multi:\(timestamp)")
+            Idempotency(
+                scope: "unidentified-multi:" + ContentHashFormat.hex(Array(SHA256.hash(data: Data(named.utf8)))),
+                key: key.value, fingerprint: "multi:\(timestamp)")
         }
         if let first = try await firstAnswer(to: idempotency) { return .accepted(MultiRecipientSendResponse(serverTimestamp: first)) }
         // The address pays as for a send to each recipient (one token was taken to read the body): one request stores
@@ -99,7 +102,8 @@ extension SendService {
             try takeUnidentifiedSendToken(to: account.id, from: clientAddress)
         }
 
-        var mismatched: [AccountMismatchedDevices] = [], stale: [AccountStaleDevices] = []
+        var mismatched: [AccountMismatchedDevices] = []
+        var stale: [AccountStaleDevices] = []
         for (account, devices, recipient) in resolved {
             let requested = recipient.devices.map(\.deviceId)
             guard Set(requested).count == requested.count else { throw ServerError.badRequest("a device of \(account.id) appears twice") }
@@ -109,7 +113,8 @@ extension SendService {
             }
             // The message carries 14 bits of each registration id.
             let staleDevices = recipient.devices.filter { device in
-                devices.first { $0.deviceId == device.deviceId }.map { UInt16($0.registrationId & 0x3FFF) != device.registrationId } ?? false
+                devices.first { $0.deviceId == device.deviceId }.map { UInt16($0.registrationId & 0x3FFF) != device.registrationId }
+                    ?? false
             }.map(\.deviceId)
             if !staleDevices.isEmpty {
                 stale.append(AccountStaleDevices(uuid: account.id, devices: StaleDevicesResponse(staleDevices: staleDevices.sorted())))
@@ -122,12 +127,15 @@ extension SendService {
         var envelopes: [StoredEnvelope] = []
         for (account, _, recipient) in resolved {
             let share = Array(message.messageForRecipient(recipient))
-            guard share.count <= limits.messageBytes else { throw ServerError.badRequest("a recipient's message exceeds \(limits.messageBytes) bytes") }
+            guard share.count <= limits.messageBytes else {
+                throw ServerError.badRequest("a recipient's message exceeds \(limits.messageBytes) bytes")
+            }
             for device in recipient.devices {
-                envelopes.append(StoredEnvelope(
-                    guid: UUID().uuidString.lowercased(), accountId: account.id, deviceId: device.deviceId, sourceAccountId: nil,
-                    sourceDeviceId: nil, type: EnvelopeType.unidentifiedSender.rawValue, content: share, timestamp: timestamp,
-                    serverTimestamp: now))
+                envelopes.append(
+                    StoredEnvelope(
+                        guid: UUID().uuidString.lowercased(), accountId: account.id, deviceId: device.deviceId, sourceAccountId: nil,
+                        sourceDeviceId: nil, type: EnvelopeType.unidentifiedSender.rawValue, content: share, timestamp: timestamp,
+                        serverTimestamp: now))
             }
         }
         return .accepted(MultiRecipientSendResponse(serverTimestamp: try await store(envelopes, idempotency: idempotency, now: now)))

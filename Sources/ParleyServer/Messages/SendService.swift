@@ -57,8 +57,10 @@ struct SendService: Sendable {
     /// credentials, to the same recipient) is answered with the first send's 200 and stores nothing, even when the
     /// device list changed meanwhile; a repeat naming another recipient or timestamp is 422. Only accepted sends keep
     /// their key (a 409 or 410 stored nothing, so the repaired send may use it again).
-    func send(_ request: SendMessagesRequest, to accountId: String, from authorization: SendAuthorization,
-              idempotencyKey: IdempotencyKey? = nil) async throws -> Outcome {
+    func send(
+        _ request: SendMessagesRequest, to accountId: String, from authorization: SendAuthorization,
+        idempotencyKey: IdempotencyKey? = nil
+    ) async throws -> Outcome {
         let caller: AuthenticatedDevice?
         switch authorization {
         case .device(let device):
@@ -73,8 +75,10 @@ struct SendService: Sendable {
         let found = accountId.utf8.count <= 64 ? try await store.accountWithDevices(id: accountId.lowercased()) : nil
         let idempotency = found.flatMap { found in
             idempotencyKey.map { key in
-                Idempotency(scope: caller.map { IdempotencyRecord.deviceScope(accountId: $0.account.id, deviceId: $0.device.deviceId) } ?? "unidentified:\(found.account.id)",
-                            key: key.value, fingerprint: "\(found.account.id):\(request.timestamp)")
+                Idempotency(
+                    scope: caller.map { IdempotencyRecord.deviceScope(accountId: $0.account.id, deviceId: $0.device.deviceId) }
+                        ?? "unidentified:\(found.account.id)",
+                    key: key.value, fingerprint: "\(found.account.id):\(request.timestamp)")
             }
         }
         // A repeat gets the first answer before anything else is checked: a retry must not be refused, and then sent
@@ -140,15 +144,17 @@ struct SendService: Sendable {
     /// The tokens a send without credentials takes for each recipient account: one of the bucket of this recipient and
     /// this client address, and one of the recipient's bucket for all addresses.
     func takeUnidentifiedSendToken(to recipientId: String, from clientAddress: String?) throws {
-        try rateLimiter.take("unidentified-send", recipient: recipientId, from: clientAddress,
-                             perAddress: limits.rateLimits.unidentifiedSendPerRecipientPerAddress,
-                             overall: limits.rateLimits.unidentifiedSendPerRecipient)
+        try rateLimiter.take(
+            "unidentified-send", recipient: recipientId, from: clientAddress,
+            perAddress: limits.rateLimits.unidentifiedSendPerRecipientPerAddress,
+            overall: limits.rateLimits.unidentifiedSendPerRecipient)
     }
 
     /// `tokens` tokens (one per recipient) of the per-address bucket for sends without credentials (none to take when
     /// the address is unknown).
     func takeUnidentifiedSendToken(from clientAddress: String?, tokens: Int = 1) throws {
-        try rateLimiter.take("unidentified-send", address: clientAddress, policy: limits.rateLimits.unidentifiedSendPerAddress, tokens: tokens)
+        try rateLimiter.take(
+            "unidentified-send", address: clientAddress, policy: limits.rateLimits.unidentifiedSendPerAddress, tokens: tokens)
     }
 
     /// Whether `key` opens `recipient`'s mailbox to a sealed-sender send: its unrestricted flag, or its access key,

@@ -12,8 +12,10 @@ public struct MaintenanceService: Service {
     let storeUpkeep: @Sendable (_ now: UInt64) async throws -> Void
 
     /// A sweeper over `dependencies`.
-    public init(dependencies: ServerDependencies, interval: Duration = .seconds(3600), logger: Logger,
-                storeUpkeep: @escaping @Sendable (_ now: UInt64) async throws -> Void = { _ in }) {
+    public init(
+        dependencies: ServerDependencies, interval: Duration = .seconds(3600), logger: Logger,
+        storeUpkeep: @escaping @Sendable (_ now: UInt64) async throws -> Void = { _ in }
+    ) {
         self.dependencies = dependencies
         self.interval = interval
         self.logger = logger
@@ -43,10 +45,14 @@ public struct MaintenanceService: Service {
             let provisioning = try await dependencies.store.deleteProvisioningMessages(expiredBefore: now)
             let hashes = try await dependencies.store.deleteHashes(expiredBefore: now)
             let blobs = dependencies.attachments.deleteBlobs(olderThan: now &- limits.attachmentLifetimeMilliseconds)
-            logger.info("maintenance", metadata: ["expired_envelopes": "\(envelopes)", "expired_link_codes": "\(codes)",
-                                                  "expired_provisioning_messages": "\(provisioning)",
-                                                  "expired_seen_hashes": "\(hashes)", "expired_idempotency_keys": "\(keys)",
-                                                  "expired_attachments": "\(blobs)", "forgotten_rate_limit_buckets": "\(buckets)"])
+            logger.info(
+                "maintenance",
+                metadata: [
+                    "expired_envelopes": "\(envelopes)", "expired_link_codes": "\(codes)",
+                    "expired_provisioning_messages": "\(provisioning)",
+                    "expired_seen_hashes": "\(hashes)", "expired_idempotency_keys": "\(keys)",
+                    "expired_attachments": "\(blobs)", "forgotten_rate_limit_buckets": "\(buckets)",
+                ])
         } catch {
             logger.error("maintenance failed", metadata: ["error": "\(error)"])
         }

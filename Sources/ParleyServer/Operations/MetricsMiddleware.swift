@@ -15,8 +15,9 @@ struct MetricsMiddleware<Context: RequestContext>: RouterMiddleware {
             record(request, context: context, status: response.status.code, duration: ContinuousClock.now - start, answered: true)
             return response
         } catch {
-            record(request, context: context, status: (error as? any HTTPResponseError)?.status.code ?? 500,
-                   duration: ContinuousClock.now - start, answered: false)
+            record(
+                request, context: context, status: (error as? any HTTPResponseError)?.status.code ?? 500,
+                duration: ContinuousClock.now - start, answered: false)
             throw error
         }
     }
@@ -28,7 +29,8 @@ struct MetricsMiddleware<Context: RequestContext>: RouterMiddleware {
         if answered { metrics.requestDuration.record(duration) }
         guard logger.logLevel <= .debug else { return }
         let milliseconds = Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
-        logger.debug("\(request.method.rawValue) \(context.endpointPath ?? "(no route)") \(status)",
-                     metadata: ["duration_ms": "\(Int(milliseconds.rounded()))"])
+        logger.debug(
+            "\(request.method.rawValue) \(context.endpointPath ?? "(no route)") \(status)",
+            metadata: ["duration_ms": "\(Int(milliseconds.rounded()))"])
     }
 }

@@ -72,8 +72,10 @@ public final class RateLimiter: Sendable {
     /// the recipient's bucket for every address (`overall`, a larger backstop). The routes a caller reaches with a
     /// recipient's access key instead of credentials (sealed sends, bundle fetches, sealed ephemeral events) take it
     /// once the key is checked.
-    func take(_ action: String, recipient accountId: String, from address: String?,
-              perAddress: TokenBucketPolicy, overall: TokenBucketPolicy) throws {
+    func take(
+        _ action: String, recipient accountId: String, from address: String?,
+        perAddress: TokenBucketPolicy, overall: TokenBucketPolicy
+    ) throws {
         try take(action, accountId: accountId, from: address, policy: perAddress)
         try take(action, accountId: accountId, policy: overall)
     }

@@ -64,12 +64,15 @@ public struct RateLimits: Sendable {
     /// Every bucket scaled by `factor` (load testing runs with a large one).
     public func scaled(by factor: Double) -> RateLimits {
         var copy = self
-        for keyPath in [\RateLimits.send, \.bundleFetch, \.keyUpload, \.attachmentUpload, \.linkCode, \.ephemeral, \.contentHash, \.backup,
-                        \.unidentifiedSendPerRecipientPerAddress, \.unidentifiedSendPerRecipient, \.unidentifiedSendPerAddress, \.pushTarget, \.registrationPerAddress,
-                        \.unauthenticatedPerAddress, \.attachmentDownloadPerAddress, \.attachmentDownloadMebibytesPerAddress,
-                        \.unidentifiedBundleFetchPerAddress, \.unidentifiedBundleFetchPerAccountPerAddress,
-                        \.unidentifiedBundleFetchPerAccount, \.unidentifiedEphemeralPerAddress,
-                        \.unidentifiedEphemeralPerRecipientPerAddress, \.unidentifiedEphemeralPerRecipient] {
+        for keyPath in [
+            \RateLimits.send, \.bundleFetch, \.keyUpload, \.attachmentUpload, \.linkCode, \.ephemeral, \.contentHash, \.backup,
+            \.unidentifiedSendPerRecipientPerAddress, \.unidentifiedSendPerRecipient, \.unidentifiedSendPerAddress, \.pushTarget,
+            \.registrationPerAddress,
+            \.unauthenticatedPerAddress, \.attachmentDownloadPerAddress, \.attachmentDownloadMebibytesPerAddress,
+            \.unidentifiedBundleFetchPerAddress, \.unidentifiedBundleFetchPerAccountPerAddress,
+            \.unidentifiedBundleFetchPerAccount, \.unidentifiedEphemeralPerAddress,
+            \.unidentifiedEphemeralPerRecipientPerAddress, \.unidentifiedEphemeralPerRecipient,
+        ] {
             copy[keyPath: keyPath] = TokenBucketPolicy(
                 capacity: self[keyPath: keyPath].capacity * factor, refillPerSecond: self[keyPath: keyPath].refillPerSecond * factor)
         }

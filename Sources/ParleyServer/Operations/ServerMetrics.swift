@@ -31,31 +31,42 @@ public final class ServerMetrics: Sendable {
     /// A fresh registry with the server's metrics.
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
-        messagesAccepted = registry.makeCounter(descriptor: Self.name(
-            "messages_accepted", unit: "total", help: "Envelopes stored for delivery, one per recipient device."))
-        envelopeTransactions = registry.makeCounter(descriptor: Self.name(
-            "envelope_transactions", unit: "total", help: "Write transactions that stored envelopes (one per group-commit batch)."))
-        acknowledgementTransactions = registry.makeCounter(descriptor: Self.name(
-            "acknowledgement_transactions", unit: "total",
-            help: "Transactions that deleted envelopes acknowledged over sockets (one per group-commit batch)."))
-        messagesDelivered = registry.makeCounter(descriptor: Self.name(
-            "messages_delivered", unit: "total", help: "Envelopes acknowledged by their device."))
-        messagesPushed = registry.makeCounter(descriptor: Self.name(
-            "messages_pushed", unit: "total", help: "Envelopes sent over WebSockets."))
+        messagesAccepted = registry.makeCounter(
+            descriptor: Self.name(
+                "messages_accepted", unit: "total", help: "Envelopes stored for delivery, one per recipient device."))
+        envelopeTransactions = registry.makeCounter(
+            descriptor: Self.name(
+                "envelope_transactions", unit: "total", help: "Write transactions that stored envelopes (one per group-commit batch)."))
+        acknowledgementTransactions = registry.makeCounter(
+            descriptor: Self.name(
+                "acknowledgement_transactions", unit: "total",
+                help: "Transactions that deleted envelopes acknowledged over sockets (one per group-commit batch)."))
+        messagesDelivered = registry.makeCounter(
+            descriptor: Self.name(
+                "messages_delivered", unit: "total", help: "Envelopes acknowledged by their device."))
+        messagesPushed = registry.makeCounter(
+            descriptor: Self.name(
+                "messages_pushed", unit: "total", help: "Envelopes sent over WebSockets."))
         socketsOpen = registry.makeGauge(descriptor: Self.name("websockets_open", help: "WebSocket connections open now."))
         mailboxDepth = registry.makeGauge(descriptor: Self.name("mailbox_depth", help: "Envelopes waiting in all mailboxes."))
-        attachmentBytes = registry.makeCounter(descriptor: Self.name(
-            "attachment_bytes", unit: "total", help: "Attachment bytes stored."))
+        attachmentBytes = registry.makeCounter(
+            descriptor: Self.name(
+                "attachment_bytes", unit: "total", help: "Attachment bytes stored."))
         requestDuration = registry.makeDurationHistogram(
             descriptor: Self.name("http_request_duration", unit: "seconds", help: "HTTP request latency."),
-            buckets: [.milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(50), .milliseconds(100),
-                      .milliseconds(500), .seconds(1), .seconds(5)])
+            buckets: [
+                .milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(50), .milliseconds(100),
+                .milliseconds(500), .seconds(1), .seconds(5),
+            ])
         grpcDuration = registry.makeDurationHistogram(
             descriptor: Self.name("grpc_request_duration", unit: "seconds", help: "gRPC call latency."),
-            buckets: [.milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(50), .milliseconds(100),
-                      .milliseconds(500), .seconds(1), .seconds(5)])
-        pushesCoalesced = registry.makeCounter(descriptor: Self.name(
-            "push_coalesced", unit: "total", help: "Offline devices not pushed again within the coalescing window."))
+            buckets: [
+                .milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(50), .milliseconds(100),
+                .milliseconds(500), .seconds(1), .seconds(5),
+            ])
+        pushesCoalesced = registry.makeCounter(
+            descriptor: Self.name(
+                "push_coalesced", unit: "total", help: "Offline devices not pushed again within the coalescing window."))
     }
 
     /// Counts one push attempt by provider (`webpush`, `apns`, `fcm`) and outcome (`delivered`, `retried`,

@@ -24,9 +24,13 @@ public struct APNsConfiguration: Sendable {
     ///
     /// - Throws: ``PushConfigurationError`` for a key that is not P-256, ids that are not 10 characters of A–Z/0–9, or
     ///   URLs that are not absolute https.
-    public init(keyPEM: String, keyPath: String, keyId: String, teamId: String,
-                productionURL: String = appleProductionURL, sandboxURL: String = appleSandboxURL) throws {
-        guard let key = try? P256.Signing.PrivateKey(pemRepresentation: keyPEM) else { throw PushConfigurationError.invalidAPNsKey(path: keyPath) }
+    public init(
+        keyPEM: String, keyPath: String, keyId: String, teamId: String,
+        productionURL: String = appleProductionURL, sandboxURL: String = appleSandboxURL
+    ) throws {
+        guard let key = try? P256.Signing.PrivateKey(pemRepresentation: keyPEM) else {
+            throw PushConfigurationError.invalidAPNsKey(path: keyPath)
+        }
         for identifier in [keyId, teamId] where !Self.isAppleIdentifier(identifier) {
             throw PushConfigurationError.invalidAPNsIdentifier(identifier)
         }

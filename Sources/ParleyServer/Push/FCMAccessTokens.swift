@@ -43,20 +43,27 @@ actor FCMAccessTokens {
         return fresh.token
     }
 
-    private static func exchange(account: FCMServiceAccount, client: HTTPClient, timeout: Duration) async throws -> (token: String, expires: Date) {
+    private static func exchange(account: FCMServiceAccount, client: HTTPClient, timeout: Duration) async throws -> (
+        token: String, expires: Date
+    ) {
         let now = Int64(Date().timeIntervalSince1970)
         var header: [String: String] = [:]
         if let keyId = account.privateKeyId { header["kid"] = keyId }
-        let assertion = try JSONWebToken.rs256(header: header, claims: [
-            "iss": .string(account.clientEmail), "scope": .string(scope), "aud": .string(account.tokenURI),
-            "iat": .integer(now), "exp": .integer(now + 3600),
-        ], key: account.key)
+        let assertion = try JSONWebToken.rs256(
+            header: header,
+            claims: [
+                "iss": .string(account.clientEmail), "scope": .string(scope), "aud": .string(account.tokenURI),
+                "iat": .integer(now), "exp": .integer(now + 3600),
+            ], key: account.key)
         var request = HTTPClientRequest(url: account.tokenURI)
         request.method = .POST
         request.headers.add(name: "content-type", value: "application/x-www-form-urlencoded")
         request.body = .bytes(ByteBuffer(string: "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=\(assertion)"))
         let response = try await PushHTTPResponse.execute(request, on: client, timeout: timeout)
-        struct Token: Decodable { let access_token: String; let expires_in: Int? }
+        struct Token: Decodable {
+            let access_token: String
+            let expires_in: Int?
+        }
         guard response.status == 200, let token = try? JSONDecoder().decode(Token.self, from: Data(response.body)) else {
             throw Failure.refused(status: response.status, body: response.summary)
         }

@@ -25,16 +25,21 @@ struct FCMSender: Sendable {
             return .retry(after: nil, reason: "\(error)")
         }
         struct Message: Encodable {
-            struct Android: Encodable { let priority: String; let collapse_key: String; let ttl: String }
+            struct Android: Encodable {
+                let priority: String
+                let collapse_key: String
+                let ttl: String
+            }
             let token: String
             let android: Android
             let data: [String: String]
         }
         struct Body: Encodable { let message: Message }
-        let body = Body(message: Message(
-            token: registration,
-            android: .init(priority: "high", collapse_key: "parley-wake", ttl: "\(timeToLiveSeconds)s"),
-            data: ["parley": "wake"]))
+        let body = Body(
+            message: Message(
+                token: registration,
+                android: .init(priority: "high", collapse_key: "parley-wake", ttl: "\(timeToLiveSeconds)s"),
+                data: ["parley": "wake"]))
         var request = HTTPClientRequest(url: "\(configuration.apiURL)/v1/projects/\(configuration.account.projectId)/messages:send")
         request.method = .POST
         request.headers.add(name: "authorization", value: "Bearer \(accessToken)")
@@ -63,7 +68,7 @@ struct FCMSender: Sendable {
     /// The `errorCode` of the `FcmError` detail in Google's error body, else its `status`.
     static func errorCode(_ response: PushHTTPResponse) -> String? {
         guard let object = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any],
-              let error = object["error"] as? [String: Any]
+            let error = object["error"] as? [String: Any]
         else { return nil }
         let details = error["details"] as? [[String: Any]] ?? []
         return details.compactMap { $0["errorCode"] as? String }.first ?? error["status"] as? String

@@ -30,7 +30,7 @@ public struct FCMServiceAccount: Sendable {
             throw PushConfigurationError.invalidServiceAccount(path: path, reason: "not a JSON object")
         }
         guard let projectId = file.project_id, !projectId.isEmpty,
-              projectId.utf8.allSatisfy({ $0 == 45 || (48...57).contains($0) || (97...122).contains($0) })
+            projectId.utf8.allSatisfy({ $0 == 45 || (48...57).contains($0) || (97...122).contains($0) })
         else { throw PushConfigurationError.invalidServiceAccount(path: path, reason: "project_id is missing or malformed") }
         guard let clientEmail = file.client_email, clientEmail.contains("@") else {
             throw PushConfigurationError.invalidServiceAccount(path: path, reason: "client_email is missing")

@@ -64,8 +64,10 @@ public final class PushNotifier: Service, Sendable {
     static let onlineQuietMilliseconds: UInt64 = 1000
 
     /// A notifier pushing through the providers of `settings`.
-    public init(store: any PushStore & MailboxStore, settings: PushSettings, metrics: ServerMetrics, logger: Logger,
-                instanceId: String = UUID().uuidString.lowercased()) {
+    public init(
+        store: any PushStore & MailboxStore, settings: PushSettings, metrics: ServerMetrics, logger: Logger,
+        instanceId: String = UUID().uuidString.lowercased()
+    ) {
         self.store = store
         self.settings = settings
         self.metrics = metrics
@@ -128,7 +130,12 @@ public final class PushNotifier: Service, Sendable {
     /// Pushes, records presence and marks this process's sockets as alive until the server shuts down gracefully (or
     /// the task is cancelled); then forgets this process's sockets. A second concurrent run waits for the shutdown.
     public func run() async throws {
-        guard state.withLock({ state in defer { state.running = true }; return !state.running }) else {
+        guard
+            state.withLock({ state in
+                defer { state.running = true }
+                return !state.running
+            })
+        else {
             try? await gracefulShutdown()
             return
         }
@@ -177,11 +184,13 @@ public final class PushNotifier: Service, Sendable {
         for await (address, open) in events {
             do {
                 if open {
-                    try await store.recordSocketOpened(accountId: address.accountId, deviceId: address.deviceId,
-                                                       instanceId: instanceId, now: ServerClock.milliseconds())
+                    try await store.recordSocketOpened(
+                        accountId: address.accountId, deviceId: address.deviceId,
+                        instanceId: instanceId, now: ServerClock.milliseconds())
                 } else {
                     try await store.recordSocketClosed(accountId: address.accountId, deviceId: address.deviceId, instanceId: instanceId)
-                    let left = try await store.pendingEnvelopes(accountId: address.accountId, deviceId: address.deviceId, notBefore: 0, limit: 1)
+                    let left = try await store.pendingEnvelopes(
+                        accountId: address.accountId, deviceId: address.deviceId, notBefore: 0, limit: 1)
                     if !left.isEmpty { messagesWaiting(for: [address]) }
                 }
             } catch {
@@ -196,7 +205,8 @@ public final class PushNotifier: Service, Sendable {
             guard !Task.isCancelled else { return }
             let now = ServerClock.milliseconds()
             do {
-                try await store.refreshSockets(instanceId: instanceId, now: now, staleBefore: now &- Self.milliseconds(settings.presenceHeartbeat * 3))
+                try await store.refreshSockets(
+                    instanceId: instanceId, now: now, staleBefore: now &- Self.milliseconds(settings.presenceHeartbeat * 3))
             } catch {
                 logger.warning("marking sockets alive failed", metadata: ["device": "all", "error": "\(error)"])
             }
@@ -291,12 +301,14 @@ public final class PushNotifier: Service, Sendable {
             logger.info("push target removed", metadata: ["device": "\(address)", "provider": "\(target.provider)", "reason": "\(reason)"])
         case .rejected(let reason):
             metrics.countPush(provider: target.provider, outcome: outcome.label)
-            logger.warning("push refused", metadata: ["device": "\(address)", "provider": "\(target.provider)", "reason": "\(reason.prefix(200))"])
+            logger.warning(
+                "push refused", metadata: ["device": "\(address)", "provider": "\(target.provider)", "reason": "\(reason.prefix(200))"])
         case .retry(let after, let reason):
             guard job.attempt < settings.maximumAttempts else {
                 metrics.countPush(provider: target.provider, outcome: "failed")
-                logger.warning("push failed after \(job.attempt) attempts",
-                               metadata: ["device": "\(address)", "provider": "\(target.provider)", "reason": "\(reason.prefix(200))"])
+                logger.warning(
+                    "push failed after \(job.attempt) attempts",
+                    metadata: ["device": "\(address)", "provider": "\(target.provider)", "reason": "\(reason.prefix(200))"])
                 return
             }
             metrics.countPush(provider: target.provider, outcome: outcome.label)
@@ -316,7 +328,8 @@ public final class PushNotifier: Service, Sendable {
         let timeout = settings.requestTimeout
         switch target {
         case .webPush(let endpoint, let p256dh, let auth):
-            return await webPush.send(Self.payload, endpoint: endpoint, p256dh: p256dh, auth: auth, client: client, timeout: timeout, now: Date())
+            return await webPush.send(
+                Self.payload, endpoint: endpoint, p256dh: p256dh, auth: auth, client: client, timeout: timeout, now: Date())
         case .apns(let token, let topic, let sandbox):
             guard let apns else { return .rejected(reason: "this server has no APNs credentials") }
             return await apns.send(deviceToken: token, topic: topic, sandbox: sandbox, client: client, timeout: timeout, now: Date())

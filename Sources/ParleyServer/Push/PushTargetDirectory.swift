@@ -23,9 +23,12 @@ struct PushTargetDirectory: Sendable {
         try rateLimiter.take("push-target", accountId: device.account.id, policy: limits.rateLimits.pushTarget)
         try Self.validate(target, allowingPrivateHosts: notifier.settings.allowsPrivateWebPushHosts)
         guard notifier.supports(target.provider) else {
-            throw ServerError.badRequest("this server has no \(target.provider) credentials; it pushes through \(notifier.settings.providers.joined(separator: ", "))")
+            throw ServerError.badRequest(
+                "this server has no \(target.provider) credentials; it pushes through \(notifier.settings.providers.joined(separator: ", "))"
+            )
         }
-        try await store.setPushTarget(target, accountId: device.account.id, deviceId: device.device.deviceId, now: ServerClock.milliseconds())
+        try await store.setPushTarget(
+            target, accountId: device.account.id, deviceId: device.device.deviceId, now: ServerClock.milliseconds())
         notifier.targetChanged(DeviceAddress(accountId: device.account.id, deviceId: device.device.deviceId))
     }
 
@@ -60,13 +63,14 @@ struct PushTargetDirectory: Sendable {
         switch target {
         case .webPush(let endpoint, let p256dh, let auth):
             guard endpoint.utf8.count <= maximumEndpointBytes, let url = URL(string: endpoint), url.scheme == "https",
-                  let host = url.host, !host.isEmpty, url.user == nil
+                let host = url.host, !host.isEmpty, url.user == nil
             else { throw ServerError.badRequest("webPush.endpoint must be an https URL of at most \(maximumEndpointBytes) bytes") }
             guard allowingPrivateHosts || !EndpointHost.isPrivateAddress(host) else {
-                throw ServerError.badRequest("webPush.endpoint names a loopback or private address; this server pushes only to public push services")
+                throw ServerError.badRequest(
+                    "webPush.endpoint names a loopback or private address; this server pushes only to public push services")
             }
             guard let key = Base64URL.decode(p256dh, maximumLength: 100), key.count == 65, key.first == 0x04,
-                  (try? P256.KeyAgreement.PublicKey(x963Representation: key)) != nil
+                (try? P256.KeyAgreement.PublicKey(x963Representation: key)) != nil
             else { throw ServerError.badRequest("webPush.p256dh must be an uncompressed P-256 public key (65 bytes, URL-safe base64)") }
             guard let secret = Base64URL.decode(auth, maximumLength: 32), secret.count == 16 else {
                 throw ServerError.badRequest("webPush.auth must be 16 bytes (URL-safe base64)")
@@ -76,7 +80,7 @@ struct PushTargetDirectory: Sendable {
                 throw ServerError.badRequest("apns.token must be 1…200 characters of A–Z, a–z, 0–9, '.', '_' and '-' (a hex device token)")
             }
             guard (1...255).contains(topic.utf8.count),
-                  topic.utf8.allSatisfy({ isTokenCharacter($0) && $0 != 95 })
+                topic.utf8.allSatisfy({ isTokenCharacter($0) && $0 != 95 })
             else { throw ServerError.badRequest("apns.topic must be the app's bundle id (1…255 characters of A–Z, a–z, 0–9, '.' and '-')") }
         case .fcm(let token):
             guard (1...maximumTokenBytes).contains(token.utf8.count), token.utf8.allSatisfy({ (33...126).contains($0) }) else {

@@ -44,9 +44,12 @@ public struct VAPIDSigner: Sendable {
 
     /// The `Authorization` header for a request to `endpoint`: `vapid t=<JWT>, k=<public key>` (RFC 8292 §3).
     func authorization(for endpoint: URL, now: Date) throws -> String {
-        let token = try JSONWebToken.es256(header: [:], claims: [
-            "aud": .string(try Self.origin(of: endpoint)), "exp": .integer(Int64(now.timeIntervalSince1970) + lifetimeSeconds), "sub": .string(subject),
-        ], key: key)
+        let token = try JSONWebToken.es256(
+            header: [:],
+            claims: [
+                "aud": .string(try Self.origin(of: endpoint)), "exp": .integer(Int64(now.timeIntervalSince1970) + lifetimeSeconds),
+                "sub": .string(subject),
+            ], key: key)
         return "vapid t=\(token), k=\(publicKey)"
     }
 }

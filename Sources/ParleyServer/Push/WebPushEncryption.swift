@@ -43,7 +43,7 @@ public enum WebPushEncryption {
         _ plaintext: [UInt8], p256dh: [UInt8], auth: [UInt8], ephemeralKey: P256.KeyAgreement.PrivateKey, salt: [UInt8]
     ) throws -> [UInt8] {
         guard p256dh.count == 65, p256dh.first == 0x04,
-              let subscriberKey = try? P256.KeyAgreement.PublicKey(x963Representation: p256dh)
+            let subscriberKey = try? P256.KeyAgreement.PublicKey(x963Representation: p256dh)
         else { throw Failure.invalidSubscriptionKey }
         guard auth.count == 16 else { throw Failure.invalidAuthSecret }
         guard plaintext.count <= maximumPlaintextBytes else { throw Failure.payloadTooLarge(plaintext.count) }
@@ -58,8 +58,9 @@ public enum WebPushEncryption {
         let contentKey = HKDF<SHA256>.expand(
             pseudoRandomKey: pseudorandomKey, info: Array("Content-Encoding: aes128gcm".utf8) + [0], outputByteCount: 16)
         let nonceBytes = HKDF<SHA256>.expand(
-            pseudoRandomKey: pseudorandomKey, info: Array("Content-Encoding: nonce".utf8) + [0], outputByteCount: 12)
-            .withUnsafeBytes { Array($0) }
+            pseudoRandomKey: pseudorandomKey, info: Array("Content-Encoding: nonce".utf8) + [0], outputByteCount: 12
+        )
+        .withUnsafeBytes { Array($0) }
 
         // One record, the last: the plaintext, then the 0x02 delimiter (no padding).
         let sealed = try AES.GCM.seal(plaintext + [2], using: contentKey, nonce: AES.GCM.Nonce(data: nonceBytes))

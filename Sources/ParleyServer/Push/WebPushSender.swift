@@ -11,7 +11,9 @@ struct WebPushSender: Sendable {
     let timeToLiveSeconds: Int
 
     /// Pushes `payload` to the subscription (`endpoint`, `p256dh`, `auth`).
-    func send(_ payload: [UInt8], endpoint: String, p256dh: String, auth: String, client: HTTPClient, timeout: Duration, now: Date) async -> PushOutcome {
+    func send(_ payload: [UInt8], endpoint: String, p256dh: String, auth: String, client: HTTPClient, timeout: Duration, now: Date) async
+        -> PushOutcome
+    {
         guard let url = URL(string: endpoint), let publicKey = Base64URL.decode(p256dh), let secret = Base64URL.decode(auth) else {
             return .rejected(reason: "the subscription is malformed")
         }

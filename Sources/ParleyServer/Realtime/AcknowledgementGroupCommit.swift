@@ -25,11 +25,13 @@ public final class AcknowledgementGroupCommit: Sendable {
         self.isEnabled = enabled
         let pending = PendingDeletes()
         self.pending = pending
-        writer = BatchedWriter(maximumWeight: maximumEnvelopes, weight: { $0.guids.count }, commit: { acknowledgements in
-            // One delete transaction, counted in `parley_acknowledgement_transactions_total`.
-            metrics?.acknowledgementTransactions.increment()
-            return try await store.deleteEnvelopes(acknowledgements)
-        }, answered: { pending.finished(Self.address($0)) })
+        writer = BatchedWriter(
+            maximumWeight: maximumEnvelopes, weight: { $0.guids.count },
+            commit: { acknowledgements in
+                // One delete transaction, counted in `parley_acknowledgement_transactions_total`.
+                metrics?.acknowledgementTransactions.increment()
+                return try await store.deleteEnvelopes(acknowledgements)
+            }, answered: { pending.finished(Self.address($0)) })
     }
 
     /// Deletes the acknowledged envelopes in the next batch; returns how many of them were deleted once it committed.

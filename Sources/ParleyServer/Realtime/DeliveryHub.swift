@@ -44,8 +44,10 @@ public final class DeliveryHub: Sendable {
 
     /// A hub; `onCountChange` receives the number of connected devices after every change, `onPresenceChange` each
     /// device whose socket opened or closed.
-    public init(onCountChange: @escaping @Sendable (Int) -> Void = { _ in },
-                onPresenceChange: @escaping @Sendable (DeviceAddress, Bool) -> Void = { _, _ in }) {
+    public init(
+        onCountChange: @escaping @Sendable (Int) -> Void = { _ in },
+        onPresenceChange: @escaping @Sendable (DeviceAddress, Bool) -> Void = { _, _ in }
+    ) {
         self.onCountChange = onCountChange
         self.onPresenceChange = onPresenceChange
     }
@@ -112,8 +114,10 @@ public final class DeliveryHub: Sendable {
 
     /// Whether a sign-in as device `deviceId` with the stored credential hash `credential` still stands in `current`,
     /// the account as stored (`nil`: it is gone): the account is not disabled and the device is there with that hash.
-    static func signInStands(deviceId: UInt32, credential: String,
-                             in current: (account: StoredAccount, devices: [StoredDevice])?) -> Bool {
+    static func signInStands(
+        deviceId: UInt32, credential: String,
+        in current: (account: StoredAccount, devices: [StoredDevice])?
+    ) -> Bool {
         guard let current, !current.account.disabled else { return false }
         return current.devices.contains { $0.deviceId == deviceId && $0.passwordHash == credential }
     }

@@ -22,30 +22,37 @@ struct EphemeralRelay: Sendable {
         try event.check(limits: limits)
         switch authorization {
         case .device(let device):
-            try Self.relay(EphemeralEvent(destinationAccountId: accountId, kind: event.kind, content: event.content, timestamp: event.timestamp),
-                           from: device, hub: hub, limits: limits, rateLimiter: rateLimiter)
+            try Self.relay(
+                EphemeralEvent(destinationAccountId: accountId, kind: event.kind, content: event.content, timestamp: event.timestamp),
+                from: device, hub: hub, limits: limits, rateLimiter: rateLimiter)
         case .unidentifiedAccess(let accessKey, let clientAddress):
-            try rateLimiter.take("unidentified-ephemeral", address: clientAddress, policy: limits.rateLimits.unidentifiedEphemeralPerAddress)
+            try rateLimiter.take(
+                "unidentified-ephemeral", address: clientAddress, policy: limits.rateLimits.unidentifiedEphemeralPerAddress)
             let found = accountId.utf8.count <= 64 ? try await store.account(id: accountId.lowercased()) : nil
             guard let account = found, SendService.allowsUnidentifiedAccess(account, key: accessKey) else { throw ServerError.unauthorized }
-            try rateLimiter.take("unidentified-ephemeral", recipient: account.id, from: clientAddress,
-                                 perAddress: limits.rateLimits.unidentifiedEphemeralPerRecipientPerAddress,
-                                 overall: limits.rateLimits.unidentifiedEphemeralPerRecipient)
-            let unnamed = EphemeralEvent(destinationAccountId: account.id, kind: event.kind, content: event.content, timestamp: event.timestamp)
+            try rateLimiter.take(
+                "unidentified-ephemeral", recipient: account.id, from: clientAddress,
+                perAddress: limits.rateLimits.unidentifiedEphemeralPerRecipientPerAddress,
+                overall: limits.rateLimits.unidentifiedEphemeralPerRecipient)
+            let unnamed = EphemeralEvent(
+                destinationAccountId: account.id, kind: event.kind, content: event.content, timestamp: event.timestamp)
             hub.relay(unnamed, toAccount: account.id, excluding: nil)
         }
     }
 
     /// Relays `event` from `device`, named, to its destination's connected devices other than `device` (a socket's
     /// frame needs no store: the destination is whatever it names, an unknown one reaching no one).
-    static func relay(_ event: EphemeralEvent, from device: AuthenticatedDevice, hub: DeliveryHub, limits: ServerLimits,
-                      rateLimiter: RateLimiter) throws {
+    static func relay(
+        _ event: EphemeralEvent, from device: AuthenticatedDevice, hub: DeliveryHub, limits: ServerLimits,
+        rateLimiter: RateLimiter
+    ) throws {
         try event.check(limits: limits)
         try rateLimiter.take("ephemeral", accountId: device.account.id, policy: limits.rateLimits.ephemeral)
         let stamped = EphemeralEvent(
             destinationAccountId: event.destinationAccountId.lowercased(), sourceAccountId: device.account.id,
             sourceDeviceId: device.device.deviceId, kind: event.kind, content: event.content, timestamp: event.timestamp)
-        hub.relay(stamped, toAccount: stamped.destinationAccountId,
-                  excluding: DeviceAddress(accountId: device.account.id, deviceId: device.device.deviceId))
+        hub.relay(
+            stamped, toAccount: stamped.destinationAccountId,
+            excluding: DeviceAddress(accountId: device.account.id, deviceId: device.device.deviceId))
     }
 }

@@ -16,8 +16,11 @@ final class SocketController: Sendable {
     /// The send path for request frames.
     let sender: SendService
 
-    init(store: any MailboxStore, acknowledgements: AcknowledgementGroupCommit, authenticator: DeviceAuthenticator, hub: DeliveryHub, limits: ServerLimits, rateLimiter: RateLimiter,
-         metrics: ServerMetrics, sender: SendService) {
+    init(
+        store: any MailboxStore, acknowledgements: AcknowledgementGroupCommit, authenticator: DeviceAuthenticator, hub: DeliveryHub,
+        limits: ServerLimits, rateLimiter: RateLimiter,
+        metrics: ServerMetrics, sender: SendService
+    ) {
         self.store = store
         self.acknowledgements = acknowledgements
         self.authenticator = authenticator
@@ -42,8 +45,10 @@ final class SocketController: Sendable {
     /// the session needs is passed in, not the request: this call stays suspended for the socket's life.
     /// With `binaryFrames` (the upgrade asked for ``ParleyAPI/APIRoutes/binaryFramesQuery``) the socket speaks
     /// ``ParleyAPI/BinarySocketMessage``s, else JSON text ``ParleyAPI/SocketFrame``s.
-    func run(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, authorization: String?, binaryFrames: Bool,
-             logger: Logger) async throws {
+    func run(
+        _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, authorization: String?, binaryFrames: Bool,
+        logger: Logger
+    ) async throws {
         let session = try await session(authorization: authorization, binaryFrames: binaryFrames, logger: logger)
         // A protocol violation (an oversized message, invalid UTF-8) is rethrown: the library closes with its code.
         if let error = await session.run(inbound: inbound, outbound: outbound) { throw error }
@@ -57,7 +62,8 @@ final class SocketController: Sendable {
         // Verified moments ago in shouldUpgrade; a second check costs one HMAC.
         let device = try await authenticator.authenticate(authorization: authorization)
         return SocketSession(
-            device: device, authenticator: authenticator, store: store, acknowledgements: acknowledgements, hub: hub, limits: limits, rateLimiter: rateLimiter, metrics: metrics,
+            device: device, authenticator: authenticator, store: store, acknowledgements: acknowledgements, hub: hub, limits: limits,
+            rateLimiter: rateLimiter, metrics: metrics,
             requests: SocketRequestHandler(device: device, sender: sender), binaryDeliveries: binaryFrames ? BinaryDeliveries() : nil,
             logger: logger)
     }

@@ -2,8 +2,8 @@ import Foundation
 import HummingbirdWebSocket
 import Logging
 import NIOCore
-import Synchronization
 import ParleyAPI
+import Synchronization
 
 /// One device's WebSocket: drains its mailbox, pushes new envelopes as they are stored, deletes each envelope
 /// when the device acknowledges it, relays ephemeral events both ways, and answers request frames (sends) through
@@ -33,9 +33,12 @@ final class SocketSession: Sendable {
     let binaryDeliveries: BinaryDeliveries?
     let logger: Logger
 
-    init(device: AuthenticatedDevice, authenticator: DeviceAuthenticator, store: any MailboxStore, acknowledgements: AcknowledgementGroupCommit, hub: DeliveryHub,
-         limits: ServerLimits, rateLimiter: RateLimiter, metrics: ServerMetrics, requests: SocketRequestHandler,
-         binaryDeliveries: BinaryDeliveries?, logger: Logger) {
+    init(
+        device: AuthenticatedDevice, authenticator: DeviceAuthenticator, store: any MailboxStore,
+        acknowledgements: AcknowledgementGroupCommit, hub: DeliveryHub,
+        limits: ServerLimits, rateLimiter: RateLimiter, metrics: ServerMetrics, requests: SocketRequestHandler,
+        binaryDeliveries: BinaryDeliveries?, logger: Logger
+    ) {
         self.device = device
         self.authenticator = authenticator
         self.store = store
@@ -203,10 +206,13 @@ final class SocketSession: Sendable {
     /// A frame from a binary socket: a `2xx` response acknowledges the envelope its request carried, an ephemeral
     /// request is relayed and answered, a send request is returned for the reader to answer.
     @inline(never)
-    private func readBinary(_ message: WebSocketMessage, deliveries: BinaryDeliveries, acks: AckBuffer, queue: SocketInputQueue) -> ReadStep {
+    private func readBinary(_ message: WebSocketMessage, deliveries: BinaryDeliveries, acks: AckBuffer, queue: SocketInputQueue) -> ReadStep
+    {
         let frame: BinarySocketMessage
         do throws(BinarySocketMessageError) {
-            guard case .binary(let buffer) = message else { throw BinarySocketMessageError("frames on this socket are binary WebSocketMessages") }
+            guard case .binary(let buffer) = message else {
+                throw BinarySocketMessageError("frames on this socket are binary WebSocketMessages")
+            }
             frame = try BinarySocketMessage(serializedBytes: Array(buffer.readableBytesView))
         } catch {
             return .reply(.failure(code: "bad_frame", message: error.message), on: self)
@@ -217,9 +223,12 @@ final class SocketSession: Sendable {
             if let guid = deliveries.acknowledged(response.id, status: response.status), acks.append(guid) { queue.push(.acks) }
             return .nothing
         case .request(let request) where request.path == APIRoutes.socketEphemeral:
-            var status = 200, body: String?
+            var status = 200
+            var body: String?
             do {
-                guard request.verb == "PUT" else { throw ServerError.clientError(.methodNotAllowed, "only PUT \(APIRoutes.socketEphemeral)") }
+                guard request.verb == "PUT" else {
+                    throw ServerError.clientError(.methodNotAllowed, "only PUT \(APIRoutes.socketEphemeral)")
+                }
                 let event = try JSONCoding.decode(EphemeralEvent.self, from: Data(request.body ?? []))
                 try relay(event)
             } catch {
@@ -229,8 +238,10 @@ final class SocketSession: Sendable {
             // As on a JSON socket, a client gone before the answer does not end the reading.
             return .reply(.response(SocketResponse(id: request.id, status: status, body: body)), on: self, ifOpen: true)
         case .request(let request):
-            return .answer(SocketRequest(id: request.id, verb: request.verb, path: request.path, headers: request.headers,
-                                         body: request.body.map { String(decoding: $0, as: UTF8.self) }))
+            return .answer(
+                SocketRequest(
+                    id: request.id, verb: request.verb, path: request.path, headers: request.headers,
+                    body: request.body.map { String(decoding: $0, as: UTF8.self) }))
         }
     }
 
@@ -252,8 +263,10 @@ final class SocketSession: Sendable {
 
     /// The delivery loop: one task owns the in-flight window, so deliveries and acks never race. Once the socket
     /// cannot be written (closed, displaced) it keeps applying acks until the inputs end.
-    private func deliver(_ queue: SocketInputQueue, acks: AckBuffer, outbound: WebSocketOutboundWriter, closedByServer: ClosedByServer,
-                         signIn: SignInGate) async throws {
+    private func deliver(
+        _ queue: SocketInputQueue, acks: AckBuffer, outbound: WebSocketOutboundWriter, closedByServer: ClosedByServer,
+        signIn: SignInGate
+    ) async throws {
         // Flat on purpose (no closures wrapping the writes): this task lives as long as the socket and keeps the memory
         // its deepest call chain ever took.
         var window = DeliveryWindow(capacity: limits.socketWindow)
@@ -264,7 +277,9 @@ final class SocketSession: Sendable {
         // sign-in and the subscription found no connection to close (one that lands after this read finds it).
         if try await authenticator.signInStands(device) {
             signIn.decide(stands: true)
-            do { try await refill(&window, outbound) } catch let failure as StoreReadFailure { throw failure.error } catch { writable = false }
+            do { try await refill(&window, outbound) } catch let failure as StoreReadFailure { throw failure.error } catch {
+                writable = false
+            }
         } else {
             // The reader stops without reading, which ends the subscription and then this loop.
             writable = false
@@ -298,7 +313,8 @@ final class SocketSession: Sendable {
                 case .hub(.displaced), .hub(.revoked):
                     writable = false
                     closedByServer.set()
-                    let reason = if case .hub(.displaced) = input { "another connection of this device took over" } else { Self.revokedReason }
+                    let reason =
+                        if case .hub(.displaced) = input { "another connection of this device took over" } else { Self.revokedReason }
                     try await outbound.close(.policyViolation, reason: reason)
                     continue
                 }
@@ -365,8 +381,9 @@ final class SocketSession: Sendable {
             guid: envelope.guid, sourceAccountId: envelope.sourceAccountId, sourceDeviceId: envelope.sourceDeviceId,
             type: envelope.type, content: envelope.content, timestamp: envelope.timestamp,
             serverTimestamp: envelope.serverTimestamp)
-        let request = BinarySocketRequest(id: binaryDeliveries.id(delivering: envelope.guid), verb: "PUT",
-                                          path: APIRoutes.socketDeliveredMessage, body: body)
+        let request = BinarySocketRequest(
+            id: binaryDeliveries.id(delivering: envelope.guid), verb: "PUT",
+            path: APIRoutes.socketDeliveredMessage, body: body)
         return .binary(ByteBuffer(bytes: BinarySocketMessage.request(request).serializedBytes()))
     }
 
@@ -383,8 +400,10 @@ final class SocketSession: Sendable {
         switch frame.type {
         case .response:
             let response = frame.response ?? SocketResponse(id: 0, status: 500, body: nil)
-            message = .response(BinarySocketResponse(id: response.id, status: UInt32(clamping: response.status),
-                                                     body: response.body.map { Array($0.utf8) }))
+            message = .response(
+                BinarySocketResponse(
+                    id: response.id, status: UInt32(clamping: response.status),
+                    body: response.body.map { Array($0.utf8) }))
         case .error:
             // A frame that could not be read has no id to answer: id 0, the error code as the message.
             let error = frame.error ?? APIErrorBody(code: "bad_frame", message: "")
@@ -393,8 +412,10 @@ final class SocketSession: Sendable {
             message = .request(BinarySocketRequest(id: binaryDeliveries.nextId(), verb: "PUT", path: APIRoutes.socketQueueEmpty))
         case .ephemeral:
             let body = try JSONEncoder().encode(frame.ephemeral)
-            message = .request(BinarySocketRequest(id: binaryDeliveries.nextId(), verb: "PUT", path: APIRoutes.socketDeliveredEphemeral,
-                                                   body: Array(body)))
+            message = .request(
+                BinarySocketRequest(
+                    id: binaryDeliveries.nextId(), verb: "PUT", path: APIRoutes.socketDeliveredEphemeral,
+                    body: Array(body)))
         case .envelope, .ack, .request:
             // Envelopes go out through push(_:_:_:); the server sends no acks or requests of these kinds.
             return nil

@@ -88,8 +88,9 @@ public enum SealedSenderKeyFiles {
     /// Writes `data` to a temporary file and renames it over `url`, so a reader sees the old or the new file whole.
     private static func write(_ data: Data, to url: URL, private: Bool) throws {
         let temporary = url.appendingPathExtension("new-\(UUID().uuidString)")
-        guard FileManager.default.createFile(
-            atPath: temporary.path, contents: data, attributes: [.posixPermissions: `private` ? 0o600 : 0o644])
+        guard
+            FileManager.default.createFile(
+                atPath: temporary.path, contents: data, attributes: [.posixPermissions: `private` ? 0o600 : 0o644])
         else { throw SecretKeyFileError.unwritable(path: temporary.path) }
         guard rename(temporary.path, url.path) == 0 else {
             unlink(temporary.path)

@@ -16,7 +16,8 @@ public enum SealedSenderSettingsError: Error, Sendable, Equatable, CustomStringC
         case .certificateNotSignedByTrustRoot: return "the sealed-sender server certificate is not signed by the trust root"
         case .malformedFile(let path): return "\(path) is not a sealed-sender key or certificate"
         case .trustRootOffline(let path):
-            return "the trust root's private key is not at \(path); copy it there (or pass --trust-root-key) to sign a new server certificate"
+            return
+                "the trust root's private key is not at \(path); copy it there (or pass --trust-root-key) to sign a new server certificate"
         }
     }
 }

@@ -26,8 +26,10 @@ final class BatchedWriter<Item: Sendable, Answer: Sendable>: Sendable {
 
     /// A writer that commits with `commit` (one answer per item, in order), batches up to `maximumWeight` by
     /// `weight`, and calls `answered` after each item's caller was answered.
-    init(maximumWeight: Int, weight: @escaping @Sendable (Item) -> Int,
-         commit: @escaping @Sendable ([Item]) async throws -> [Answer], answered: @escaping @Sendable (Item) -> Void = { _ in }) {
+    init(
+        maximumWeight: Int, weight: @escaping @Sendable (Item) -> Int,
+        commit: @escaping @Sendable ([Item]) async throws -> [Answer], answered: @escaping @Sendable (Item) -> Void = { _ in }
+    ) {
         self.maximumWeight = max(1, maximumWeight)
         self.weight = weight
         self.commit = commit
@@ -94,7 +96,8 @@ final class BatchedWriter<Item: Sendable, Answer: Sendable>: Sendable {
                 state.writing = false
                 return nil
             }
-            var total = 0, taken = 0
+            var total = 0
+            var taken = 0
             while taken < state.queue.count, taken == 0 || total + weight(state.queue[taken].item) <= maximumWeight {
                 total += weight(state.queue[taken].item)
                 taken += 1

@@ -9,8 +9,10 @@ public protocol LinkingStore: Sendable {
     /// Deletes link codes that expired before `now`; returns how many.
     func deleteLinkCodes(expiredBefore now: UInt64) async throws -> Int
     /// In one transaction: consumes the unexpired code, picks the lowest device id free (``DeviceIdAllocation``) and adds the device `makeDevice` describes.
-    func linkDevice(codeHash: [UInt8], now: UInt64, maximumDevices: Int,
-                    makeDevice: @Sendable (_ accountId: String, _ deviceId: UInt32) -> StoredDevice) async throws -> LinkOutcome
+    func linkDevice(
+        codeHash: [UInt8], now: UInt64, maximumDevices: Int,
+        makeDevice: @Sendable (_ accountId: String, _ deviceId: UInt32) -> StoredDevice
+    ) async throws -> LinkOutcome
     /// Leaves an encrypted provisioning message at `address` until `expires`; `false` when the address already holds one.
     func storeProvisioningMessage(address: String, body: [UInt8], expires: UInt64) async throws -> Bool
     /// Removes and returns the unexpired provisioning message at `address`, if any: each is taken at most once.

@@ -18,8 +18,10 @@ public protocol PushStore: Sendable {
     /// claim it): it has a target and a signed prekey (only devices that can decrypt are woken), no socket seen after
     /// `liveAfter` on a process other than `instanceId` (this process's own sockets are its hub's business), and was
     /// not pushed after `pushedBefore` (coalescing across processes). When claimed, its push time becomes `now`.
-    func claimPush(accountId: String, deviceId: UInt32, instanceId: String, now: UInt64, pushedBefore: UInt64,
-                   liveAfter: UInt64) async throws -> PushClaim
+    func claimPush(
+        accountId: String, deviceId: UInt32, instanceId: String, now: UInt64, pushedBefore: UInt64,
+        liveAfter: UInt64
+    ) async throws -> PushClaim
     /// Records that the device has a socket on process `instanceId`, and clears its last push time (the next message
     /// after it goes offline again wakes it).
     func recordSocketOpened(accountId: String, deviceId: UInt32, instanceId: String, now: UInt64) async throws

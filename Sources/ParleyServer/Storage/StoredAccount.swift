@@ -16,8 +16,10 @@ public struct StoredAccount: Sendable, Equatable {
     public let unrestrictedUnidentifiedAccess: Bool
 
     /// An account.
-    public init(id: String, username: String, identityKey: [UInt8], disabled: Bool = false,
-                unidentifiedAccessKey: [UInt8]? = nil, unrestrictedUnidentifiedAccess: Bool = false) {
+    public init(
+        id: String, username: String, identityKey: [UInt8], disabled: Bool = false,
+        unidentifiedAccessKey: [UInt8]? = nil, unrestrictedUnidentifiedAccess: Bool = false
+    ) {
         self.id = id
         self.username = username
         self.identityKey = identityKey

@@ -17,8 +17,10 @@ public struct StoredBackup: Sendable, Equatable {
     public let keyId: [UInt8]
 
     /// A backup record.
-    public init(accountId: String, blob: [UInt8], kdfParameters: String, verifierHash: [UInt8], failures: Int, created: UInt64,
-                keyId: [UInt8]) {
+    public init(
+        accountId: String, blob: [UInt8], kdfParameters: String, verifierHash: [UInt8], failures: Int, created: UInt64,
+        keyId: [UInt8]
+    ) {
         self.keyId = keyId
         self.accountId = accountId
         self.blob = blob

@@ -22,8 +22,10 @@ public struct StoredEnvelope: Sendable, Equatable {
     public let serverTimestamp: UInt64
 
     /// An envelope.
-    public init(guid: String, accountId: String, deviceId: UInt32, sourceAccountId: String?, sourceDeviceId: UInt32?,
-                type: UInt8, content: [UInt8], timestamp: UInt64, serverTimestamp: UInt64) {
+    public init(
+        guid: String, accountId: String, deviceId: UInt32, sourceAccountId: String?, sourceDeviceId: UInt32?,
+        type: UInt8, content: [UInt8], timestamp: UInt64, serverTimestamp: UInt64
+    ) {
         self.guid = guid
         self.accountId = accountId
         self.deviceId = deviceId

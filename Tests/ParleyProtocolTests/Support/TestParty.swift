@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import ParleyProtocol
 
 /// One device with in-memory stores, and the moves of a conversation.
@@ -18,8 +19,10 @@ final class TestParty: Sendable {
     var identity: IdentityKeyPair { try! store.identityKeyPair(context: context) }
 
     /// Makes and stores fresh prekeys, and returns the bundle a server would hand out.
-    func bundle(preKeyId: UInt32? = 100, signedPreKeyId: UInt32 = 1, kyberPreKeyId: UInt32 = 1000,
-                kem: KEMKeyType? = .kyber1024, spqr: Bool = true) throws -> PreKeyBundle {
+    func bundle(
+        preKeyId: UInt32? = 100, signedPreKeyId: UInt32 = 1, kyberPreKeyId: UInt32 = 1000,
+        kem: KEMKeyType? = .kyber1024, spqr: Bool = true
+    ) throws -> PreKeyBundle {
         let signed = SignedPreKeyRecord.generate(id: signedPreKeyId, timestamp: 1, signedBy: identity.privateKey)
         try store.storeSignedPreKey(signed, id: signedPreKeyId, context: context)
         var oneTime: (id: UInt32, key: PublicKey)?
@@ -61,13 +64,15 @@ final class TestParty: Sendable {
     func decrypt(bytes: some ContiguousBytes, type: CiphertextMessage.MessageType, from other: TestParty) throws -> [UInt8] {
         switch type {
         case .preKey:
-            return Array(try signalDecryptPreKey(
-                message: try PreKeySignalMessage(bytes: bytes), from: other.address, sessionStore: store,
-                identityStore: store, preKeyStore: store, signedPreKeyStore: store, kyberPreKeyStore: store, context: context))
+            return Array(
+                try signalDecryptPreKey(
+                    message: try PreKeySignalMessage(bytes: bytes), from: other.address, sessionStore: store,
+                    identityStore: store, preKeyStore: store, signedPreKeyStore: store, kyberPreKeyStore: store, context: context))
         default:
-            return Array(try signalDecrypt(
-                message: try SignalMessage(bytes: bytes), from: other.address, sessionStore: store, identityStore: store,
-                context: context))
+            return Array(
+                try signalDecrypt(
+                    message: try SignalMessage(bytes: bytes), from: other.address, sessionStore: store, identityStore: store,
+                    context: context))
         }
     }
 

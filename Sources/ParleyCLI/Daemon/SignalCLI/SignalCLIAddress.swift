@@ -22,7 +22,9 @@ enum SignalCLIAddress {
         if let uuid = UUID(uuidString: text) { return .accountId(uuid.uuidString.lowercased()) }
         if text.hasPrefix("+"), text.count > 1, text.dropFirst().allSatisfy(\.isASCIIDigit) { return .username(String(text.dropFirst())) }
         if text.hasPrefix("u:"), text.count > 2 { return .username(String(text.dropFirst(2))) }
-        if text.uppercased().hasPrefix("PNI:") { throw JSONRPCError.userError("Invalid recipient '\(recipient)': Parley accounts have no PNI") }
+        if text.uppercased().hasPrefix("PNI:") {
+            throw JSONRPCError.userError("Invalid recipient '\(recipient)': Parley accounts have no PNI")
+        }
         guard !text.isEmpty else { throw JSONRPCError.userError("No recipients given") }
         return .username(text)
     }

@@ -106,8 +106,9 @@ struct SignalCLIMethods: Sendable {
         var sent: [(id: Int64, recipient: String?, group: GroupInfo?)] = []
         do {
             for attachment in attachments { files.append(try staging.file(for: attachment)) }
-            let draft = MessageDraft(body: text, attachments: try files.map { try OutgoingAttachment(file: $0) }, replyTo: replyTo,
-                                     mentions: mentions)
+            let draft = MessageDraft(
+                body: text, attachments: try files.map { try OutgoingAttachment(file: $0) }, replyTo: replyTo,
+                mentions: mentions)
             // Everything is queued before anything is sent: one pass for all of it, below.
             for accountId in accountIds {
                 sent.append((try await client.send(draft, to: .person(accountId), attempt: .queueOnly).messageId ?? 0, accountId, nil))
@@ -179,7 +180,9 @@ struct SignalCLIMethods: Sendable {
 
     private func sendReceipt(_ p: Params) async throws -> JSONValue {
         guard let recipient = try p.string("recipient") else { throw JSONRPCError.userError("Recipient parameter is missing") }
-        guard (try p.string("type") ?? "read") == "read" else { throw JSONRPCError.userError("Parley sends read receipts only, not viewed receipts") }
+        guard (try p.string("type") ?? "read") == "read" else {
+            throw JSONRPCError.userError("Parley sends read receipts only, not viewed receipts")
+        }
         let targets = try p.integerList("targetTimestamp", "targetTimestamps")
         guard !targets.isEmpty else { throw JSONRPCError.userError("Target timestamp parameter is missing") }
         // Bounded before any is looked up; the sender is looked up once.
@@ -226,35 +229,40 @@ struct SignalCLIMethods: Sendable {
         let wanted = Set(try p.list("groupId", "groupIds").map { try GroupID(text: $0) })
         let groups = try client.groups().filter { wanted.isEmpty || wanted.contains(GroupID($0.id)) }
         let names = try client.usernames(of: groups.flatMap(\.members))
-        return .array(groups.map { group in
-            let members = group.members.map { member -> JSONValue in
-                let address = SignalCLIAddress.Address(accountId: member, username: names[member])
-                return .object(["number": .orNull(address.number), "uuid": .string(member), "isAdmin": .bool(false)])
-            }
-            return .object([
-                "id": .string(GroupID(group.id).base64), "name": .string(group.title), "description": .string(""),
-                "isMember": .bool(!group.left), "isBlocked": .bool(false), "messageExpirationTime": .integer(0),
-                "members": .array(members), "pendingMembers": .array([]), "requestingMembers": .array([]), "admins": .array([]),
-                "banned": .array([]), "permissionAddMember": .string("EVERY_MEMBER"), "permissionEditDetails": .string("EVERY_MEMBER"),
-                "permissionSendMessage": .string("EVERY_MEMBER"), "groupInviteLink": .null,
-            ])
-        })
+        return .array(
+            groups.map { group in
+                let members = group.members.map { member -> JSONValue in
+                    let address = SignalCLIAddress.Address(accountId: member, username: names[member])
+                    return .object(["number": .orNull(address.number), "uuid": .string(member), "isAdmin": .bool(false)])
+                }
+                return .object([
+                    "id": .string(GroupID(group.id).base64), "name": .string(group.title), "description": .string(""),
+                    "isMember": .bool(!group.left), "isBlocked": .bool(false), "messageExpirationTime": .integer(0),
+                    "members": .array(members), "pendingMembers": .array([]), "requestingMembers": .array([]), "admins": .array([]),
+                    "banned": .array([]), "permissionAddMember": .string("EVERY_MEMBER"), "permissionEditDetails": .string("EVERY_MEMBER"),
+                    "permissionSendMessage": .string("EVERY_MEMBER"), "groupInviteLink": .null,
+                ])
+            })
     }
 
     private func updateGroup(_ p: Params) async throws -> JSONValue {
         if let expiration = try p.integer("expiration"), expiration != 0 {
             throw JSONRPCError.userError("Parley cannot set a group's disappearing-message timer yet")
         }
-        let adding = try p.list("member", "members"), removing = try p.list("removeMember", "removeMembers")
+        let adding = try p.list("member", "members")
+        let removing = try p.list("removeMember", "removeMembers")
         // Bounded before anything is looked up: no group holds more.
         guard adding.count <= GroupContext.maximumMembers, removing.count <= GroupContext.maximumMembers else {
             throw JSONRPCError.userError("A group has at most \(GroupContext.maximumMembers) members")
         }
-        let added = try await resolve(adding), removed = try await resolve(removing)
+        let added = try await resolve(adding)
+        let removed = try await resolve(removing)
         guard let text = try p.string("groupId") else {
             let (id, _) = try await client.createGroup(title: try p.string("name") ?? "", members: added)
-            return .object(["groupId": .string(GroupID(id).base64), "timestamp": .integer(Int64(Self.now)),
-                            "results": .array([])])
+            return .object([
+                "groupId": .string(GroupID(id).base64), "timestamp": .integer(Int64(Self.now)),
+                "results": .array([]),
+            ])
         }
         let group = try group(text)
         let title = try p.string("name").flatMap { $0 == group.title ? nil : $0 }
@@ -300,29 +308,31 @@ struct SignalCLIMethods: Sendable {
     }
 
     private func listContacts() throws -> JSONValue {
-        .array(try client.conversations().filter { $0.groupId == nil }.map { contact in
-            let address = SignalCLIAddress.Address(accountId: contact.accountId, username: contact.username)
-            return .object([
-                "number": .orNull(address.number), "uuid": .string(contact.accountId),
-                "username": .orNull(contact.username), "name": .orNull(contact.username),
-                "isBlocked": .bool(false), "isArchived": .bool(false), "isHidden": .bool(false), "profileSharing": .bool(true),
-                "unregistered": .bool(false), "messageExpirationTime": .integer(Int64(contact.expireTimer)), "profile": .null,
-            ])
-        })
+        .array(
+            try client.conversations().filter { $0.groupId == nil }.map { contact in
+                let address = SignalCLIAddress.Address(accountId: contact.accountId, username: contact.username)
+                return .object([
+                    "number": .orNull(address.number), "uuid": .string(contact.accountId),
+                    "username": .orNull(contact.username), "name": .orNull(contact.username),
+                    "isBlocked": .bool(false), "isArchived": .bool(false), "isHidden": .bool(false), "profileSharing": .bool(true),
+                    "unregistered": .bool(false), "messageExpirationTime": .integer(Int64(contact.expireTimer)), "profile": .null,
+                ])
+            })
     }
 
     private func listIdentities(_ p: Params) throws -> JSONValue {
         let only = try p.string("number")
-        return .array(try client.conversations().filter { $0.groupId == nil }.compactMap { contact in
-            let address = SignalCLIAddress.Address(accountId: contact.accountId, username: contact.username)
-            if let only, only != address.number, only != contact.accountId { return nil }
-            guard let number = try? client.safetyNumber(with: contact.accountId) else { return nil }
-            return .object([
-                "number": .orNull(address.number), "uuid": .string(contact.accountId),
-                "safetyNumber": .string(Self.digitGroups(number)), "scannableSafetyNumber": .null, "fingerprint": .null,
-                "trustLevel": .string("TRUSTED_UNVERIFIED"), "addedTimestamp": .integer(0),
-            ])
-        })
+        return .array(
+            try client.conversations().filter { $0.groupId == nil }.compactMap { contact in
+                let address = SignalCLIAddress.Address(accountId: contact.accountId, username: contact.username)
+                if let only, only != address.number, only != contact.accountId { return nil }
+                guard let number = try? client.safetyNumber(with: contact.accountId) else { return nil }
+                return .object([
+                    "number": .orNull(address.number), "uuid": .string(contact.accountId),
+                    "safetyNumber": .string(Self.digitGroups(number)), "scannableSafetyNumber": .null, "fingerprint": .null,
+                    "trustLevel": .string("TRUSTED_UNVERIFIED"), "addedTimestamp": .integer(0),
+                ])
+            })
     }
 
     private func trust(_ p: Params) async throws -> JSONValue {
@@ -340,14 +350,19 @@ struct SignalCLIMethods: Sendable {
     }
 
     private func listDevices() async throws -> JSONValue {
-        .array(try await client.devices().map { device in
-            .object(["id": .integer(Int64(device.deviceId)), "name": .orNull(device.name),
-                     "createdTimestamp": .integer(Int64(device.created)), "lastSeenTimestamp": .integer(Int64(device.created))])
-        })
+        .array(
+            try await client.devices().map { device in
+                .object([
+                    "id": .integer(Int64(device.deviceId)), "name": .orNull(device.name),
+                    "createdTimestamp": .integer(Int64(device.created)), "lastSeenTimestamp": .integer(Int64(device.created)),
+                ])
+            })
     }
 
     private func removeDevice(_ p: Params) async throws -> JSONValue {
-        guard let id = try p.integer("deviceId"), let deviceId = UInt32(exactly: id) else { throw JSONRPCError.userError("Device id parameter is missing") }
+        guard let id = try p.integer("deviceId"), let deviceId = UInt32(exactly: id) else {
+            throw JSONRPCError.userError("Device id parameter is missing")
+        }
         try await client.removeDevice(deviceId)
         return .object([:])
     }

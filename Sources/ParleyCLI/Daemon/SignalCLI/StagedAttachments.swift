@@ -18,11 +18,13 @@ final class StagedAttachments: Sendable {
     func file(for text: String) throws -> URL {
         guard text.hasPrefix("data:") else { return URL(fileURLWithPath: text) }
         guard let comma = text.firstIndex(of: ","), text[..<comma].hasSuffix(";base64"),
-              let bytes = Data(base64Encoded: String(text[text.index(after: comma)...])) else {
+            let bytes = Data(base64Encoded: String(text[text.index(after: comma)...]))
+        else {
             throw JSONRPCError.userError("Invalid attachment: a data URI must be data:<type>;base64,<data>")
         }
         let header = text[text.index(text.startIndex, offsetBy: 5)..<comma]
-        let name = header.split(separator: ";").first { $0.hasPrefix("filename=") }.map { String($0.dropFirst(9)) }
+        let name =
+            header.split(separator: ";").first { $0.hasPrefix("filename=") }.map { String($0.dropFirst(9)) }
             .map { URL(fileURLWithPath: $0).lastPathComponent } ?? "attachment"
         let directory = folder.appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])

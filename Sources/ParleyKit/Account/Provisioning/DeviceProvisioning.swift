@@ -27,7 +27,9 @@ struct DeviceProvisioning: Codable, Sendable {
             throw ParleyError.provisioning(.malformedMessage("\(error)"))
         }
         guard message.version == 1 else { throw ParleyError.provisioning(.malformedMessage("unknown version \(message.version)")) }
-        guard Data(base64Encoded: message.identityKeyPair) != nil else { throw ParleyError.provisioning(.malformedMessage("identity key pair is not base64")) }
+        guard Data(base64Encoded: message.identityKeyPair) != nil else {
+            throw ParleyError.provisioning(.malformedMessage("identity key pair is not base64"))
+        }
         if let profileKey = message.profileKey, Data(base64Encoded: profileKey)?.count != ProfileKey.length {
             throw ParleyError.provisioning(.malformedMessage("the profile key is not 32 bytes of base64"))
         }

@@ -29,7 +29,8 @@ public struct LinkInvitation: Sendable {
     /// - Throws: ``ParleyError/Provisioning/malformedLinkCode(_:)`` when it is not a code a new device made.
     public init(code: String) throws {
         guard let components = URLComponents(string: code.trimmingCharacters(in: .whitespacesAndNewlines)),
-              components.scheme == "parley", components.host == "link" else {
+            components.scheme == "parley", components.host == "link"
+        else {
             throw ParleyError.provisioning(.malformedLinkCode("expected parley://link?address=…&key=…"))
         }
         let items = components.queryItems ?? []
@@ -37,7 +38,8 @@ public struct LinkInvitation: Sendable {
             throw ParleyError.provisioning(.malformedLinkCode("missing or malformed address"))
         }
         guard let key = items.first(where: { $0.name == "key" })?.value, let bytes = Base64URL.decode(key),
-              let publicKey = try? PublicKey(bytes) else {
+            let publicKey = try? PublicKey(bytes)
+        else {
             throw ParleyError.provisioning(.malformedLinkCode("missing or malformed key"))
         }
         self.init(address: address, publicKey: publicKey, privateKey: nil)

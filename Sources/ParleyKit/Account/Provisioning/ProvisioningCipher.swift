@@ -35,7 +35,9 @@ public enum ProvisioningCipher {
     ///
     /// - Throws: ``ParleyError/Provisioning`` for a short or malformed envelope, an unknown version or a failed MAC.
     public static func decrypt(_ envelope: [UInt8], with privateKey: PrivateKey) throws -> [UInt8] {
-        guard envelope.count >= minimumEnvelopeSize else { throw ParleyError.provisioning(.malformedEnvelope("too short (\(envelope.count) bytes)")) }
+        guard envelope.count >= minimumEnvelopeSize else {
+            throw ParleyError.provisioning(.malformedEnvelope("too short (\(envelope.count) bytes)"))
+        }
         let senderKey: PublicKey
         do {
             senderKey = try PublicKey(Array(envelope[0..<33]))
@@ -46,7 +48,9 @@ public enum ProvisioningCipher {
         guard body[0] == version else { throw ParleyError.provisioning(.unsupportedVersion(body[0])) }
         let authenticated = Array(body[0..<(body.count - 32)])
         let mac = Array(body[(body.count - 32)...])
-        guard (authenticated.count - 17) % 16 == 0 else { throw ParleyError.provisioning(.malformedEnvelope("the ciphertext is not whole AES blocks")) }
+        guard (authenticated.count - 17) % 16 == 0 else {
+            throw ParleyError.provisioning(.malformedEnvelope("the ciphertext is not whole AES blocks"))
+        }
         let (cipherKey, macKey) = try keys(Array(try privateKey.keyAgreement(with: senderKey)))
         let expected = Array(HMAC<SHA256>.authenticationCode(for: authenticated, using: macKey))
         guard ConstantTimeBytes.equal(expected, mac) else { throw ParleyError.provisioning(.badMAC) }

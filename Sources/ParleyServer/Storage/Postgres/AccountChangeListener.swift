@@ -34,8 +34,9 @@ public struct AccountChangeListener: Service {
                             hub.closeRevoked(accountId: accountId, current: try await store.accountWithDevices(id: accountId))
                         } catch {
                             // A failed read decides nothing: the sockets stay until the account's next change.
-                            store.logger.warning("Checking sockets after an account change failed",
-                                                 metadata: ["account": "\(accountId)", "error": "\(error)"])
+                            store.logger.warning(
+                                "Checking sockets after an account change failed",
+                                metadata: ["account": "\(accountId)", "error": "\(error)"])
                         }
                     }
                 }

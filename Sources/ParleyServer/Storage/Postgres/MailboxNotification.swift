@@ -24,7 +24,7 @@ struct MailboxNotification: Sendable, Equatable {
         let instanceId = payload[..<space]
         let accountId = payload[payload.index(after: space)..<dot]
         guard !instanceId.isEmpty, !accountId.isEmpty, !accountId.contains(" "),
-              let deviceId = UInt32(payload[payload.index(after: dot)...])
+            let deviceId = UInt32(payload[payload.index(after: dot)...])
         else { return nil }
         self.init(instanceId: String(instanceId), accountId: String(accountId), deviceId: deviceId)
     }

@@ -24,8 +24,8 @@ struct MailboxPartition: Sendable, Equatable {
     /// The month a table name made by ``tableName`` stands for; `nil` for any other name.
     init?(tableName: String) {
         guard tableName.hasPrefix(Self.tablePrefix), tableName.count == Self.tablePrefix.count + 7,
-              let year = Int(tableName.dropFirst(Self.tablePrefix.count).prefix(4)),
-              let month = Int(tableName.suffix(2)), (1...12).contains(month)
+            let year = Int(tableName.dropFirst(Self.tablePrefix.count).prefix(4)),
+            let month = Int(tableName.suffix(2)), (1...12).contains(month)
         else { return nil }
         self.init(year: year, month: month)
         // Only names this type makes: rejects "mailbox_y+202m07" and the like.

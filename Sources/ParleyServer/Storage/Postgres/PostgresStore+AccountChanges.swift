@@ -23,8 +23,10 @@ extension PostgresStore {
     /// `onChange` hears each account another process changed, after this process's copy is forgotten, and
     /// `onListening` each time listening (re)starts, after every copy is forgotten (changes made while no one listened
     /// were missed). Both are called on the listening task: they must hand the work on, not do it.
-    public func listenForAccountChanges(onListening: @escaping @Sendable () -> Void = {},
-                                        onChange: @escaping @Sendable (String) -> Void = { _ in }) async throws {
+    public func listenForAccountChanges(
+        onListening: @escaping @Sendable () -> Void = {},
+        onChange: @escaping @Sendable (String) -> Void = { _ in }
+    ) async throws {
         while !Task.isCancelled {
             do {
                 try await withConnection { connection in
@@ -33,7 +35,8 @@ extension PostgresStore {
                         onListening()
                         for try await notification in notifications {
                             guard let change = AccountNotification(payload: notification.payload) else {
-                                logger.warning("Ignoring a malformed account notification", metadata: ["payload": "\(notification.payload)"])
+                                logger.warning(
+                                    "Ignoring a malformed account notification", metadata: ["payload": "\(notification.payload)"])
                                 continue
                             }
                             guard change.instanceId != instanceId else { continue }

@@ -8,7 +8,8 @@ extension PostgresStore {
         let hexes = hashes.map(ContentHashFormat.hex)
         return try await withConnection { connection in
             var found: [[UInt8]: [String]] = [:]
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 SELECT bank, hash FROM dcd_hashes
                 WHERE bank IN ('blocked', 'seen') AND hash IN (SELECT decode(h, 'hex') FROM unnest(\(hexes)::text[]) AS h)
                   AND (expires IS NULL OR expires > \(Self.bigint(now)))
@@ -23,7 +24,8 @@ extension PostgresStore {
 
     public func storeHash(_ hash: [UInt8], bank: String, now: UInt64, expires: UInt64?) async throws {
         try await withConnection { connection in
-            try await perform("""
+            try await perform(
+                """
                 INSERT INTO dcd_hashes (bank, hash, added, expires)
                 VALUES (\(bank), \(ByteBuffer(bytes: hash)), \(Self.bigint(now)), \(expires.map(Self.bigint)))
                 ON CONFLICT (bank, hash) DO UPDATE SET expires = excluded.expires
@@ -33,7 +35,8 @@ extension PostgresStore {
 
     public func deleteHash(_ hash: [UInt8], bank: String) async throws -> Bool {
         try await withConnection { connection in
-            try await count("""
+            try await count(
+                """
                 WITH deleted AS (DELETE FROM dcd_hashes WHERE bank = \(bank) AND hash = \(ByteBuffer(bytes: hash)) RETURNING 1)
                 SELECT count(*) FROM deleted
                 """, on: connection) > 0
@@ -46,13 +49,15 @@ extension PostgresStore {
             for bank in banks {
                 let rows: PostgresRowSequence
                 if let upper {
-                    rows = try await connection.query("""
+                    rows = try await connection.query(
+                        """
                         SELECT hash FROM dcd_hashes WHERE bank = \(bank) AND hash >= \(ByteBuffer(bytes: lower))
                           AND hash < \(ByteBuffer(bytes: upper)) AND (expires IS NULL OR expires > \(Self.bigint(now)))
                         ORDER BY hash LIMIT \(limit)
                         """, logger: logger)
                 } else {
-                    rows = try await connection.query("""
+                    rows = try await connection.query(
+                        """
                         SELECT hash FROM dcd_hashes WHERE bank = \(bank) AND hash >= \(ByteBuffer(bytes: lower))
                           AND (expires IS NULL OR expires > \(Self.bigint(now)))
                         ORDER BY hash LIMIT \(limit)
@@ -66,7 +71,8 @@ extension PostgresStore {
 
     public func deleteHashes(expiredBefore now: UInt64) async throws -> Int {
         try await withConnection { connection in
-            try await count("""
+            try await count(
+                """
                 WITH deleted AS (DELETE FROM dcd_hashes WHERE expires IS NOT NULL AND expires <= \(Self.bigint(now)) RETURNING 1)
                 SELECT count(*) FROM deleted
                 """, on: connection)
@@ -75,7 +81,8 @@ extension PostgresStore {
 
     public func createImportJob(_ job: HashImportJob) async throws {
         try await withConnection { connection in
-            try await perform("""
+            try await perform(
+                """
                 INSERT INTO dcd_import_jobs (id, bank, state, file_bytes, created, updated)
                 VALUES (\(job.id), \(job.bank), \(job.state), \(job.fileBytes), \(Self.bigint(job.created)), \(Self.bigint(job.updated)))
                 """, on: connection)
@@ -99,7 +106,8 @@ extension PostgresStore {
     public func importChunk(jobId: String, bank: String, hashes: [[UInt8]], progress: HashImportProgress, now: UInt64) async throws -> Int {
         let hexes = hashes.map(ContentHashFormat.hex)
         return try await transaction { connection in
-            let inserted = try await count("""
+            let inserted = try await count(
+                """
                 WITH inserted AS (
                     INSERT INTO dcd_hashes (bank, hash, added)
                     SELECT \(bank), decode(h, 'hex'), \(Self.bigint(now)) FROM unnest(\(hexes)::text[]) AS h
@@ -107,7 +115,8 @@ extension PostgresStore {
                 ) SELECT count(*) FROM inserted
                 """, on: connection)
             let errors = try await importErrors(of: jobId, appending: progress.newErrors, on: connection)
-            try await perform("""
+            try await perform(
+                """
                 UPDATE dcd_import_jobs SET state = 'running', resume_offset = \(progress.offset), lines = \(progress.lines),
                     invalid = \(progress.invalid), errors = \(errors), imported = imported + \(Int64(inserted)),
                     duplicates = duplicates + \(Int64(hashes.count - inserted)), updated = \(Self.bigint(now))
@@ -141,12 +150,15 @@ extension PostgresStore {
         var jobs: [StoredHashImportJob] = []
         let rows = try await connection.query(query, logger: logger)
         for try await (id, bank, state, fileBytes, offset, lines, imported, duplicates, invalid, errors, created, updated)
-            in rows.decode((String, String, String, Int64, Int64, Int64, Int64, Int64, Int64, String, Int64, Int64).self) {
-            jobs.append(StoredHashImportJob(
-                job: HashImportJob(id: id, bank: bank, state: state, fileBytes: fileBytes, lines: lines, imported: imported,
-                                   duplicates: duplicates, invalid: invalid, errors: ImportErrors.decode(errors),
-                                   created: UInt64(max(0, created)), updated: UInt64(max(0, updated))),
-                offset: offset))
+            in rows.decode((String, String, String, Int64, Int64, Int64, Int64, Int64, Int64, String, Int64, Int64).self)
+        {
+            jobs.append(
+                StoredHashImportJob(
+                    job: HashImportJob(
+                        id: id, bank: bank, state: state, fileBytes: fileBytes, lines: lines, imported: imported,
+                        duplicates: duplicates, invalid: invalid, errors: ImportErrors.decode(errors),
+                        created: UInt64(max(0, created)), updated: UInt64(max(0, updated))),
+                    offset: offset))
         }
         return jobs
     }

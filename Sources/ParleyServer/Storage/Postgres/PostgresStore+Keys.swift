@@ -9,7 +9,8 @@ extension PostgresStore {
             try await perform(
                 "SELECT 1 FROM devices WHERE account_id = \(accountId) AND device_id = \(device) FOR NO KEY UPDATE", on: connection)
             if let key = upload.signedPreKey {
-                try await perform("""
+                try await perform(
+                    """
                     INSERT INTO signed_prekeys (account_id, device_id, key_id, public_key, signature)
                     VALUES (\(accountId), \(device), \(Int64(key.keyId)), \(ByteBuffer(bytes: key.publicKey)),
                             \(ByteBuffer(bytes: key.signature ?? [])))
@@ -18,7 +19,8 @@ extension PostgresStore {
                     """, on: connection)
             }
             for key in upload.preKeys {
-                try await perform("""
+                try await perform(
+                    """
                     INSERT INTO one_time_prekeys (account_id, device_id, key_id, public_key)
                     VALUES (\(accountId), \(device), \(Int64(key.keyId)), \(ByteBuffer(bytes: key.publicKey)))
                     ON CONFLICT (account_id, device_id, key_id) DO UPDATE SET public_key = excluded.public_key
@@ -58,7 +60,8 @@ extension PostgresStore {
     func storeKemKey(
         _ key: StoredPreKey, lastResort: Bool, accountId: String, deviceId: Int64, on connection: PostgresConnection
     ) async throws {
-        let otherKind = try await exists("""
+        let otherKind = try await exists(
+            """
             SELECT EXISTS (SELECT 1 FROM kem_prekeys WHERE account_id = \(accountId) AND device_id = \(deviceId)
                            AND key_id = \(Int64(key.keyId)) AND last_resort = \(!lastResort))
             """, on: connection)
@@ -67,7 +70,8 @@ extension PostgresStore {
             try await perform(
                 "DELETE FROM kem_prekeys WHERE account_id = \(accountId) AND device_id = \(deviceId) AND last_resort", on: connection)
         }
-        try await perform("""
+        try await perform(
+            """
             INSERT INTO kem_prekeys (account_id, device_id, key_id, public_key, signature, last_resort)
             VALUES (\(accountId), \(deviceId), \(Int64(key.keyId)), \(ByteBuffer(bytes: key.publicKey)),
                     \(ByteBuffer(bytes: key.signature ?? [])), \(lastResort))
@@ -80,28 +84,37 @@ extension PostgresStore {
     func claim(for device: StoredDevice, on connection: PostgresConnection) async throws -> ClaimedBundle? {
         let accountId = device.accountId
         let deviceId = Int64(device.deviceId)
-        guard let signedPreKey = try await preKeys("""
-            SELECT key_id, public_key, signature FROM signed_prekeys WHERE account_id = \(accountId) AND device_id = \(deviceId)
-            """, signed: true, on: connection).first
+        guard
+            let signedPreKey = try await preKeys(
+                """
+                SELECT key_id, public_key, signature FROM signed_prekeys WHERE account_id = \(accountId) AND device_id = \(deviceId)
+                """, signed: true, on: connection
+            ).first
         else { return nil }
         // SKIP LOCKED: a concurrent claim takes the next key instead of waiting for this one and then finding it gone.
-        let preKey = try await preKeys("""
+        let preKey = try await preKeys(
+            """
             DELETE FROM one_time_prekeys WHERE account_id = \(accountId) AND device_id = \(deviceId) AND key_id = (
                 SELECT key_id FROM one_time_prekeys WHERE account_id = \(accountId) AND device_id = \(deviceId)
                 ORDER BY key_id LIMIT 1 FOR UPDATE SKIP LOCKED)
             RETURNING key_id, public_key
-            """, signed: false, on: connection).first
-        var kemPreKey = try await preKeys("""
+            """, signed: false, on: connection
+        ).first
+        var kemPreKey = try await preKeys(
+            """
             DELETE FROM kem_prekeys WHERE account_id = \(accountId) AND device_id = \(deviceId) AND key_id = (
                 SELECT key_id FROM kem_prekeys WHERE account_id = \(accountId) AND device_id = \(deviceId) AND NOT last_resort
                 ORDER BY key_id LIMIT 1 FOR UPDATE SKIP LOCKED)
             RETURNING key_id, public_key, signature
-            """, signed: true, on: connection).first
+            """, signed: true, on: connection
+        ).first
         if kemPreKey == nil {
-            kemPreKey = try await preKeys("""
+            kemPreKey = try await preKeys(
+                """
                 SELECT key_id, public_key, signature FROM kem_prekeys
                 WHERE account_id = \(accountId) AND device_id = \(deviceId) AND last_resort ORDER BY key_id LIMIT 1
-                """, signed: true, on: connection).first
+                """, signed: true, on: connection
+            ).first
         }
         return ClaimedBundle(device: device, signedPreKey: signedPreKey, preKey: preKey, kemPreKey: kemPreKey)
     }
@@ -112,13 +125,15 @@ extension PostgresStore {
         let rows = try await connection.query(query, logger: logger)
         if signed {
             for try await (keyId, publicKey, signature) in rows.decode((Int64, ByteBuffer, ByteBuffer).self) {
-                keys.append(StoredPreKey(
-                    keyId: UInt32(truncatingIfNeeded: keyId), publicKey: Array(publicKey.readableBytesView),
-                    signature: Array(signature.readableBytesView)))
+                keys.append(
+                    StoredPreKey(
+                        keyId: UInt32(truncatingIfNeeded: keyId), publicKey: Array(publicKey.readableBytesView),
+                        signature: Array(signature.readableBytesView)))
             }
         } else {
             for try await (keyId, publicKey) in rows.decode((Int64, ByteBuffer).self) {
-                keys.append(StoredPreKey(keyId: UInt32(truncatingIfNeeded: keyId), publicKey: Array(publicKey.readableBytesView), signature: nil))
+                keys.append(
+                    StoredPreKey(keyId: UInt32(truncatingIfNeeded: keyId), publicKey: Array(publicKey.readableBytesView), signature: nil))
             }
         }
         return keys

@@ -4,7 +4,8 @@ import PostgresNIO
 extension PostgresStore {
     public func storeLinkCode(hash: [UInt8], accountId: String, expires: UInt64) async throws {
         try await withConnection { connection in
-            try await perform("""
+            try await perform(
+                """
                 INSERT INTO link_codes (code_hash, account_id, expires) VALUES (\(ByteBuffer(bytes: hash)), \(accountId), \(Self.bigint(expires)))
                 """, on: connection)
         }
@@ -28,7 +29,8 @@ extension PostgresStore {
 
     public func storeProvisioningMessage(address: String, body: [UInt8], expires: UInt64) async throws -> Bool {
         try await withConnection { connection in
-            try await count("""
+            try await count(
+                """
                 WITH inserted AS (
                     INSERT INTO provisioning_messages (address, body, expires)
                     VALUES (\(address), \(ByteBuffer(bytes: body)), \(Self.bigint(expires)))
@@ -41,7 +43,8 @@ extension PostgresStore {
     public func takeProvisioningMessage(address: String, now: UInt64) async throws -> [UInt8]? {
         try await withConnection { connection in
             // DELETE … RETURNING is atomic: two concurrent takers never both get the message.
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 DELETE FROM provisioning_messages WHERE address = \(address) AND expires > \(Self.bigint(now)) RETURNING body
                 """, logger: logger)
             for try await body in rows.decode(ByteBuffer.self) { return Array(buffer: body) }
@@ -70,7 +73,8 @@ extension PostgresStore {
                 // The code's row lock makes a second use of the same code wait, then find it gone.
                 var accountIds: [String] = []
                 let codes = try await connection.query(
-                    "SELECT account_id FROM link_codes WHERE code_hash = \(code) AND expires > \(Self.bigint(now)) FOR UPDATE", logger: logger)
+                    "SELECT account_id FROM link_codes WHERE code_hash = \(code) AND expires > \(Self.bigint(now)) FOR UPDATE",
+                    logger: logger)
                 for try await accountId in codes.decode(String.self) { accountIds.append(accountId) }
                 guard let accountId = accountIds.first else { return .invalidCode }
                 // The account's row lock serializes links to one account, so two never pick the same device id.

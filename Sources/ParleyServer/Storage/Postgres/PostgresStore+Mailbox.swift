@@ -13,7 +13,9 @@ extension PostgresStore {
                 let rows = try await connection.query(Self.recordQuery(records), logger: logger)
                 for try await (scope, key) in rows.decode((String, String).self) { inserted.insert([scope, key]) }
                 for (index, send) in sends.enumerated() {
-                    if stored[index], let record = send.idempotency, !inserted.contains([record.scope, record.key]) { stored[index] = false }
+                    if stored[index], let record = send.idempotency, !inserted.contains([record.scope, record.key]) {
+                        stored[index] = false
+                    }
                 }
             }
             let envelopes = sends.indices.filter { stored[$0] }.flatMap { sends[$0].envelopes }
@@ -27,7 +29,8 @@ extension PostgresStore {
             let rows = try await connection.query(
                 "SELECT fingerprint, server_timestamp FROM idempotency_records WHERE scope = \(scope) AND key = \(key)", logger: logger)
             for try await (fingerprint, serverTimestamp) in rows.decode((String, Int64).self) {
-                return IdempotencyRecord(scope: scope, key: key, fingerprint: fingerprint, serverTimestamp: UInt64(clamping: serverTimestamp))
+                return IdempotencyRecord(
+                    scope: scope, key: key, fingerprint: fingerprint, serverTimestamp: UInt64(clamping: serverTimestamp))
             }
             return nil
         }
@@ -35,7 +38,8 @@ extension PostgresStore {
 
     public func deleteIdempotencyRecords(olderThan serverTime: UInt64) async throws -> Int {
         try await withConnection { connection in
-            try await count("""
+            try await count(
+                """
                 WITH deleted AS (DELETE FROM idempotency_records WHERE server_timestamp < \(Self.bigint(serverTime)) RETURNING 1)
                 SELECT count(*) FROM deleted
                 """, on: connection)
@@ -72,27 +76,31 @@ extension PostgresStore {
             bindings.append(record.fingerprint)
             bindings.append(bigint(record.serverTimestamp))
         }
-        return PostgresQuery(unsafeSQL: """
-            INSERT INTO idempotency_records (scope, key, fingerprint, server_timestamp) VALUES \(rows.joined(separator: ", "))
-            ON CONFLICT DO NOTHING RETURNING scope, key
-            """, binds: bindings)
+        return PostgresQuery(
+            unsafeSQL: """
+                INSERT INTO idempotency_records (scope, key, fingerprint, server_timestamp) VALUES \(rows.joined(separator: ", "))
+                ON CONFLICT DO NOTHING RETURNING scope, key
+                """, binds: bindings)
     }
 
     public func pendingEnvelopes(accountId: String, deviceId: UInt32, notBefore: UInt64, limit: Int) async throws -> [StoredEnvelope] {
         try await withConnection { connection in
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 SELECT guid, account_id, device_id, source_account_id, source_device_id, type, content, timestamp, server_timestamp
                 FROM mailbox WHERE account_id = \(accountId) AND device_id = \(Int64(deviceId)) AND server_timestamp >= \(Self.bigint(notBefore))
                 ORDER BY server_timestamp, seq LIMIT \(Int64(max(limit, 0)))
                 """, logger: logger)
             var envelopes: [StoredEnvelope] = []
             for try await (guid, accountId, deviceId, sourceAccountId, sourceDeviceId, type, content, timestamp, serverTimestamp)
-                in rows.decode((String, String, Int64, String?, Int64?, Int64, ByteBuffer, Int64, Int64).self) {
-                envelopes.append(StoredEnvelope(
-                    guid: guid, accountId: accountId, deviceId: UInt32(truncatingIfNeeded: deviceId), sourceAccountId: sourceAccountId,
-                    sourceDeviceId: sourceDeviceId.map { UInt32(truncatingIfNeeded: $0) }, type: UInt8(truncatingIfNeeded: type),
-                    content: Array(content.readableBytesView), timestamp: UInt64(clamping: timestamp),
-                    serverTimestamp: UInt64(clamping: serverTimestamp)))
+                in rows.decode((String, String, Int64, String?, Int64?, Int64, ByteBuffer, Int64, Int64).self)
+            {
+                envelopes.append(
+                    StoredEnvelope(
+                        guid: guid, accountId: accountId, deviceId: UInt32(truncatingIfNeeded: deviceId), sourceAccountId: sourceAccountId,
+                        sourceDeviceId: sourceDeviceId.map { UInt32(truncatingIfNeeded: $0) }, type: UInt8(truncatingIfNeeded: type),
+                        content: Array(content.readableBytesView), timestamp: UInt64(clamping: timestamp),
+                        serverTimestamp: UInt64(clamping: serverTimestamp)))
             }
             return envelopes
         }
@@ -100,7 +108,8 @@ extension PostgresStore {
 
     public func deleteEnvelope(guid: String, accountId: String, deviceId: UInt32) async throws -> Bool {
         try await withConnection { connection in
-            try await count("""
+            try await count(
+                """
                 WITH deleted AS (
                     DELETE FROM mailbox WHERE guid = \(guid) AND account_id = \(accountId) AND device_id = \(Int64(deviceId)) RETURNING 1)
                 SELECT count(*) FROM deleted
@@ -112,7 +121,9 @@ extension PostgresStore {
         guard !acknowledgements.isEmpty else { return [] }
         // One statement for every device: (guid, account, device) rows joined against the mailbox, so a guid deletes
         // only its own device's envelope; each deleted row is counted for the first element that acknowledged it.
-        var guids: [String] = [], accounts: [String] = [], devices: [Int64] = []
+        var guids: [String] = []
+        var accounts: [String] = []
+        var devices: [Int64] = []
         for device in acknowledgements {
             for guid in device.guids {
                 guids.append(guid)
@@ -121,7 +132,8 @@ extension PostgresStore {
             }
         }
         return try await withConnection { connection in
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 DELETE FROM mailbox m USING unnest(\(guids)::text[], \(accounts)::text[], \(devices)::bigint[])
                     AS a(guid, account_id, device_id)
                 WHERE m.guid = a.guid AND m.account_id = a.account_id AND m.device_id = a.device_id
@@ -216,10 +228,11 @@ extension PostgresStore {
             bindings.append(bigint(envelope.timestamp))
             bindings.append(bigint(envelope.serverTimestamp))
         }
-        return PostgresQuery(unsafeSQL: """
-            INSERT INTO mailbox (guid, account_id, device_id, source_account_id, source_device_id, type, content,
-                                 timestamp, server_timestamp) VALUES \(rows.joined(separator: ", "))
-            """, binds: bindings)
+        return PostgresQuery(
+            unsafeSQL: """
+                INSERT INTO mailbox (guid, account_id, device_id, source_account_id, source_device_id, type, content,
+                                     timestamp, server_timestamp) VALUES \(rows.joined(separator: ", "))
+                """, binds: bindings)
     }
 }
 

@@ -28,7 +28,8 @@ extension PostgresStore {
                 for statement in migration.statements {
                     try await perform(PostgresQuery(unsafeSQL: statement), on: connection)
                 }
-                try await perform("""
+                try await perform(
+                    """
                     INSERT INTO schema_migrations (version, name, applied)
                     VALUES (\(migration.version), \(migration.name), \(Self.bigint(ServerClock.milliseconds())))
                     """, on: connection)
@@ -55,7 +56,8 @@ extension PostgresStore {
     func dropPartitions(endingBy cutoff: Int64) async throws {
         try await transaction { connection in
             try await perform("SELECT pg_advisory_xact_lock(\(Self.partitionLock))", on: connection)
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 SELECT c.relname::text FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
                 WHERE i.inhparent = 'mailbox'::regclass
                 """, logger: logger)
@@ -81,7 +83,8 @@ extension PostgresStore {
             // Blocks writes to the mailbox (not reads) until commit, so no envelope of this month reaches the default
             // partition between the check below and the partition's creation.
             try await perform("LOCK TABLE mailbox IN SHARE ROW EXCLUSIVE MODE", on: connection)
-            let stranded = try await exists("""
+            let stranded = try await exists(
+                """
                 SELECT EXISTS (SELECT 1 FROM mailbox_default WHERE server_timestamp >= \(lower) AND server_timestamp < \(upper))
                 """, on: connection)
             let bounds = "FOR VALUES FROM (\(lower)) TO (\(upper))"
@@ -91,7 +94,8 @@ extension PostgresStore {
             }
             logger.info("Moving envelopes from the default mailbox partition", metadata: ["partition": "\(table)"])
             try await perform("CREATE TABLE \(unescaped: table) (LIKE mailbox INCLUDING DEFAULTS)", on: connection)
-            try await perform("""
+            try await perform(
+                """
                 WITH moved AS (
                     DELETE FROM mailbox_default WHERE server_timestamp >= \(lower) AND server_timestamp < \(upper) RETURNING *)
                 INSERT INTO \(unescaped: table) SELECT * FROM moved

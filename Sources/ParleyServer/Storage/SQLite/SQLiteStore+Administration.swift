@@ -4,20 +4,24 @@ internal import GRDB
 extension SQLiteStore {
     public func createInvite(_ invite: StoredInvite) async throws {
         try await database.write { db in
-            try db.execute(sql: "INSERT INTO invites (token_hash, uses_left, expires, created) VALUES (?, ?, ?, ?)",
-                           arguments: [Data(invite.tokenHash), invite.usesLeft, Int64(clamping: invite.expires), Int64(clamping: invite.created)])
+            try db.execute(
+                sql: "INSERT INTO invites (token_hash, uses_left, expires, created) VALUES (?, ?, ?, ?)",
+                arguments: [Data(invite.tokenHash), invite.usesLeft, Int64(clamping: invite.expires), Int64(clamping: invite.created)])
         }
     }
 
     public func accountSummaries(after: String?, limit: Int) async throws -> [AccountSummary] {
         try await database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT a.id, a.username, a.created, a.disabled, (SELECT count(*) FROM devices d WHERE d.account_id = a.id) AS devices
-                FROM accounts a WHERE a.id > ? ORDER BY a.id LIMIT ?
-                """, arguments: [after ?? "", max(limit, 0)]
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT a.id, a.username, a.created, a.disabled, (SELECT count(*) FROM devices d WHERE d.account_id = a.id) AS devices
+                    FROM accounts a WHERE a.id > ? ORDER BY a.id LIMIT ?
+                    """, arguments: [after ?? "", max(limit, 0)]
             ).map { row in
-                AccountSummary(id: row["id"], username: row["username"], devices: row["devices"],
-                               created: UInt64(max(row["created"] as Int64, 0)), disabled: (row["disabled"] as Int64) != 0)
+                AccountSummary(
+                    id: row["id"], username: row["username"], devices: row["devices"],
+                    created: UInt64(max(row["created"] as Int64, 0)), disabled: (row["disabled"] as Int64) != 0)
             }
         }
     }

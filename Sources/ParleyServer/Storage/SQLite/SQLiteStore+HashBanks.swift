@@ -10,11 +10,13 @@ extension SQLiteStore {
             let placeholders = Array(repeating: "?", count: hashes.count).joined(separator: ",")
             var arguments = StatementArguments(hashes.map { Data($0) })
             arguments += [Int64(clamping: now)]
-            let rows = try Row.fetchCursor(db, sql: """
-                SELECT bank, hash FROM dcd_hashes
-                WHERE bank IN ('blocked', 'seen') AND hash IN (\(placeholders)) AND (expires IS NULL OR expires > ?)
-                ORDER BY bank
-                """, arguments: arguments)
+            let rows = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT bank, hash FROM dcd_hashes
+                    WHERE bank IN ('blocked', 'seen') AND hash IN (\(placeholders)) AND (expires IS NULL OR expires > ?)
+                    ORDER BY bank
+                    """, arguments: arguments)
             while let row = try rows.next() {
                 found[Array(row["hash"] as Data), default: []].append(row["bank"])
             }
@@ -24,10 +26,11 @@ extension SQLiteStore {
 
     public func storeHash(_ hash: [UInt8], bank: String, now: UInt64, expires: UInt64?) async throws {
         try await database.write { db in
-            try db.execute(sql: """
-                INSERT INTO dcd_hashes (bank, hash, added, expires) VALUES (?, ?, ?, ?)
-                ON CONFLICT (bank, hash) DO UPDATE SET expires = excluded.expires
-                """, arguments: [bank, Data(hash), Int64(clamping: now), expires.map { Int64(clamping: $0) }])
+            try db.execute(
+                sql: """
+                    INSERT INTO dcd_hashes (bank, hash, added, expires) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (bank, hash) DO UPDATE SET expires = excluded.expires
+                    """, arguments: [bank, Data(hash), Int64(clamping: now), expires.map { Int64(clamping: $0) }])
         }
     }
 
@@ -65,9 +68,11 @@ extension SQLiteStore {
 
     public func createImportJob(_ job: HashImportJob) async throws {
         try await database.write { db in
-            try db.execute(sql: """
-                INSERT INTO dcd_import_jobs (id, bank, state, file_bytes, created, updated) VALUES (?, ?, ?, ?, ?, ?)
-                """, arguments: [job.id, job.bank, job.state, job.fileBytes, Int64(clamping: job.created), Int64(clamping: job.updated)])
+            try db.execute(
+                sql: """
+                    INSERT INTO dcd_import_jobs (id, bank, state, file_bytes, created, updated) VALUES (?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [job.id, job.bank, job.state, job.fileBytes, Int64(clamping: job.created), Int64(clamping: job.updated)])
         }
     }
 
@@ -94,21 +99,28 @@ extension SQLiteStore {
                 inserted += db.changesCount
             }
             let errors = try Self.importErrors(of: jobId, appending: progress.newErrors, db)
-            try db.execute(sql: """
-                UPDATE dcd_import_jobs SET state = 'running', resume_offset = ?, lines = ?, invalid = ?, errors = ?,
-                    imported = imported + ?, duplicates = duplicates + ?, updated = ?
-                WHERE id = ?
-                """, arguments: [progress.offset, progress.lines, progress.invalid, errors, inserted, hashes.count - inserted,
-                                 Int64(clamping: now), jobId])
+            try db.execute(
+                sql: """
+                    UPDATE dcd_import_jobs SET state = 'running', resume_offset = ?, lines = ?, invalid = ?, errors = ?,
+                        imported = imported + ?, duplicates = duplicates + ?, updated = ?
+                    WHERE id = ?
+                    """,
+                arguments: [
+                    progress.offset, progress.lines, progress.invalid, errors, inserted, hashes.count - inserted,
+                    Int64(clamping: now), jobId,
+                ])
             return inserted
         }
     }
 
     public func finishImportJob(id: String, state: String, error: String?, now: UInt64) async throws {
         try await database.write { db in
-            try db.execute(sql: "UPDATE dcd_import_jobs SET state = ?, errors = ?, updated = ? WHERE id = ?",
-                           arguments: [state, try Self.importErrors(of: id, appending: error.map { [$0] } ?? [], db),
-                                       Int64(clamping: now), id])
+            try db.execute(
+                sql: "UPDATE dcd_import_jobs SET state = ?, errors = ?, updated = ? WHERE id = ?",
+                arguments: [
+                    state, try Self.importErrors(of: id, appending: error.map { [$0] } ?? [], db),
+                    Int64(clamping: now), id,
+                ])
         }
     }
 

@@ -4,14 +4,16 @@ internal import GRDB
 extension SQLiteStore {
     public func storeLinkCode(hash: [UInt8], accountId: String, expires: UInt64) async throws {
         try await database.write { db in
-            try db.execute(sql: "INSERT INTO link_codes (code_hash, account_id, expires) VALUES (?, ?, ?)",
-                           arguments: [Data(hash), accountId, Int64(expires)])
+            try db.execute(
+                sql: "INSERT INTO link_codes (code_hash, account_id, expires) VALUES (?, ?, ?)",
+                arguments: [Data(hash), accountId, Int64(expires)])
         }
     }
 
     public func isLinkCodeValid(hash: [UInt8], now: UInt64) async throws -> Bool {
         try await database.read { db in
-            try Bool.fetchOne(db, sql: "SELECT 1 FROM link_codes WHERE code_hash = ? AND expires > ?", arguments: [Data(hash), Int64(now)]) ?? false
+            try Bool.fetchOne(db, sql: "SELECT 1 FROM link_codes WHERE code_hash = ? AND expires > ?", arguments: [Data(hash), Int64(now)])
+                ?? false
         }
     }
 
@@ -30,8 +32,10 @@ extension SQLiteStore {
         let outcome: LinkOutcome
         do {
             outcome = try await database.write { db -> LinkOutcome in
-                guard let accountId = try String.fetchOne(
-                    db, sql: "SELECT account_id FROM link_codes WHERE code_hash = ? AND expires > ?", arguments: [Data(codeHash), Int64(now)])
+                guard
+                    let accountId = try String.fetchOne(
+                        db, sql: "SELECT account_id FROM link_codes WHERE code_hash = ? AND expires > ?",
+                        arguments: [Data(codeHash), Int64(now)])
                 else { return .invalidCode }
                 let ids = try Int64.fetchAll(db, sql: "SELECT device_id FROM devices WHERE account_id = ?", arguments: [accountId])
                 guard ids.count < maximumDevices, let deviceId = DeviceIdAllocation.lowestFree(taken: ids) else { return .tooManyDevices }
@@ -49,8 +53,9 @@ extension SQLiteStore {
 
     public func storeProvisioningMessage(address: String, body: [UInt8], expires: UInt64) async throws -> Bool {
         try await database.write { db in
-            try db.execute(sql: "INSERT INTO provisioning_messages (address, body, expires) VALUES (?, ?, ?) ON CONFLICT (address) DO NOTHING",
-                           arguments: [address, Data(body), Int64(expires)])
+            try db.execute(
+                sql: "INSERT INTO provisioning_messages (address, body, expires) VALUES (?, ?, ?) ON CONFLICT (address) DO NOTHING",
+                arguments: [address, Data(body), Int64(expires)])
             return db.changesCount > 0
         }
     }
@@ -62,8 +67,9 @@ extension SQLiteStore {
         }
         guard present else { return nil }
         return try await database.write { db in
-            guard let body = try Data.fetchOne(
-                db, sql: "SELECT body FROM provisioning_messages WHERE address = ? AND expires > ?", arguments: [address, Int64(now)])
+            guard
+                let body = try Data.fetchOne(
+                    db, sql: "SELECT body FROM provisioning_messages WHERE address = ? AND expires > ?", arguments: [address, Int64(now)])
             else { return nil }
             try db.execute(sql: "DELETE FROM provisioning_messages WHERE address = ?", arguments: [address])
             return Array(body)

@@ -4,19 +4,23 @@ internal import GRDB
 extension SQLiteStore {
     public func storeSends(_ sends: [StoredSend]) async throws -> [Bool] {
         try await database.write { db in
-            let insert = try db.cachedStatement(sql: """
-                INSERT INTO mailbox (guid, account_id, device_id, source_account_id, source_device_id, type, content,
-                                     timestamp, server_timestamp) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
-            let record = try db.cachedStatement(sql: """
-                INSERT INTO idempotency_records (scope, key, fingerprint, server_timestamp) VALUES (?, ?, ?, ?)
-                ON CONFLICT DO NOTHING
-                """)
+            let insert = try db.cachedStatement(
+                sql: """
+                    INSERT INTO mailbox (guid, account_id, device_id, source_account_id, source_device_id, type, content,
+                                         timestamp, server_timestamp) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """)
+            let record = try db.cachedStatement(
+                sql: """
+                    INSERT INTO idempotency_records (scope, key, fingerprint, server_timestamp) VALUES (?, ?, ?, ?)
+                    ON CONFLICT DO NOTHING
+                    """)
             var stored = Self.firstOfEachKey(sends)
             for (index, send) in sends.enumerated() where stored[index] {
                 if let idempotency = send.idempotency {
-                    try record.execute(arguments: [idempotency.scope, idempotency.key, idempotency.fingerprint,
-                                                   Int64(idempotency.serverTimestamp)])
+                    try record.execute(arguments: [
+                        idempotency.scope, idempotency.key, idempotency.fingerprint,
+                        Int64(idempotency.serverTimestamp),
+                    ])
                     guard db.changesCount == 1 else {
                         stored[index] = false
                         continue
@@ -24,9 +28,11 @@ extension SQLiteStore {
                 }
                 for envelope in send.envelopes {
                     try insert.execute(
-                        arguments: [envelope.guid, envelope.accountId, Int64(envelope.deviceId), envelope.sourceAccountId,
-                                    envelope.sourceDeviceId.map { Int64($0) }, Int64(envelope.type), Data(envelope.content),
-                                    Int64(envelope.timestamp), Int64(envelope.serverTimestamp)])
+                        arguments: [
+                            envelope.guid, envelope.accountId, Int64(envelope.deviceId), envelope.sourceAccountId,
+                            envelope.sourceDeviceId.map { Int64($0) }, Int64(envelope.type), Data(envelope.content),
+                            Int64(envelope.timestamp), Int64(envelope.serverTimestamp),
+                        ])
                 }
             }
             return stored
@@ -35,10 +41,13 @@ extension SQLiteStore {
 
     public func idempotencyRecord(scope: String, key: String) async throws -> IdempotencyRecord? {
         try await database.read { db in
-            try Row.fetchOne(db, sql: "SELECT fingerprint, server_timestamp FROM idempotency_records WHERE scope = ? AND key = ?",
-                             arguments: [scope, key]).map { row in
-                IdempotencyRecord(scope: scope, key: key, fingerprint: row["fingerprint"],
-                                  serverTimestamp: UInt64(clamping: row["server_timestamp"] as Int64))
+            try Row.fetchOne(
+                db, sql: "SELECT fingerprint, server_timestamp FROM idempotency_records WHERE scope = ? AND key = ?",
+                arguments: [scope, key]
+            ).map { row in
+                IdempotencyRecord(
+                    scope: scope, key: key, fingerprint: row["fingerprint"],
+                    serverTimestamp: UInt64(clamping: row["server_timestamp"] as Int64))
             }
         }
     }
@@ -53,7 +62,8 @@ extension SQLiteStore {
     public func pendingEnvelopes(accountId: String, deviceId: UInt32, notBefore: UInt64, limit: Int) async throws -> [StoredEnvelope] {
         try await database.read { db in
             try Row.fetchAll(
-                db, sql: """
+                db,
+                sql: """
                     SELECT * FROM mailbox WHERE account_id = ? AND device_id = ? AND server_timestamp >= ?
                     ORDER BY server_timestamp, rowid LIMIT ?
                     """, arguments: [accountId, Int64(deviceId), Int64(notBefore), limit]
@@ -70,8 +80,9 @@ extension SQLiteStore {
 
     public func deleteEnvelope(guid: String, accountId: String, deviceId: UInt32) async throws -> Bool {
         try await database.write { db in
-            try db.execute(sql: "DELETE FROM mailbox WHERE guid = ? AND account_id = ? AND device_id = ?",
-                           arguments: [guid, accountId, Int64(deviceId)])
+            try db.execute(
+                sql: "DELETE FROM mailbox WHERE guid = ? AND account_id = ? AND device_id = ?",
+                arguments: [guid, accountId, Int64(deviceId)])
             return db.changesCount > 0
         }
     }
