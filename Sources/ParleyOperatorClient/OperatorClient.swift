@@ -88,16 +88,20 @@ public struct OperatorClient: Sendable {
         return request
     }
 
-    /// The answer's body (at most 1 MiB) when its status is one of `expecting`.
+    /// The answer's body (at most 32 MiB) when its status is one of `expecting`.
     private func execute(_ request: HTTPClientRequest, expecting: Set<Int>, timeout: TimeAmount = .seconds(30)) async throws -> Data {
-        let status: Int
+        let response: HTTPClientResponse
+        do {
+            response = try await http.execute(request, timeout: timeout)
+        } catch {
+            throw OperatorClientError.transport("\(baseURL): \(Self.reason(error))")
+        }
+        let status = Int(response.status.code)
         let data: Data
         do {
-            let response = try await http.execute(request, timeout: timeout)
-            status = Int(response.status.code)
-            data = Data((try await response.body.collect(upTo: 1024 * 1024)).readableBytesView)
+            data = Data((try await response.body.collect(upTo: 32 * 1024 * 1024)).readableBytesView)
         } catch {
-            throw OperatorClientError.transport("\(baseURL): \(error)")
+            throw OperatorClientError.malformedResponse("the answer did not arrive whole (\(error))")
         }
         guard expecting.contains(status) else {
             throw OperatorClientError.rejected(status: status, body: try? JSONDecoder().decode(APIErrorBody.self, from: data))
@@ -109,6 +113,25 @@ public struct OperatorClient: Sendable {
         do { return try JSONDecoder().decode(T.self, from: data) } catch {
             throw OperatorClientError.malformedResponse("\(T.self): \(error)")
         }
+    }
+
+    /// Why a request got no answer, in words an operator can act on.
+    static func reason(_ error: any Error) -> String {
+        if let failure = error as? HTTPClientError {
+            switch failure {
+            case .connectTimeout: return "no connection in time (is it running, and is the address right?)"
+            case .readTimeout, .deadlineExceeded: return "it did not answer in time"
+            case .remoteConnectionClosed: return "it closed the connection"
+            default: break
+            }
+        }
+        let text = String(describing: error).lowercased()
+        if text.contains("connection refused") { return "the connection was refused (is it running?)" }
+        if text.contains("name or service not known") || text.contains("no address") { return "its host name does not resolve" }
+        if text.contains("certificate") || text.contains("handshake") || text.contains("tls") {
+            return "the TLS connection failed (a certificate the system does not trust?)"
+        }
+        return "the connection failed (\(error))"
     }
 
     /// `text` as one percent-encoded path segment.

@@ -13,10 +13,10 @@ public enum OperatorClientError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .rejected(let status, let body?): return "the server refused (\(status) \(body.code)): \(body.message)"
-        case .rejected(let status, nil): return "the server answered \(status)"
-        case .malformedResponse(let detail): return "the server's answer did not decode: \(detail)"
-        case .transport(let detail): return "the server could not be reached: \(detail)"
+        case .rejected(let status, let body?): return "server refused (\(status) \(body.code)): \(body.message)"
+        case .rejected(let status, nil): return "server refused with status \(status)"
+        case .malformedResponse(let detail): return "unexpected answer from the server: \(detail)"
+        case .transport(let detail): return "cannot reach the server: \(detail)"
         case .unreadableFile(let path): return "cannot read \(path)"
         }
     }

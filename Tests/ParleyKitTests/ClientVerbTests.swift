@@ -58,7 +58,7 @@ import Testing
                 #expect(busy.status == .queued && busy.jobs.deferred == 2)
                 let flushed = try await alice.sendQueued()
                 #expect(flushed.completed >= 2 && flushed.failed == 0)
-                #expect(try alice.report(ofMessage: try #require(busy.messageId), jobs: flushed).status == .sent)
+                #expect(alice.report(ofMessage: try #require(busy.messageId), jobs: flushed).status == .sent)
 
                 // An act: sent, then one the server refuses for good, which is also an event.
                 #expect(try await alice.react("👍", to: messageId).status == .sent)
@@ -132,6 +132,56 @@ import Testing
             // A member's unknown name fails the change before anything changes.
             await #expect(throws: ParleyError.self) { try await alice.updateGroup(groupId, title: "never", adding: ["nobody-such"]) }
             #expect(try alice.group(id: groupId)?.title == "Trip 2")
+        }
+    }
+
+    @Test func aGroupChangeReportsItsOwnJobsNotThePass() async throws {
+        try await TestServer.run { server in
+            try await HostileServer.run(inFrontOf: server) { hostile in
+                let alice = try server.client("alice", via: hostile.baseURL)
+                let bob = try server.client("bob")
+                try await alice.register(username: "alice")
+                let bobId = try await bob.register(username: "bob").accountId
+                let (groupId, created) = try await alice.createGroup(title: "A", members: [bobId])
+                #expect(created.status == .sent && created.timestamp != nil)
+                // The server busy: the change waits, and says so.
+                hostile.on("PUT", "/v1/messages/", .answer(status: 503, body: Array(#"{"code":"unavailable","message":"later"}"#.utf8)))
+                #expect(try await alice.updateGroup(groupId, title: "B").status == .queued)
+                let queuedChange = try await alice.updateGroup(groupId, title: "B2", attempt: .queueOnly)
+                #expect(queuedChange.status == .queued)
+                #expect(try alice.isQueued(actSentAt: try #require(queuedChange.timestamp), groupChange: true))
+                #expect(try await alice.sendQueued().failed == 0)
+                #expect(try !alice.isQueued(actSentAt: try #require(queuedChange.timestamp), groupChange: true))
+                _ = try await bob.receive()
+                #expect(try bob.group(id: groupId)?.title == "B2")
+                // Another job failing in the same pass is not this change's failure.
+                hostile.on("PUT", "/v1/messages/", .answer(status: 400, body: Array(#"{"code":"bad_request","message":"no"}"#.utf8)))
+                try await alice.send(MessageDraft(body: "refused"), to: .person(bobId), attempt: .queueOnly)
+                let renamed = try await alice.updateGroup(groupId, title: "C")
+                #expect(renamed.status == .sent && renamed.jobs.failed == 1)
+                // Nothing to change: nothing queued, nothing to wait for.
+                let unchanged = try await alice.updateGroup(groupId, title: "C")
+                #expect(unchanged.status == .sent && unchanged.timestamp == nil)
+            }
+        }
+    }
+
+    @Test func eventStreamsEndWhenTheClientShutsDown() async throws {
+        try await TestServer.run { server in
+            let alice = try server.client("alice")
+            let events = alice.events()
+            let reading = Task { for await _ in events {} }
+            await alice.shutdown()
+            let ended = await Self.collect(
+                AsyncStream { continuation in
+                    Task {
+                        await reading.value
+                        continuation.yield(.connection(up: false))
+                        continuation.finish()
+                    }
+                }
+            ) { !$0.isEmpty }
+            #expect(!ended.isEmpty, "the for-await loop over events() ended")
         }
     }
 

@@ -9,24 +9,15 @@ struct ListenCommand: AsyncParsableCommand {
 
     func run() async throws {
         let output = Output(json: options.json)
+        // Each outcome is printed before the next envelope is read: a slow reader of the output slows receiving and
+        // loses nothing (``ParleyClient/events()`` would keep only the newest events for it).
         try await AccountContext.with(options) { client in
-            // Subscribed before the socket opens: nothing it receives is missed.
-            let events = client.events()
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await client.listen() }
-                group.addTask {
-                    for await event in events { Self.show(event, of: client, on: output) }
-                }
-                // `listen` ends only by failing or being cancelled; the event loop ends with it.
-                try await group.next()
-                group.cancelAll()
-            }
+            try await client.listen { outcome in Self.show(outcome, of: client, on: output) }
         }
     }
 
-    /// One event as a line: a message stored, someone typing (other events are not shown).
-    static func show(_ event: ClientEvent, of client: ParleyClient, on output: Output) {
-        guard case .received(let outcome) = event else { return }
+    /// One outcome as a line: a message stored, someone typing (other outcomes are not shown).
+    static func show(_ outcome: ReceiveOutcome, of client: ParleyClient, on output: Output) {
         switch outcome {
         case .stored(let id):
             guard let message = try? client.message(id: id) else { return }

@@ -139,13 +139,15 @@ struct DaemonSession: Sendable {
                 "failed": report.status == .failed ? 1 : 0,
             ])
         case "receive":
-            let received = try await client.receive(attempt: .dueJobs)
+            // Keys are `listen`'s to look after; what is queued goes after every client has heard what came.
+            let received = try await client.receive(attempt: .queueOnly, maintainingKeys: false)
             // What this drain stored, the socket's `listen` will not see again: every client hears of it from here, and
             // of the acts each message released, right after it.
             for outcome in received.outcomes {
                 accounts.announce(outcome, of: account)
                 await pace()
             }
+            try await client.sendQueued(attempt: .dueJobs)
             return AnyEncodable(["received": received.envelopes.count])
         case "conversations":
             return AnyEncodable(try client.conversations())

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The verbs that change groups: each applies the change here, queues it 1:1 to everyone in the group before or after
-/// it, then goes as far as the caller's ``DeliveryAttempt`` asks.
+/// it, then goes as far as the caller's ``DeliveryAttempt`` asks, and reports where its own changes stand.
 extension ParleyClient {
     /// Creates a group of this account and `members` (account ids or usernames) titled `title`; returns its id with
     /// the report. Every member learns of it 1:1; messages then go out with Sender Keys.
@@ -11,8 +11,8 @@ extension ParleyClient {
         id: Data, report: SendReport
     ) {
         let accountIds = try await resolve(people: members)
-        let id = try sender.createGroup(title: title, members: accountIds)
-        return (id, try await settleGroupChange(attempt: attempt))
+        let (id, timestamp) = try sender.makeGroup(title: title, members: accountIds)
+        return (id, try await settle(sentAt: [timestamp], groupChanges: true, attempt: attempt))
     }
 
     /// Changes group `groupId`: a new title, members added (account ids or usernames), members removed — one call, each
@@ -26,17 +26,18 @@ extension ParleyClient {
     ) async throws -> SendReport {
         let added = try await resolve(people: adding)
         let removed = try await resolve(people: removing)
-        if let title { try sender.renameGroup(groupId, to: title) }
-        if !added.isEmpty { try sender.addMembers(added, to: groupId) }
-        if !removed.isEmpty { try sender.removeMembers(removed, from: groupId) }
-        return try await settleGroupChange(attempt: attempt)
+        var changes: [UInt64?] = []
+        if let title { changes.append(try sender.renameGroup(groupId, to: title)) }
+        if !added.isEmpty { changes.append(try sender.addMembers(added, to: groupId)) }
+        if !removed.isEmpty { changes.append(try sender.removeMembers(removed, from: groupId)) }
+        return try await settle(sentAt: changes.compactMap { $0 }, groupChanges: true, attempt: attempt)
     }
 
     /// Leaves group `groupId`: the others remove this account and stop sending it anything.
     @discardableResult
     public func leaveGroup(_ groupId: Data, attempt: DeliveryAttempt = .dueJobs) async throws -> SendReport {
-        try sender.leaveGroup(groupId)
-        return try await settleGroupChange(attempt: attempt)
+        let change = try sender.leaveGroup(groupId)
+        return try await settle(sentAt: change.map { [$0] } ?? [], groupChanges: true, attempt: attempt)
     }
 
     /// The account ids of `people` (account ids or usernames), each looked up once, in order.
@@ -44,12 +45,5 @@ extension ParleyClient {
         var ids: [String] = []
         for person in people { ids.append(try await resolve(person)) }
         return ids
-    }
-
-    /// A pass over the queue as `attempt` says, reported from what it did: a group change goes out as several jobs.
-    private func settleGroupChange(attempt: DeliveryAttempt) async throws -> SendReport {
-        let jobs = try await runJobs(for: attempt)
-        let status: SendReport.Status = jobs.failed > 0 ? .failed : jobs.deferred > 0 || attempt == .queueOnly ? .queued : .sent
-        return SendReport(status: status, jobs: jobs)
     }
 }

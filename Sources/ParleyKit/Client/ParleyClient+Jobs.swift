@@ -11,8 +11,8 @@ extension ParleyClient {
     /// ``MessageSender/react(_:to:remove:)``, ``MessageSender/edit(_:body:mentions:)`` and
     /// ``MessageSender/deleteForEveryone(_:)`` return) is still queued: not sent yet, it goes out when the server can be
     /// reached. Whichever pass ran it — this caller's ``runJobs(includingWaiting:uploadProgress:)`` or `listen`'s.
-    func isQueued(actSentAt timestamp: UInt64) throws -> Bool {
-        try database.read { db in try JobQueue.holdsContent(sentAt: timestamp, db) }
+    func isQueued(actSentAt timestamp: UInt64, groupChange: Bool = false) throws -> Bool {
+        try database.read { db in try JobQueue.holdsContent(sentAt: timestamp, groupChanges: groupChange, db) }
     }
 
     /// Whether the act sent at `timestamp` was given up on (a refusal that is not the server being busy or away, or

@@ -46,8 +46,9 @@ extension ParleyClient {
         return client
     }
 
-    /// Finishes background work (hashes stored after sends) and closes the HTTP connections a client made by
-    /// ``open(accountDirectory:server:passphrase:contentDetection:logger:)`` owns.
+    /// Finishes background work (hashes stored after sends), closes the HTTP connections a client made by
+    /// ``open(accountDirectory:server:passphrase:contentDetection:logger:)`` owns, and ends every ``events()``
+    /// subscription.
     public func shutdown() async {
         await contentDetection.waitForBackgroundWork()
         staging.close()
@@ -56,6 +57,7 @@ extension ParleyClient {
             return pools
         }
         for pool in pools { try? await pool.shutdown() }
+        eventHub.finishAll()
     }
 
     /// The account id a recipient names: an account id as is, a contact's username from this device's database

@@ -16,7 +16,7 @@ extension ParleyClient {
     ) async throws -> SendReport {
         let id = try await enqueue(draft, to: recipient)
         let jobs = try await runJobs(for: attempt, uploadProgress: uploadProgress)
-        return try report(ofMessage: id, jobs: jobs)
+        return report(ofMessage: id, jobs: jobs)
     }
 
     /// Sends what is queued — messages, acts, receipts, retries — as `attempt` says (``DeliveryAttempt/everything``:
@@ -117,21 +117,32 @@ extension ParleyClient {
     }
 
     /// Where message `id` stands after `jobs`.
-    func report(ofMessage id: Int64, jobs: JobReport) throws -> SendReport {
-        let message = try message(id: id)
+    /// The message is queued whatever happens here: a row that cannot be read now reports it queued, never an error
+    /// that would make a caller think nothing was.
+    func report(ofMessage id: Int64, jobs: JobReport) -> SendReport {
+        let message = try? message(id: id)
         let status: SendReport.Status =
             switch message?.status {
             case .sent, .delivered, .read: .sent
             case .failed: .failed
             default: .queued
             }
-        return SendReport(messageId: id, timestamp: message?.timestamp, status: status, failure: try failure(ofMessage: id), jobs: jobs)
+        return SendReport(
+            messageId: id, timestamp: message?.timestamp, status: status, failure: (try? failure(ofMessage: id)) ?? nil, jobs: jobs)
     }
 
-    /// Runs the queue as `attempt` says for the act (reaction, edit, delete, timer, group change) sent at `timestamp`,
-    /// and reports where it stands, whichever pass ran it — this one's or `listen`'s. A pass takes at most 50 jobs:
-    /// more passes while the act waits behind others and they get through (at most 20).
+    /// Runs the queue as `attempt` says for the act (reaction, edit, delete, timer) sent at `timestamp`, and reports
+    /// where it stands, whichever pass ran it — this one's or `listen`'s.
     func settleAct(sentAt timestamp: UInt64, attempt: DeliveryAttempt) async throws -> SendReport {
+        try await settle(sentAt: [timestamp], groupChanges: false, attempt: attempt)
+    }
+
+    /// Runs the queue as `attempt` says for the content sent at `timestamps` (acts, or with `groupChanges` the group
+    /// changes one verb made), and reports where they stand together: failed if one was given up on, queued while one
+    /// waits, else sent. A pass takes at most 50 jobs: more passes while they wait behind others that get through (at
+    /// most 20).
+    func settle(sentAt timestamps: [UInt64], groupChanges: Bool, attempt: DeliveryAttempt) async throws -> SendReport {
+        func waiting() throws -> Bool { try timestamps.contains { try isQueued(actSentAt: $0, groupChange: groupChanges) } }
         var jobs = JobReport()
         if attempt != .queueOnly {
             var passes = 0
@@ -140,9 +151,9 @@ extension ParleyClient {
                 jobs.add(pass)
                 passes += 1
                 if pass.completed == 0 { break }
-            } while try passes < 20 && isQueued(actSentAt: timestamp)
+            } while try passes < 20 && waiting()
         }
-        let status: SendReport.Status = actFailed(sentAt: timestamp) ? .failed : try isQueued(actSentAt: timestamp) ? .queued : .sent
-        return SendReport(timestamp: timestamp, status: status, jobs: jobs)
+        let status: SendReport.Status = timestamps.contains(where: actFailed(sentAt:)) ? .failed : try waiting() ? .queued : .sent
+        return SendReport(timestamp: timestamps.last, status: status, jobs: jobs)
     }
 }

@@ -118,12 +118,13 @@ public final class ParleyClient: Sendable {
 
     /// Receives once over HTTP: drains the mailbox (each envelope committed before it is acknowledged), then sends what
     /// is queued as `attempt` says (receipts, and — with ``DeliveryAttempt/everything`` — whatever waits out a backoff:
-    /// the server answered, so it may be back), then looks after this device's keys (refills one-time keys, rotates the
-    /// signed prekey; best effort).
-    public func receive(attempt: DeliveryAttempt = .everything) async throws -> ReceiveReport {
+    /// the server answered, so it may be back), then, when `maintainingKeys`, looks after this device's keys (refills
+    /// one-time keys, rotates the signed prekey; best effort). A front door that polls often (the daemon's `receive`)
+    /// passes `false`: `listen` looks after the keys.
+    public func receive(attempt: DeliveryAttempt = .everything, maintainingKeys: Bool = true) async throws -> ReceiveReport {
         let envelopes = try await drainMailbox()
         let jobs = try await runJobs(for: attempt)
-        _ = try? await maintainKeys()
+        if maintainingKeys { _ = try? await maintainKeys() }
         return ReceiveReport(envelopes: envelopes, jobs: jobs)
     }
 
@@ -142,8 +143,9 @@ public final class ParleyClient: Sendable {
                 let result = try await receiver.receive(envelope)
                 let record = ReceivedEnvelope(outcome: result.outcome, released: result.released)
                 received.append(record)
-                try await api.acknowledge(envelope.guid, as: credentials)
+                // Told as soon as it is committed: an acknowledgement that fails brings it back only as a duplicate.
                 for outcome in record.outcomes { publish(outcome) }
+                try await api.acknowledge(envelope.guid, as: credentials)
             }
             if !page.more || !fresh { break }
         }
@@ -220,13 +222,14 @@ public final class ParleyClient: Sendable {
                     case .envelope:
                         guard let envelope = frame.envelope else { return true }
                         let received = try await receiver.receive(envelope)
+                        // Acts that arrived before the message they concern, heard of now that it is here.
+                        let outcomes = [received.outcome] + received.released.map(ReceiveOutcome.acted)
+                        // Subscribers hear of it once it is committed (an acknowledgement that fails brings it back
+                        // only as a duplicate); `onOutcome` after the acknowledgement, as before.
+                        for outcome in outcomes { self.publish(outcome) }
                         try await writer.acknowledge(envelope.guid)
                         self.note(received.outcome)
-                        // Acts that arrived before the message they concern, heard of now that it is here.
-                        for outcome in [received.outcome] + received.released.map(ReceiveOutcome.acted) {
-                            self.publish(outcome)
-                            await onOutcome(outcome)
-                        }
+                        for outcome in outcomes { await onOutcome(outcome) }
                     case .ephemeral:
                         guard let event = frame.ephemeral else { return true }
                         let outcome = try await receiver.process(event)

@@ -9,7 +9,8 @@ final class ClientEvents: Sendable {
     /// The subscribers' continuations, by subscription.
     private let subscribers = Mutex<[UUID: AsyncStream<ClientEvent>.Continuation]>([:])
 
-    /// A new subscription: it ends when the stream is released or its consumer's task is cancelled.
+    /// A new subscription: it ends when the stream is released, its consumer's task is cancelled, or the client shuts
+    /// down (``finishAll()``) or is released.
     func subscribe() -> AsyncStream<ClientEvent> {
         let id = UUID()
         let (stream, continuation) = AsyncStream.makeStream(of: ClientEvent.self, bufferingPolicy: .bufferingNewest(Self.bufferLimit))
@@ -24,6 +25,13 @@ final class ClientEvents: Sendable {
     func publish(_ event: ClientEvent) {
         for continuation in subscribers.withLock({ Array($0.values) }) { continuation.yield(event) }
     }
+
+    /// Ends every subscription: their `for await` loops finish.
+    func finishAll() {
+        for continuation in subscribers.withLock({ Array($0.values) }) { continuation.finish() }
+    }
+
+    deinit { finishAll() }
 
     /// How many subscribers there are now.
     var count: Int { subscribers.withLock { $0.count } }

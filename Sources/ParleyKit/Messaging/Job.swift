@@ -98,13 +98,15 @@ extension JobQueue {
         try retry(queued.id, attempts: queued.attempts, error: error, now: now, db)
     }
 
-    /// Whether the content job (a reaction, an edit, a delete, a timer change) sent at `timestamp` is still queued. Such
-    /// a job is queued at its own timestamp, so only the jobs created then are read.
-    static func holdsContent(sentAt timestamp: UInt64, _ db: StorageTransaction) throws -> Bool {
+    /// Whether the content job (a reaction, an edit, a delete, a timer change; with `groupChanges`, also a group change
+    /// this account made) sent at `timestamp` is still queued. Such a job is queued at its own timestamp, so only the
+    /// jobs created then are read.
+    static func holdsContent(sentAt timestamp: UInt64, groupChanges: Bool = false, _ db: StorageTransaction) throws -> Bool {
         try payloads(kind: "content", createdAt: timestamp, db).contains { payload in
             guard case .content(let job) = try? Job(kind: "content", payload: payload) else { return false }
-            // A group-state correction is content queued at the wall clock's time: never an act.
-            return job.timestamp == timestamp && job.message.group?.state == nil
+            // A group-state correction is content queued at the wall clock's time: never an act. (A correction queued in
+            // the very millisecond of a group change counts with it: that change's report then says queued a little long.)
+            return job.timestamp == timestamp && (groupChanges || job.message.group?.state == nil)
         }
     }
 }

@@ -5,6 +5,11 @@ extension MessageSender {
     /// learns of it 1:1; messages then go out with Sender Keys.
     @discardableResult
     public func createGroup(title: String, members: [String]) throws -> Data {
+        try makeGroup(title: title, members: members).id
+    }
+
+    /// ``createGroup(title:members:)``, with the timestamp its change was queued at (its jobs carry it).
+    func makeGroup(title: String, members: [String]) throws -> (id: Data, timestamp: UInt64) {
         var generator = SystemRandomNumberGenerator()
         let id = Data((0..<GroupContext.idLength).map { _ in UInt8.random(in: 0...255, using: &generator) })
         let timestamp = clock.next()
@@ -15,45 +20,51 @@ extension MessageSender {
                 GroupContext(id: id, revision: 1, state: GroupState(title: title, members: everyone)), previous: [], timestamp: timestamp,
                 db)
         }
-        return id
+        return (id, timestamp)
     }
 
-    /// Adds `accountIds` to group `groupId`.
-    public func addMembers(_ accountIds: [String], to groupId: Data) throws {
+    /// Adds `accountIds` to group `groupId`. Returns the change's timestamp (`nil` when nothing changed).
+    @discardableResult
+    public func addMembers(_ accountIds: [String], to groupId: Data) throws -> UInt64? {
         try updateGroup(groupId) { state in state.members += accountIds.filter { !state.members.contains($0) } }
     }
 
     /// Removes `accountIds` from group `groupId`: they learn of it, and every remaining member's next group
-    /// message starts a new sender key they do not get.
-    public func removeMembers(_ accountIds: [String], from groupId: Data) throws {
+    /// message starts a new sender key they do not get. Returns the change's timestamp (`nil` when nothing changed).
+    @discardableResult
+    public func removeMembers(_ accountIds: [String], from groupId: Data) throws -> UInt64? {
         try updateGroup(groupId) { state in state.members.removeAll { accountIds.contains($0) } }
     }
 
-    /// Renames group `groupId`.
-    public func renameGroup(_ groupId: Data, to title: String) throws {
+    /// Renames group `groupId`. Returns the change's timestamp (`nil` when nothing changed).
+    @discardableResult
+    public func renameGroup(_ groupId: Data, to title: String) throws -> UInt64? {
         try updateGroup(groupId) { state in state.title = title }
     }
 
-    /// Leaves group `groupId`: the others remove this account and stop sending it anything.
-    public func leaveGroup(_ groupId: Data) throws {
+    /// Leaves group `groupId`: the others remove this account and stop sending it anything. Returns the change's
+    /// timestamp.
+    @discardableResult
+    public func leaveGroup(_ groupId: Data) throws -> UInt64? {
         let me = try database.read(LocalAccount.credentials).accountId
-        try updateGroup(groupId) { state in state.members.removeAll { $0 == me } }
+        return try updateGroup(groupId) { state in state.members.removeAll { $0 == me } }
     }
 
-    private func updateGroup(_ groupId: Data, _ change: (inout GroupState) -> Void) throws {
+    private func updateGroup(_ groupId: Data, _ change: (inout GroupState) -> Void) throws -> UInt64? {
         let timestamp = clock.next()
-        try database.write { db in
+        return try database.write { db -> UInt64? in
             guard let group = try ThreadsTable.group(id: groupId, db) else { throw ParleyError.invalidArgument("no such group") }
             guard !group.left else { throw ParleyError.invalidArgument("this account is no longer a member of “\(group.title)”") }
             var state = GroupState(title: group.title, members: group.members)
             change(&state)
-            guard state != GroupState(title: group.title, members: group.members) else { return }
+            guard state != GroupState(title: group.title, members: group.members) else { return nil }
             guard group.revision < UInt32.max else {
                 throw ParleyError.invalidArgument("“\(group.title)” has no revision left to change it")
             }
             try changeGroup(
                 GroupContext(id: groupId, revision: group.revision + 1, state: state), previous: group.members,
                 timestamp: timestamp, db)
+            return timestamp
         }
     }
 
