@@ -35,7 +35,7 @@ public enum ParleyServerApplication {
         ProvisioningController(store: d.store, limits: d.limits, rateLimiter: d.rateLimiter).addRoutes(to: routes)
         KeyController(directory: d.keyDirectory, limits: d.limits).addRoutes(to: routes)
         MessageController(store: d.store, limits: d.limits, sender: d.sendService, metrics: d.metrics).addRoutes(to: routes)
-        socketController(d).addRoutes(to: routes)
+        SocketController.addRoutes(to: routes)
         AttachmentController(blobs: d.attachments, limits: d.limits, rateLimiter: d.rateLimiter, metrics: d.metrics)
             .addRoutes(to: routes)
         SenderCertificateController(settings: d.sealedSender).addRoutes(to: routes)
@@ -58,15 +58,17 @@ public enum ParleyServerApplication {
         return router
     }
 
-    /// The router that decides WebSocket upgrades on `GET /v1/websocket`.
-    public static func makeWebSocketRouter(_ dependencies: ServerDependencies) -> Router<BasicWebSocketRequestContext> {
-        let sockets = socketController(dependencies)
+    /// The router that decides WebSocket upgrades on `GET /v1/websocket`, from the tickets of `upgrades` (the
+    /// connection's upgrade filter authenticated the request and left one in it).
+    static func makeWebSocketRouter(_ dependencies: ServerDependencies, upgrades: VerifiedUpgrades) -> Router<BasicWebSocketRequestContext>
+    {
+        let sockets = socketController(dependencies, upgrades: upgrades)
         let router = Router(context: BasicWebSocketRequestContext.self)
         router.ws(RouterPath(APIRoutes.webSocket)) { request, _ in
-            await sockets.shouldUpgrade(request)
+            sockets.shouldUpgrade(request)
         } onUpgrade: { inbound, outbound, context in
             try await sockets.run(
-                inbound, outbound, authorization: context.request.headers[.authorization],
+                inbound, outbound, ticket: context.request.headers[SocketController.ticketField],
                 binaryFrames: SocketController.asksForBinaryFrames(context.request.uri.query), logger: context.logger)
         }
         return router
@@ -83,7 +85,9 @@ public enum ParleyServerApplication {
         let webSocket = WebSocketServerConfiguration(
             // Pings come from the event loop (WebSocketKeepAlive in GuardedServerChannel), not a task per socket.
             maxFrameSize: max(dependencies.limits.socketFrameBytes, 1 << 14), autoPing: .disabled, validateUTF8: true)
-        let webSocketResponder = makeWebSocketRouter(dependencies).buildResponder()
+        // A socket's credentials are checked once, by the connection's upgrade filter: its ticket carries the device.
+        let upgrades = VerifiedUpgrades()
+        let webSocketResponder = makeWebSocketRouter(dependencies, upgrades: upgrades).buildResponder()
         // Idle WebSockets are read from at every ping's pong: the read timeout spans at least three pings.
         var connectionLimits = dependencies.limits.connections
         connectionLimits.readTimeout = max(connectionLimits.readTimeout, keepAliveInterval * 3)
@@ -99,7 +103,9 @@ public enum ParleyServerApplication {
                     base: HTTP1WebSocketUpgradeChannel(
                         responder: responder, webSocketResponder: webSocketResponder, configuration: channel),
                     connections: connections,
-                    credentialsVerify: { authorization in (try? await authenticator.authenticate(authorization: authorization)) != nil },
+                    authenticateUpgrade: { authorization in
+                        (try? await authenticator.authenticate(authorization: authorization)).map(upgrades.issue(for:))
+                    },
                     keepAliveInterval: keepAliveInterval)
             },
             configuration: .init(address: .hostname(host, port: port), serverName: "parley-server"),
@@ -111,10 +117,9 @@ public enum ParleyServerApplication {
         return app
     }
 
-    private static func socketController(_ d: ServerDependencies) -> SocketController {
+    private static func socketController(_ d: ServerDependencies, upgrades: VerifiedUpgrades) -> SocketController {
         SocketController(
-            store: d.store, acknowledgements: d.acknowledgementWriter, authenticator: d.authenticator, hub: d.hub, limits: d.limits,
-            rateLimiter: d.rateLimiter,
-            metrics: d.metrics, sender: d.sendService)
+            store: d.store, acknowledgements: d.acknowledgementWriter, authenticator: d.authenticator, upgrades: upgrades, hub: d.hub,
+            limits: d.limits, rateLimiter: d.rateLimiter, metrics: d.metrics, sender: d.sendService)
     }
 }

@@ -48,7 +48,11 @@ struct PushOptions: ParsableArguments {
         help:
             "Accept Web Push endpoints at loopback, private and link-local addresses (a push service on your own network, tests) (environment: PARLEY_PUSH_ALLOW_PRIVATE_HOSTS=1)."
     )
-    var pushAllowPrivateHosts = environment["PARLEY_PUSH_ALLOW_PRIVATE_HOSTS"] == "1"
+    var pushAllowPrivateHosts = false
+
+    /// The flag or its environment variable. (A flag's default must be `false`: ArgumentParser refuses to start with a
+    /// flag that defaults to `true`, so the variable is read here, not as the default.)
+    var allowsPrivateHosts: Bool { pushAllowPrivateHosts || Self.environment["PARLEY_PUSH_ALLOW_PRIVATE_HOSTS"] == "1" }
 
     @Option(
         help:
@@ -90,7 +94,7 @@ struct PushOptions: ParsableArguments {
         }
         settings.trustRootsFile = value(pushCAFile, "PARLEY_PUSH_CA_FILE")
         settings.coalescingWindow = .seconds(pushWindowSeconds)
-        settings.allowsPrivateWebPushHosts = pushAllowPrivateHosts
+        settings.allowsPrivateWebPushHosts = allowsPrivateHosts
         return settings
     }
 

@@ -118,7 +118,10 @@ struct ServeCommand: AsyncParsableCommand {
     var dcdSeenTTLDays = Int(environment["PARLEY_DCD_SEEN_TTL_DAYS"] ?? "") ?? 90
 
     @Flag(help: "Strict duplicate detection: a hit in the seen bank blocks, not only counts (environment: PARLEY_DCD_STRICT=1).")
-    var dcdStrict = environment["PARLEY_DCD_STRICT"] == "1"
+    var dcdStrict = false
+
+    /// The flag or its environment variable (a flag's default must be `false`, so the variable is read here).
+    var strictSeen: Bool { dcdStrict || Self.environment["PARLEY_DCD_STRICT"] == "1" }
 
     @Option(help: "Wrong PINs after which a PIN backup is deleted (environment: PARLEY_BACKUP_MAX_FAILURES).")
     var backupMaxFailures = Int(environment["PARLEY_BACKUP_MAX_FAILURES"] ?? "") ?? 10
@@ -186,7 +189,7 @@ struct ServeCommand: AsyncParsableCommand {
         var contentDetection = ContentDetectionSettings(
             importDirectory: data.appendingPathComponent("dcd-imports"),
             decoyKey: try SecretKeyFile.load(at: data.appendingPathComponent("dcd-decoy.key")), operatorToken: resolvedOperatorToken)
-        contentDetection.strictSeen = dcdStrict
+        contentDetection.strictSeen = strictSeen
         contentDetection.seenLifetimeMilliseconds = UInt64(dcdSeenTTLDays) * 24 * 60 * 60 * 1000
         // Beside the database, never in it: a copy of the database alone cannot check a PIN guess.
         let backupKey = resolvedBackupKeyFile.map { URL(fileURLWithPath: $0) } ?? data.appendingPathComponent("backup-oprf.key")

@@ -32,13 +32,20 @@ import Testing
         }
     }
 
+    /// Alice behind `hostile`, Bob on the server itself, both registered.
+    static func aliceThrough(_ hostile: HostileServer, andBobOn server: TestServer) async throws
+        -> (alice: ParleyClient, bob: ParleyClient, bobId: String)
+    {
+        let alice = try server.client("alice", via: hostile.baseURL)
+        let bob = try server.client("bob")
+        try await alice.register(username: "alice")
+        return (alice, bob, try await bob.register(username: "bob").accountId)
+    }
+
     @Test func sendsAndActsReportSentQueuedOrFailedAndFailuresAreEvents() async throws {
         try await TestServer.run { server in
             try await HostileServer.run(inFrontOf: server) { hostile in
-                let alice = try server.client("alice", via: hostile.baseURL)
-                let bob = try server.client("bob")
-                try await alice.register(username: "alice")
-                let bobId = try await bob.register(username: "bob").accountId
+                let (alice, bob, bobId) = try await Self.aliceThrough(hostile, andBobOn: server)
                 let events = alice.events()
 
                 // A username is looked up, the message sent: the report says so and names it.
@@ -138,10 +145,7 @@ import Testing
     @Test func aGroupChangeReportsItsOwnJobsNotThePass() async throws {
         try await TestServer.run { server in
             try await HostileServer.run(inFrontOf: server) { hostile in
-                let alice = try server.client("alice", via: hostile.baseURL)
-                let bob = try server.client("bob")
-                try await alice.register(username: "alice")
-                let bobId = try await bob.register(username: "bob").accountId
+                let (alice, bob, bobId) = try await Self.aliceThrough(hostile, andBobOn: server)
                 let (groupId, created) = try await alice.createGroup(title: "A", members: [bobId])
                 #expect(created.status == .sent && created.timestamp != nil)
                 // The server busy: the change waits, and says so.
@@ -183,6 +187,20 @@ import Testing
             ) { !$0.isEmpty }
             #expect(!ended.isEmpty, "the for-await loop over events() ended")
         }
+    }
+
+    @Test func aServerURLWithoutASchemeIsRefusedBeforeAnythingIsMade() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-url-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for url in ["example.org:8080", "localhost", "http://", "ftp://example.org"] {
+            #expect(
+                throwsParleyError(
+                    { if case .invalidArgument(let text) = $0 { text.contains("http://") } else { false } },
+                    {
+                        try ParleyClient.open(accountDirectory: directory, server: url)
+                    }))
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory.path), "a refused URL leaves no account directory behind")
     }
 
     @Test func aSubscriberThatStopsReadingKeepsOnlyTheNewestEventsAndGoesWhenReleased() async throws {

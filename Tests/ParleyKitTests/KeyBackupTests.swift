@@ -86,6 +86,40 @@ import Testing
         }
     }
 
+    /// A restored account opens sealed messages: the restore fetches the server's trust root (the backup holds none),
+    /// and a device that lacks it — restored by an earlier version — fetches it before it receives anything. Before,
+    /// every sealed message after a restore was undecryptable, acknowledged and gone.
+    @Test func aRestoredAccountOpensSealedMessages() async throws {
+        try await TestServer.run(backup: Self.settings()) { server in
+            let phone = try server.client("phone")
+            let erin = try server.client("erin")
+            let dana = try await phone.register(username: "dana").accountId
+            try await erin.register(username: "erin")
+            try await Self.backup(phone).create(pin: "2468")
+            let laptop = try server.client("laptop")
+            try await Self.backup(laptop).restore(username: "dana", pin: "2468")
+            #expect(try laptop.settings().sealedSenderTrustRoot != nil)
+            // The restored device writes first (its profile key travels with it), so Erin's answers go sealed.
+            try await laptop.maintainKeys()
+            #expect(try await laptop.send(MessageDraft(body: "I am back"), to: .person("erin")).status == .sent)
+            _ = try await erin.receive()
+            #expect(try await erin.send(MessageDraft(body: "welcome back"), to: .person(dana)).status == .sent)
+            let first = try await laptop.receive()
+            let stored = try #require(first.outcomes.compactMap { if case .stored(let id) = $0 { id } else { nil } }.first)
+            #expect(try laptop.message(id: stored)?.body == "welcome back")
+            #expect(try laptop.message(id: stored)?.sealed == true)
+
+            // As an earlier version left it: no trust root. Receiving fetches it first, and the sealed message opens.
+            try await laptop.database.awaitableWrite { db in
+                try db.execute(sql: "DELETE FROM settings WHERE key = 'sealed_sender_trust_root'")
+            }
+            #expect(try await erin.send(MessageDraft(body: "still sealed"), to: .person(dana)).status == .sent)
+            let second = try await laptop.receive()
+            let again = try #require(second.outcomes.compactMap { if case .stored(let id) = $0 { id } else { nil } }.first)
+            #expect(try laptop.message(id: again)?.body == "still sealed" && laptop.message(id: again)?.sealed == true)
+        }
+    }
+
     @Test func wrongPINsCountDownAndTheRightOneResetsTheCount() async throws {
         try await TestServer.run(backup: Self.settings(maximumFailures: 4)) { server in
             let phone = try server.client("phone")

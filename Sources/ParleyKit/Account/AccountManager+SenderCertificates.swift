@@ -37,6 +37,18 @@ extension AccountManager {
         }
     }
 
+    /// Asks the server for its trust root when none is known (a restore from a PIN backup, or an account restored before
+    /// restores kept it, has none) and keeps it, unless one was pinned; returns whether one is known now. Without it
+    /// every sealed message would fail to open. Best effort: a server that cannot be reached is asked next time.
+    @discardableResult
+    func learnTrustRootIfMissing() async -> Bool {
+        guard (try? database.read(Self.storedTrustRoot)) == nil else { return true }
+        guard let answer = try? await api.sealedSenderTrustRoot(),
+            (try? await database.awaitableWrite({ db in try Self.keepTrustRoot(answer.trustRoot, db) })) != nil
+        else { return false }
+        return true
+    }
+
     /// The sealed-sender trust root: `pinned` when the configuration names one, else the one the server named at
     /// registration or link; `nil` when neither is known.
     public func sealedSenderTrustRoot(pinned: PublicKey? = nil) throws -> PublicKey? {

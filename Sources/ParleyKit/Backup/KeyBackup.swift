@@ -151,7 +151,13 @@ public struct KeyBackup: Sendable {
         } catch ParleyError.server(let error) where error.status == 401 {
             try await api.resetRegistration(registrationId, password: credentials.password, as: credentials)
         }
-        try await AccountManager(database: database, api: api, store: store).upload(oneTime: true, signed: true, lastResort: true)
+        let accounts = AccountManager(database: database, api: api, store: store)
+        // The backup holds no trust root: without the server's, every sealed message to the restored account would be
+        // undecryptable, acknowledged and gone.
+        guard await accounts.learnTrustRootIfMissing() else {
+            throw ParleyError.server(.transport("the server's sealed-sender trust root could not be fetched; run the restore again"))
+        }
+        try await accounts.upload(oneTime: true, signed: true, lastResort: true)
         try await create(pin: pin)
         try await database.awaitableWrite { db in try SettingsTable.remove(Self.restorePendingSetting, db) }
         return credentials

@@ -132,6 +132,7 @@ public final class ParleyClient: Sendable {
     /// (to count envelopes, or tell an act applied now because its message came from one that came itself).
     func drainMailbox() async throws -> [ReceivedEnvelope] {
         let credentials = try credentials()
+        try await requireTrustRoot()
         var received: [ReceivedEnvelope] = []
         // A server that keeps handing out the same envelopes (`more` and nothing new) cannot keep this loop going.
         var seen = Set<String>()
@@ -212,6 +213,7 @@ public final class ParleyClient: Sendable {
         var failures = 0
         while !Task.isCancelled {
             do {
+                try await requireTrustRoot()
                 try await MessageSocket(baseURL: api.baseURL, device: credentials, logger: logger).run { [receiver] frame, writer in
                     let first = self.liveSocket.withLock { live in
                         defer { live = writer }
@@ -256,6 +258,17 @@ public final class ParleyClient: Sendable {
             }
             guard !Task.isCancelled else { break }
             try? await Task.sleep(for: .milliseconds(min(30_000, 500 << min(failures, 6))))
+        }
+    }
+
+    /// Makes sure the sealed-sender trust root is known before anything is received (an account restored from a PIN
+    /// backup by an earlier version has none): a sealed message that arrived without it could not be opened, and would
+    /// be acknowledged and lost.
+    /// - Throws: ``ParleyError/Server/transport(_:)`` when it is unknown and the server does not say it.
+    private func requireTrustRoot() async throws {
+        guard await accounts.learnTrustRootIfMissing() else {
+            throw ParleyError.server(
+                .transport("the server's sealed-sender trust root is not known on this device and could not be fetched"))
         }
     }
 

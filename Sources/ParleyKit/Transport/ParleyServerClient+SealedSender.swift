@@ -4,6 +4,11 @@ import ParleyAPI
 
 /// The routes sealed sender uses: the account's access key, and sends that carry an access key instead of credentials.
 extension ParleyServerClient {
+    /// The server's sealed-sender trust root (the key its sender certificates lead to); no credentials.
+    public func sealedSenderTrustRoot() async throws -> SealedSenderTrustRootResponse {
+        try await call(.GET, APIRoutes.sealedSenderTrustRoot, as: nil, expecting: [200])
+    }
+
     /// Sets the account's unidentified access key (from its profile key, ``ProfileKey/accessKey``) and whether anyone
     /// may send to it sealed without one.
     public func setAccountAttributes(_ request: AccountAttributesRequest, as device: DeviceCredentials) async throws {

@@ -14,8 +14,9 @@ struct GuardedServerChannel<Base: ServerChildChannel>: ServerChildChannel {
 
     let base: Base
     let connections: ConnectionGuard
-    /// Whether an `Authorization` value names a device whose credential is right (only then may a socket upgrade).
-    let credentialsVerify: @Sendable (String) async -> Bool
+    /// Authenticates an `Authorization` value for a socket upgrade: a ``VerifiedUpgrades`` ticket for its device, or
+    /// `nil` (then no upgrade).
+    let authenticateUpgrade: @Sendable (String) async -> String?
     /// How often an upgraded WebSocket is pinged.
     let keepAliveInterval: Duration
 
@@ -48,7 +49,7 @@ struct GuardedServerChannel<Base: ServerChildChannel>: ServerChildChannel {
             let responder = MalformedRequestResponder()
             try channel.pipeline.syncOperations.addHandler(responder, position: .after(decoder.handler))
             try channel.pipeline.syncOperations.addHandler(
-                UpgradeRequestFilter(credentialsVerify: credentialsVerify),
+                UpgradeRequestFilter(authenticate: authenticateUpgrade),
                 position: .after(responder))
             return value
         }

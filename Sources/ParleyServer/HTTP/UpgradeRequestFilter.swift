@@ -21,8 +21,9 @@ final class UpgradeRequestFilter: ChannelDuplexHandler, RemovableChannelHandler 
     /// Parts that may wait for a credential check; more closes the connection (a socket request has a head and an end).
     static let maximumWaitingParts = 16
 
-    /// Whether an `Authorization` value names a device whose credential is right.
-    private let credentialsVerify: @Sendable (String) async -> Bool
+    /// Authenticates an `Authorization` value: a ticket for the device it names (``VerifiedUpgrades``), or `nil` when
+    /// its credential is wrong.
+    private let authenticate: @Sendable (String) async -> String?
     /// The parts that arrived while credentials were being checked (the head first); `nil` when nothing waits.
     private var waiting: [HTTPServerRequestPart]?
     /// Inbound events that arrived while parts waited (a half-closed input), delivered after them.
@@ -31,9 +32,10 @@ final class UpgradeRequestFilter: ChannelDuplexHandler, RemovableChannelHandler 
     private var readRequested = false
     private var removed = false
 
-    /// A filter that lets a socket upgrade through when `credentialsVerify` says its `Authorization` is right.
-    init(credentialsVerify: @escaping @Sendable (String) async -> Bool) {
-        self.credentialsVerify = credentialsVerify
+    /// A filter that lets a socket upgrade through when `authenticate` gives a ticket for its `Authorization`, and
+    /// hands the ticket on in the request (``VerifiedUpgrades/header``).
+    init(authenticate: @escaping @Sendable (String) async -> String?) {
+        self.authenticate = authenticate
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -54,12 +56,12 @@ final class UpgradeRequestFilter: ChannelDuplexHandler, RemovableChannelHandler 
         waiting = [part]
         let eventLoop = context.eventLoop
         let handler = NIOLoopBound((self, context), eventLoop: eventLoop)
-        let check = credentialsVerify
+        let check = authenticate
         Task {
-            let verified = await check(authorization)
+            let ticket = await check(authorization)
             eventLoop.execute {
                 let (filter, context) = handler.value
-                filter.release(verified: verified, context: context)
+                filter.release(ticket: ticket, context: context)
             }
         }
     }
@@ -90,12 +92,13 @@ final class UpgradeRequestFilter: ChannelDuplexHandler, RemovableChannelHandler 
 
     /// Hands on what waited: the head as it came when the credentials verified (the upgrade handler takes it, and after
     /// an upgrade WebSocket frames, not HTTP parts, come this way, so the filter leaves the pipeline), else stripped.
-    private func release(verified: Bool, context: ChannelHandlerContext) {
+    private func release(ticket: String?, context: ChannelHandlerContext) {
         guard !removed, let parts = waiting else { return }
         waiting = nil
+        let verified = ticket != nil
         for part in parts {
-            if case .head(let head) = part, !verified {
-                context.fireChannelRead(wrapInboundOut(.head(Self.stripped(head))))
+            if case .head(let head) = part {
+                context.fireChannelRead(wrapInboundOut(.head(ticket.map { Self.carrying($0, head) } ?? Self.stripped(head))))
             } else {
                 context.fireChannelRead(wrapInboundOut(part))
             }
@@ -118,9 +121,18 @@ final class UpgradeRequestFilter: ChannelDuplexHandler, RemovableChannelHandler 
         }
     }
 
-    /// `head` without its upgrade offer (and closing the connection after its answer when it asked to upgrade it).
+    /// `head` with `ticket` as the only ``VerifiedUpgrades/header`` (one a client sent is never read).
+    private static func carrying(_ ticket: String, _ head: HTTPRequestHead) -> HTTPRequestHead {
+        var head = head
+        head.headers.replaceOrAdd(name: VerifiedUpgrades.header, value: ticket)
+        return head
+    }
+
+    /// `head` without its upgrade offer (and closing the connection after its answer when it asked to upgrade it), and
+    /// without a ``VerifiedUpgrades/header`` a client sent.
     private static func stripped(_ head: HTTPRequestHead) -> HTTPRequestHead {
         var head = head
+        head.headers.remove(name: VerifiedUpgrades.header)
         let tokens = head.headers["connection"].flatMap { $0.split(separator: ",") }.map {
             $0.trimmingCharacters(in: .whitespaces).lowercased()
         }
