@@ -201,6 +201,9 @@ import Testing
                     }))
         }
         #expect(!FileManager.default.fileExists(atPath: directory.path), "a refused URL leaves no account directory behind")
+        // An upper-case scheme is taken, in lower case (the socket's wss:// is made from it).
+        #expect(try ParleyClient.checkedServerURL("HTTPS://Example.org:8443/") == "https://Example.org:8443/")
+        #expect(try ParleyClient.checkedServerURL("http://[::1]:8080") == "http://[::1]:8080")
     }
 
     @Test func aSubscriberThatStopsReadingKeepsOnlyTheNewestEventsAndGoesWhenReleased() async throws {

@@ -31,6 +31,7 @@ import Testing
         let first = upgrades.issue(for: Self.device("first"))
         for index in 0..<VerifiedUpgrades.capacity { _ = upgrades.issue(for: Self.device("d\(index)")) }
         #expect(upgrades.device(for: first) == nil, "the oldest went when the table was full")
+        #expect(upgrades.count == VerifiedUpgrades.capacity)
     }
 
     @Test func aTicketAClientSendsIsNeverRead() async throws {

@@ -38,15 +38,19 @@ extension AccountManager {
     }
 
     /// Asks the server for its trust root when none is known (a restore from a PIN backup, or an account restored before
-    /// restores kept it, has none) and keeps it, unless one was pinned; returns whether one is known now. Without it
-    /// every sealed message would fail to open. Best effort: a server that cannot be reached is asked next time.
-    @discardableResult
-    func learnTrustRootIfMissing() async -> Bool {
-        guard (try? database.read(Self.storedTrustRoot)) == nil else { return true }
-        guard let answer = try? await api.sealedSenderTrustRoot(),
-            (try? await database.awaitableWrite({ db in try Self.keepTrustRoot(answer.trustRoot, db) })) != nil
-        else { return false }
-        return true
+    /// restores kept it, has none) and keeps it, unless one was pinned. Without it every sealed message would fail to
+    /// open. A server without sealed sender (404) has none to give, and no sealed message can come from it.
+    /// - Throws: ``ParleyError/Server`` when the server cannot be asked; ``ParleyError/invalidArgument(_:)`` when what it
+    ///   names is not a public key; the database's errors.
+    func learnTrustRootIfMissing() async throws {
+        guard try database.read(Self.storedTrustRoot) == nil else { return }
+        let answer: SealedSenderTrustRootResponse
+        do {
+            answer = try await api.sealedSenderTrustRoot()
+        } catch ParleyError.server(let error) where error.status == 404 {
+            return
+        }
+        try await database.awaitableWrite { db in try Self.keepTrustRoot(answer.trustRoot, db) }
     }
 
     /// The sealed-sender trust root: `pinned` when the configuration names one, else the one the server named at

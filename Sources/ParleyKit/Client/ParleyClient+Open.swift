@@ -21,7 +21,7 @@ extension ParleyClient {
         guard server != nil || FileManager.default.fileExists(atPath: directory.appendingPathComponent("client.sqlite").path) else {
             throw ParleyError.notRegistered
         }
-        if let server { try Self.checkServerURL(server) }
+        let server = try server.map(Self.checkedServerURL)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let key =
             try passphrase.map { try DatabaseKey.fromPassphrase($0, saltFile: directory.appendingPathComponent("client.salt")) }
@@ -47,15 +47,17 @@ extension ParleyClient {
         return client
     }
 
-    /// Refuses a server URL that is not an absolute `http://` or `https://` URL with a host, saying so (a name without a
-    /// scheme failed only later, with the HTTP library's "invalidURL").
+    /// `server` with its scheme in lower case (`HTTPS://` would not become `wss://` for the socket), or a refusal of a
+    /// URL that is not an absolute `http://` or `https://` URL with a host, saying so (a name without a scheme failed only
+    /// later, with the HTTP library's "invalidURL").
     /// - Throws: ``ParleyError/invalidArgument(_:)``.
-    static func checkServerURL(_ server: String) throws {
-        guard let url = URL(string: server), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+    static func checkedServerURL(_ server: String) throws -> String {
+        guard let url = URL(string: server), let scheme = url.scheme, ["http", "https"].contains(scheme.lowercased()),
             let host = url.host, !host.isEmpty
         else {
             throw ParleyError.invalidArgument("the server's URL must start with http:// or https:// and name a host (got “\(server)”)")
         }
+        return scheme.lowercased() + server.dropFirst(scheme.count)
     }
 
     /// Finishes background work (hashes stored after sends), closes the HTTP connections a client made by

@@ -264,12 +264,9 @@ public final class ParleyClient: Sendable {
     /// Makes sure the sealed-sender trust root is known before anything is received (an account restored from a PIN
     /// backup by an earlier version has none): a sealed message that arrived without it could not be opened, and would
     /// be acknowledged and lost.
-    /// - Throws: ``ParleyError/Server/transport(_:)`` when it is unknown and the server does not say it.
+    /// - Throws: ``ParleyError/Server`` when it is unknown and the server cannot be asked.
     private func requireTrustRoot() async throws {
-        guard await accounts.learnTrustRootIfMissing() else {
-            throw ParleyError.server(
-                .transport("the server's sealed-sender trust root is not known on this device and could not be fetched"))
-        }
+        try await accounts.learnTrustRootIfMissing()
     }
 
     /// Forgets the socket `listen` held; its subscribers hear that the connection went down, if it was up.

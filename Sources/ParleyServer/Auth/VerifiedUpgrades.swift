@@ -8,9 +8,10 @@ import Synchronization
 final class VerifiedUpgrades: Sendable {
     /// The request header the filter puts the ticket in.
     static let header = "x-parley-verified-upgrade"
-    /// How long a ticket may wait for its upgrade (the router reads it within moments).
-    static let lifetime: Duration = .seconds(30)
-    /// Tickets kept at most; past it the oldest go (the connection caps bound upgrades in flight far below this).
+    /// How long a ticket may wait for its upgrade (the router reads it as soon as the filter hands the request on).
+    static let lifetime: Duration = .seconds(10)
+    /// Tickets kept at most; past it the oldest go. Tickets an upgrade never took (the library refused it after the
+    /// filter, the connection closed) expire with their lifetime, so this bounds a flood of them, not normal use.
     static let capacity = 10_000
 
     private struct Entry {
@@ -18,22 +19,52 @@ final class VerifiedUpgrades: Sendable {
         let issued: ContinuousClock.Instant
     }
 
-    /// The tickets not yet taken, by ticket.
-    private let entries = Mutex<[String: Entry]>([:])
+    /// The tickets not yet taken, and every ticket in the order it was issued (taken ones too, until they reach the
+    /// front): expiry and eviction work from the front, so issuing stays cheap however full the table is.
+    private struct Table {
+        var entries: [String: Entry] = [:]
+        var order: [String] = []
+        var front = 0
+
+        /// Drops the tickets at the front that are taken or older than `lifetime` at `now`.
+        mutating func dropExpired(now: ContinuousClock.Instant) {
+            while front < order.count, entries[order[front]].map({ now - $0.issued >= VerifiedUpgrades.lifetime }) ?? true {
+                entries.removeValue(forKey: order[front])
+                front += 1
+            }
+            compact()
+        }
+
+        /// Drops the oldest tickets until fewer than `limit` wait.
+        mutating func evict(below limit: Int) {
+            while entries.count >= limit, front < order.count {
+                entries.removeValue(forKey: order[front])
+                front += 1
+            }
+            compact()
+        }
+
+        /// Forgets the front of the issue order once it is most of it.
+        private mutating func compact() {
+            if front > 1024, front * 2 > order.count {
+                order.removeFirst(front)
+                front = 0
+            }
+        }
+    }
+
+    private let table = Mutex(Table())
 
     /// A new ticket for `device`.
     func issue(for device: AuthenticatedDevice) -> String {
         var generator = SystemRandomNumberGenerator()
         let ticket = (0..<2).map { _ in String(generator.next() as UInt64, radix: 16) }.joined(separator: "-")
         let now = ContinuousClock.now
-        entries.withLock { entries in
-            if entries.count >= Self.capacity {
-                entries = entries.filter { now - $0.value.issued < Self.lifetime }
-                if entries.count >= Self.capacity, let oldest = entries.min(by: { $0.value.issued < $1.value.issued })?.key {
-                    entries.removeValue(forKey: oldest)
-                }
-            }
-            entries[ticket] = Entry(device: device, issued: now)
+        table.withLock { table in
+            table.dropExpired(now: now)
+            table.evict(below: Self.capacity)
+            table.entries[ticket] = Entry(device: device, issued: now)
+            table.order.append(ticket)
         }
         return ticket
     }
@@ -41,14 +72,19 @@ final class VerifiedUpgrades: Sendable {
     /// The device `ticket` was issued for, while it is valid; it stays valid (the router asks before the session takes it).
     func device(for ticket: String?) -> AuthenticatedDevice? {
         guard let ticket else { return nil }
-        return entries.withLock { entries in entries[ticket].flatMap { ContinuousClock.now - $0.issued < Self.lifetime ? $0.device : nil } }
+        return table.withLock { table in
+            table.entries[ticket].flatMap { ContinuousClock.now - $0.issued < Self.lifetime ? $0.device : nil }
+        }
     }
 
     /// The device `ticket` was issued for, while it is valid; the ticket is used up.
     func take(_ ticket: String?) -> AuthenticatedDevice? {
         guard let ticket else { return nil }
-        let entry = entries.withLock { $0.removeValue(forKey: ticket) }
+        let entry = table.withLock { $0.entries.removeValue(forKey: ticket) }
         guard let entry, ContinuousClock.now - entry.issued < Self.lifetime else { return nil }
         return entry.device
     }
+
+    /// How many tickets wait now.
+    var count: Int { table.withLock { $0.entries.count } }
 }

@@ -45,15 +45,22 @@ final class UpgradeRequestFilter: ChannelDuplexHandler, RemovableChannelHandler 
             if (waiting?.count ?? 0) > Self.maximumWaitingParts { context.close(promise: nil) }
             return
         }
-        guard case .head(let head) = part, head.headers.contains(name: "upgrade") else {
-            context.fireChannelRead(data)
+        guard case .head(var head) = part, head.headers.contains(name: "upgrade") else {
+            // A ticket only this filter writes: a client's own never goes on, with any request.
+            if case .head(var head) = part, head.headers.contains(name: VerifiedUpgrades.header) {
+                head.headers.remove(name: VerifiedUpgrades.header)
+                context.fireChannelRead(wrapInboundOut(.head(head)))
+            } else {
+                context.fireChannelRead(data)
+            }
             return
         }
+        head.headers.remove(name: VerifiedUpgrades.header)
         guard Self.isSocketUpgrade(head), let authorization = head.headers.first(name: "authorization") else {
             context.fireChannelRead(wrapInboundOut(.head(Self.stripped(head))))
             return
         }
-        waiting = [part]
+        waiting = [.head(head)]
         let eventLoop = context.eventLoop
         let handler = NIOLoopBound((self, context), eventLoop: eventLoop)
         let check = authenticate
@@ -96,9 +103,12 @@ final class UpgradeRequestFilter: ChannelDuplexHandler, RemovableChannelHandler 
         guard !removed, let parts = waiting else { return }
         waiting = nil
         let verified = ticket != nil
-        for part in parts {
+        for (index, part) in parts.enumerated() {
             if case .head(let head) = part {
-                context.fireChannelRead(wrapInboundOut(.head(ticket.map { Self.carrying($0, head) } ?? Self.stripped(head))))
+                // The ticket goes with the request that was authenticated, the first; a request pipelined behind it
+                // is served as plain HTTP.
+                let authenticated = index == 0 ? ticket : nil
+                context.fireChannelRead(wrapInboundOut(.head(authenticated.map { Self.carrying($0, head) } ?? Self.stripped(head))))
             } else {
                 context.fireChannelRead(wrapInboundOut(part))
             }
