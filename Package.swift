@@ -89,10 +89,13 @@ let package = Package(
                 .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
             ]
         ),
+        // What ParleyKit's server client and the operator's client share over AsyncHTTPClient: transport failures in
+        // words, files streamed as request bodies.
+        .target(name: "ParleyHTTP", dependencies: [.product(name: "AsyncHTTPClient", package: "async-http-client")]),
         .target(
             name: "ParleyKit",
             dependencies: [
-                "ParleyAPI", "ParleyProtocol", "CParleyDatabase", "ParleyPassword",
+                "ParleyAPI", "ParleyHTTP", "ParleyProtocol", "CParleyDatabase", "ParleyPassword",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -142,7 +145,7 @@ let package = Package(
         // The operator's calls to a running server (`parley-server dcd|invites|accounts`): no client in them.
         .target(
             name: "ParleyOperatorClient",
-            dependencies: ["ParleyAPI", .product(name: "AsyncHTTPClient", package: "async-http-client")]
+            dependencies: ["ParleyAPI", "ParleyHTTP", .product(name: "AsyncHTTPClient", package: "async-http-client")]
         ),
         .executableTarget(
             name: "parley-server",

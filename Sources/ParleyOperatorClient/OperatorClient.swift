@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import ParleyAPI
+import ParleyHTTP
 
 /// The operator's calls to a running server (`Authorization: Bearer <operator token>`): hash bank imports,
 /// registration invites and accounts — what `parley-server dcd|invites|accounts` run. The server's own module, apart
@@ -29,7 +30,7 @@ public struct OperatorClient: Sendable {
         else { throw OperatorClientError.unreadableFile(url.path) }
         var request = request(.POST, ContentDetectionRoutes.imports(bank: Self.pathComponent(bank)))
         request.headers.add(name: "Content-Type", value: "text/plain")
-        request.body = .stream(FileUploadBody(url: url), length: .known(size.int64Value))
+        request.body = .stream(FileChunks(url: url), length: .known(size.int64Value))
         return try decode(HashImportJob.self, try await execute(request, expecting: [200, 201, 202], timeout: .minutes(60)))
     }
 
@@ -94,7 +95,7 @@ public struct OperatorClient: Sendable {
         do {
             response = try await http.execute(request, timeout: timeout)
         } catch {
-            throw OperatorClientError.transport("\(baseURL): \(Self.reason(error))")
+            throw OperatorClientError.transport(TransportFailure.describe(error, server: baseURL))
         }
         let status = Int(response.status.code)
         let data: Data
@@ -113,25 +114,6 @@ public struct OperatorClient: Sendable {
         do { return try JSONDecoder().decode(T.self, from: data) } catch {
             throw OperatorClientError.malformedResponse("\(T.self): \(error)")
         }
-    }
-
-    /// Why a request got no answer, in words an operator can act on.
-    static func reason(_ error: any Error) -> String {
-        if let failure = error as? HTTPClientError {
-            switch failure {
-            case .connectTimeout: return "no connection in time (is it running, and is the address right?)"
-            case .readTimeout, .deadlineExceeded: return "it did not answer in time"
-            case .remoteConnectionClosed: return "it closed the connection"
-            default: break
-            }
-        }
-        let text = String(describing: error).lowercased()
-        if text.contains("connection refused") { return "the connection was refused (is it running?)" }
-        if text.contains("name or service not known") || text.contains("no address") { return "its host name does not resolve" }
-        if text.contains("certificate") || text.contains("handshake") || text.contains("tls") {
-            return "the TLS connection failed (a certificate the system does not trust?)"
-        }
-        return "the connection failed (\(error))"
     }
 
     /// `text` as one percent-encoded path segment.

@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import ParleyAPI
+import ParleyHTTP
 
 /// The Parley server's REST API over shared HTTP connection pools.
 ///

@@ -26,18 +26,12 @@ final class VerifiedUpgrades: Sendable {
         var order: [String] = []
         var front = 0
 
-        /// Drops the tickets at the front that are taken or older than `lifetime` at `now`.
-        mutating func dropExpired(now: ContinuousClock.Instant) {
-            while front < order.count, entries[order[front]].map({ now - $0.issued >= VerifiedUpgrades.lifetime }) ?? true {
-                entries.removeValue(forKey: order[front])
-                front += 1
-            }
-            compact()
-        }
-
-        /// Drops the oldest tickets until fewer than `limit` wait.
-        mutating func evict(below limit: Int) {
-            while entries.count >= limit, front < order.count {
+        /// Drops tickets from the front of the issue order while they are taken, older than `lifetime` at `now`, or
+        /// the table holds `limit` or more: the oldest go first either way.
+        mutating func makeRoom(now: ContinuousClock.Instant, below limit: Int) {
+            while front < order.count,
+                entries.count >= limit || entries[order[front]].map({ now - $0.issued >= VerifiedUpgrades.lifetime }) ?? true
+            {
                 entries.removeValue(forKey: order[front])
                 front += 1
             }
@@ -61,8 +55,7 @@ final class VerifiedUpgrades: Sendable {
         let ticket = (0..<2).map { _ in String(generator.next() as UInt64, radix: 16) }.joined(separator: "-")
         let now = ContinuousClock.now
         table.withLock { table in
-            table.dropExpired(now: now)
-            table.evict(below: Self.capacity)
+            table.makeRoom(now: now, below: Self.capacity)
             table.entries[ticket] = Entry(device: device, issued: now)
             table.order.append(ticket)
         }

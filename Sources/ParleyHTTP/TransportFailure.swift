@@ -2,9 +2,10 @@ import AsyncHTTPClient
 import Foundation
 
 /// Why a request never got an answer, in words a person can act on (never the transport library's own text).
-enum TransportFailure {
+/// Shared by ParleyKit's server client and the operator's (ParleyOperatorClient).
+public enum TransportFailure {
     /// `error` from the HTTP client as a sentence naming `server`.
-    static func describe(_ error: any Error, server: String) -> String {
+    public static func describe(_ error: any Error, server: String) -> String {
         let text = String(describing: error).lowercased()
         let reason: String
         if let failure = error as? HTTPClientError {
