@@ -108,15 +108,22 @@ let package = Package(
             // it cannot call GRDB's members on a transaction either: the storage wall is the compiler's.
             swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
         ),
+        // signal-cli's JSON-RPC daemon (lines, sockets, HTTP) and signal-cli-rest-api's REST surface, on ParleyClient's
+        // verbs: a typed table of methods, the REST routes on the same handlers.
         .target(
-            name: "ParleyCLI",
+            name: "ParleyCompat",
             dependencies: [
-                "ParleyKit",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                // signal-cli's HTTP transport (`parley daemon --http`) and signal-cli-rest-api's surface (`parley rest-api`).
+                "ParleyKit", "ParleyAPI",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "ParleyCLI",
+            dependencies: [
+                "ParleyKit", "ParleyCompat",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
@@ -197,11 +204,16 @@ let package = Package(
             ],
             resources: [.copy("Vectors")]
         ),
-        // The command-line client's own parts (the daemon's doors' bounds), without a server.
+        // The compatibility layer without a server: every signal-cli method and REST route against a client that
+        // records what it is asked, and the doors' bounds.
         .testTarget(
-            name: "ParleyCLITests",
+            name: "ParleyCompatTests",
             // NIOCore and NIOPosix come with Hummingbird: loopback channels for the doors' holds.
-            dependencies: ["ParleyCLI", .product(name: "Hummingbird", package: "hummingbird")]
+            dependencies: [
+                "ParleyCompat", "ParleyKit",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
         ),
         // Shared by the server test targets: throwaway PostgreSQL databases.
         .target(

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ParleyCompat
 import ParleyKit
 
 struct RestAPICommand: AsyncParsableCommand {
@@ -20,9 +21,9 @@ struct RestAPICommand: AsyncParsableCommand {
     @Flag(help: "Serve every registered account under --home, each under its own {number}.") var allAccounts = false
 
     func run() async throws {
-        let endpoint = try HostAndPort(parsing: listen)
-        try await DaemonAccounts.serve(options, allAccounts: allAccounts) { accounts, peers in
-            try await RestAPIServer(endpoint: endpoint, accounts: accounts, peers: peers).run()
+        let server = try RestAPIServer(listen: listen)
+        try await AccountContext.with(options, every: allAccounts) { clients in
+            try await server.run(serving: clients.map { ServedAccount(name: $0.name, client: $0.client) }, allAccounts: allAccounts)
         }
     }
 }
