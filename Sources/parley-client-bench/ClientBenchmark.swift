@@ -9,7 +9,7 @@ import Foundation
 ///   (one-shot AES-256-CBC over the whole buffer plus two SHA-256 passes, in memory);
 /// - SQLite through GRDB with and without the encrypting VFS: bulk inserts, and paging 50 messages from a large history;
 /// - the client's own queries on its encrypted database: the inbox of 1,000 conversations and pages of 50 from a
-///   1,000,000-message conversation, through `ParleyClient.conversations()` and `history(threadId:before:limit:)`.
+///   1,000,000-message conversation, through `ParleyClient.conversations()` and `history(conversationId:before:limit:)`.
 @main
 struct ClientBenchmark {
     static func main() async throws {
@@ -38,11 +38,12 @@ struct ClientBenchmark {
             attachmentDirectory: root.appendingPathComponent("attachments"))
         var big: Int64 = 0
         let fill = try seconds {
-            for thread in 1...conversations {
+            for conversation in 1...conversations {
                 try client.seedConversation(
-                    with: "account-\(thread)", username: "user\(thread)", messages: 10, firstTimestamp: UInt64(thread * 100)
+                    with: "account-\(conversation)", username: "user\(conversation)", messages: 10,
+                    firstTimestamp: UInt64(conversation * 100)
                 ) {
-                    "message \($0) of conversation \(thread), with some ordinary text"
+                    "message \($0) of conversation \(conversation), with some ordinary text"
                 }
             }
             let last = conversations + 1
@@ -55,13 +56,13 @@ struct ClientBenchmark {
         let rounds = 500
         var listed = 0
         let inboxTime = try seconds { for _ in 0..<rounds { listed = try client.conversations().count } }
-        let newest = try client.history(threadId: big, limit: 50)
+        let newest = try client.history(conversationId: big, limit: 50)
         let pages = 2000
         let highest = newest.messages.first?.id ?? Int64(messages)
         let pageTime = try seconds {
             for round in 0..<pages {
                 let cursor = highest - Int64((round * 7919) % max(messages - 100, 1))
-                _ = try client.history(threadId: big, before: cursor, limit: 50)
+                _ = try client.history(conversationId: big, before: cursor, limit: 50)
             }
         }
         print(String(format: "client database (%d conversations, one of %d messages; filled in %.1f s):", listed, messages, fill))

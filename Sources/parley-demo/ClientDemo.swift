@@ -79,14 +79,14 @@ struct ClientDemo {
         print("   Bob's phone shows: \(try lastText(bobPhone, with: aliceId))")
         print("   Bob's laptop shows: \(try lastText(bobLaptop, with: aliceId))\n")
 
-        let phoneThread = try bobPhone.threadId(with: aliceId)!
-        let hello = try bobPhone.history(threadId: phoneThread).messages.first!
+        let phoneConversation = try bobPhone.conversationId(with: aliceId)!
+        let hello = try bobPhone.history(conversationId: phoneConversation).messages.first!
         try await bobPhone.send(MessageDraft(body: "Hi Alice, got it on both devices.", replyTo: hello.id), to: .person(aliceId))
         let sealedRows = try await store.pendingEnvelopes(accountId: aliceId, deviceId: 1, notBefore: 0, limit: 10).filter { $0.type == 6 }
         _ = try await alice.receiveOnce()
         _ = try await bobLaptop.receiveOnce()
-        let aliceThread = try alice.threadId(with: bobId)!
-        let aliceView = try alice.history(threadId: aliceThread).messages
+        let aliceConversation = try alice.conversationId(with: bobId)!
+        let aliceView = try alice.history(conversationId: aliceConversation).messages
         print(
             "4. Bob's phone replies; Alice sees: \(aliceView.first?.body ?? "?")  (a reply to message #\(aliceView.first?.replyToId ?? 0))")
         print("   Bob's phone learned Alice's profile key from her message, so the reply went sealed (no credentials, her access key):")
@@ -123,7 +123,7 @@ struct ClientDemo {
         try await bobPhone.sendQueued()  // the retry receipt
         _ = try await alice.receive()  // the resend goes, on a fresh session
         _ = try await bobPhone.receiveOnce()
-        let survivors = try bobPhone.history(threadId: phoneThread).messages.filter { $0.body == "Did this survive?" }.count
+        let survivors = try bobPhone.history(conversationId: phoneConversation).messages.filter { $0.body == "Did this survive?" }.count
         print("   A broken session loses no message: Bob's phone lost its session with Alice and could not decrypt \(broken) message(s);")
         print("   it sent Alice a retry receipt, she archived the session, fetched a fresh bundle and resent from her send log:")
         print("   Bob's phone shows \(try lastText(bobPhone, with: aliceId)) \(survivors == 1 ? "once" : "\(survivors) times")\n")
@@ -133,7 +133,7 @@ struct ClientDemo {
         try photoBytes.write(to: photo)
         try await alice.send(MessageDraft(body: "A photo", attachments: [try OutgoingAttachment(file: photo)]), to: .person(bobId))
         _ = try await bobPhone.receiveOnce()
-        let photoMessage = try bobPhone.history(threadId: phoneThread).messages.first!
+        let photoMessage = try bobPhone.history(conversationId: phoneConversation).messages.first!
         let attachment = try bobPhone.attachments(ofMessage: photoMessage.id).first!
         let saved = root.appendingPathComponent("received.jpg")
         try await bobPhone.downloadAttachment(attachment.id, to: saved)
@@ -145,12 +145,12 @@ struct ClientDemo {
 
         try await bobPhone.react("❤️", to: photoMessage.id)
         _ = try await alice.receiveOnce()
-        let alicePhoto = try alice.history(threadId: aliceThread, limit: 1).messages.first!
+        let alicePhoto = try alice.history(conversationId: aliceConversation, limit: 1).messages.first!
         print("7. Reactions, edits, disappearing messages — all inside the same encrypted content format:")
         print("   Bob reacts to the photo; Alice sees: \"\(alicePhoto.body ?? "")\" \(alicePhoto.reactions.map(\.emoji).joined())")
         try await alice.edit(alicePhoto.id, body: "A photo from the beach")
         _ = try await bobPhone.receiveOnce()
-        let edited = try bobPhone.history(threadId: phoneThread, limit: 1).messages.first!
+        let edited = try bobPhone.history(conversationId: phoneConversation, limit: 1).messages.first!
         print(
             "   Alice edits it; Bob's phone shows: \"\(edited.body ?? "")\" (edited; the earlier text kept as history:"
                 + " \(try bobPhone.editHistory(ofMessage: edited.id)))")
@@ -160,7 +160,7 @@ struct ClientDemo {
         print(
             "   Alice sets a 2 s timer; Bob's inbox: \(try bobPhone.conversations().first.map { "timer \(TimerDescription.short($0.expireTimer))" } ?? "?")"
                 + ", last message \(try lastText(bobPhone, with: aliceId))")
-        try await bobPhone.markRead(threadId: phoneThread, attempt: .queueOnly)
+        try await bobPhone.markRead(conversationId: phoneConversation, attempt: .queueOnly)
         try await Task.sleep(for: .milliseconds(2_100))
         let swept = try bobPhone.sweepExpiredMessages()
         print(
@@ -181,10 +181,10 @@ struct ClientDemo {
         for device in [bobPhone, bobLaptop, carol] { _ = try await device.receiveOnce() }
         try await carol.send(MessageDraft(body: "Cabin!"), to: .group(groupId))
         for device in [alice, bobPhone, bobLaptop] { _ = try await device.receiveOnce() }
-        let groupThread = try bobPhone.groups().first { $0.id == groupId }!.threadId
+        let groupConversation = try bobPhone.groups().first { $0.id == groupId }!.conversationId
         print(
             "   Bob's phone shows: "
-                + (try bobPhone.history(threadId: groupThread).messages.reversed()
+                + (try bobPhone.history(conversationId: groupConversation).messages.reversed()
                     .filter { $0.kind == .message }.map { "\"\($0.body ?? "")\"" }.joined(separator: ", ")))
         try await alice.updateGroup(groupId, removing: [carolId], attempt: .queueOnly)
         try await alice.send(MessageDraft(body: "Carol is out; cabin it is."), to: .group(groupId))
@@ -229,13 +229,14 @@ struct ClientDemo {
 
     private func lastGroupText(_ client: ParleyClient, _ groupId: Data) throws -> String {
         guard let group = try client.groups().first(where: { $0.id == groupId }),
-            let message = try client.history(threadId: group.threadId).messages.first(where: { $0.kind == .message })
+            let message = try client.history(conversationId: group.conversationId).messages.first(where: { $0.kind == .message })
         else { return "(nothing)" }
         return "\"\(message.body ?? "")\""
     }
 
     private func lastText(_ client: ParleyClient, with accountId: String) throws -> String {
-        guard let thread = try client.threadId(with: accountId), let message = try client.history(threadId: thread, limit: 1).messages.first
+        guard let conversation = try client.conversationId(with: accountId),
+            let message = try client.history(conversationId: conversation, limit: 1).messages.first
         else { return "(nothing)" }
         if message.kind == .timerChange { return "(\(TimerDescription.notice(message.expireTimer)))" }
         return "\"\(message.body ?? "")\""

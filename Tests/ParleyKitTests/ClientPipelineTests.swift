@@ -8,8 +8,8 @@ import Testing
 /// The client's send and receive pipelines against a real in-process server: two accounts, three devices.
 @Suite(.serialized) struct ClientPipelineTests {
     static func texts(_ client: ParleyClient, with accountId: String) throws -> [String] {
-        guard let thread = try client.threadId(with: accountId) else { return [] }
-        return try client.history(threadId: thread).messages.reversed().compactMap(\.body)
+        guard let conversation = try client.conversationId(with: accountId) else { return [] }
+        return try client.history(conversationId: conversation).messages.reversed().compactMap(\.body)
     }
 
     @Test func messagesFlowBothWaysToEveryDeviceWithReceiptsAndRepairs() async throws {
@@ -24,8 +24,8 @@ import Testing
             // Alice → Bob: both of Bob's devices get it (PQXDH sessions from the server's bundles).
             let first = try alice.sender.enqueue(body: "hello bob", to: bobId)
             #expect(try await alice.runJobs() == ParleyClient.JobReport(completed: 1))
-            let aliceThreadId = try #require(try alice.threadId(with: bobId))
-            #expect(try alice.history(threadId: aliceThreadId).messages.first?.status == .sent)
+            let aliceConversationId = try #require(try alice.conversationId(with: bobId))
+            #expect(try alice.history(conversationId: aliceConversationId).messages.first?.status == .sent)
             #expect(try await bobPhone.receiveOnce().count == 1)
             #expect(try await bobLaptop.receiveOnce().count == 1)
             #expect(try Self.texts(bobPhone, with: aliceId) == ["hello bob"] && Self.texts(bobLaptop, with: aliceId) == ["hello bob"])
@@ -33,19 +33,19 @@ import Testing
             #expect(try bobPhone.conversations().first?.username == "alice")
 
             // Bob's phone replies; the laptop gets the sent transcript, Alice the reply and then the delivery receipt.
-            let bobThread = try #require(try bobPhone.threadId(with: aliceId))
-            let received = try #require(try bobPhone.history(threadId: bobThread).messages.first)
+            let bobConversation = try #require(try bobPhone.conversationId(with: aliceId))
+            let received = try #require(try bobPhone.history(conversationId: bobConversation).messages.first)
             try bobPhone.sender.enqueue(body: "hi alice", to: aliceId, replyTo: received.id)
             _ = try await bobPhone.runJobs()  // the reply and the delivery receipt for "hello bob"
             #expect(try await alice.receiveOnce().count == 2)
             #expect(try Self.texts(alice, with: bobId) == ["hello bob", "hi alice"])
-            let aliceThread = try #require(try alice.threadId(with: bobId))
-            let sent = try alice.history(threadId: aliceThread).messages.first { $0.id == first }
+            let aliceConversation = try #require(try alice.conversationId(with: bobId))
+            let sent = try alice.history(conversationId: aliceConversation).messages.first { $0.id == first }
             #expect(sent?.status == .delivered)
-            #expect(try alice.history(threadId: aliceThread).messages.first?.replyToId == first)
+            #expect(try alice.history(conversationId: aliceConversation).messages.first?.replyToId == first)
             _ = try await bobLaptop.receiveOnce()
-            let laptopThread = try #require(try bobLaptop.threadId(with: aliceId))
-            let laptopView = try bobLaptop.history(threadId: laptopThread).messages
+            let laptopConversation = try #require(try bobLaptop.conversationId(with: aliceId))
+            let laptopView = try bobLaptop.history(conversationId: laptopConversation).messages
             #expect(laptopView.map(\.body) == ["hi alice", "hello bob"] && laptopView.first?.outgoing == true)
 
             // Alice adds a device mid-conversation: Bob's next send gets a 409, repairs, and reaches it.
@@ -57,10 +57,10 @@ import Testing
             #expect(try Self.texts(aliceTablet, with: bobId) == ["after the new device"])
 
             // Read receipts move Alice's message to read.
-            try bobPhone.markRead(threadId: bobThread)
+            try bobPhone.markRead(conversationId: bobConversation)
             _ = try await bobPhone.runJobs()
             _ = try await alice.receiveOnce()
-            #expect(try alice.history(threadId: aliceThread).messages.first { $0.id == first }?.status == .read)
+            #expect(try alice.history(conversationId: aliceConversation).messages.first { $0.id == first }?.status == .read)
             #expect(try alice.conversations().first?.unreadCount == 2)
         }
     }
@@ -145,8 +145,8 @@ import Testing
             try alice.database.write { db in try db.execute(sql: "UPDATE trusted_identities SET accepted = 0") }
             let blocked = try alice.sender.enqueue(body: "blocked", to: bobId)
             #expect(try await alice.runJobs().failed == 1)
-            let thread = try #require(try alice.threadId(with: bobId))
-            let failed = try alice.history(threadId: thread).messages.first { $0.id == blocked }
+            let conversation = try #require(try alice.conversationId(with: bobId))
+            let failed = try alice.history(conversationId: conversation).messages.first { $0.id == blocked }
             #expect(failed?.status == .failed && failed?.failureReason?.contains("safety number") == true)
             try alice.acceptIdentity(of: bobId)
             try alice.sender.enqueue(body: "after accepting", to: bobId)
@@ -170,8 +170,8 @@ import Testing
             try alice.sender.enqueue(body: long, to: bobId, attachments: [file])
             #expect(try await alice.runJobs().completed == 1)
             _ = try await bob.receiveOnce()
-            let bobThread = try #require(try bob.threadId(with: try alice.credentials().accountId))
-            let message = try #require(try bob.history(threadId: bobThread).messages.first)
+            let bobConversation = try #require(try bob.conversationId(with: try alice.credentials().accountId))
+            let message = try #require(try bob.history(conversationId: bobConversation).messages.first)
             #expect(message.body?.utf8.count == MessageSender.inlineTextLimit && message.attachmentCount == 2)
             let attachments = try bob.attachments(ofMessage: message.id)
             let photoOut = server.directory.appendingPathComponent("photo.out")

@@ -45,8 +45,8 @@ import Testing
 
             let id = try alice.sender.enqueue(body: "look", to: bobId, attachments: [harmful])
             #expect(try await alice.runJobs().failed == 1)
-            let thread = try #require(try alice.threadId(with: bobId))
-            let failed = try #require(try alice.history(threadId: thread).messages.first { $0.id == id })
+            let conversation = try #require(try alice.conversationId(with: bobId))
+            let failed = try #require(try alice.history(conversationId: conversation).messages.first { $0.id == id })
             #expect(failed.status == .failed && failed.failureReason?.contains("blocked content hash") == true)
             #expect(((try? FileManager.default.contentsOfDirectory(atPath: blobs.path).count) ?? 0) == before, "nothing uploaded")
             #expect(try await bob.receiveOnce().isEmpty)
@@ -57,8 +57,8 @@ import Testing
             try careless.sender.enqueue(body: "look", to: bobId, attachments: [harmful])
             #expect(try await careless.runJobs().completed == 1)
             #expect(try await bob.receiveOnce().count == 1)
-            let carelessThread = try #require(try bob.threadId(with: try careless.credentials().accountId))
-            let message = try #require(try bob.history(threadId: carelessThread).messages.first)
+            let carelessConversation = try #require(try bob.conversationId(with: try careless.credentials().accountId))
+            let message = try #require(try bob.history(conversationId: carelessConversation).messages.first)
             let attachment = try #require(try bob.attachments(ofMessage: message.id).first)
             let destination = server.directory.appendingPathComponent("bob-download.txt")
             await #expect(throws: ParleyError.duplicateBlocked(fileName: "bob-download.txt")) {

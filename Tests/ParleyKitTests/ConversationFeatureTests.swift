@@ -27,8 +27,8 @@ import Testing
     }
 
     static func messages(_ client: ParleyClient, with accountId: String) throws -> [StoredMessage] {
-        guard let thread = try client.threadId(with: accountId) else { return [] }
-        return try client.history(threadId: thread).messages.reversed()
+        guard let conversation = try client.conversationId(with: accountId) else { return [] }
+        return try client.history(conversationId: conversation).messages.reversed()
     }
 
     static func rowCount(_ client: ParleyClient, _ sql: String) throws -> Int {
@@ -278,7 +278,7 @@ import Testing
 
             // Carol turns read receipts off: reading sends none, Alice's message stays "delivered".
             try p.carol.updateSettings { $0.readReceipts = false }
-            try p.carol.markRead(threadId: try #require(try p.carol.threadId(with: p.aliceId)))
+            try p.carol.markRead(conversationId: try #require(try p.carol.conversationId(with: p.aliceId)))
             #expect(try await p.carol.runJobs() == ParleyClient.JobReport())
             #expect(try p.carol.conversations().first?.unreadCount == 0)
 
@@ -344,7 +344,7 @@ import Testing
             // Alice's sent copy started its timer when it was sent.
             #expect(try Self.messages(p.alice, with: p.bobId).last?.expiresAt != nil)
 
-            try p.bobPhone.markRead(threadId: try #require(try p.bobPhone.threadId(with: p.aliceId)))
+            try p.bobPhone.markRead(conversationId: try #require(try p.bobPhone.conversationId(with: p.aliceId)))
             #expect(try Self.messages(p.bobPhone, with: p.aliceId).last?.expiresAt == clock.now + 60_000)
             #expect(try p.bobPhone.sweepExpiredMessages() == 0)
             #expect(try Self.databaseFileContains(marker, p.bobPhone))  // the check below can see the text

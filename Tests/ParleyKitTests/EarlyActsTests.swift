@@ -228,7 +228,7 @@ import Testing
         try database.write { db in
             _ = try Self.stored(
                 ConversationActions.apply(DataMessage(body: "hi"), from: Self.arrived("carol", at: Self.start, peer: "carol"), db))
-            try ThreadsTable.setExpireTimer(60, threadId: try #require(try ThreadsTable.id(with: "carol", db)), db)
+            try ConversationsTable.setExpireTimer(60, conversationId: try #require(try ConversationsTable.id(with: "carol", db)), db)
             let late = Self.start + 10
             #expect(
                 try ConversationActions.apply(

@@ -12,7 +12,8 @@ import Testing
 @Suite(.serialized) struct GroupConversationTests {
     static func groupTexts(_ client: ParleyClient, _ groupId: Data) throws -> [String] {
         guard let group = try client.groups().first(where: { $0.id == groupId }) else { return [] }
-        return try client.history(threadId: group.threadId).messages.reversed().filter { $0.kind == .message }.compactMap(\.body)
+        return try client.history(conversationId: group.conversationId).messages.reversed().filter { $0.kind == .message }.compactMap(
+            \.body)
     }
 
     /// A group of Alice and Bob, made after Alice learned Bob's profile key (from a message of his), so that her group
@@ -266,12 +267,16 @@ import Testing
             _ = try await p.bobPhone.runJobs()
             for client in [p.alice, p.carol, p.bobLaptop] { _ = try await client.receiveOnce() }
             for client in [p.alice, p.carol, p.bobLaptop] { #expect(try Self.groupTexts(client, groupId) == ["hi all", "hello from bob"]) }
-            let carolsView = try #require(try p.carol.groups().first.map { try p.carol.history(threadId: $0.threadId).messages })
+            let carolsView = try #require(
+                try p.carol.groups().first.map { try p.carol.history(conversationId: $0.conversationId).messages })
             try p.carol.sender.react("🎉", to: try #require(carolsView.first { $0.body == "hi all" }).id)
             _ = try await p.carol.runJobs()
             _ = try await p.alice.receiveOnce()
-            let aliceThread = try #require(try p.alice.groups().first).threadId
-            #expect(try p.alice.history(threadId: aliceThread).messages.first { $0.body == "hi all" }?.reactions.map(\.emoji) == ["🎉"])
+            let aliceConversation = try #require(try p.alice.groups().first).conversationId
+            #expect(
+                try p.alice.history(conversationId: aliceConversation).messages.first { $0.body == "hi all" }?.reactions.map(\.emoji) == [
+                    "🎉"
+                ])
 
             // Alice removes Carol. Carol learns she is out; the others start new sender keys.
             try p.alice.sender.removeMembers([p.carolId], from: groupId)

@@ -111,10 +111,10 @@ import Testing
     @Test func receiptsComeFromTheConversationAndWaitForTheSend() throws {
         let database = try Self.database("receipts")
         try database.write { db in
-            let bobThread = try ThreadsTable.oneToOne(with: "bob", now: 1, db)
-            _ = try ThreadsTable.oneToOne(with: "carol", now: 1, db)
+            let bobConversation = try ConversationsTable.oneToOne(with: "bob", now: 1, db)
+            _ = try ConversationsTable.oneToOne(with: "carol", now: 1, db)
             var row = NewMessage(
-                threadId: bobThread, outgoing: true, authorAccountId: "me", authorDeviceId: 1, timestamp: 500,
+                conversationId: bobConversation, outgoing: true, authorAccountId: "me", authorDeviceId: 1, timestamp: 500,
                 serverTimestamp: nil, body: "to bob", status: .sending, replyToId: nil)
             row.kind = .message
             let id = try #require(try MessagesTable.insert(row, db))
@@ -194,14 +194,14 @@ import Testing
             var addEve = DataMessage(body: nil)
             addEve.group = GroupContext(id: groupId, revision: 2, state: GroupState(title: "g", members: ["me", "mallory", "eve"]))
             #expect(try ConversationActions.apply(addEve, from: Self.origin("mallory", at: 20, peer: "", local: "me"), db) == .duplicate)
-            #expect(try ThreadsTable.group(id: groupId, db)?.members.contains("eve") == false)
+            #expect(try ConversationsTable.group(id: groupId, db)?.members.contains("eve") == false)
 
             _ = try ConversationActions.apply(DataMessage(body: "hi"), from: Self.origin("mallory", at: 30, peer: "mallory"), db)
             let timerOff = DataMessage(body: nil, expireTimer: 0, isTimerUpdate: true)
-            let thread = try #require(try ThreadsTable.id(with: "mallory", db))
-            try ThreadsTable.setExpireTimer(3600, threadId: thread, db)
+            let conversation = try #require(try ConversationsTable.id(with: "mallory", db))
+            try ConversationsTable.setExpireTimer(3600, conversationId: conversation, db)
             #expect(try ConversationActions.apply(timerOff, from: Self.origin("mallory", at: 30, peer: "mallory"), db) == .duplicate)
-            #expect(try ThreadsTable.expireTimer(threadId: thread, db) == 3600)
+            #expect(try ConversationsTable.expireTimer(conversationId: conversation, db) == 3600)
         }
     }
 
@@ -227,7 +227,7 @@ import Testing
                 Issue.record("a change within the bound was refused")
                 return
             }
-            #expect(try ThreadsTable.group(id: groupId, db)?.title == "renamed")
+            #expect(try ConversationsTable.group(id: groupId, db)?.title == "renamed")
             // A member named like this device's placeholder for a name still to look up: refused.
             let squatting = GroupContext(
                 id: Data(repeating: 6, count: GroupContext.idLength), revision: 1,
@@ -238,8 +238,8 @@ import Testing
             }
             #expect(try RecipientsTable.contains(PendingRecipients.prefix + "bob", db) == false)
             // One already in a group (from before this check) does not stop the change that removes it.
-            let knownThread = try #require(try ThreadsTable.group(id: groupId, db)?.threadId)
-            try GroupMembersTable.replace(threadId: knownThread, with: members + [PendingRecipients.prefix + "bob"], db)
+            let knownConversation = try #require(try ConversationsTable.group(id: groupId, db)?.conversationId)
+            try GroupMembersTable.replace(conversationId: knownConversation, with: members + [PendingRecipients.prefix + "bob"], db)
             let cleanUp = GroupContext(
                 id: groupId, revision: 5 + GroupChanges.maximumRevisionStep + 1, state: GroupState(title: "renamed", members: members))
             guard case .stored = try GroupChanges.apply(cleanUp, from: Self.origin("mallory", at: 36, peer: "", local: "me"), db) else {

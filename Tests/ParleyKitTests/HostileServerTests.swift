@@ -20,8 +20,8 @@ import Testing
     }
 
     static func texts(_ client: ParleyClient, with accountId: String) throws -> [String] {
-        guard let thread = try client.threadId(with: accountId) else { return [] }
-        return try client.history(threadId: thread).messages.reversed().compactMap(\.body)
+        guard let conversation = try client.conversationId(with: accountId) else { return [] }
+        return try client.history(conversationId: conversation).messages.reversed().compactMap(\.body)
     }
 
     /// `body` (JSON) with `change` applied to it as a dictionary.
@@ -263,8 +263,8 @@ import Testing
                 try alice.sender.enqueue(body: "a photo", to: bobId, attachments: [file])
                 #expect(try await alice.runJobs().completed == 1)
                 _ = try await bob.receiveOnce()
-                let thread = try #require(try bob.threadId(with: try alice.credentials().accountId))
-                let message = try #require(try bob.history(threadId: thread).messages.first)
+                let conversation = try #require(try bob.conversationId(with: try alice.credentials().accountId))
+                let message = try #require(try bob.history(conversationId: conversation).messages.first)
                 let attachment = try #require(try bob.attachments(ofMessage: message.id).first)
                 let out = server.directory.appendingPathComponent("photo.out")
 

@@ -18,7 +18,7 @@ import Testing
                     _ = try ConversationActions.apply(DataMessage(body: "message \(index)"), from: origin, db)
                 }
             }
-            try client.markRead(threadId: try #require(try client.threadId(with: "writer")))
+            try client.markRead(conversationId: try #require(try client.conversationId(with: "writer")))
             let receipts = try client.database.read { db in
                 try Data.fetchAll(db, sql: "SELECT payload FROM jobs WHERE kind = 'receipt'")
             }.map { try JSONDecoder().decode(MessageReceiver.ReceiptJob.self, from: $0) }
@@ -37,15 +37,15 @@ import Testing
                     _ = try ConversationActions.apply(DataMessage(body: "message \(index)"), from: origin, db)
                 }
             }
-            let thread = try #require(try client.threadId(with: "writer"))
+            let conversation = try #require(try client.conversationId(with: "writer"))
             let second = try #require(try client.message(author: "writer", timestamp: 1_001))
             let third = try #require(try client.message(author: "writer", timestamp: 1_002))
             // Named twice, and once more after it is read: one receipt, once.
             try client.markRead(messageIds: [second.id, third.id, second.id])
             try client.markRead(messageIds: [second.id])
 
-            #expect(try client.conversations().first { $0.threadId == thread }?.unreadCount == 2)
-            let unread = try client.database.read { db in try MessagesTable.unreadIncoming(threadId: thread, db) }
+            #expect(try client.conversations().first { $0.conversationId == conversation }?.unreadCount == 2)
+            let unread = try client.database.read { db in try MessagesTable.unreadIncoming(conversationId: conversation, db) }
             #expect(unread.map(\.timestamp).sorted() == [1_000, 1_003])
             let receipts = try client.database.read { db in
                 try Data.fetchAll(db, sql: "SELECT payload FROM jobs WHERE kind = 'receipt'")

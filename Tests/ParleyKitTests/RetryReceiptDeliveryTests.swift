@@ -90,7 +90,7 @@ import Testing
                 try MessageSendLog.record([1, 2, 3], kind: .direct, to: "old", devices: [1], timestamp: 1, now: 1_000, db)
                 for index in 0..<(MessageSendLog.maximumEntries + 10) {
                     try MessageSendLog.record(
-                        [4], kind: .group(threadId: 7), to: "peer", devices: [1],
+                        [4], kind: .group(conversationId: 7), to: "peer", devices: [1],
                         timestamp: UInt64(index + 2), now: day + 2_000 + UInt64(index), db)
                 }
             }
@@ -103,7 +103,7 @@ import Testing
             }
             #expect(count == MessageSendLog.maximumEntries && old == 0 && oldestKept == 12)
             let entry = try client.database.read { db in try MessageSendLog.unansweredEntry(to: "peer", deviceId: 1, timestamp: 12, db) }
-            #expect(entry == MessageSendLog.Entry(plaintext: [4], kind: .group(threadId: 7)))
+            #expect(entry == MessageSendLog.Entry(plaintext: [4], kind: .group(conversationId: 7)))
         }
     }
 

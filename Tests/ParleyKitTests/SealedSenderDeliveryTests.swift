@@ -258,8 +258,8 @@ import Testing
             for client in [p.bobPhone, p.bobLaptop, p.carol] {
                 _ = try await client.receiveOnce()
                 #expect(try GroupConversationTests.groupTexts(client, groupId).last == "sealed to all")
-                let thread = try #require(try client.groups().first { $0.id == groupId }).threadId
-                #expect(try client.history(threadId: thread).messages.first { $0.body == "sealed to all" }?.sealed == true)
+                let conversation = try #require(try client.groups().first { $0.id == groupId }).conversationId
+                #expect(try client.history(conversationId: conversation).messages.first { $0.body == "sealed to all" }?.sealed == true)
             }
         }
     }

@@ -71,7 +71,7 @@ import Testing
             }
             try await fern.api.acknowledge(envelope.guid, as: fernCredentials)
             let conversation = try #require(try fern.conversations().first)
-            let page = try fern.history(threadId: conversation.threadId)
+            let page = try fern.history(conversationId: conversation.conversationId)
             let message = try #require(page.messages.first { $0.id == messageId })
             #expect(message.body == "sealed hello" && message.authorAccountId == gus.credentials.accountId)
 
@@ -91,7 +91,7 @@ import Testing
                 Issue.record("a forged certificate was believed")
                 return
             }
-            let after = try fern.history(threadId: conversation.threadId)
+            let after = try fern.history(conversationId: conversation.conversationId)
             #expect(!after.messages.contains { $0.body == "forged" })
         }
     }

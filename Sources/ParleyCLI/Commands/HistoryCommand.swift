@@ -14,20 +14,20 @@ struct HistoryCommand: AsyncParsableCommand {
 
     func run() async throws {
         let page = try await AccountContext.with(options) { client -> MessagePage in
-            let thread: Int64?
+            let conversation: Int64?
             if let group {
                 let id = try GroupCommand.id(group)
-                thread = try client.groups().first { $0.id == id }?.threadId
+                conversation = try client.groups().first { $0.id == id }?.conversationId
             } else if let recipient {
-                thread = try client.threadId(with: try await client.resolve(recipient))
+                conversation = try client.conversationId(with: try await client.resolve(recipient))
             } else {
                 throw ValidationError("name the other party, or a group with --group")
             }
-            guard let thread else { return MessagePage(messages: [], nextCursor: nil) }
-            let page = try client.history(threadId: thread, before: before, limit: limit)
+            guard let conversation else { return MessagePage(messages: [], nextCursor: nil) }
+            let page = try client.history(conversationId: conversation, before: before, limit: limit)
             // Reading marks read: read receipts go out (unless turned off) and disappearing timers start.
             if !keepUnread {
-                try await client.markRead(threadId: thread, attempt: .dueJobs)
+                try await client.markRead(conversationId: conversation, attempt: .dueJobs)
             }
             return page
         }

@@ -18,10 +18,10 @@ struct MuteCommand: AsyncParsableCommand {
         let until: UInt64 = off ? 0 : seconds.map { UInt64(Date().timeIntervalSince1970 * 1000) + UInt64($0) * 1000 } ?? UInt64(Int64.max)
         try await AccountContext.with(options) { client in
             let accountId = try await client.resolve(recipient)
-            guard let thread = try client.threadId(with: accountId) else {
+            guard let conversation = try client.conversationId(with: accountId) else {
                 throw ParleyError.invalidArgument("no conversation with \(recipient)")
             }
-            try client.mute(threadId: thread, until: until)
+            try client.mute(conversationId: conversation, until: until)
         }
         struct Result: Encodable { let mutedUntil: UInt64 }
         Output(json: options.json).emit(

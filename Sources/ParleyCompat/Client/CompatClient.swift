@@ -42,9 +42,9 @@ public protocol CompatClient: Sendable {
     /// Every group this account is or was in.
     func groups() throws -> [GroupInfo]
     /// The one-to-one conversation with `accountId`, if there is one.
-    func threadId(with accountId: String) throws -> Int64?
+    func conversationId(with accountId: String) throws -> Int64?
     /// A page of a conversation's messages.
-    func history(threadId: Int64, before: Int64?, limit: Int) throws -> MessagePage
+    func history(conversationId: Int64, before: Int64?, limit: Int) throws -> MessagePage
     /// Received messages stored after local id `cursor`.
     func receivedMessages(after cursor: Int64, limit: Int) throws -> [StoredMessage]
     /// The attachments of message `messageId`.

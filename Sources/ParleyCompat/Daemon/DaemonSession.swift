@@ -153,12 +153,12 @@ struct DaemonSession: Sendable {
         case "conversations":
             return AnyEncodable(try client.conversations())
         case "history":
-            guard let thread = try client.threadId(with: try await recipient()) else {
+            guard let conversation = try client.conversationId(with: try await recipient()) else {
                 return AnyEncodable(MessagePage(messages: [], nextCursor: nil))
             }
             let limit = Int(try given.integer("limit") ?? 20)
             guard (1...500).contains(limit) else { throw JSONRPCError.invalidParams("limit must be 1…500") }
-            return AnyEncodable(try client.history(threadId: thread, before: try given.integer("before"), limit: limit))
+            return AnyEncodable(try client.history(conversationId: conversation, before: try given.integer("before"), limit: limit))
         case "safetyNumber":
             return AnyEncodable(["safetyNumber": try client.safetyNumber(with: try await recipient())])
         case "trust" where !verifiesSafetyNumber:

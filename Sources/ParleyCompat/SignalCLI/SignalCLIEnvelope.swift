@@ -25,7 +25,7 @@ enum SignalCLIEnvelope {
         var data = dataMessage(
             timestamp: message.timestamp, text: message.body, expiresInSeconds: message.expireTimer,
             isExpirationUpdate: message.kind == .timerChange)
-        if let group = try client.groups().first(where: { $0.threadId == message.threadId }) {
+        if let group = try client.groups().first(where: { $0.conversationId == message.conversationId }) {
             data["groupInfo"] = groupInfo(group, update: message.kind == .groupChange)
         }
         try addMentions(message.mentions, to: &data, client: client)
@@ -57,7 +57,7 @@ enum SignalCLIEnvelope {
         if message.outgoing {
             // Sent from another device of this account: signal-cli's sync message, the data message flattened into it.
             var sent = data
-            let conversation = try client.conversations().first { $0.threadId == message.threadId && $0.groupId == nil }
+            let conversation = try client.conversations().first { $0.conversationId == message.conversationId && $0.groupId == nil }
             let destination = conversation.map { SignalCLIAddress.Address(accountId: $0.accountId, username: $0.username) }
             sent["destination"] = destination.map { .string($0.number ?? $0.uuid) } ?? .null
             sent["destinationNumber"] = .orNull(destination?.number)

@@ -4,8 +4,8 @@ import Foundation
 public struct GroupInfo: Sendable, Equatable, Codable {
     /// The group's id (16 bytes).
     public let id: Data
-    /// Its conversation's local thread id.
-    public let threadId: Int64
+    /// Its conversation's local id.
+    public let conversationId: Int64
     /// The title.
     public let title: String
     /// Account ids of every member.
@@ -15,14 +15,23 @@ public struct GroupInfo: Sendable, Equatable, Codable {
     /// This account left or was removed.
     public let left: Bool
 
-    init(_ group: StoredGroup) {
-        self.init(
-            id: group.id, threadId: group.threadId, title: group.title, members: group.members, revision: group.revision, left: group.left)
+    /// JSON keys are the properties' names, but for ``conversationId``: `threadId`, its name in earlier releases' output,
+    /// kept for scripts that read it.
+    private enum CodingKeys: String, CodingKey {
+        case id
+        case conversationId = "threadId"
+        case title, members, revision, left
     }
 
-    init(id: Data, threadId: Int64, title: String, members: [String], revision: UInt32, left: Bool) {
+    init(_ group: StoredGroup) {
+        self.init(
+            id: group.id, conversationId: group.conversationId, title: group.title, members: group.members, revision: group.revision,
+            left: group.left)
+    }
+
+    init(id: Data, conversationId: Int64, title: String, members: [String], revision: UInt32, left: Bool) {
         self.id = id
-        self.threadId = threadId
+        self.conversationId = conversationId
         self.title = title
         self.members = members
         self.revision = revision

@@ -6,13 +6,15 @@ import Foundation
 extension ParleyClient {
     /// Stores `count` messages (alternately sent and received, message `index` reading `body(index)`; the last `unread`
     /// received ones unread) in the 1:1 conversation with `accountId`, named `username`, timestamped from `firstTimestamp`
-    /// on; returns the thread's id. Written in transactions of 10,000 messages.
+    /// on; returns the conversation's id. Written in transactions of 10,000 messages.
     @discardableResult
     public func seedConversation(
         with accountId: String, username: String, messages count: Int, firstTimestamp: UInt64,
         unread: Int = 3, body: (Int) -> String
     ) throws -> Int64 {
-        let threadId = try database.write { db in try ThreadsTable.oneToOne(with: accountId, username: username, now: firstTimestamp, db) }
+        let conversationId = try database.write { db in
+            try ConversationsTable.oneToOne(with: accountId, username: username, now: firstTimestamp, db)
+        }
         var written = 0
         while written < count {
             let batch = min(10_000, count - written)
@@ -22,7 +24,8 @@ extension ParleyClient {
                     guard
                         let id = try MessagesTable.insert(
                             NewMessage(
-                                threadId: threadId, outgoing: outgoing, authorAccountId: outgoing ? "me" : accountId, authorDeviceId: 1,
+                                conversationId: conversationId, outgoing: outgoing, authorAccountId: outgoing ? "me" : accountId,
+                                authorDeviceId: 1,
                                 timestamp: firstTimestamp + UInt64(index), body: body(index),
                                 status: outgoing ? .delivered : .received, replyToId: nil), db)
                     else { continue }
@@ -31,6 +34,6 @@ extension ParleyClient {
             }
             written += batch
         }
-        return threadId
+        return conversationId
     }
 }

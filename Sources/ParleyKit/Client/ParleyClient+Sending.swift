@@ -68,11 +68,11 @@ extension ParleyClient {
         return try await settleAct(sentAt: try sender.setExpireTimer(seconds, with: accountId), attempt: attempt)
     }
 
-    /// Marks conversation `threadId` read, starts the disappearing timers of the messages just read, and sends read
+    /// Marks conversation `conversationId` read, starts the disappearing timers of the messages just read, and sends read
     /// receipts for them as `attempt` says (unless turned off in ``ClientSettings/readReceipts``).
     @discardableResult
-    public func markRead(threadId: Int64, attempt: DeliveryAttempt) async throws -> JobReport {
-        try markRead(threadId: threadId)
+    public func markRead(conversationId: Int64, attempt: DeliveryAttempt) async throws -> JobReport {
+        try markRead(conversationId: conversationId)
         return try await runJobs(for: attempt)
     }
 

@@ -31,7 +31,7 @@ extension ParleyClient {
     @discardableResult
     public func sendTyping(_ action: TypingAction, toGroup groupId: Data) async throws -> [String] {
         let credentials = try credentials()
-        guard let group = try database.read({ db in try ThreadsTable.group(id: groupId, db) }) else {
+        guard let group = try database.read({ db in try ConversationsTable.group(id: groupId, db) }) else {
             throw ParleyError.invalidArgument("no such group")
         }
         guard !group.left else { throw ParleyError.invalidArgument("this account is no longer a member of “\(group.title)”") }

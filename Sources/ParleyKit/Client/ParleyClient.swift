@@ -316,21 +316,21 @@ public final class ParleyClient: Sendable {
         }
     }
 
-    /// Mutes the conversation `threadId` until `until` (milliseconds since 1970; 0 unmutes).
-    public func mute(threadId: Int64, until: UInt64) throws {
-        try database.write { db in try ThreadsTable.mute(threadId: threadId, until: until, db) }
+    /// Mutes the conversation `conversationId` until `until` (milliseconds since 1970; 0 unmutes).
+    public func mute(conversationId: Int64, until: UInt64) throws {
+        try database.write { db in try ConversationsTable.mute(conversationId: conversationId, until: until, db) }
     }
 
     // MARK: Reading
 
     /// The inbox: one entry per conversation, most recent first.
     public func conversations() throws -> [ConversationSummary] {
-        try database.read(ThreadsTable.summaries)
+        try database.read(ConversationsTable.summaries)
     }
 
     /// A page of a conversation's history, newest first, older than message id `before`.
-    public func history(threadId: Int64, before: Int64? = nil, limit: Int = 50) throws -> MessagePage {
-        try database.read { db in try MessageLookup.page(threadId: threadId, before: before, limit: limit, db) }
+    public func history(conversationId: Int64, before: Int64? = nil, limit: Int = 50) throws -> MessagePage {
+        try database.read { db in try MessageLookup.page(conversationId: conversationId, before: before, limit: limit, db) }
     }
 
     /// Messages that arrived with a local id above `cursor` — from others, and the copies of what this account sent
@@ -345,28 +345,28 @@ public final class ParleyClient: Sendable {
 
     /// Every group this account is or was in.
     public func groups() throws -> [GroupInfo] {
-        try database.read { db in try ThreadsTable.groups(db).map(GroupInfo.init) }
+        try database.read { db in try ConversationsTable.groups(db).map(GroupInfo.init) }
     }
 
     /// The group with id `groupId`, if this account is or was in it.
     public func group(id groupId: Data) throws -> GroupInfo? {
-        try database.read { db in try ThreadsTable.group(id: groupId, db).map(GroupInfo.init) }
+        try database.read { db in try ConversationsTable.group(id: groupId, db).map(GroupInfo.init) }
     }
 
-    /// The thread with `accountId`, if any.
-    public func threadId(with accountId: String) throws -> Int64? {
-        try database.read { db in try ThreadsTable.id(with: accountId, db) }
+    /// The 1:1 conversation with `accountId`, if any.
+    public func conversationId(with accountId: String) throws -> Int64? {
+        try database.read { db in try ConversationsTable.id(with: accountId, db) }
     }
 
     /// Marks a conversation read, starts the disappearing timers of the messages just read, and queues read
     /// receipts for them (unless turned off in ``ClientSettings/readReceipts``).
-    func markRead(threadId: Int64) throws {
+    func markRead(conversationId: Int64) throws {
         let now = self.now()
         try database.write { db in
-            let unread = try MessagesTable.unreadIncoming(threadId: threadId, db)
-            try MessagesTable.startTimersOfUnread(threadId: threadId, now: now, db)
+            let unread = try MessagesTable.unreadIncoming(conversationId: conversationId, db)
+            try MessagesTable.startTimersOfUnread(conversationId: conversationId, now: now, db)
             try Self.queueReadReceipts(for: unread, now: now, db)
-            try MessagesTable.markRead(threadId: threadId, db)
+            try MessagesTable.markRead(conversationId: conversationId, db)
         }
     }
 

@@ -59,11 +59,11 @@ enum ConversationActions {
             return .duplicate
         }
         if let group = message.group, group.state != nil { return try GroupChanges.apply(group, from: origin, db) }
-        var groupThread: Int64?
+        var groupConversation: Int64?
         var groupMembers: [String]?
         if let group = message.group {
             // Only a member may post or act in a group; a removed member's messages are refused.
-            guard let known = try ThreadsTable.group(id: group.id, db), known.members.contains(origin.author) else {
+            guard let known = try ConversationsTable.group(id: group.id, db), known.members.contains(origin.author) else {
                 return .rejected("\(origin.author) is not a member of that group")
             }
             // Removed (or gone): what a sender who has not heard of it yet still sends here is not shown.
@@ -79,17 +79,17 @@ enum ConversationActions {
                             audience: .accounts([origin.author]), timestamp: origin.now, message: DataMessage(body: nil, group: current))),
                     now: origin.now, db)
             }
-            groupThread = known.threadId
+            groupConversation = known.conversationId
             groupMembers = known.members
         }
         if let target = actTarget {
             // An act concerns a message of the conversation it arrives in, never one elsewhere.
-            let conversation = try groupThread ?? ThreadsTable.id(with: origin.peer, db)
+            let conversation = try groupConversation ?? ConversationsTable.id(with: origin.peer, db)
             if origin.arrival == .received,
                 try Self.mayStillCome(target, for: message, in: conversation, groupMembers: groupMembers, from: origin, db)
             {
                 // No longer than the conversation's disappearing messages live: an edit's text is content too.
-                let timer = try conversation.map { UInt64(try ThreadsTable.expireTimer(threadId: $0, db)) * 1000 } ?? 0
+                let timer = try conversation.map { UInt64(try ConversationsTable.expireTimer(conversationId: $0, db)) * 1000 } ?? 0
                 let act = EarlyActsTable.HeldAct(message, from: origin)
                 switch try EarlyActsTable.hold(
                     act, targetAuthor: target.author, targetTimestamp: target.timestamp,
@@ -108,13 +108,13 @@ enum ConversationActions {
                 return try edit(target, body: message.body, mentions: message.mentions, from: origin, in: conversation, db)
             }
         }
-        let threadId = try groupThread ?? ThreadsTable.oneToOne(with: origin.peer, now: origin.now, db)
+        let conversationId = try groupConversation ?? ConversationsTable.oneToOne(with: origin.peer, now: origin.now, db)
         // Only a timer change changes the conversation's timer (an older message's timer cannot undo a newer change).
         if message.isTimerUpdate {
-            try ThreadsTable.setExpireTimer(message.expireTimer, threadId: threadId, db)
+            try ConversationsTable.setExpireTimer(message.expireTimer, conversationId: conversationId, db)
         }
         var row = NewMessage(
-            threadId: threadId, outgoing: origin.outgoing, authorAccountId: origin.author,
+            conversationId: conversationId, outgoing: origin.outgoing, authorAccountId: origin.author,
             authorDeviceId: origin.authorDevice, timestamp: origin.timestamp, serverTimestamp: origin.serverTimestamp,
             body: message.isTimerUpdate ? nil : message.body, status: origin.status, replyToId: nil)
         row.kind = message.isTimerUpdate ? .timerChange : .message
@@ -122,7 +122,7 @@ enum ConversationActions {
         row.expireTimer = message.expireTimer
         // A quote names a message of this conversation; one elsewhere is not linked (its text is not shown here).
         row.replyToId = try message.quote.flatMap {
-            try MessagesTable.id(author: $0.authorAccountId, timestamp: $0.timestamp, in: threadId, db)
+            try MessagesTable.id(author: $0.authorAccountId, timestamp: $0.timestamp, in: conversationId, db)
         }
         guard let id = try MessagesTable.insert(row, db) else { return .duplicate }
         // A message this account sent (from another device) starts its timer now; one received, when it is read.
@@ -176,7 +176,7 @@ enum ConversationActions {
         guard
             let target = try MessagesTable.id(
                 author: reaction.targetAuthorAccountId, timestamp: reaction.targetTimestamp, in: conversation, db),
-            try MessagesTable.isReactable(target, threadId: conversation, db)
+            try MessagesTable.isReactable(target, conversationId: conversation, db)
         else { return .rejected("no message to react to in this conversation") }
         if let current = try ReactionsTable.timestamp(of: origin.author, on: target, db), current >= origin.timestamp { return .duplicate }
         // A withdrawn reaction stays as an empty row with its time, so an older reaction delivered later cannot return.
@@ -242,7 +242,8 @@ enum ConversationActions {
         _ targetTimestamp: UInt64, from origin: Origin, in conversation: Int64,
         _ db: StorageTransaction
     ) throws -> Swift.Result<Int64, Refusal> {
-        guard let message = try MessagesTable.authored(by: origin.author, timestamp: targetTimestamp, threadId: conversation, db) else {
+        guard let message = try MessagesTable.authored(by: origin.author, timestamp: targetTimestamp, conversationId: conversation, db)
+        else {
             return .failure(
                 Refusal(
                     reason:

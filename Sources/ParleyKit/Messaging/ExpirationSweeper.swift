@@ -20,7 +20,7 @@ struct ExpirationSweeper: Sendable {
                 try ConversationActions.erase(message.id, db)
                 try MessagesTable.delete(message.id, db)
             }
-            for threadId in Set(expired.map(\.threadId)) { try ThreadsTable.recount(threadId: threadId, db) }
+            for conversationId in Set(expired.map(\.conversationId)) { try ConversationsTable.recount(conversationId: conversationId, db) }
             return (expired.count, forgotten)
         }
         if deleted > 0 || forgotten > 0 { database.truncateWriteAheadLog() }

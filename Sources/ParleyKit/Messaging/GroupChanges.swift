@@ -1,7 +1,7 @@
 import Foundation
 
 /// Changes to groups: a group is a thread with a `group_id`, its members (``GroupMembersTable``), a revision that
-/// orders changes, and this device's current sender-key distribution (``ThreadsTable``). Changes arrive as messages (any member may change
+/// orders changes, and this device's current sender-key distribution (``ConversationsTable``). Changes arrive as messages (any member may change
 /// the group, as in Signal's client-managed groups); removing a member makes every remaining member's device
 /// start a new distribution, so the removed member cannot read what follows.
 enum GroupChanges {
@@ -23,29 +23,29 @@ enum GroupChanges {
         // A placeholder is this device's name for a conversation waiting for a username lookup: a member added by that
         // name would take the conversation's place, and the messages written to it would never go out. (One already in
         // a group, from before this check, does not stop changes that keep or remove it.)
-        let present = Set(try ThreadsTable.group(id: context.id, db)?.members ?? [])
+        let present = Set(try ConversationsTable.group(id: context.id, db)?.members ?? [])
         guard !state.members.contains(where: { PendingRecipients.isPlaceholder($0) && !present.contains($0) }) else {
             return .rejected("a member id that is no account id")
         }
-        let threadId: Int64
+        let conversationId: Int64
         var description: String
-        if let existing = try ThreadsTable.group(id: context.id, db) {
+        if let existing = try ConversationsTable.group(id: context.id, db) {
             guard existing.members.contains(origin.author) else { return .rejected("only a member may change the group") }
             guard context.revision > existing.revision else { return .duplicate }
             guard context.revision - existing.revision <= Self.maximumRevisionStep else {
                 return .rejected("a change to revision \(context.revision) of a group at \(existing.revision)")
             }
-            threadId = existing.threadId
+            conversationId = existing.conversationId
             let removed = Set(existing.members).subtracting(state.members)
             let added = Set(state.members).subtracting(existing.members)
-            try ThreadsTable.updateGroup(
-                threadId: threadId, title: state.title, revision: context.revision,
+            try ConversationsTable.updateGroup(
+                conversationId: conversationId, title: state.title, revision: context.revision,
                 left: !state.members.contains(origin.localAccountId), db)
             if !removed.isEmpty {
                 // The removed cannot read on: this device's next group message starts a new sender key.
-                try ThreadsTable.endDistribution(threadId: threadId, db)
-                try SenderKeySharesTable.forgetAll(threadId: threadId, db)
-                try SenderKeyChainsTable.forget(threadId: threadId, members: removed, db)
+                try ConversationsTable.endDistribution(conversationId: conversationId, db)
+                try SenderKeySharesTable.forgetAll(conversationId: conversationId, db)
+                try SenderKeyChainsTable.forget(conversationId: conversationId, members: removed, db)
             }
             // Names as this device knows them when the change arrives (an unknown account by its id's start).
             func names(_ accounts: Set<String>) throws -> String {
@@ -65,12 +65,13 @@ enum GroupChanges {
             guard context.revision <= Self.maximumFirstRevision else {
                 return .rejected("a group first heard of at revision \(context.revision), past \(Self.maximumFirstRevision)")
             }
-            threadId = try ThreadsTable.insertGroup(id: context.id, title: state.title, revision: context.revision, now: origin.now, db)
+            conversationId = try ConversationsTable.insertGroup(
+                id: context.id, title: state.title, revision: context.revision, now: origin.now, db)
             description = "created “\(state.title)” with \(state.members.count) members"
         }
-        try GroupMembersTable.replace(threadId: threadId, with: state.members, db)
+        try GroupMembersTable.replace(conversationId: conversationId, with: state.members, db)
         var notice = NewMessage(
-            threadId: threadId, outgoing: origin.outgoing, authorAccountId: origin.author, authorDeviceId: origin.authorDevice,
+            conversationId: conversationId, outgoing: origin.outgoing, authorAccountId: origin.author, authorDeviceId: origin.authorDevice,
             timestamp: origin.timestamp, serverTimestamp: origin.serverTimestamp, body: description, status: origin.status,
             replyToId: nil)
         notice.kind = .groupChange

@@ -32,15 +32,17 @@ struct GroupDelivery: Sendable {
         let timestamp: UInt64
     }
 
-    func deliver(_ content: MessageContent, toGroup threadId: Int64, timestamp: UInt64, as credentials: DeviceCredentials) async throws {
+    func deliver(_ content: MessageContent, toGroup conversationId: Int64, timestamp: UInt64, as credentials: DeviceCredentials)
+        async throws
+    {
         let sender = try ProtocolAddress(name: credentials.accountId, deviceId: credentials.deviceId)
         let outgoing = try await database.awaitableWrite { [store] db in
-            guard let group = try ThreadsTable.group(threadId: threadId, db) else {
-                throw ParleyError.invalidArgument("no group \(threadId)")
+            guard let group = try ConversationsTable.group(conversationId: conversationId, db) else {
+                throw ParleyError.invalidArgument("no group \(conversationId)")
             }
             guard !group.left else { throw ParleyError.invalidArgument("this account is no longer a member of “\(group.title)”") }
             let plaintext = try content.sharing(try AccountManager.storedProfileKey(db)).encode()
-            let distributionId = try ThreadsTable.currentDistribution(threadId: threadId, db)
+            let distributionId = try ConversationsTable.currentDistribution(conversationId: conversationId, db)
             let context = TransactionContext(db)
             let distribution = try SenderKeyDistributionMessage(
                 from: sender, distributionId: distributionId, store: store, context: context)
@@ -69,23 +71,24 @@ struct GroupDelivery: Sendable {
         if let rateLimited { throw rateLimited }
     }
 
-    /// Hands this device's sender key for the group `threadId` to every device of `member` again (a device that asked
+    /// Hands this device's sender key for the group `conversationId` to every device of `member` again (a device that asked
     /// for a resend may have lost it).
-    func handOutAgain(toGroup threadId: Int64, member: String, as credentials: DeviceCredentials) async throws {
+    func handOutAgain(toGroup conversationId: Int64, member: String, as credentials: DeviceCredentials) async throws {
         let sender = try ProtocolAddress(name: credentials.accountId, deviceId: credentials.deviceId)
         let handout = try await database.awaitableWrite { [store] db -> SenderKeyDistribution? in
-            guard let group = try ThreadsTable.group(threadId: threadId, db), !group.left, group.members.contains(member) else {
+            guard let group = try ConversationsTable.group(conversationId: conversationId, db), !group.left, group.members.contains(member)
+            else {
                 return nil
             }
-            let distributionId = try ThreadsTable.currentDistribution(threadId: threadId, db)
-            try SenderKeySharesTable.forget(threadId: threadId, member: member, db)
+            let distributionId = try ConversationsTable.currentDistribution(conversationId: conversationId, db)
+            try SenderKeySharesTable.forget(conversationId: conversationId, member: member, db)
             let distribution = try SenderKeyDistributionMessage(
                 from: sender, distributionId: distributionId, store: store,
                 context: TransactionContext(db))
             return SenderKeyDistribution(groupId: group.id, distributionId: distributionId, message: distribution.serialize())
         }
         guard let handout else { return }
-        try await handOut(handout, to: member, threadId: threadId, as: credentials)
+        try await handOut(handout, to: member, conversationId: conversationId, as: credentials)
     }
 
     /// One sealed sender v2 request for every member device. Returns `false`, having sent nothing, when some member's
@@ -101,7 +104,7 @@ struct GroupDelivery: Sendable {
             var recipients: [ProtocolAddress] = []
             for member in members {
                 do {
-                    try await handOut(outgoing.handout, to: member, threadId: outgoing.group.threadId, as: credentials)
+                    try await handOut(outgoing.handout, to: member, conversationId: outgoing.group.conversationId, as: credentials)
                 } catch let error as ParleyError where error.namesNoAccount || error.isRateLimited {
                     // A member's account is gone, or sends to it are turned away for now: the member-by-member path
                     // leaves it out, or lets its copy alone wait for the retry.
@@ -176,13 +179,13 @@ struct GroupDelivery: Sendable {
     /// The group message to one member's devices in a request of its own.
     private func send(_ outgoing: Outgoing, to member: String, as credentials: DeviceCredentials) async throws {
         if try sessions.devices(of: member).isEmpty { try await sessions.establish(member, deviceIds: nil, as: credentials) }
-        let threadId = outgoing.group.threadId
+        let conversationId = outgoing.group.conversationId
         let ciphertext = outgoing.ciphertext.base64EncodedString()
         _ = try await delivery.send(
             to: member, timestamp: outgoing.timestamp, as: credentials,
-            log: (.group(threadId: threadId), outgoing.plaintext), groupId: outgoing.group.id
+            log: (.group(conversationId: conversationId), outgoing.plaintext), groupId: outgoing.group.id
         ) { _ in
-            try await handOut(outgoing.handout, to: member, threadId: threadId, as: credentials)
+            try await handOut(outgoing.handout, to: member, conversationId: conversationId, as: credentials)
             // Handing out may have repaired the device list: the group message goes to the devices it reached.
             return try sessions.devices(of: member).map {
                 OutgoingMessage(
@@ -194,20 +197,20 @@ struct GroupDelivery: Sendable {
 
     /// Sends `handout` 1:1 to `member` when one of its known devices does not hold it yet (after making sessions
     /// with its devices when there are none), and records that every device now holds it.
-    private func handOut(_ handout: SenderKeyDistribution, to member: String, threadId: Int64, as credentials: DeviceCredentials)
+    private func handOut(_ handout: SenderKeyDistribution, to member: String, conversationId: Int64, as credentials: DeviceCredentials)
         async throws
     {
         if try sessions.devices(of: member).isEmpty { try await sessions.establish(member, deviceIds: nil, as: credentials) }
         let distribution = handout.distributionId.uuidString.lowercased()
         let holders = try database.read { db in
-            try SenderKeySharesTable.holders(threadId: threadId, distributionId: distribution, member: member, db)
+            try SenderKeySharesTable.holders(conversationId: conversationId, distributionId: distribution, member: member, db)
         }
         guard try sessions.devices(of: member).contains(where: { !holders.contains($0.deviceId) }) else { return }
         try await delivery.deliver(MessageContent(senderKeyDistribution: handout), to: member, timestamp: clock.next(), as: credentials)
         let devices = try sessions.devices(of: member)
         try await database.awaitableWrite { db in
             try SenderKeySharesTable.record(
-                threadId: threadId, distributionId: distribution, member: member, deviceIds: devices.map(\.deviceId), db)
+                conversationId: conversationId, distributionId: distribution, member: member, deviceIds: devices.map(\.deviceId), db)
         }
     }
 
@@ -217,7 +220,7 @@ struct GroupDelivery: Sendable {
         try await database.awaitableWrite { db in
             for (member, addresses) in Dictionary(grouping: recipients, by: \.name) {
                 try MessageSendLog.record(
-                    outgoing.plaintext, kind: .group(threadId: outgoing.group.threadId), to: member,
+                    outgoing.plaintext, kind: .group(conversationId: outgoing.group.conversationId), to: member,
                     devices: addresses.map(\.deviceId), timestamp: outgoing.timestamp, now: now, db)
             }
         }

@@ -249,7 +249,7 @@ struct MessageReceiver: Sendable {
     /// it as typing.
     static func typing(_ action: TypingAction, in groupId: Data?, from source: EnvelopeSource, _ db: StorageTransaction) throws -> Outcome {
         if let groupId {
-            guard let group = try ThreadsTable.group(id: groupId, db), !group.left, group.members.contains(source.accountId) else {
+            guard let group = try ConversationsTable.group(id: groupId, db), !group.left, group.members.contains(source.accountId) else {
                 return .rejected(reason: "typing in a group the sender is not in (or this account left)")
             }
         }
@@ -261,7 +261,7 @@ struct MessageReceiver: Sendable {
         _ distribution: SenderKeyDistribution, from sender: ProtocolAddress, store: DatabaseProtocolStore,
         _ db: StorageTransaction
     ) throws -> Outcome {
-        guard let group = try ThreadsTable.group(id: distribution.groupId, db), group.members.contains(sender.name) else {
+        guard let group = try ConversationsTable.group(id: distribution.groupId, db), group.members.contains(sender.name) else {
             return .rejected(reason: "a sender key for a group the sender is not in")
         }
         guard !group.left else { return .rejected(reason: "a sender key for a group this account left") }
@@ -270,9 +270,10 @@ struct MessageReceiver: Sendable {
             message, from: sender, distributionId: distribution.distributionId, store: store,
             context: TransactionContext(db))
         try SenderKeyChainsTable.record(
-            accountId: sender.name, deviceId: sender.deviceId, chainId: message.chainId, threadId: group.threadId,
+            accountId: sender.name, deviceId: sender.deviceId, chainId: message.chainId, conversationId: group.conversationId,
             distributionId: distribution.distributionId, db)
-        try SenderKeyChainsTable.keepNewestDistributions(accountId: sender.name, deviceId: sender.deviceId, threadId: group.threadId, db)
+        try SenderKeyChainsTable.keepNewestDistributions(
+            accountId: sender.name, deviceId: sender.deviceId, conversationId: group.conversationId, db)
         return .applied
     }
 
@@ -320,10 +321,10 @@ struct MessageReceiver: Sendable {
         _ envelope: Envelope, from source: EnvelopeSource, reason: String, askForResend: Bool = false,
         _ db: StorageTransaction, now: UInt64
     ) throws -> Outcome {
-        let threadId = try ThreadsTable.oneToOne(with: source.accountId, now: now, db)
+        let conversationId = try ConversationsTable.oneToOne(with: source.accountId, now: now, db)
         if let id = try MessagesTable.insert(
             NewMessage(
-                threadId: threadId, outgoing: false, authorAccountId: source.accountId, authorDeviceId: source.deviceId,
+                conversationId: conversationId, outgoing: false, authorAccountId: source.accountId, authorDeviceId: source.deviceId,
                 timestamp: envelope.timestamp, serverTimestamp: envelope.serverTimestamp, body: nil, status: .undecryptable, replyToId: nil),
             db)
         {

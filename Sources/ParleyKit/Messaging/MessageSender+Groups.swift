@@ -53,7 +53,7 @@ extension MessageSender {
     private func updateGroup(_ groupId: Data, _ change: (inout GroupState) -> Void) throws -> UInt64? {
         let timestamp = clock.next()
         return try database.write { db -> UInt64? in
-            guard let group = try ThreadsTable.group(id: groupId, db) else { throw ParleyError.invalidArgument("no such group") }
+            guard let group = try ConversationsTable.group(id: groupId, db) else { throw ParleyError.invalidArgument("no such group") }
             guard !group.left else { throw ParleyError.invalidArgument("this account is no longer a member of “\(group.title)”") }
             var state = GroupState(title: group.title, members: group.members)
             change(&state)

@@ -66,7 +66,7 @@ struct MessageSender: Sendable {
         replyTo: Int64? = nil, mentions: [Mention] = []
     ) throws -> Int64 {
         try enqueue(body: body, files: files, replyTo: replyTo, mentions: mentions, queueSend: false) { db, now in
-            try ThreadsTable.oneToOne(with: try PendingRecipients.placeholder(for: username, db, now: now), now: now, db)
+            try ConversationsTable.oneToOne(with: try PendingRecipients.placeholder(for: username, db, now: now), now: now, db)
         }
     }
 
@@ -78,7 +78,7 @@ struct MessageSender: Sendable {
         mentions: [Mention] = []
     ) throws -> Int64 {
         try enqueue(body: body, files: files, replyTo: replyTo, mentions: mentions) { db, now in
-            try ThreadsTable.oneToOne(with: accountId, now: now, db)
+            try ConversationsTable.oneToOne(with: accountId, now: now, db)
         }
     }
 
@@ -90,15 +90,15 @@ struct MessageSender: Sendable {
         mentions: [Mention] = []
     ) throws -> Int64 {
         try enqueue(body: body, files: files, replyTo: replyTo, mentions: mentions) { db, _ in
-            guard let group = try ThreadsTable.group(id: groupId, db) else { throw ParleyError.invalidArgument("no such group") }
+            guard let group = try ConversationsTable.group(id: groupId, db) else { throw ParleyError.invalidArgument("no such group") }
             guard !group.left else { throw ParleyError.invalidArgument("this account is no longer a member of “\(group.title)”") }
-            return group.threadId
+            return group.conversationId
         }
     }
 
     private func enqueue(
         body: String, files: [OutgoingAttachment], replyTo: Int64?, mentions: [Mention], queueSend: Bool = true,
-        thread: (StorageTransaction, UInt64) throws -> Int64
+        conversation: (StorageTransaction, UInt64) throws -> Int64
     ) throws -> Int64 {
         guard !body.isEmpty || !files.isEmpty else { throw ParleyError.invalidArgument("a message needs text or an attachment") }
         try Mention.validate(mentions, in: body)
@@ -126,11 +126,12 @@ struct MessageSender: Sendable {
         let timestamp = clock.next()
         return try database.write { db in
             let credentials = try LocalAccount.credentials(db)
-            let threadId = try thread(db, timestamp)
+            let conversationId = try conversation(db, timestamp)
             var message = NewMessage(
-                threadId: threadId, outgoing: true, authorAccountId: credentials.accountId, authorDeviceId: credentials.deviceId,
+                conversationId: conversationId, outgoing: true, authorAccountId: credentials.accountId,
+                authorDeviceId: credentials.deviceId,
                 timestamp: timestamp, body: body.isEmpty ? nil : body, status: .sending, replyToId: replyTo)
-            message.expireTimer = try ThreadsTable.expireTimer(threadId: threadId, db)
+            message.expireTimer = try ConversationsTable.expireTimer(conversationId: conversationId, db)
             message.mentions = mentions
             guard let id = try MessagesTable.insert(message, db) else {
                 throw ParleyError.invalidArgument("a message with this timestamp already exists")
@@ -150,8 +151,8 @@ struct MessageSender: Sendable {
     enum Audience: Codable, Equatable {
         /// The other account of a 1:1 conversation.
         case account(String)
-        /// A group's members, with Sender Keys (the group's thread id).
-        case group(threadId: Int64)
+        /// A group's members, with Sender Keys (the group's conversation id).
+        case group(conversationId: Int64)
         /// Each of these accounts 1:1 (group changes, which removed members must hear of too).
         case accounts([String])
     }
@@ -227,9 +228,9 @@ struct MessageSender: Sendable {
             var message = make((target.author, target.timestamp))
             if let peer = target.peer {
                 try send(message, to: .account(peer), peer: peer, timestamp: timestamp, db)
-            } else if let group = try ThreadsTable.group(threadId: target.threadId, db) {
+            } else if let group = try ConversationsTable.group(conversationId: target.conversationId, db) {
                 message.group = GroupContext(id: group.id, revision: group.revision)
-                try send(message, to: .group(threadId: group.threadId), peer: "", timestamp: timestamp, db)
+                try send(message, to: .group(conversationId: group.conversationId), peer: "", timestamp: timestamp, db)
             }
         }
         return timestamp
@@ -260,8 +261,8 @@ struct MessageSender: Sendable {
         case .account(let accountId):
             destination = accountId
             try await delivery.deliver(content, to: accountId, timestamp: job.timestamp, as: credentials)
-        case .group(let threadId):
-            try await groupDelivery.deliver(content, toGroup: threadId, timestamp: job.timestamp, as: credentials)
+        case .group(let conversationId):
+            try await groupDelivery.deliver(content, toGroup: conversationId, timestamp: job.timestamp, as: credentials)
         case .accounts(let accountIds):
             for accountId in accountIds where accountId != credentials.accountId {
                 do {
@@ -289,7 +290,7 @@ struct MessageSender: Sendable {
             guard let message = try MessagesTable.unsent(job.messageId, db) else { return nil }
             return Loaded(
                 credentials: try LocalAccount.credentials(db), message: message,
-                group: try ThreadsTable.group(threadId: message.threadId, db),
+                group: try ConversationsTable.group(conversationId: message.conversationId, db),
                 attachments: try AttachmentsTable.outgoing(of: job.messageId, db))
         }
         guard let loaded else { return }  // already sent or failed
@@ -338,7 +339,7 @@ struct MessageSender: Sendable {
         var accepted: UInt64?
         if let group = loaded.group {
             try await groupDelivery.deliver(
-                MessageContent(dataMessage: message), toGroup: group.threadId, timestamp: loaded.message.timestamp,
+                MessageContent(dataMessage: message), toGroup: group.conversationId, timestamp: loaded.message.timestamp,
                 as: loaded.credentials)
         } else if let recipient = loaded.message.recipient {
             accepted = try await delivery.deliver(

@@ -39,19 +39,19 @@ struct PendingRecipients: Sendable {
             found = try await api.lookup(username: job.username, as: credentials)
         } catch ParleyError.server(let error) where error.status == 404 {
             try await database.awaitableWrite { db in
-                guard let pendingThread = try ThreadsTable.id(with: placeholder, db) else { return }
-                try MessagesTable.failSending(threadId: pendingThread, reason: "no account is named \(job.username)", db)
+                guard let pendingConversation = try ConversationsTable.id(with: placeholder, db) else { return }
+                try MessagesTable.failSending(conversationId: pendingConversation, reason: "no account is named \(job.username)", db)
             }
             return
         }
         try await database.awaitableWrite { db in
             try RecipientsTable.setUsername(found.username, for: found.accountId, db)
-            guard let pendingThread = try ThreadsTable.id(with: placeholder, db) else { return }
-            let waiting = try MessagesTable.sending(threadId: pendingThread, db)
-            if let thread = try ThreadsTable.id(with: found.accountId, db) {
-                try ThreadsTable.merge(pendingThread, into: thread, now: now, db)
+            guard let pendingConversation = try ConversationsTable.id(with: placeholder, db) else { return }
+            let waiting = try MessagesTable.sending(conversationId: pendingConversation, db)
+            if let conversation = try ConversationsTable.id(with: found.accountId, db) {
+                try ConversationsTable.merge(pendingConversation, into: conversation, now: now, db)
             } else {
-                try ThreadsTable.reassign(pendingThread, to: found.accountId, db)
+                try ConversationsTable.reassign(pendingConversation, to: found.accountId, db)
             }
             try RecipientsTable.delete(placeholder, db)
             for messageId in waiting { try JobQueue.enqueue(.send(MessageSender.SendJob(messageId: messageId)), now: now, db) }

@@ -92,8 +92,8 @@ struct RetryReceipts: Sendable {
             try MessageSendLog.unansweredEntry(to: job.accountId, deviceId: job.deviceId, timestamp: job.timestamp, db)
         }
         guard let entry else { return }
-        if case .group(let threadId) = entry.kind {
-            try await groupDelivery.handOutAgain(toGroup: threadId, member: job.accountId, as: credentials)
+        if case .group(let conversationId) = entry.kind {
+            try await groupDelivery.handOutAgain(toGroup: conversationId, member: job.accountId, as: credentials)
         }
         // To every device of the account (the server wants them all); the others already have it and drop the copy.
         try await delivery.deliver(

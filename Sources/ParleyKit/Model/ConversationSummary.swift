@@ -2,8 +2,8 @@ import Foundation
 
 /// One conversation in the inbox.
 public struct ConversationSummary: Sendable, Equatable, Codable {
-    /// Local thread id.
-    public let threadId: Int64
+    /// Local conversation id.
+    public let conversationId: Int64
     /// The other account (empty for a group).
     public let accountId: String
     /// Its username, when known.
@@ -25,14 +25,17 @@ public struct ConversationSummary: Sendable, Equatable, Codable {
 }
 
 extension ConversationSummary {
+    /// JSON keys are the properties' names, but for ``conversationId``: `threadId`, its name in earlier releases' output,
+    /// kept for scripts that read it.
     private enum CodingKeys: String, CodingKey {
-        case threadId, accountId, username, groupId, title, lastMessagePreview, unreadCount, updated, mutedUntil, expireTimer
+        case conversationId = "threadId"
+        case accountId, username, groupId, title, lastMessagePreview, unreadCount, updated, mutedUntil, expireTimer
     }
 
     /// The group id in hex, as every command prints it (``GroupID/hex``); the rest as named.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(threadId, forKey: .threadId)
+        try container.encode(conversationId, forKey: .conversationId)
         try container.encode(accountId, forKey: .accountId)
         try container.encodeIfPresent(username, forKey: .username)
         try container.encodeIfPresent(groupId.map { GroupID($0).hex }, forKey: .groupId)
@@ -49,7 +52,8 @@ extension ConversationSummary {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let group = try container.decodeIfPresent(String.self, forKey: .groupId)
         self.init(
-            threadId: try container.decode(Int64.self, forKey: .threadId), accountId: try container.decode(String.self, forKey: .accountId),
+            conversationId: try container.decode(Int64.self, forKey: .conversationId),
+            accountId: try container.decode(String.self, forKey: .accountId),
             username: try container.decodeIfPresent(String.self, forKey: .username), groupId: try group.map { try GroupID(text: $0).data },
             title: try container.decodeIfPresent(String.self, forKey: .title),
             lastMessagePreview: try container.decodeIfPresent(String.self, forKey: .lastMessagePreview),

@@ -33,7 +33,7 @@ public struct StoredMessage: Sendable, Equatable, Codable {
     /// It arrived sealed: the server was not told who sent it (sealed sender).
     public let sealed: Bool
     /// The conversation it belongs to.
-    public let threadId: Int64
+    public let conversationId: Int64
     /// The author's device.
     public let authorDeviceId: UInt32
     /// The author's username, when this device knows it.
@@ -42,6 +42,17 @@ public struct StoredMessage: Sendable, Equatable, Codable {
     public let serverTimestamp: UInt64?
     /// Reactions, one per person.
     public var reactions: [StoredReaction]
+}
+
+extension StoredMessage {
+    /// JSON keys are the properties' names, but for ``conversationId``: `threadId`, its name in earlier releases' output,
+    /// kept for scripts that read it.
+    enum CodingKeys: String, CodingKey {
+        case id, outgoing, authorAccountId, timestamp, body, mentions, status, failureReason, replyToId, attachmentCount, kind
+        case editedAt, deleted, expireTimer, expiresAt, sealed
+        case conversationId = "threadId"
+        case authorDeviceId, authorUsername, serverTimestamp, reactions
+    }
 }
 
 extension StoredMessage {
@@ -64,7 +75,7 @@ extension StoredMessage {
         try container.encode(expireTimer, forKey: .expireTimer)
         try container.encodeIfPresent(expiresAt, forKey: .expiresAt)
         try container.encode(sealed, forKey: .sealed)
-        try container.encode(threadId, forKey: .threadId)
+        try container.encode(conversationId, forKey: .conversationId)
         try container.encode(authorDeviceId, forKey: .authorDeviceId)
         try container.encodeIfPresent(authorUsername, forKey: .authorUsername)
         try container.encodeIfPresent(serverTimestamp, forKey: .serverTimestamp)

@@ -22,13 +22,13 @@ enum MessageLookup {
         try MessageEditsTable.history(of: id, db)
     }
 
-    /// A page of thread `threadId`'s history, newest first, older than message id `before`.
-    static func page(threadId: Int64, before: Int64?, limit: Int, _ db: Database) throws -> MessagePage {
+    /// A page of conversation `conversationId`'s history, newest first, older than message id `before`.
+    static func page(conversationId: Int64, before: Int64?, limit: Int, _ db: Database) throws -> MessagePage {
         let rows = try Row.fetchAll(
             db,
             sql: """
                 SELECT \(columns) FROM messages m WHERE m.thread_id = ? AND m.id < ? ORDER BY m.id DESC LIMIT ?
-                """, arguments: [threadId, before ?? Int64.max, limit + 1])
+                """, arguments: [conversationId, before ?? Int64.max, limit + 1])
         let messages = try withReactions(rows.prefix(limit).map(StoredMessage.init(row:)), db)
         return MessagePage(messages: messages, nextCursor: rows.count > limit ? messages.last?.id : nil)
     }
@@ -67,7 +67,7 @@ extension StoredMessage {
             replyToId: row["reply_to_id"], attachmentCount: row["attachment_count"],
             kind: MessageKind(rawValue: row["kind"]) ?? .message, editedAt: (row["edited_at"] as Int64?).map(UInt64.init),
             deleted: row["deleted"], expireTimer: (row["expire_timer"] as Int64).clampedUInt32,
-            expiresAt: (row["expire_at"] as Int64?).map(UInt64.init), sealed: row["sealed"], threadId: row["thread_id"],
+            expiresAt: (row["expire_at"] as Int64?).map(UInt64.init), sealed: row["sealed"], conversationId: row["thread_id"],
             authorDeviceId: UInt32(truncatingIfNeeded: row["author_device_id"] as Int64), authorUsername: row["author_username"],
             serverTimestamp: (row["server_timestamp"] as Int64?).map(UInt64.init), reactions: [])
     }

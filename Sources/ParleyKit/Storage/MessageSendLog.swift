@@ -15,8 +15,8 @@ enum MessageSendLog {
     enum Kind: Sendable, Equatable {
         /// 1:1 over the pairwise sessions.
         case direct
-        /// To a group (its thread id) with this device's sender key: a resend hands the sender key out again first.
-        case group(threadId: Int64)
+        /// To a group (its conversation id) with this device's sender key: a resend hands the sender key out again first.
+        case group(conversationId: Int64)
     }
 
     /// One message kept for a resend.
@@ -32,13 +32,13 @@ enum MessageSendLog {
         _ plaintext: [UInt8], kind: Kind, to accountId: String, devices: [UInt32], timestamp: UInt64, now: UInt64,
         _ db: Database
     ) throws {
-        let groupThreadId: Int64? = if case .group(let threadId) = kind { threadId } else { nil }
+        let groupConversationId: Int64? = if case .group(let conversationId) = kind { conversationId } else { nil }
         for device in devices {
             try db.execute(
                 sql: """
                     INSERT OR IGNORE INTO message_send_log (account_id, device_id, timestamp, content, group_thread_id, sent_at)
                     VALUES (?, ?, ?, ?, ?, ?)
-                    """, arguments: [accountId, Int64(device), Int64(timestamp), Data(plaintext), groupThreadId, Int64(now)])
+                    """, arguments: [accountId, Int64(device), Int64(timestamp), Data(plaintext), groupConversationId, Int64(now)])
         }
         try prune(now: now, db)
     }
@@ -65,8 +65,8 @@ enum MessageSendLog {
                     SELECT content, group_thread_id FROM message_send_log WHERE account_id = ? AND device_id = ? AND timestamp = ? AND resent = 0
                     """, arguments: [accountId, Int64(deviceId), Int64(timestamp)])
         else { return nil }
-        let threadId: Int64? = row["group_thread_id"]
-        return Entry(plaintext: [UInt8](row["content"] as Data), kind: threadId.map { .group(threadId: $0) } ?? .direct)
+        let conversationId: Int64? = row["group_thread_id"]
+        return Entry(plaintext: [UInt8](row["content"] as Data), kind: conversationId.map { .group(conversationId: $0) } ?? .direct)
     }
 
     /// Drops what was kept of the message sent at `timestamp` for every device (its content was erased: it disappeared or

@@ -7,7 +7,7 @@ internal import GRDB
 /// ends (``markSent(_:serverTimestamp:now:_:)``, ``markFailed(_:reason:now:_:)``) — and presentation reads go
 /// through ``MessageLookup``.
 enum MessagesTable {
-    /// Inserts a message and makes it its thread's last; `nil` when the same (author, device, timestamp) is already
+    /// Inserts a message and makes it its conversation's last; `nil` when the same (author, device, timestamp) is already
     /// stored (a duplicate delivery).
     static func insert(_ message: NewMessage, _ db: Database) throws -> Int64? {
         let unread = !message.outgoing && message.kind == .message
@@ -18,7 +18,7 @@ enum MessagesTable {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
-                message.threadId, message.outgoing, message.authorAccountId, Int64(message.authorDeviceId),
+                message.conversationId, message.outgoing, message.authorAccountId, Int64(message.authorDeviceId),
                 Int64(message.timestamp), message.serverTimestamp.map(Int64.init), message.body,
                 message.status.rawValue, message.replyToId, !unread, message.kind.rawValue, Int64(message.expireTimer),
                 try mentionsColumn(message.mentions),
@@ -28,7 +28,7 @@ enum MessagesTable {
         // The conversation moves up by when the server took the message when that is earlier: a sender's clock set
         // years ahead cannot pin its conversation to the top.
         let updated = min(message.timestamp, message.serverTimestamp ?? message.timestamp)
-        try ThreadsTable.noteMessage(id, at: updated, unread: unread, threadId: message.threadId, db)
+        try ConversationsTable.noteMessage(id, at: updated, unread: unread, conversationId: message.conversationId, db)
         return id
     }
 
@@ -43,14 +43,14 @@ enum MessagesTable {
         return (try? JSONDecoder().decode([Mention].self, from: Data(text.utf8))) ?? []
     }
 
-    /// The local id of the message `authorAccountId` sent at `timestamp` (in thread `threadId` when given: a quote or a
+    /// The local id of the message `authorAccountId` sent at `timestamp` (in conversation `conversationId` when given: a quote or a
     /// reaction names a message of its own conversation); `nil` when there is none.
-    static func id(author authorAccountId: String, timestamp: UInt64, in threadId: Int64? = nil, _ db: Database) throws -> Int64? {
+    static func id(author authorAccountId: String, timestamp: UInt64, in conversationId: Int64? = nil, _ db: Database) throws -> Int64? {
         guard let timestamp = Int64(exactly: timestamp) else { return nil }
         // With no thread, `coalesce(?, thread_id)` is the row's own thread (never NULL): any thread matches.
         return try Int64.fetchOne(
             db, sql: "SELECT id FROM messages WHERE author_account_id = ? AND timestamp = ? AND thread_id = coalesce(?, thread_id)",
-            arguments: [authorAccountId, timestamp, threadId])
+            arguments: [authorAccountId, timestamp, conversationId])
     }
 
     /// Whether the message `authorAccountId` sent at `timestamp` is here, in any conversation, and was decrypted:
@@ -74,14 +74,14 @@ enum MessagesTable {
                 """, arguments: [authorAccountId, Int64(device), timestamp]) ?? false
     }
 
-    /// Whether thread `threadId` has a message sent at `timestamp` by an author other than `authorAccountId`.
-    static func hasMessage(at timestamp: UInt64, in threadId: Int64, notBy authorAccountId: String, _ db: Database) throws -> Bool {
+    /// Whether conversation `conversationId` has a message sent at `timestamp` by an author other than `authorAccountId`.
+    static func hasMessage(at timestamp: UInt64, in conversationId: Int64, notBy authorAccountId: String, _ db: Database) throws -> Bool {
         guard let timestamp = Int64(exactly: timestamp) else { return false }
         return try Bool.fetchOne(
             db,
             sql: """
                 SELECT EXISTS (SELECT 1 FROM messages WHERE thread_id = ? AND timestamp = ? AND author_account_id != ?)
-                """, arguments: [threadId, timestamp, authorAccountId]) ?? false
+                """, arguments: [conversationId, timestamp, authorAccountId]) ?? false
     }
 
     /// The local id of the message this account (`localAccountId`) sent at `timestamp` to a conversation `recipient` is
@@ -98,7 +98,7 @@ enum MessagesTable {
     }
 
     /// Deletes the undecryptable copy of the message `authorAccountId`'s `device` sent at `timestamp`, if there is one
-    /// (its resent copy decrypted), and takes it out of its thread's unread count.
+    /// (its resent copy decrypted), and takes it out of its conversation's unread count.
     static func removeUndecryptable(author authorAccountId: String, device: UInt32, timestamp: UInt64, _ db: Database) throws {
         guard
             let row = try Row.fetchOne(
@@ -108,7 +108,7 @@ enum MessagesTable {
                     """, arguments: [authorAccountId, Int64(device), Int64(timestamp), MessageStatus.undecryptable.rawValue])
         else { return }
         try delete(row["id"], db)
-        if !(row["read"] as Bool) { try ThreadsTable.decrementUnread(threadId: row["thread_id"], db) }
+        if !(row["read"] as Bool) { try ConversationsTable.decrementUnread(conversationId: row["thread_id"], db) }
     }
 
     /// Deletes the row of message `id` (what it carries is erased first: ``ConversationActions/erase(_:_:)``).
@@ -144,9 +144,9 @@ enum MessagesTable {
         try startTimers(where: "id = ?", [messageId], now: now, db)
     }
 
-    /// Starts the timers of thread `threadId`'s unread incoming messages at `now` (they are being read).
-    static func startTimersOfUnread(threadId: Int64, now: UInt64, _ db: Database) throws {
-        try startTimers(where: "thread_id = ? AND read = 0 AND outgoing = 0", [threadId], now: now, db)
+    /// Starts the timers of conversation `conversationId`'s unread incoming messages at `now` (they are being read).
+    static func startTimersOfUnread(conversationId: Int64, now: UInt64, _ db: Database) throws {
+        try startTimers(where: "thread_id = ? AND read = 0 AND outgoing = 0", [conversationId], now: now, db)
     }
 
     /// The one place a timer starts: it runs from `now` for the message's own `expire_timer`, once.
@@ -187,8 +187,8 @@ enum MessagesTable {
         try db.execute(sql: "UPDATE messages SET sealed = 1 WHERE id = ?", arguments: [messageId])
     }
 
-    /// The messages whose timers ran out at or before `now`: their ids and threads.
-    static func expired(now: UInt64, _ db: Database) throws -> [(id: Int64, threadId: Int64)] {
+    /// The messages whose timers ran out at or before `now`: their ids and conversations.
+    static func expired(now: UInt64, _ db: Database) throws -> [(id: Int64, conversationId: Int64)] {
         try Row.fetchAll(
             db, sql: "SELECT id, thread_id FROM messages WHERE expire_at IS NOT NULL AND expire_at <= ?", arguments: [Int64(now)]
         )
@@ -202,9 +202,9 @@ enum MessagesTable {
 
     // MARK: Reading
 
-    /// The authors and timestamps of thread `threadId`'s unread incoming messages (not notices).
-    static func unreadIncoming(threadId: Int64, _ db: Database) throws -> [(author: String, timestamp: UInt64)] {
-        try unreadIncoming(where: "thread_id = ?", threadId, db)
+    /// The authors and timestamps of conversation `conversationId`'s unread incoming messages (not notices).
+    static func unreadIncoming(conversationId: Int64, _ db: Database) throws -> [(author: String, timestamp: UInt64)] {
+        try unreadIncoming(where: "thread_id = ?", conversationId, db)
     }
 
     /// The author and timestamp of message `id` if it is an incoming message still unread (not a notice).
@@ -223,38 +223,39 @@ enum MessagesTable {
         ).map { ($0[0], UInt64($0[1] as Int64)) }
     }
 
-    /// Marks incoming message `id` read (and takes it out of its thread's unread count).
+    /// Marks incoming message `id` read (and takes it out of its conversation's unread count).
     static func markRead(_ id: Int64, _ db: Database) throws {
-        guard let threadId = try Int64.fetchOne(db, sql: "SELECT thread_id FROM messages WHERE id = ? AND read = 0", arguments: [id]) else {
+        guard let conversationId = try Int64.fetchOne(db, sql: "SELECT thread_id FROM messages WHERE id = ? AND read = 0", arguments: [id])
+        else {
             return
         }
         try db.execute(sql: "UPDATE messages SET read = 1 WHERE id = ?", arguments: [id])
-        try ThreadsTable.decrementUnread(threadId: threadId, db)
+        try ConversationsTable.decrementUnread(conversationId: conversationId, db)
     }
 
-    /// Marks every message of thread `threadId` read (and the thread's unread count zero).
-    static func markRead(threadId: Int64, _ db: Database) throws {
-        try db.execute(sql: "UPDATE messages SET read = 1 WHERE thread_id = ?", arguments: [threadId])
-        try ThreadsTable.clearUnread(threadId: threadId, db)
+    /// Marks every message of conversation `conversationId` read (and the conversation's unread count zero).
+    static func markRead(conversationId: Int64, _ db: Database) throws {
+        try db.execute(sql: "UPDATE messages SET read = 1 WHERE thread_id = ?", arguments: [conversationId])
+        try ConversationsTable.clearUnread(conversationId: conversationId, db)
     }
 
     // MARK: Pending sends
 
-    /// The messages of thread `threadId` still waiting to be sent, oldest first.
-    static func sending(threadId: Int64, _ db: Database) throws -> [Int64] {
+    /// The messages of conversation `conversationId` still waiting to be sent, oldest first.
+    static func sending(conversationId: Int64, _ db: Database) throws -> [Int64] {
         try Int64.fetchAll(
             db, sql: "SELECT id FROM messages WHERE thread_id = ? AND status = ? ORDER BY id",
-            arguments: [threadId, MessageStatus.sending.rawValue])
+            arguments: [conversationId, MessageStatus.sending.rawValue])
     }
 
-    /// Fails every message of thread `threadId` still waiting to be sent, for `reason`.
-    static func failSending(threadId: Int64, reason: String, _ db: Database) throws {
+    /// Fails every message of conversation `conversationId` still waiting to be sent, for `reason`.
+    static func failSending(conversationId: Int64, reason: String, _ db: Database) throws {
         try db.execute(
             sql: "UPDATE messages SET status = ?, failure_reason = ? WHERE thread_id = ? AND status = ?",
-            arguments: [MessageStatus.failed.rawValue, reason, threadId, MessageStatus.sending.rawValue])
+            arguments: [MessageStatus.failed.rawValue, reason, conversationId, MessageStatus.sending.rawValue])
     }
 
-    /// Moves every message of thread `source` into thread `target`.
+    /// Moves every message of conversation `source` into conversation `target`.
     static func move(from source: Int64, to target: Int64, _ db: Database) throws {
         try db.execute(sql: "UPDATE messages SET thread_id = ? WHERE thread_id = ?", arguments: [target, source])
     }
@@ -264,7 +265,7 @@ enum MessagesTable {
         let timestamp: UInt64
         let body: String
         let expireTimer: UInt32
-        let threadId: Int64
+        let conversationId: Int64
         /// The other account of a 1:1 conversation (`nil` in a group).
         let recipient: String?
         let quote: Quote?
@@ -285,7 +286,7 @@ enum MessagesTable {
         let quoteTimestamp: Int64? = row["quote_timestamp"]
         return Unsent(
             timestamp: UInt64(row["timestamp"] as Int64), body: row["body"] ?? "",
-            expireTimer: (row["expire_timer"] as Int64).clampedUInt32, threadId: row["thread_id"],
+            expireTimer: (row["expire_timer"] as Int64).clampedUInt32, conversationId: row["thread_id"],
             recipient: row["recipient_account_id"],
             quote: quoteAuthor.flatMap { author in quoteTimestamp.map { Quote(authorAccountId: author, timestamp: UInt64($0)) } },
             mentions: mentions(inColumn: row["mentions"]))
@@ -295,7 +296,7 @@ enum MessagesTable {
     struct ActTarget {
         let author: String
         let timestamp: UInt64
-        let threadId: Int64
+        let conversationId: Int64
         let status: MessageStatus?
         /// The other account of a 1:1 conversation (`nil` in a group).
         let peer: String?
@@ -311,27 +312,28 @@ enum MessagesTable {
                 """, arguments: [id]
         ).map { row in
             ActTarget(
-                author: row[0], timestamp: UInt64(row[1] as Int64), threadId: row[2], status: MessageStatus(rawValue: row[3]), peer: row[4])
+                author: row[0], timestamp: UInt64(row[1] as Int64), conversationId: row[2], status: MessageStatus(rawValue: row[3]),
+                peer: row[4])
         }
     }
 
     // MARK: Acts
 
-    /// Whether message `id` is a message (not a notice or tombstone) in thread `threadId`: something to react to.
-    static func isReactable(_ id: Int64, threadId: Int64, _ db: Database) throws -> Bool {
+    /// Whether message `id` is a message (not a notice or tombstone) in conversation `conversationId`: something to react to.
+    static func isReactable(_ id: Int64, conversationId: Int64, _ db: Database) throws -> Bool {
         try Bool.fetchOne(
             db, sql: "SELECT deleted = 0 AND kind = 'message' AND thread_id = ? FROM messages WHERE id = ?",
-            arguments: [threadId, id]) == true
+            arguments: [conversationId, id]) == true
     }
 
-    /// The message `authorAccountId` sent at `timestamp` in thread `threadId`: its id, and whether it is a live text message.
+    /// The message `authorAccountId` sent at `timestamp` in conversation `conversationId`: its id, and whether it is a live text message.
     static func authored(
-        by authorAccountId: String, timestamp: UInt64, threadId: Int64,
+        by authorAccountId: String, timestamp: UInt64, conversationId: Int64,
         _ db: Database
     ) throws -> (id: Int64, changeable: Bool)? {
         try Row.fetchOne(
             db, sql: "SELECT id, kind, deleted FROM messages WHERE author_account_id = ? AND timestamp = ? AND thread_id = ?",
-            arguments: [authorAccountId, Int64(timestamp), threadId]
+            arguments: [authorAccountId, Int64(timestamp), conversationId]
         ).map { row in
             (row["id"], row["kind"] as String == MessageKind.message.rawValue && !(row["deleted"] as Bool))
         }

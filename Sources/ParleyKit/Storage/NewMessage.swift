@@ -1,7 +1,7 @@
 /// A message row about to be stored (``MessagesTable/insert(_:_:)``).
 struct NewMessage {
     /// Its conversation.
-    var threadId: Int64
+    var conversationId: Int64
     /// Whether this account wrote it (on this device or another).
     var outgoing: Bool
     /// Its author's account.

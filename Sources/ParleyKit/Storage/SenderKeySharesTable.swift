@@ -3,27 +3,27 @@ internal import GRDB
 /// The `sender_key_shared` table: which devices of which members hold this device's sender key of a group's
 /// distribution. Its one owner.
 enum SenderKeySharesTable {
-    /// The devices of `member` known to hold `distributionId` of group `threadId`.
-    static func holders(threadId: Int64, distributionId: String, member: String, _ db: Database) throws -> Set<UInt32> {
+    /// The devices of `member` known to hold `distributionId` of group `conversationId`.
+    static func holders(conversationId: Int64, distributionId: String, member: String, _ db: Database) throws -> Set<UInt32> {
         Set(
             try Int64.fetchAll(
                 db, sql: "SELECT device_id FROM sender_key_shared WHERE thread_id = ? AND distribution_id = ? AND account_id = ?",
-                arguments: [threadId, distributionId, member]
+                arguments: [conversationId, distributionId, member]
             ).map { UInt32(truncatingIfNeeded: $0) })
     }
 
-    /// Records that `deviceIds` of `member` hold `distributionId` of group `threadId`.
-    static func record(threadId: Int64, distributionId: String, member: String, deviceIds: [UInt32], _ db: Database) throws {
+    /// Records that `deviceIds` of `member` hold `distributionId` of group `conversationId`.
+    static func record(conversationId: Int64, distributionId: String, member: String, deviceIds: [UInt32], _ db: Database) throws {
         for deviceId in deviceIds {
             try db.execute(
                 sql: "INSERT OR IGNORE INTO sender_key_shared (thread_id, distribution_id, account_id, device_id) VALUES (?, ?, ?, ?)",
-                arguments: [threadId, distributionId, member, Int64(deviceId)])
+                arguments: [conversationId, distributionId, member, Int64(deviceId)])
         }
     }
 
-    /// Forgets what `member`'s devices hold in group `threadId`.
-    static func forget(threadId: Int64, member: String, _ db: Database) throws {
-        try db.execute(sql: "DELETE FROM sender_key_shared WHERE thread_id = ? AND account_id = ?", arguments: [threadId, member])
+    /// Forgets what `member`'s devices hold in group `conversationId`.
+    static func forget(conversationId: Int64, member: String, _ db: Database) throws {
+        try db.execute(sql: "DELETE FROM sender_key_shared WHERE thread_id = ? AND account_id = ?", arguments: [conversationId, member])
     }
 
     /// Forgets what `deviceIds` of `member` hold in every group: the devices are gone, and a device the server later
@@ -35,8 +35,8 @@ enum SenderKeySharesTable {
         }
     }
 
-    /// Forgets every holder in group `threadId` (its distribution starts over).
-    static func forgetAll(threadId: Int64, _ db: Database) throws {
-        try db.execute(sql: "DELETE FROM sender_key_shared WHERE thread_id = ?", arguments: [threadId])
+    /// Forgets every holder in group `conversationId` (its distribution starts over).
+    static func forgetAll(conversationId: Int64, _ db: Database) throws {
+        try db.execute(sql: "DELETE FROM sender_key_shared WHERE thread_id = ?", arguments: [conversationId])
     }
 }

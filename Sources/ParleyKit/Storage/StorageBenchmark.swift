@@ -52,12 +52,12 @@ public enum StorageBenchmark {
         let rounds = 2000
         let elapsed = try seconds {
             for round in 0..<rounds {
-                let thread = round % 100
+                let conversation = round % 100
                 let cursor = Int64(messages - (round * 97) % max(messages / 2, 1))
                 _ = try reader.read { db in
                     try Row.fetchAll(
                         db, sql: "SELECT * FROM bench_messages WHERE thread_id = ? AND id < ? ORDER BY id DESC LIMIT 50",
-                        arguments: [thread, cursor])
+                        arguments: [conversation, cursor])
                 }
             }
         }

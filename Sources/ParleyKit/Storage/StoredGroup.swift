@@ -3,8 +3,8 @@ import Foundation
 /// One group as the client database holds it: a thread with a group id, a title, a revision that orders changes, and
 /// its members.
 struct StoredGroup: Sendable {
-    /// The group's thread.
-    let threadId: Int64
+    /// The group's conversation.
+    let conversationId: Int64
     /// The group's id (shared by every member).
     let id: Data
     /// Its title.

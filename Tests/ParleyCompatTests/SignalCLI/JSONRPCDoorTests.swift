@@ -76,6 +76,12 @@ import Testing
             return
         }
         #expect(conversations.count == 2)
+        // A conversation's id keeps its JSON name from earlier releases, `threadId`, for scripts that read it.
+        guard case .object(let first)? = conversations.first else {
+            Issue.record("not an object")
+            return
+        }
+        #expect(first["threadId"] == .integer(1))
         harness.client.add(from: RecordingClient.bob, at: 1_600_000_000_000, body: "old news")
         guard case .object(let page) = try await harness.result("history", #"{"recipient":"15550000002","limit":5}"#),
             case .array(let messages)? = page["messages"]
@@ -84,6 +90,7 @@ import Testing
             return
         }
         #expect(messages.count == 2)
+        #expect(messages.allSatisfy { if case .object(let fields) = $0 { fields["threadId"] == .integer(1) } else { false } })
         #expect(
             try await harness.error("history", #"{"recipient":"15550000002","limit":501}"#).message == "invalid params: limit must be 1…500"
         )

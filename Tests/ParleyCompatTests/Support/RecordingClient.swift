@@ -44,13 +44,13 @@ final class RecordingClient: CompatClient {
     @discardableResult
     func add(
         from author: String, at timestamp: UInt64, body: String = "hello", outgoing: Bool? = nil, status: MessageStatus? = nil,
-        threadId: Int64 = 1
+        conversationId: Int64 = 1
     ) -> StoredMessage {
         state.withLock { state in
             let outgoing = outgoing ?? (author == Self.me)
             let message = Self.message(
                 id: state.nextMessageId, outgoing: outgoing, author: author, timestamp: timestamp, body: body,
-                status: status ?? (outgoing ? .sent : .received), threadId: threadId)
+                status: status ?? (outgoing ? .sent : .received), conversationId: conversationId)
             state.nextMessageId += 1
             state.messages.append(message)
             return message
@@ -61,19 +61,19 @@ final class RecordingClient: CompatClient {
     @discardableResult
     func addGroup(_ title: String, id: Data, members: [String], left: Bool = false) -> GroupInfo {
         let group = GroupInfo(
-            id: id, threadId: Int64(100 + state.withLock { $0.groups.count }), title: title,
+            id: id, conversationId: Int64(100 + state.withLock { $0.groups.count }), title: title,
             members: left ? members : [Self.me] + members, revision: 1, left: left)
         state.withLock { $0.groups.append(group) }
         return group
     }
 
     static func message(
-        id: Int64, outgoing: Bool, author: String, timestamp: UInt64, body: String?, status: MessageStatus, threadId: Int64
+        id: Int64, outgoing: Bool, author: String, timestamp: UInt64, body: String?, status: MessageStatus, conversationId: Int64
     ) -> StoredMessage {
         StoredMessage(
             id: id, outgoing: outgoing, authorAccountId: author, timestamp: timestamp, body: body, mentions: [], status: status,
             failureReason: status == .failed ? "the server refused it" : nil, replyToId: nil, attachmentCount: 0, kind: .message,
-            editedAt: nil, deleted: false, expireTimer: 0, expiresAt: nil, sealed: true, threadId: threadId, authorDeviceId: 1,
+            editedAt: nil, deleted: false, expireTimer: 0, expiresAt: nil, sealed: true, conversationId: conversationId, authorDeviceId: 1,
             authorUsername: nil, serverTimestamp: nil, reactions: [])
     }
 
@@ -148,27 +148,29 @@ final class RecordingClient: CompatClient {
     func conversations() throws -> [ConversationSummary] {
         [
             ConversationSummary(
-                threadId: 1, accountId: Self.bob, username: "15550000002", groupId: nil, title: nil, lastMessagePreview: "hello",
+                conversationId: 1, accountId: Self.bob, username: "15550000002", groupId: nil, title: nil, lastMessagePreview: "hello",
                 unreadCount: 1, updated: Self.firstTimestamp, mutedUntil: 0, expireTimer: 0),
             ConversationSummary(
-                threadId: 2, accountId: Self.carol, username: "carol", groupId: nil, title: nil, lastMessagePreview: nil, unreadCount: 0,
+                conversationId: 2, accountId: Self.carol, username: "carol", groupId: nil, title: nil, lastMessagePreview: nil,
+                unreadCount: 0,
                 updated: Self.firstTimestamp, mutedUntil: 0, expireTimer: 3600),
         ]
             + state.withLock { $0.groups }.map { group in
                 ConversationSummary(
-                    threadId: group.threadId, accountId: "", username: nil, groupId: group.id, title: group.title, lastMessagePreview: nil,
+                    conversationId: group.conversationId, accountId: "", username: nil, groupId: group.id, title: group.title,
+                    lastMessagePreview: nil,
                     unreadCount: 0, updated: Self.firstTimestamp, mutedUntil: 0, expireTimer: 0)
             }
     }
 
     func groups() throws -> [GroupInfo] { state.withLock { $0.groups } }
 
-    func threadId(with accountId: String) throws -> Int64? {
-        try conversations().first { $0.accountId == accountId && $0.groupId == nil }?.threadId
+    func conversationId(with accountId: String) throws -> Int64? {
+        try conversations().first { $0.accountId == accountId && $0.groupId == nil }?.conversationId
     }
 
-    func history(threadId: Int64, before: Int64?, limit: Int) throws -> MessagePage {
-        let messages = state.withLock { $0.messages }.filter { $0.threadId == threadId && $0.id < (before ?? .max) }
+    func history(conversationId: Int64, before: Int64?, limit: Int) throws -> MessagePage {
+        let messages = state.withLock { $0.messages }.filter { $0.conversationId == conversationId && $0.id < (before ?? .max) }
         return MessagePage(messages: Array(messages.suffix(limit)), nextCursor: nil)
     }
 
@@ -215,7 +217,7 @@ final class RecordingClient: CompatClient {
                 guard message.status == .sending else { return message }
                 return Self.message(
                     id: message.id, outgoing: true, author: message.authorAccountId, timestamp: message.timestamp, body: message.body,
-                    status: state.statusAfterJobs, threadId: message.threadId)
+                    status: state.statusAfterJobs, conversationId: message.conversationId)
             }
         }
         return JobReport()
