@@ -28,7 +28,7 @@ test: deps-test
 	SWIFT=$(SWIFT) PARLEY_SHARED_DIR=$(SHARED) Scripts/run-tests.sh
 
 # The suites that need no server, database or outside peer: what to run after every edit.
-FAST_SUITES ?= ParleyProtocolTests|LibSignalClientAPITests|Seed002PortTests|ParleyCompatTests
+FAST_SUITES ?= ParleyProtocolTests|LibSignalClientAPITests|Seed002PortTests|ParleyCompatTests|ParleyLocalServiceTests
 
 check: deps
 	@Scripts/format.sh lint

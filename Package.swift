@@ -108,21 +108,42 @@ let package = Package(
             // it cannot call GRDB's members on a transaction either: the storage wall is the compiler's.
             swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
         ),
+        // What the client's local HTTP doors share: addresses, the loopback guard, bounded long responses.
+        .target(
+            name: "ParleyLocalService",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // signal-cli's JSON-RPC daemon (lines, sockets, HTTP) and signal-cli-rest-api's REST surface, on ParleyClient's
         // verbs: a typed table of methods, the REST routes on the same handlers.
         .target(
             name: "ParleyCompat",
             dependencies: [
-                "ParleyKit", "ParleyAPI",
+                "ParleyKit", "ParleyAPI", "ParleyLocalService",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // `parley web`: the messenger in the browser, served by a local process on ParleyClient's verbs and events; its
+        // page (plain HTML, CSS and JavaScript modules) embedded in the binary.
+        .target(
+            name: "ParleyWeb",
+            dependencies: [
+                "ParleyKit", "ParleyLocalService",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            resources: [
+                .embedInCode("Assets/index.html"), .embedInCode("Assets/app.css"), .embedInCode("Assets/app.js"),
+                .embedInCode("Assets/api.js"), .embedInCode("Assets/dom.js"), .embedInCode("Assets/icon.svg"),
+            ]
+        ),
         .target(
             name: "ParleyCLI",
             dependencies: [
-                "ParleyKit", "ParleyCompat",
+                "ParleyKit", "ParleyCompat", "ParleyWeb",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -210,7 +231,17 @@ let package = Package(
             name: "ParleyCompatTests",
             // NIOCore and NIOPosix come with Hummingbird: loopback channels for the doors' holds.
             dependencies: [
-                "ParleyCompat", "ParleyKit",
+                "ParleyCompat", "ParleyKit", "ParleyLocalService",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
+        // The local doors' shared parts (bounds on long responses) and `parley web`'s session and guard, without a server.
+        .testTarget(
+            name: "ParleyLocalServiceTests",
+            // NIOCore and NIOPosix come with Hummingbird: loopback channels for the holds.
+            dependencies: [
+                "ParleyLocalService", "ParleyWeb",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]

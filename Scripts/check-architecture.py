@@ -20,10 +20,11 @@ SOURCES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Source
 MODULES = {
     "ParleyKit": ["Generated", "Support", "Content", "Attachments", "Model", "Transport", "ContentDetection", "Storage",
                   "Account", "Backup", "Messaging", "Client"],
-    "ParleyCompat": ["Support", "JSONRPC", "Client", "LocalService", "SignalCLI", "Daemon", "RestAPI"],
+    "ParleyCompat": ["Support", "JSONRPC", "Client", "SignalCLI", "Daemon", "RestAPI"],
     "ParleyServer": ["Support", "Storage"],
+    "ParleyWeb": ["Server", "API", "Composition"],
 }
-TOP_LEVEL = {"ParleyKit": "Support", "ParleyCompat": "Support", "ParleyServer": "Composition"}
+TOP_LEVEL = {"ParleyKit": "Support", "ParleyCompat": "Support", "ParleyServer": "Composition", "ParleyWeb": "Composition"}
 PARTIAL = {"ParleyServer"}
 
 DECLARATION = re.compile(r"^(?:@[\w()\", ]+\s+)*(?:(?:public|internal|fileprivate|private|package|final|indirect|nonisolated)\s+)*"

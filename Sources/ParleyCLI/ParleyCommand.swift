@@ -12,6 +12,7 @@ public struct ParleyCommand: AsyncParsableCommand {
             ConversationsCommand.self, HistoryCommand.self, DownloadCommand.self, SafetyNumberCommand.self, TrustCommand.self,
             ReactCommand.self, EditCommand.self, DeleteCommand.self, TimerCommand.self, TypingCommand.self, MuteCommand.self,
             SettingsCommand.self, GroupCommand.self, DevicesCommand.self, PushCommand.self, DaemonCommand.self, RestAPICommand.self,
+            WebCommand.self,
             ContentDetectionCommand.self,
             BackupCommand.self,
         ])

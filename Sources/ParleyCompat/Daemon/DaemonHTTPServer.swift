@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import ParleyLocalService
 
 /// signal-cli's HTTP transport for the daemon: `POST /api/v1/rpc` (JSON-RPC, single or batched; errors are JSON-RPC
 /// errors with status 200, a request with nothing to answer is 201), `GET /api/v1/events` (server-sent events: one

@@ -1,5 +1,6 @@
 import Foundation
 import ParleyKit
+import ParleyLocalService
 
 /// signal-cli's daemon over Parley (`parley daemon`): JSON-RPC 2.0 on standard input and output, a Unix socket, TCP or
 /// HTTP, serving one account or several; incoming messages reach every connected client as `receive` notifications.

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import ParleyKit
+import ParleyLocalService
 
 /// signal-cli-rest-api's routes about the account itself and the people it knows: identities and trusting them,
 /// linked devices (list, link, remove), the PIN, contacts, the served accounts, account settings (the trust mode), and

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import ParleyKit
+import ParleyLocalService
 
 /// signal-cli-rest-api's group routes: list, create, rename, add and remove members, leave (`quit`, or `DELETE`, which
 /// signal-cli-rest-api's json-rpc mode also turns into leaving). Group ids are that API's (``RestAPIGroupID``).

@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdWebSocket
 import NIOCore
 import ParleyKit
+import ParleyLocalService
 
 /// signal-cli-rest-api's REST surface (its json-rpc mode) over Parley: `POST /v2/send` (and the deprecated `/v1/send`),
 /// the `/v1/receive/{number}` WebSocket, reactions, receipts, typing, remote delete, `/v1/about` and `/v1/health` here;

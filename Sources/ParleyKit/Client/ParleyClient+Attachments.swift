@@ -88,6 +88,12 @@ extension ParleyClient {
         return result.deleted
     }
 
+    /// Attachment `attachmentId`, with what shows before downloading (type, name, duration, waveform); `nil` when there
+    /// is none.
+    public func attachment(id attachmentId: Int64) throws -> AttachmentInfo? {
+        try database.read { db in try AttachmentsTable.info(attachmentId, db) }
+    }
+
     /// The attachments of a message, with what shows before downloading (type, name, duration, waveform).
     public func attachments(ofMessage messageId: Int64) throws -> [AttachmentInfo] {
         try database.read { db in try AttachmentsTable.infos(of: messageId, db) }

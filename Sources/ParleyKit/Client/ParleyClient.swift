@@ -94,6 +94,9 @@ public final class ParleyClient: Sendable {
     /// This device's credentials, or ``ParleyError/notRegistered``.
     public func credentials() throws -> DeviceCredentials { try database.read(LocalAccount.credentials) }
 
+    /// The address of the server this client talks to.
+    public var serverURL: String { api.baseURL }
+
     // MARK: Keys
 
     /// Uploads more one-time keys when the server runs low, rotates the signed prekey when it is due, and gives an
@@ -331,6 +334,15 @@ public final class ParleyClient: Sendable {
     /// A page of a conversation's history, newest first, older than message id `before`.
     public func history(conversationId: Int64, before: Int64? = nil, limit: Int = 50) throws -> MessagePage {
         try database.read { db in try MessageLookup.page(conversationId: conversationId, before: before, limit: limit, db) }
+    }
+
+    /// The newest `limit` (1…200) messages whose text contains `text` (1…200 characters; ASCII letters in any case), in
+    /// every conversation; deleted messages and notices left out.
+    /// - Throws: ``ParleyError/invalidArgument(_:)`` for an empty or longer text, or a limit out of range.
+    public func search(_ text: String, limit: Int = 50) throws -> [StoredMessage] {
+        guard (1...200).contains(text.count) else { throw ParleyError.invalidArgument("search for 1…200 characters") }
+        guard (1...200).contains(limit) else { throw ParleyError.invalidArgument("limit must be 1…200") }
+        return try database.read { db in try MessageLookup.search(text, limit: limit, db) }
     }
 
     /// Messages that arrived with a local id above `cursor` — from others, and the copies of what this account sent

@@ -126,6 +126,11 @@ enum AttachmentsTable {
         try infos(where: "message_id = ?", [messageId], db)
     }
 
+    /// Attachment `id`, for showing.
+    static func info(_ id: Int64, _ db: Database) throws -> AttachmentInfo? {
+        try infos(where: "id = ?", [id], db).first
+    }
+
     /// Up to `limit` attachments of received messages that can still be downloaded (not blocked), oldest first.
     static func receivedInfos(limit: Int, _ db: Database) throws -> [AttachmentInfo] {
         try infos(where: "state IN (?, ?) AND server_id IS NOT NULL", [State.remote.rawValue, State.downloaded.rawValue], limit: limit, db)

@@ -1,3 +1,4 @@
+import Foundation
 internal import GRDB
 
 /// Reads messages for presentation: single messages, pages of a conversation, what arrived after a cursor, with
@@ -31,6 +32,23 @@ enum MessageLookup {
                 """, arguments: [conversationId, before ?? Int64.max, limit + 1])
         let messages = try withReactions(rows.prefix(limit).map(StoredMessage.init(row:)), db)
         return MessagePage(messages: messages, nextCursor: rows.count > limit ? messages.last?.id : nil)
+    }
+
+    /// Up to `limit` messages whose text contains `text` (case-insensitively for ASCII letters), newest first; deleted
+    /// messages, notices and undecryptable ones left out. `%`, `_` and `\` in `text` match themselves.
+    static func search(_ text: String, limit: Int, _ db: Database) throws -> [StoredMessage] {
+        let pattern =
+            "%"
+            + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_") + "%"
+        return try withReactions(
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(columns) FROM messages m
+                    WHERE m.body LIKE ? ESCAPE '\\' AND m.deleted = 0 AND m.kind = ? AND m.status != ? ORDER BY m.id DESC LIMIT ?
+                    """, arguments: [pattern, MessageKind.message.rawValue, MessageStatus.undecryptable.rawValue, limit]
+            ).map(StoredMessage.init(row:)), db)
     }
 
     /// Up to `limit` messages with a local id above `cursor`, oldest first: from others, and this account's own from

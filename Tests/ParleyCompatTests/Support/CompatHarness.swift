@@ -1,4 +1,5 @@
 import Foundation
+import ParleyLocalService
 import Testing
 
 @testable import ParleyCompat

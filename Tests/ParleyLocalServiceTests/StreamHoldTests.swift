@@ -2,7 +2,7 @@ import NIOCore
 import NIOPosix
 import Testing
 
-@testable import ParleyCompat
+@testable import ParleyLocalService
 
 /// A long response's hold: its connection is closed when a write (the response head included) waits past the limit,
 /// and nothing is closed once the hold is gone; its place comes back with it.

@@ -4,15 +4,15 @@ import NIOCore
 /// attachment download: its place among those of its kind, and a watch over its client whose watchdog closes the
 /// connection when a write waits longer than the limit (a pending write ends only when its connection does). Both end
 /// with the hold: when the response is done, or dropped without ever being written.
-final class StreamHold: Sendable {
+public final class StreamHold: Sendable {
     /// The watch every write of the response goes through.
-    let watch: StallWatch
+    public let watch: StallWatch
     private let lease: SubscriberSlots.Lease
     private let watchdog: Task<Void, Never>
 
     /// Holds `lease` and watches writes on `channel`; with `waitingForHead`, the response head Hummingbird writes before
     /// the body runs is watched too, until the body calls ``StallWatch/stopWaiting()``.
-    init(_ lease: SubscriberSlots.Lease, limit: Duration, closing channel: any Channel, waitingForHead: Bool) {
+    public init(_ lease: SubscriberSlots.Lease, limit: Duration, closing channel: any Channel, waitingForHead: Bool) {
         let watch = StallWatch(limit: limit, waiting: waitingForHead)
         self.watch = watch
         self.lease = lease

@@ -5,11 +5,14 @@ import Hummingbird
 /// authentication: a request whose `Host` is neither the bound address nor loopback is refused with 421 (as signal-cli
 /// does: a DNS-rebinding page names its own host), and any request carrying an `Origin` — which browsers add to
 /// cross-site requests and WebSocket handshakes, and tools do not — with 403.
-struct LoopbackGuard: Sendable {
-    let endpoint: HostAndPort
+public struct LoopbackGuard: Sendable {
+    public let endpoint: HostAndPort
+
+    /// A guard for the door served at `endpoint`.
+    public init(endpoint: HostAndPort) { self.endpoint = endpoint }
 
     /// The answer refusing `request`, or `nil` when it may proceed.
-    func refusal(of request: Request) -> Response? {
+    public func refusal(of request: Request) -> Response? {
         if request.headers[HTTPField.Name("Origin")!] != nil { return Response(status: .forbidden) }
         guard !["0.0.0.0", "::"].contains(endpoint.host), let host = request.head.authority else { return nil }
         var name = host
@@ -25,10 +28,13 @@ struct LoopbackGuard: Sendable {
 }
 
 /// ``LoopbackGuard`` in front of every route of a router.
-struct LoopbackGuardMiddleware<Context: RequestContext>: RouterMiddleware {
-    let `guard`: LoopbackGuard
+public struct LoopbackGuardMiddleware<Context: RequestContext>: RouterMiddleware {
+    public let `guard`: LoopbackGuard
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    /// Runs `guard` before every route.
+    public init(guard: LoopbackGuard) { self.guard = `guard` }
+
+    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         if let refusal = `guard`.refusal(of: request) { return refusal }
         return try await next(request, context)
     }

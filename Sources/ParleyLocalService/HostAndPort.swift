@@ -1,11 +1,11 @@
 /// A `HOST:PORT` the daemon listens on, over HTTP or TCP (`[::1]:8080` for IPv6).
-struct HostAndPort: Sendable, Equatable {
-    let host: String
-    let port: Int
+public struct HostAndPort: Sendable, Equatable {
+    public let host: String
+    public let port: Int
 
     /// Parses `HOST:PORT`.
     /// - Throws: ``HostAndPortError`` naming what is wrong.
-    init(parsing text: String) throws {
+    public init(parsing text: String) throws {
         guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (0...65535).contains(port) else {
             throw HostAndPortError(text: text)
         }
@@ -17,11 +17,11 @@ struct HostAndPort: Sendable, Equatable {
     }
 
     /// Whether the address is reachable from this machine only.
-    var isLoopback: Bool { ["127.0.0.1", "localhost", "::1"].contains(host) }
+    public var isLoopback: Bool { ["127.0.0.1", "localhost", "::1"].contains(host) }
 }
 
 /// An `--http` or `--tcp` value that is not `HOST:PORT`.
-struct HostAndPortError: Error, CustomStringConvertible {
-    let text: String
-    var description: String { "the daemon listens on HOST:PORT (for example 127.0.0.1:8080), not \(text)" }
+public struct HostAndPortError: Error, CustomStringConvertible {
+    public let text: String
+    public var description: String { "an address is HOST:PORT (for example 127.0.0.1:8080), not \(text)" }
 }

@@ -3,19 +3,19 @@ import Synchronization
 /// A bounded number of places for long responses (`parley rest-api`'s `/v1/receive` sockets and attachment downloads,
 /// the daemon's `/api/v1/events` streams): each holds a connection and a feed, its buffer or a file, so their number is
 /// capped.
-final class SubscriberSlots: Sendable {
+public final class SubscriberSlots: Sendable {
     /// How many may be held at once.
-    let limit: Int
+    public let limit: Int
     private let taken = Mutex(0)
 
     /// Places for at most `limit` subscribers.
-    init(limit: Int) { self.limit = limit }
+    public init(limit: Int) { self.limit = limit }
 
     /// Whether every place is taken (a hint for refusing early: ``take()`` decides).
-    var isFull: Bool { taken.withLock { $0 >= limit } }
+    public var isFull: Bool { taken.withLock { $0 >= limit } }
 
     /// Takes a place; `false` when all are taken.
-    func take() -> Bool {
+    public func take() -> Bool {
         taken.withLock { count in
             guard count < limit else { return false }
             count += 1
@@ -24,18 +24,18 @@ final class SubscriberSlots: Sendable {
     }
 
     /// Gives a place taken with ``take()`` back.
-    func release() {
+    public func release() {
         taken.withLock { $0 -= 1 }
     }
 
     /// Takes a place held for as long as the returned lease lives, whatever becomes of the response that keeps it
     /// (written, or dropped when the client left first); `nil` when all are taken.
-    func lease() -> Lease? {
+    public func lease() -> Lease? {
         take() ? Lease(of: self) : nil
     }
 
     /// A place in ``SubscriberSlots``, given back when the lease is released.
-    final class Lease: Sendable {
+    public final class Lease: Sendable {
         private let slots: SubscriberSlots
 
         fileprivate init(of slots: SubscriberSlots) { self.slots = slots }

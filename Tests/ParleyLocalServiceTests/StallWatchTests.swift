@@ -1,6 +1,6 @@
 import Testing
 
-@testable import ParleyCompat
+@testable import ParleyLocalService
 
 /// The streaming doors' watch over clients that stop reading: a write that waits past the limit ends the stream; writes
 /// that are taken, and quiet stretches with no write at all, do not.

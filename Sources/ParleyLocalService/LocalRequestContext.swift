@@ -4,13 +4,13 @@ import NIOCore
 /// The request context of the local HTTP doors (`parley daemon --http`, `parley rest-api`): Hummingbird's, with the
 /// connection's channel, so a long response whose client stopped reading can be closed (a pending write ends only when
 /// its connection does).
-struct LocalRequestContext: RequestContext {
+public struct LocalRequestContext: RequestContext {
     /// Hummingbird's part of the context.
-    var coreContext: CoreRequestContextStorage
+    public var coreContext: CoreRequestContextStorage
     /// The connection the request came on.
-    let channel: any Channel
+    public let channel: any Channel
 
-    init(source: ApplicationRequestContextSource) {
+    public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         channel = source.channel
     }

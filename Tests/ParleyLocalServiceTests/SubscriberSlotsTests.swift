@@ -1,6 +1,6 @@
 import Testing
 
-@testable import ParleyCompat
+@testable import ParleyLocalService
 
 /// The cap on long-lived subscribers: places run out at the limit and come back when a lease is gone, however it goes.
 @Suite struct SubscriberSlotsTests {

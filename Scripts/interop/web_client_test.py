@@ -1,0 +1,396 @@
+#!/usr/bin/env python3
+"""`parley web` in a real browser: Chromium driven by Playwright, three people, one real parley-server.
+
+Starts parley-server (SQLite, a temporary directory) and one `parley web` process per person from PARLEY_BIN_DIR, then
+drives a Chromium (Debian's, through Playwright's `executable_path`) as each of them: registering from the page, sending
+and receiving live both ways, an attachment round trip with matching SHA-256, an image shown inline, a reaction, an
+edit, a delete, a group of three, a safety-number comparison and verification, the offline banner while the server is
+stopped and the queued message delivered once it is back, a reload that keeps everything, keyboard use. Security: no
+token, a spent token, a foreign Host and a cross-origin request are refused; a message holding HTML and script is shown
+as text. axe-core (axe-playwright-python) must report no serious or critical violation on any screen. Screenshots of
+every main screen go to PARLEY_WEB_SCREENSHOTS (default: a temporary directory). Exit 0 and a last line `WEB OK` when
+everything held; otherwise an assertion's message.
+"""
+import hashlib
+import http.client
+import os
+import queue
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+import zlib
+
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import expect, sync_playwright
+
+BIN = os.environ["PARLEY_BIN_DIR"]
+CHROMIUM = os.environ.get("PARLEY_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+WORK = tempfile.mkdtemp(prefix="parley-web-test-")
+SHOTS = os.environ.get("PARLEY_WEB_SCREENSHOTS") or os.path.join(WORK, "screenshots")
+TIMEOUT = 30_000  # ms: a live update, a reconnect
+os.makedirs(SHOTS, exist_ok=True)
+expect.set_options(timeout=TIMEOUT)
+
+
+def log(*parts):
+    print(*parts, flush=True)
+
+
+def first_line(process, marker, seconds=60):
+    """The first line of `process`'s stdout containing `marker` (read on a thread: no blocking read without a timeout)."""
+    lines = queue.Queue()
+
+    def pump():
+        for line in process.stdout:
+            lines.put(line)
+        lines.put(None)
+
+    threading.Thread(target=pump, daemon=True).start()
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        try:
+            line = lines.get(timeout=max(0.1, deadline - time.time()))
+        except queue.Empty:
+            break
+        if line is None:
+            break
+        if marker in line:
+            return line.strip()
+    raise AssertionError(f"no line with {marker!r} from {process.args}")
+
+
+class Server:
+    """parley-server on one port and data directory, stopped and started again on the same ones."""
+
+    def __init__(self):
+        self.data = os.path.join(WORK, "server")
+        self.port = 0
+        self.process = None
+        self.start()
+
+    def start(self):
+        self.process = subprocess.Popen(
+            [os.path.join(BIN, "parley-server"), "--data-directory", self.data, "--port", str(self.port), "--log-level", "warning"],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        line = first_line(self.process, "parley-server listening on ")
+        self.port = int(line.split("listening on ")[1].split()[0].rsplit(":", 1)[1])
+        self.url = f"http://127.0.0.1:{self.port}"
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(30)
+
+
+class Web:
+    """One person's `parley web`: its own home, account and one-time address."""
+
+    def __init__(self, name, server):
+        self.name = name
+        self.home = os.path.join(WORK, name)
+        self.process = subprocess.Popen(
+            [os.path.join(BIN, "parley"), "web", "--home", self.home, "--account", name, "--server", server.url],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        self.address = first_line(self.process, "http://")
+        parts = urllib.parse.urlsplit(self.address)
+        self.host, self.port = parts.hostname, parts.port
+        self.token = urllib.parse.parse_qs(parts.query)["token"][0]
+
+    def request(self, method, path, headers=None, body=None):
+        """A raw HTTP request to this page's server: its status and body."""
+        connection = http.client.HTTPConnection(self.host, self.port, timeout=10)
+        connection.request(method, path, body=body, headers=headers or {})
+        response = connection.getresponse()
+        data = response.read()
+        connection.close()
+        return response.status, data, response.headers
+
+    def stop(self):
+        self.process.terminate()
+        try:
+            self.process.wait(30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+class Checker:
+    def __init__(self):
+        self.axe = Axe()
+        self.screens = []
+
+    def accessible(self, page, screen):
+        """axe-core finds no serious or critical violation on `page`, and a screenshot of it is saved."""
+        results = self.axe.run(page)
+        bad = [v for v in results.response["violations"] if v.get("impact") in ("serious", "critical")]
+        detail = "; ".join(f"{v['id']} ({v['impact']}): {v['help']} — {[n['target'] for n in v['nodes']][:3]}" for v in bad)
+        assert not bad, f"axe on {screen}: {detail}"
+        page.screenshot(path=os.path.join(SHOTS, f"{screen}.png"), full_page=False)
+        self.screens.append(screen)
+        log(f"screen {screen}: no serious or critical axe violation ({len(results.response['violations'])} minor)")
+
+
+def square_png(size):
+    """A valid `size`×`size` PNG: an orange square."""
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    rows = b"".join(b"\x00" + b"\xf0\xa5\x00" * size for _ in range(size))
+    header = struct.pack(">IIBBBBB", size, size, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
+
+
+def message(page, text):
+    """The message of `page`'s open conversation whose text is `text`."""
+    return page.locator("#messages li.msg", has=page.locator(".body", has_text=text)).last
+
+
+def open_conversation(page, name):
+    page.locator("#inbox li", has_text=name).first.click()
+    expect(page.locator("#conversation-title")).to_have_text(name)
+
+
+def security(web):
+    status, _, _ = web.request("GET", "/")
+    assert status == 403, f"the page without a session: {status}"
+    status, _, _ = web.request("GET", "/api/state")
+    assert status == 403, f"the API without a session: {status}"
+    status, _, _ = web.request("GET", "/", headers={"Host": "evil.example"})
+    assert status == 421, f"a foreign Host: {status}"
+    status, _, _ = web.request("GET", "/?token=" + "x" * 43)
+    assert status == 403, f"a wrong token: {status}"
+    log("security: no session, a wrong token and a foreign Host are refused")
+
+
+def signed_in_security(web, cookie):
+    status, _, _ = web.request("GET", "/?token=" + web.token)
+    assert status == 403, f"a spent token: {status}"
+    status, _, _ = web.request("GET", "/api/state", headers={"Cookie": cookie})
+    assert status == 200, f"the session cookie: {status}"
+    status, _, _ = web.request(
+        "POST", "/api/send", headers={"Cookie": cookie, "Origin": "http://evil.example", "Content-Type": "application/json"},
+        body='{"to":"bob","body":"forged"}')
+    assert status == 403, f"a cross-origin POST: {status}"
+    status, _, _ = web.request(
+        "POST", "/api/send", headers={"Cookie": cookie, "Sec-Fetch-Site": "cross-site", "Content-Type": "application/json"},
+        body='{"to":"bob","body":"forged"}')
+    assert status == 403, f"a cross-site fetch: {status}"
+    status, _, headers = web.request("GET", "/", headers={"Cookie": cookie})
+    policy = headers.get("Content-Security-Policy", "")
+    assert "script-src 'self'" in policy and "unsafe-inline" not in policy, f"the CSP: {policy}"
+    log("security: a spent token, a cross-origin POST and a cross-site fetch are refused; the CSP allows no inline script")
+
+
+def main():
+    server = Server()
+    people = {name: Web(name, server) for name in ("alice", "bob", "carol")}
+    security(people["alice"])
+    checker = Checker()
+    args = ["--no-sandbox"] if os.geteuid() == 0 else []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=args)
+        pages = {}
+        for name, web in people.items():
+            context = browser.new_context(viewport={"width": 1200, "height": 800})
+            page = context.new_page()
+            page.on("pageerror", lambda error, name=name: log(f"page error ({name}): {error}"))
+            page.goto(web.address)
+            expect(page.locator("#register")).to_be_visible()
+            if name == "alice":
+                checker.accessible(page, "register")
+            page.fill("#register-username", name)
+            page.keyboard.press("Enter")
+            expect(page.locator("#me")).to_have_text(f"Signed in as {name}")
+            pages[name] = page
+        alice, bob, carol = pages["alice"], pages["bob"], pages["carol"]
+        cookie = "; ".join(f"{c['name']}={c['value']}" for c in alice.context.cookies())
+        assert all(c["httpOnly"] and c["sameSite"] == "Strict" for c in alice.context.cookies()), alice.context.cookies()
+        signed_in_security(people["alice"], cookie)
+
+        # A new chat, live both ways.
+        alice.click("#new-chat")
+        alice.fill("#new-chat-name", "bob")
+        alice.click("#dialog-buttons button:has-text('Start')")
+        expect(alice.locator("#conversation-title")).to_have_text("bob")
+        alice.fill("#text", "hello bob")
+        started = time.time()
+        alice.keyboard.press("Enter")
+        expect(message(alice, "hello bob")).to_be_visible()
+        expect(bob.locator("#inbox li", has_text="alice")).to_be_visible()
+        log(f"live: bob's inbox showed alice's first message {1000 * (time.time() - started):.0f} ms after Enter")
+        checker.accessible(bob, "inbox")
+        open_conversation(bob, "alice")
+        expect(message(bob, "hello bob")).to_be_visible()
+        bob.fill("#text", "hi alice")
+        bob.keyboard.press("Enter")
+        expect(message(alice, "hi alice")).to_be_visible()
+        # Read: bob has the conversation open, so alice's message gets bob's read receipt.
+        expect(message(alice, "hello bob").locator(".status")).to_have_attribute("aria-label", "Read")
+
+        # HTML and script in a message are text.
+        hostile = '<img src=x onerror="window.pwned=1"><script>window.pwned=2</script><b>bold</b>'
+        alice.fill("#text", hostile)
+        alice.keyboard.press("Enter")
+        expect(message(bob, "window.pwned=2")).to_be_visible()
+        assert message(bob, "window.pwned=2").locator(".body").inner_text() == hostile
+        assert message(bob, "window.pwned=2").locator("img, script, b").count() == 0
+        assert bob.evaluate("window.pwned") is None
+        log("a message holding HTML and script is shown as text")
+
+        # An attachment round trip, and an image inline.
+        payload = os.urandom(300_000)
+        attachment = os.path.join(WORK, "report.bin")
+        with open(attachment, "wb") as file:
+            file.write(payload)
+        png = square_png(16)
+        image = os.path.join(WORK, "dot.png")
+        with open(image, "wb") as file:
+            file.write(png)
+        alice.set_input_files("#file", [attachment, image])
+        expect(alice.locator("#staged li")).to_have_count(2)
+        alice.fill("#text", "the report and a dot")
+        alice.keyboard.press("Enter")
+        alice.wait_for_function(
+            "() => [...document.querySelectorAll('#messages img.thumb')].some(i => i.complete && i.naturalWidth === 16)")
+        received = message(bob, "the report and a dot")
+        expect(received.locator("button[data-attachment]")).to_be_visible()
+        expect(received.locator("img.thumb")).to_be_visible()
+        bob.wait_for_function(
+            "() => [...document.querySelectorAll('#messages img.thumb')].some(i => i.complete && i.naturalWidth === 16)")
+        with bob.expect_download() as download:
+            received.locator("button[data-attachment]").click()
+        saved = download.value.path()
+        with open(saved, "rb") as file:
+            got = file.read()
+        assert hashlib.sha256(got).hexdigest() == hashlib.sha256(payload).hexdigest(), "the attachment's bytes differ"
+        log(f"attachment: {len(payload)} bytes through the page, SHA-256 matching; the image shown inline")
+        checker.accessible(bob, "conversation")
+
+        # A reaction, an edit, a delete.
+        target = message(bob, "hello bob")
+        target.focus()
+        target.locator("button:has-text('React')").click()
+        bob.click("#dialog-buttons button:has-text('👍')")
+        expect(message(alice, "hello bob").locator(".reactions")).to_contain_text("👍 1")
+        own = message(alice, "hello bob")
+        own.focus()
+        own.locator("button:has-text('Edit')").click()
+        alice.fill("#text", "hello bob, edited")
+        alice.keyboard.press("Enter")
+        expect(message(bob, "hello bob, edited")).to_be_visible()
+        expect(message(bob, "hello bob, edited").locator(".edited")).to_be_visible()
+        doomed = message(alice, "window.pwned=2")
+        doomed.focus()
+        doomed.locator("button:has-text('Delete for everyone')").click()
+        alice.click("#dialog-buttons button:has-text('Delete')")
+        expect(bob.locator("#messages .deleted")).to_have_count(1)
+        log("a reaction, an edit and a delete reached the other page")
+
+        # A group of three.
+        alice.click("#new-group")
+        alice.fill("#group-name", "Climbers")
+        alice.fill("#group-members", "bob, carol")
+        checker.accessible(alice, "new-group")
+        alice.click("#dialog-buttons button:has-text('Create')")
+        expect(alice.locator("#conversation-title")).to_have_text("Climbers")
+        alice.fill("#text", "group hello")
+        alice.keyboard.press("Enter")
+        expect(carol.locator("#inbox li", has_text="Climbers")).to_be_visible()
+        open_conversation(carol, "Climbers")
+        expect(message(carol, "group hello")).to_be_visible()
+        carol.fill("#text", "carol here")
+        carol.keyboard.press("Enter")
+        expect(message(alice, "carol here")).to_be_visible()
+        open_conversation(bob, "Climbers")
+        expect(message(bob, "carol here")).to_be_visible()
+        alice.click("#group-info")
+        expect(alice.locator("#dialog")).to_be_visible()
+        expect(alice.locator("#dialog-body li")).to_have_count(3)
+        checker.accessible(alice, "group")
+        alice.keyboard.press("Escape")
+        expect(alice.locator("#dialog")).to_be_hidden()
+        log("a group of three: made, written to and answered from each page")
+
+        # Safety numbers: the same digits on both sides; verified.
+        open_conversation(alice, "bob")
+        alice.click("#safety")
+        alice_digits = alice.locator("#safety-digits").inner_text().split()
+        checker.accessible(alice, "safety-number")
+        alice.click("#dialog-buttons button:has-text('Mark as verified')")
+        open_conversation(bob, "alice")
+        bob.click("#safety")
+        bob_digits = bob.locator("#safety-digits").inner_text().split()
+        bob.keyboard.press("Escape")
+        assert alice_digits == bob_digits and len(alice_digits) == 12, (alice_digits, bob_digits)
+        log("safety numbers match on both pages (12 groups of five digits)")
+
+        # Keyboard: the inbox with arrow keys, Enter to open.
+        alice.locator("#inbox li").first.focus()
+        alice.keyboard.press("ArrowDown")
+        alice.keyboard.press("Enter")
+        expect(alice.locator("#conversation-title")).not_to_have_text("Choose a conversation")
+        open_conversation(alice, "bob")
+
+        # Settings, search.
+        alice.click("#settings")
+        expect(alice.locator("#setting-receipts")).to_be_visible()
+        checker.accessible(alice, "settings")
+        alice.keyboard.press("Escape")
+        alice.fill("#search", "report")
+        alice.keyboard.press("Enter")
+        expect(alice.locator("#inbox li", has_text="the report and a dot")).to_be_visible()
+        alice.click("#search-clear")
+
+        # The server goes away: a banner, a message that waits, delivered when it is back.
+        server.stop()
+        expect(alice.locator("#banner")).to_be_visible()
+        alice.fill("#text", "sent while the server was away")
+        alice.keyboard.press("Enter")
+        expect(message(alice, "sent while the server was away")).to_be_visible()
+        checker.accessible(alice, "offline")
+        server.start()
+        expect(alice.locator("#banner")).to_be_hidden(timeout=90_000)
+        expect(message(bob, "sent while the server was away")).to_be_visible(timeout=90_000)
+        log("offline: the banner showed, the message waited and reached bob once the server was back")
+
+        # A reload keeps everything.
+        alice.reload()
+        expect(alice.locator("#inbox li", has_text="Climbers")).to_be_visible()
+        open_conversation(alice, "bob")
+        expect(message(alice, "sent while the server was away")).to_be_visible()
+        expect(message(alice, "hello bob, edited")).to_be_visible()
+        alice.wait_for_function(
+            "() => [...document.querySelectorAll('#messages img.thumb')].some(i => i.complete && i.naturalWidth === 16)")
+        checker.accessible(alice, "reloaded")
+
+        # A phone's screen, and the dark theme.
+        phone = browser.new_context(viewport={"width": 375, "height": 740}, color_scheme="dark")
+        # A second browser for alice needs a new one-time address: the first is spent. Reuse the signed-in cookie.
+        phone.add_cookies([{"name": c["name"], "value": c["value"], "url": f"http://127.0.0.1:{people['alice'].port}/"}
+                           for c in alice.context.cookies()])
+        small = phone.new_page()
+        small.goto(f"http://127.0.0.1:{people['alice'].port}/")
+        expect(small.locator("#inbox li").first).to_be_visible()
+        checker.accessible(small, "phone-inbox")
+        small.locator("#inbox li", has_text="bob").first.click()
+        expect(message(small, "hello bob, edited")).to_be_visible()
+        expect(small.locator("#back")).to_be_visible()
+        assert small.evaluate("document.documentElement.scrollWidth") <= 375, "the page is wider than a phone's screen"
+        checker.accessible(small, "phone-conversation")
+        browser.close()
+
+    for web in people.values():
+        web.stop()
+    server.stop()
+    log(f"screenshots ({', '.join(checker.screens)}) in {SHOTS}")
+    log("WEB OK")
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except AssertionError as error:
+        log(f"FAILED: {error}")
+        sys.exit(1)
