@@ -244,7 +244,8 @@ let package = Package(
                 "ParleyLocalService", "ParleyWeb",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
-            ]
+            ],
+            resources: [.copy("Vectors")]
         ),
         // Shared by the server test targets: throwaway PostgreSQL databases.
         .target(

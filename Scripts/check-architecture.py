@@ -22,7 +22,7 @@ MODULES = {
                   "Account", "Backup", "Messaging", "Client"],
     "ParleyCompat": ["Support", "JSONRPC", "Client", "SignalCLI", "Daemon", "RestAPI"],
     "ParleyServer": ["Support", "Storage"],
-    "ParleyWeb": ["Server", "API", "Composition"],
+    "ParleyWeb": ["QR", "Server", "API", "Composition"],
 }
 TOP_LEVEL = {"ParleyKit": "Support", "ParleyCompat": "Support", "ParleyServer": "Composition", "ParleyWeb": "Composition"}
 PARTIAL = {"ParleyServer"}

@@ -10,7 +10,7 @@ packages=(build-essential pkg-config libsodium-dev libssl-dev libsqlite3-dev lib
 [ "${1:-}" = "--test" ] && packages+=(openssl)
 [ "${1:-}" = "--test" ] && packages+=(postgresql)
 [ "${1:-}" = "--test" ] && packages+=(libmagic1)  # python-magic, which pysignalclijsonrpc imports
-[ "${1:-}" = "--test" ] && packages+=(chromium fonts-noto-color-emoji)  # the browser the web client's tests drive (through Playwright), and emoji in its screenshots
+[ "${1:-}" = "--test" ] && packages+=(chromium fonts-noto-color-emoji zbar-tools)  # the browser the web client's tests drive (through Playwright), emoji in its screenshots, and zbar to read its QR codes back
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

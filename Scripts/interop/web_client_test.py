@@ -142,6 +142,15 @@ def square_png(size):
     return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
 
 
+def scan(locator):
+    """The bytes of the QR code `locator` shows, read from a screenshot of it by zbar (Debian's zbarimg)."""
+    path = os.path.join(WORK, "qr.png")
+    locator.screenshot(path=path)
+    result = subprocess.run(["zbarimg", "--raw", "--quiet", "-Sbinary", path], capture_output=True, timeout=30)
+    assert result.returncode == 0, f"zbar found no QR code: {result.stderr.decode(errors='replace')}"
+    return result.stdout.rstrip(b"\n")
+
+
 def message(page, text):
     """The message of `page`'s open conversation whose text is `text`."""
     return page.locator("#messages li.msg", has=page.locator(".body", has_text=text)).last
@@ -303,6 +312,9 @@ def main():
         carol.fill("#text", "carol here")
         carol.keyboard.press("Enter")
         expect(message(alice, "carol here")).to_be_visible()
+        alice.fill("#text", "@carol can you bring the rope?")
+        alice.keyboard.press("Enter")
+        expect(message(carol, "can you bring the rope").locator("strong.mention")).to_have_text("@carol")
         open_conversation(bob, "Climbers")
         expect(message(bob, "carol here")).to_be_visible()
         alice.click("#group-info")
@@ -317,6 +329,10 @@ def main():
         open_conversation(alice, "bob")
         alice.click("#safety")
         alice_digits = alice.locator("#safety-digits").inner_text().split()
+        alice.wait_for_function("() => { const i = document.querySelector('#safety-qr'); return i && i.complete && i.naturalWidth > 0 }")
+        scannable = scan(alice.locator("#safety-qr"))
+        assert len(scannable) > 60 and scannable[0] == 0x08, f"the safety number's QR code: {scannable.hex()}"
+        log(f"the safety number's QR code reads back (zbar) as a {len(scannable)}-byte scannable fingerprint")
         checker.accessible(alice, "safety-number")
         alice.click("#dialog-buttons button:has-text('Mark as verified')")
         open_conversation(bob, "alice")
@@ -342,6 +358,36 @@ def main():
         alice.keyboard.press("Enter")
         expect(alice.locator("#inbox li", has_text="the report and a dot")).to_be_visible()
         alice.click("#search-clear")
+
+        # A second machine joins alice's account from its page: a link code, approved from alice's Devices.
+        laptop_web = Web("alice-laptop", server)
+        people["alice-laptop"] = laptop_web
+        laptop_context = browser.new_context(viewport={"width": 1200, "height": 800})
+        laptop = laptop_context.new_page()
+        laptop.goto(laptop_web.address)
+        laptop.click("#link-start")
+        expect(laptop.locator("#link-code")).to_contain_text("parley://link?")
+        code = laptop.locator("#link-code").inner_text().strip()
+        laptop.wait_for_function("() => { const i = document.querySelector('#link-qr'); return i.complete && i.naturalWidth > 0 }")
+        assert scan(laptop.locator("#link-qr")) == code.encode(), "the link code's QR code does not read back as the code"
+        log("the link code's QR code, read from the page by zbar, is the code")
+        checker.accessible(laptop, "link")
+        alice.click("#settings")
+        alice.click("#dialog-buttons button:has-text('Devices')")
+        alice.fill("#device-code", code)
+        alice.click("#dialog-buttons button:has-text('Link device')")
+        expect(laptop.locator("#me")).to_have_text("Signed in as alice", timeout=60_000)
+        alice.click("#settings")
+        alice.click("#dialog-buttons button:has-text('Devices')")
+        expect(alice.locator("#dialog-body li")).to_have_count(2)
+        checker.accessible(alice, "devices")
+        alice.keyboard.press("Escape")
+        bob.fill("#text", "to all of alice's devices")
+        bob.keyboard.press("Enter")
+        expect(laptop.locator("#inbox li", has_text="bob")).to_be_visible()
+        open_conversation(laptop, "bob")
+        expect(message(laptop, "to all of alice's devices")).to_be_visible()
+        log("a second machine linked from its page with a code approved in alice's Devices, and received bob's message")
 
         # The server goes away: a banner, a message that waits, delivered when it is back.
         server.stop()

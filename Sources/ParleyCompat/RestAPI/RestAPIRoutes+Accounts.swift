@@ -101,36 +101,22 @@ extension RestAPIRoutes {
                     busy.headers[.retryAfter] = "5"
                     return busy
                 }
-                let file = try account.client.temporaryFile(named: "rest-download")
+                // The decrypted file leaves the disk once it is open, whatever becomes of the answer.
                 let reader: FileHandle
+                let size: Int?
                 do {
-                    try await account.client.downloadAttachment(id, to: file, recordingIt: false, progress: { _ in })
-                    reader = try FileHandle(forReadingFrom: file)
+                    (reader, size) = try await UnlinkedFile.open(try account.client.temporaryFile(named: "rest-download")) { file in
+                        try await account.client.downloadAttachment(id, to: file, recordingIt: false, progress: { _ in })
+                    }
                 } catch ParleyError.server(let failure) where failure.status == 404 {
-                    try? FileManager.default.removeItem(at: file)
                     return try Self.error("the attachment is no longer on the server", status: .notFound)
-                } catch {
-                    try? FileManager.default.removeItem(at: file)
-                    throw error
                 }
-                let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? nil
-                // The decrypted file leaves the disk now, whatever becomes of the answer: it is read through the open handle.
-                try? FileManager.default.removeItem(at: file)
                 var headers: HTTPFields = [.contentType: "application/octet-stream"]
                 if let size { headers[.contentLength] = String(size) }
                 // Streamed (up to 100 MiB) a chunk at a time; a client that leaves a chunk untaken for the stall limit has
                 // its connection closed.
                 let hold = StreamHold(lease, limit: Self.stallLimit, closing: context.channel, waitingForHead: true)
-                return Response(
-                    status: .ok, headers: headers,
-                    body: ResponseBody { writer in
-                        defer { try? reader.close() }
-                        hold.watch.stopWaiting()
-                        while let chunk = try reader.read(upToCount: 256 * 1024), !chunk.isEmpty {
-                            try await hold.watch.write { try await writer.write(ByteBuffer(bytes: chunk)) }
-                        }
-                        try await writer.finish(nil)
-                    })
+                return Response(status: .ok, headers: headers, body: hold.body(streaming: reader))
             }
         }
         router.delete("/v1/attachments/:id") { _, context in

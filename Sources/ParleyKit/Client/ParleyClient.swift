@@ -43,6 +43,9 @@ public final class ParleyClient: Sendable {
     let eventHub = ClientEvents()
     /// Account ids this process already asked the server to name (a 404 is not asked again).
     private let askedForNames = Mutex<Set<String>>([])
+    /// The last pass of ``nameNewCorrespondents()``: each pass waits for the one before, so a caller returns only once
+    /// every lookup begun before it has ended.
+    private let namingPass = Mutex<Task<Void, Never>?>(nil)
     /// The socket `listen` holds open, for sending ephemeral events on it.
     let liveSocket = Mutex<MessageSocket.Writer?>(nil)
 
@@ -173,8 +176,23 @@ public final class ParleyClient: Sendable {
     }
 
     /// Asks the server for the usernames of correspondents known only by account id (conversations they started).
-    /// Best effort: a failure leaves them unnamed until the next time.
+    /// Best effort: a failure leaves them unnamed until the next time. Returns once every lookup begun before the call,
+    /// by any caller, has ended.
     public func nameNewCorrespondents() async {
+        let pass = namingPass.withLock { last -> Task<Void, Never> in
+            let previous = last
+            let next = Task { [weak self] in
+                await previous?.value
+                await self?.namingPassBody()
+            }
+            last = next
+            return next
+        }
+        await pass.value
+    }
+
+    /// One pass of ``nameNewCorrespondents()``: each unnamed correspondent is asked for once per client.
+    private func namingPassBody() async {
         guard let credentials = try? credentials(),
             let unnamed = try? database.read({ db in try RecipientsTable.unnamed(limit: 50, db) })
         else { return }
@@ -417,6 +435,19 @@ public final class ParleyClient: Sendable {
 
     /// The safety number with `accountId` (60 digits in groups of five), as both sides compute it.
     public func safetyNumber(with accountId: String) throws -> String {
+        try fingerprint(with: accountId).displayable.grouped
+    }
+
+    /// The safety number with `accountId` in its scannable form (Signal's `CombinedFingerprints` protobuf), for a QR code
+    /// the other device reads with its camera.
+    /// - Throws: ``ParleyError/invalidArgument(_:)`` when no identity is known for them yet.
+    public func scannableSafetyNumber(with accountId: String) throws -> Data {
+        try fingerprint(with: accountId).scannable.encoding
+    }
+
+    /// The fingerprint of this account's identity and `accountId`'s (version 1, 5,200 iterations, account ids as
+    /// identifiers).
+    private func fingerprint(with accountId: String) throws -> Fingerprint {
         try database.read { db in
             let context = TransactionContext(db)
             let local = try store.identityKeyPair(context: context).publicKey
@@ -426,8 +457,7 @@ public final class ParleyClient: Sendable {
             }
             return try NumericFingerprintGenerator(iterations: 5200).create(
                 version: 1, localIdentifier: Array(credentials.accountId.utf8), localKey: local,
-                remoteIdentifier: Array(accountId.utf8), remoteKey: remote.publicKey
-            ).displayable.grouped
+                remoteIdentifier: Array(accountId.utf8), remoteKey: remote.publicKey)
         }
     }
 

@@ -17,6 +17,21 @@ extension WebAPI {
         let online: Bool?
         let readReceipts: Bool
         let typingIndicators: Bool
+        /// Waiting for a primary device to approve this machine's link code.
+        let awaitingLink: Bool
+        /// Why the last link did not complete.
+        let linkFailure: String?
+    }
+
+    struct LinkCode: Encodable { let code: String }
+    struct Approval: Decodable { let code: String }
+
+    struct Device: Encodable {
+        let deviceId: UInt32
+        let name: String?
+        let created: UInt64
+        /// This machine.
+        let current: Bool
     }
 
     struct Registration: Decodable {
@@ -52,7 +67,8 @@ extension WebAPI {
                     State(
                         registered: credentials != nil, username: credentials == nil ? nil : account?.username,
                         accountId: credentials?.accountId, deviceId: credentials?.deviceId, server: client.serverURL,
-                        online: await receiver.online, readReceipts: settings.readReceipts, typingIndicators: settings.typingIndicators))
+                        online: await receiver.online, readReceipts: settings.readReceipts, typingIndicators: settings.typingIndicators,
+                        awaitingLink: await receiver.awaitingLink, linkFailure: await receiver.linkFailure))
             }
         }
         router.post("/api/register") { request, _ in
@@ -64,6 +80,39 @@ extension WebAPI {
                 let invite = registration.invite.flatMap { $0.isEmpty ? nil : $0 }
                 _ = try await client.register(username: registration.username, deviceName: "parley web", inviteToken: invite)
                 await receiver.start()
+                return Self.done
+            }
+        }
+        router.post("/api/link") { _, _ in
+            await Self.answer {
+                guard (try? client.credentials()) == nil else {
+                    throw WebRequestError(status: .conflict, message: "this account is registered already")
+                }
+                return try Self.json(LinkCode(code: await receiver.startLink()), status: .created)
+            }
+        }
+        router.get("/api/devices") { _, _ in
+            await Self.answer {
+                let current = try client.credentials().deviceId
+                return try Self.json(
+                    try await client.devices().map {
+                        Device(deviceId: $0.deviceId, name: $0.name, created: $0.created, current: $0.deviceId == current)
+                    })
+            }
+        }
+        router.post("/api/devices") { request, _ in
+            await Self.answer {
+                let code = try await Self.body(Approval.self, of: request).code.trimmingCharacters(in: .whitespacesAndNewlines)
+                try await client.approveLink(try LinkInvitation(code: code))
+                return Self.done
+            }
+        }
+        router.post("/api/devices/:id/remove") { _, context in
+            await Self.answer {
+                guard let id = UInt32(exactly: try Self.integer("id", of: context)) else {
+                    throw WebRequestError(status: .badRequest, message: "no device with that id")
+                }
+                try await client.removeDevice(id)
                 return Self.done
             }
         }
@@ -84,6 +133,20 @@ extension WebAPI {
                 let groups = digits.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
                 return try Self.json(
                     SafetyNumber(accountId: accountId, username: try client.usernames(of: [accountId])[accountId], digits: groups))
+            }
+        }
+        router.get("/api/safety-number/:account/qr") { _, context in
+            await Self.answer {
+                let scannable = try client.scannableSafetyNumber(with: try context.parameters.require("account"))
+                return Self.svg(try QRCode(bytes: [UInt8](scannable), errorCorrection: .medium))
+            }
+        }
+        router.get("/api/link/qr") { _, _ in
+            await Self.answer {
+                guard let code = await receiver.linkCode else {
+                    throw WebRequestError(status: .notFound, message: "no link code: start linking first")
+                }
+                return Self.svg(try QRCode(bytes: Array(code.utf8), errorCorrection: .medium))
             }
         }
         router.post("/api/trust/:account") { _, context in

@@ -21,6 +21,8 @@ extension WebAPI {
         let replyTo: Int64?
         /// Uploaded files (``WebUploads``) to attach.
         let uploads: [String]?
+        /// People mentioned: each an account and the UTF-16 range of the text that names them.
+        let mentions: [Mention]?
     }
 
     struct Sent: Encodable {
@@ -127,7 +129,8 @@ extension WebAPI {
                     throw WebRequestError(
                         status: .badRequest, message: "at most \(MessageContent.maximumAttachments) attachments per message")
                 }
-                let message = MessageDraft(body: draft.body, attachments: try uploads.attachments(ids), replyTo: draft.replyTo)
+                let message = MessageDraft(
+                    body: draft.body, attachments: try uploads.attachments(ids), replyTo: draft.replyTo, mentions: draft.mentions ?? [])
                 let report = try await client.send(message, to: recipient, attempt: .dueJobs)
                 if let id = report.messageId { uploads.carried(ids, by: id) }
                 uploads.removeFinished()

@@ -53,38 +53,38 @@ extension WebAPI {
             busy.headers[.retryAfter] = "2"
             return busy
         }
-        let file = try client.temporaryFile(named: "web-download")
-        let reader: FileHandle
-        do {
-            try await client.downloadAttachment(id, to: file, recordingIt: true)
-            reader = try FileHandle(forReadingFrom: file)
-        } catch {
-            try? FileManager.default.removeItem(at: file)
-            throw error
+        // Decrypted for this answer alone: the file leaves the disk once it is open, and the attachment stays as it was.
+        let (reader, size) = try await UnlinkedFile.open(try client.temporaryFile(named: "web-download")) { file in
+            try await client.downloadAttachment(id, to: file, recordingIt: false)
         }
-        let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? nil
-        try? FileManager.default.removeItem(at: file)
         let info = try? client.attachment(id: id)
-        var headers: HTTPFields = [.contentType: info?.contentType ?? "application/octet-stream"]
+        var headers = Self.attachmentHeaders(type: info?.contentType, name: info?.fileName ?? "attachment")
         if let size { headers[.contentLength] = String(size) }
-        // Shown inline only for types a browser draws without running anything; everything else is a download.
-        let inline =
-            (info?.contentType).map { type in
-                ["image/png", "image/jpeg", "image/gif", "image/webp", "audio/", "video/mp4"].contains { type.hasPrefix($0) }
-            } ?? false
-        let name = (info?.fileName ?? "attachment").replacingOccurrences(of: "\"", with: "")
-        headers[.contentDisposition] = "\(inline ? "inline" : "attachment"); filename=\"\(name)\""
-        headers[.cacheControl] = "private, max-age=3600"
         let hold = StreamHold(lease, limit: .seconds(30), closing: context.channel, waitingForHead: true)
-        return Response(
-            status: .ok, headers: headers,
-            body: ResponseBody { writer in
-                defer { try? reader.close() }
-                hold.watch.stopWaiting()
-                while let chunk = try reader.read(upToCount: 256 * 1024), !chunk.isEmpty {
-                    try await hold.watch.write { try await writer.write(ByteBuffer(bytes: chunk)) }
-                }
-                try await writer.finish(nil)
-            })
+        return Response(status: .ok, headers: headers, body: hold.body(streaming: reader))
+    }
+
+    /// ASCII letters and digits: what `filename*` keeps unencoded.
+    static let plainCharacters = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+
+    /// The types a browser draws in the page without running anything: served as themselves, inline.
+    static let inlineTypes = ["image/png", "image/jpeg", "image/gif", "image/webp", "audio/", "video/mp4"]
+
+    /// The headers of an attachment the sender named `name` and typed `type` (both the sender's words): a type the
+    /// page draws inline goes as itself; anything else as `application/octet-stream`, to be saved, never rendered (with
+    /// `nosniff`, no browser runs it as a script or page). Every answer's policy also sandboxes it, so a file opened by
+    /// itself runs nothing in this origin. The file name keeps printable ASCII (`filename`) and its UTF-8 in
+    /// `filename*` (RFC 6266).
+    static func attachmentHeaders(type: String?, name: String) -> HTTPFields {
+        let type = type?.lowercased() ?? ""
+        let inline = Self.inlineTypes.contains { type.hasPrefix($0) } && !type.contains(";") && !type.contains(",")
+        let ascii = String(
+            name.unicodeScalars.map { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F && $0 != "\"" && $0 != "\\" ? Character($0) : "_" })
+        let encoded = name.addingPercentEncoding(withAllowedCharacters: Self.plainCharacters) ?? ascii
+        var headers: HTTPFields = [.contentType: inline ? type : "application/octet-stream"]
+        headers[.contentDisposition] = "\(inline ? "inline" : "attachment"); filename=\"\(ascii)\"; filename*=UTF-8''\(encoded)"
+        headers[.cacheControl] = "private, max-age=3600"
+        headers[HTTPField.Name("Content-Security-Policy")!] = "default-src 'none'; sandbox"
+        return headers
     }
 }

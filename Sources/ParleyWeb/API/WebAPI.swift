@@ -62,6 +62,13 @@ struct WebAPI: Sendable {
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: try JSONEncoder().encode(value))))
     }
 
+    /// `code` as an SVG image (drawn by the page with `<img>`: nothing in it runs).
+    static func svg(_ code: QRCode) -> Response {
+        Response(
+            status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "no-store"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: code.svg())))
+    }
+
     /// An empty success.
     static var done: Response { Response(status: .noContent) }
 

@@ -46,6 +46,10 @@ export const api = {
   safetyNumber: (accountId) => call('GET', `/api/safety-number/${encodeURIComponent(accountId)}`),
   trust: (accountId) => call('POST', `/api/trust/${encodeURIComponent(accountId)}`),
   search: (text) => call('GET', `/api/search?q=${encodeURIComponent(text)}`),
+  startLink: () => call('POST', '/api/link'),
+  devices: () => call('GET', '/api/devices'),
+  approveDevice: (code) => call('POST', '/api/devices', { code }),
+  removeDevice: (id) => call('POST', `/api/devices/${id}/remove`),
 
   /** Uploads `file`, calling `progress(fraction)` as it goes; resolves to its upload id. */
   upload(file, progress) {

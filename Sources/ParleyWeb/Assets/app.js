@@ -56,6 +56,7 @@ function bindStaticControls() {
       byId('register-error').textContent = error.message;
     }
   });
+  byId('link-start').addEventListener('click', startLink);
   byId('new-chat').addEventListener('click', newChat);
   byId('new-group').addEventListener('click', newGroup);
   byId('settings').addEventListener('click', openSettings);
@@ -96,6 +97,31 @@ function bindStaticControls() {
   byId('mute').addEventListener('click', toggleMute);
   byId('safety').addEventListener('click', () => state.current?.summary && openSafetyNumber(state.current.summary.accountId));
   byId('group-info').addEventListener('click', openGroup);
+}
+
+// Linking this machine to an account another device holds: a code to approve there, then wait.
+async function startLink() {
+  byId('link-error').textContent = '';
+  try {
+    const { code } = await api.startLink();
+    byId('link-code').textContent = code;
+    byId('link-qr').src = `/api/link/qr?at=${Date.now()}`;
+    byId('link-waiting').hidden = false;
+    byId('link-start').textContent = 'Make a new code';
+    const poll = async () => {
+      const me = await api.state();
+      if (me.registered) return loadState();
+      if (me.linkFailure) {
+        byId('link-waiting').hidden = true;
+        byId('link-error').textContent = `The link did not complete: ${me.linkFailure}`;
+        return;
+      }
+      setTimeout(poll, 2000);
+    };
+    setTimeout(poll, 2000);
+  } catch (error) {
+    byId('link-error').textContent = error.message;
+  }
 }
 
 // MARK: Live updates
@@ -253,6 +279,9 @@ async function openConversation(id, focusMessage) {
   const page = await api.messages(id);
   state.current.messages = page.messages.slice().reverse();
   state.current.nextCursor = page.nextCursor;
+  if (summary?.groupId) {
+    api.group(summary.groupId).then((group) => { if (state.current?.id === id) state.current.members = group.members; }).catch(() => {});
+  }
   renderHeader();
   renderMessages();
   renderInbox();
@@ -362,7 +391,7 @@ function renderMessage(message, known) {
   for (const reaction of message.reactions || []) reactionCounts.set(reaction.emoji, (reactionCounts.get(reaction.emoji) || 0) + 1);
   const body = message.deleted
     ? el('p', { class: 'body deleted' }, 'This message was deleted.')
-    : el('p', { class: 'body' }, message.body || '');
+    : el('p', { class: 'body' }, ...bodyNodes(message));
   const node = el(
     'li',
     {
@@ -545,6 +574,8 @@ async function send() {
     if (current.id) draft.conversationId = current.id;
     else draft.to = current.draftTo;
     if (state.replyTo) draft.replyTo = state.replyTo.id;
+    const mentions = findMentions(body, current.members || []);
+    if (mentions.length) draft.mentions = mentions;
     text.value = '';
     const staged = state.staged;
     state.staged = [];
@@ -568,6 +599,45 @@ async function send() {
   } catch (error) {
     byId('composer-error').textContent = error.message;
   }
+}
+
+/**
+ * The mentions in `body`: every `@username` of a member other than this account, as the account and the UTF-16 range
+ * of the text that names them (a JavaScript string's indexes are UTF-16 code units, as Signal's ranges are).
+ */
+function findMentions(body, members) {
+  const mentions = [];
+  for (const member of members) {
+    if (!member.username || member.accountId === state.me.accountId) continue;
+    const tag = `@${member.username}`;
+    let from = 0;
+    for (;;) {
+      const start = body.indexOf(tag, from);
+      if (start < 0) break;
+      const after = body[start + tag.length];
+      if (after === undefined || !/[A-Za-z0-9._-]/.test(after)) mentions.push({ accountId: member.accountId, start, length: tag.length });
+      from = start + tag.length;
+    }
+  }
+  return mentions.sort((a, b) => a.start - b.start).slice(0, 100);
+}
+
+/** A message's text as nodes, its mentions in bold: text only ever becomes text nodes. */
+function bodyNodes(message) {
+  const text = message.body || '';
+  const ranges = (message.mentions || [])
+    .filter((m) => m.start >= 0 && m.length > 0 && m.start + m.length <= text.length)
+    .sort((a, b) => a.start - b.start);
+  const nodes = [];
+  let at = 0;
+  for (const range of ranges) {
+    if (range.start < at) continue;
+    nodes.push(text.slice(at, range.start));
+    nodes.push(el('strong', { class: 'mention' }, text.slice(range.start, range.start + range.length)));
+    at = range.start + range.length;
+  }
+  nodes.push(text.slice(at));
+  return nodes;
 }
 
 function typed() {
@@ -650,6 +720,10 @@ async function openSafetyNumber(accountId) {
     const choice = await dialog(`Safety number with ${number.username || accountId}`, [
       el('p', {}, 'Compare these numbers with the ones on the other person\'s device. If they match, your conversation is end-to-end encrypted with them and no one in between.'),
       el('p', { class: 'digits', id: 'safety-digits' }, ...rows.flatMap((row, i) => (i ? [el('br'), row] : [row]))),
+      el('img', {
+        class: 'qr', id: 'safety-qr', src: `/api/safety-number/${encodeURIComponent(accountId)}/qr`,
+        alt: 'The safety number as a QR code, for the other device\'s camera',
+      }),
     ], [['Close', null], ['Mark as verified', 'verify']]);
     if (choice === 'verify') {
       await api.trust(accountId);
@@ -745,8 +819,39 @@ async function openSettings() {
     el('div', { class: 'checkbox' }, typing, el('label', { for: 'setting-typing' }, 'Send typing indicators')),
     notifications,
     el('p', {}, `Account ${me.username} on ${me.server}, device ${me.deviceId}.`),
-  ], [['Cancel', null], ['Save', 'save']]);
+  ], [['Devices', 'devices'], ['Cancel', null], ['Save', 'save']]);
   if (choice === 'save') await api.settings({ readReceipts: receipts.checked, typingIndicators: typing.checked });
+  if (choice === 'devices') await openDevices();
+}
+
+async function openDevices() {
+  let devices = [];
+  try {
+    devices = await api.devices();
+  } catch (error) {
+    announce(error.message);
+  }
+  const code = el('input', { id: 'device-code', autocomplete: 'off', spellcheck: 'false' });
+  const list = el('ul', { 'aria-label': 'Linked devices' },
+    devices.map((device) => el('li', { class: 'member-row' },
+      el('span', {}, `${device.name || `Device ${device.deviceId}`}${device.current ? ' (this one)' : ''}, linked ${when(device.created)}`),
+      device.current ? null : el('button', {
+        type: 'button', class: 'danger', 'aria-label': `Remove ${device.name || `device ${device.deviceId}`}`,
+        onclick: async () => {
+          await api.removeDevice(device.deviceId).catch((error) => announce(error.message));
+          byId('dialog').close();
+          await openDevices();
+        },
+      }, 'Remove'))));
+  await dialog('Devices', [
+    list,
+    el('label', { for: 'device-code' }, 'Link a new device: paste the code it shows'), code,
+  ], [['Close', null], ['Link device', 'link']], async () => {
+    if (!code.value.trim()) throw new Error('Paste the new device\'s code');
+    await api.approveDevice(code.value.trim());
+    announce('Device linked');
+    return 'link';
+  });
 }
 
 // MARK: Dialogs

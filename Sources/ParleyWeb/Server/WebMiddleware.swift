@@ -42,7 +42,10 @@ struct WebMiddleware<Context: RequestContext>: RouterMiddleware {
 
     /// Adds the security headers.
     static func secure(_ headers: inout HTTPFields) {
-        headers[HTTPField.Name("Content-Security-Policy")!] = contentSecurityPolicy
+        // An answer with a stricter policy of its own (an attachment's sandbox) keeps it.
+        if headers[HTTPField.Name("Content-Security-Policy")!] == nil {
+            headers[HTTPField.Name("Content-Security-Policy")!] = contentSecurityPolicy
+        }
         headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
         headers[HTTPField.Name("X-Frame-Options")!] = "DENY"
         headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"

@@ -32,9 +32,47 @@ actor WebReceiver {
 
     private func set(online up: Bool) { online = up }
 
-    /// Stops receiving.
+    /// Stops receiving, and waiting for a link.
     func stop() {
         listening?.cancel()
         watching?.cancel()
+        linking?.cancel()
+    }
+
+    // MARK: Linking this machine to an account
+
+    private var linking: Task<Void, Never>?
+    /// Whether this machine waits for an account's primary device to approve its link code.
+    private(set) var awaitingLink = false
+    /// Why the last link did not complete.
+    private(set) var linkFailure: String?
+    /// The link code waiting for approval.
+    private(set) var linkCode: String?
+
+    /// Makes a link code for an account's primary device to approve (`parley devices add CODE`, or the page's Devices),
+    /// and waits for the approval (10 minutes) in the background; once linked, receiving starts. A new code replaces
+    /// one still waiting.
+    func startLink() -> String {
+        let invitation = LinkInvitation.create()
+        linking?.cancel()
+        awaitingLink = true
+        linkFailure = nil
+        linkCode = invitation.code
+        linking = Task { [client] in
+            do {
+                _ = try await client.completeLink(invitation, deviceName: "parley web", timeout: .seconds(600))
+                self.linkEnded(nil)
+                self.start()
+            } catch {
+                if !Task.isCancelled { self.linkEnded("\(error)") }
+            }
+        }
+        return invitation.code
+    }
+
+    private func linkEnded(_ failure: String?) {
+        awaitingLink = false
+        linkCode = nil
+        linkFailure = failure
     }
 }
