@@ -1,8 +1,9 @@
+import AsyncHTTPClient
 import Foundation
 import ParleyAPI
 import Testing
 
-@_spi(Inspection) @testable import ParleyKit
+@_spi(Inspection) @_spi(Benchmarks) @testable import ParleyKit
 
 /// ParleyClient's verbs as a front door uses them: each queues, goes as far as its ``DeliveryAttempt`` asks and
 /// reports where what it queued stands; ``ParleyClient/events()`` reports what happens. Against a real in-process server,
@@ -219,5 +220,32 @@ import Testing
             #expect(first == .sendFailed(messageId: 500, timestamp: nil, reason: ""), "the oldest 500 were dropped")
         }
         #expect(hub.count == 0)
+    }
+
+    @Test func theInboxComesInPagesAndOneConversationByItsId() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("inbox-pages-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let database = try ParleyDatabase(
+            path: root.appendingPathComponent("client.sqlite").path, key: try DatabaseKey(bytes: [UInt8](repeating: 7, count: 32)))
+        let client = ParleyClient(
+            database: database, api: ParleyServerClient(baseURL: "http://127.0.0.1:9", http: HTTPClient.shared),
+            attachmentDirectory: root.appendingPathComponent("attachments"))
+        var ids: [Int64] = []
+        for index in 1...25 {
+            ids.append(
+                try client.seedConversation(
+                    with: "account-\(index)", username: "user\(index)", messages: 2, firstTimestamp: UInt64(index * 100)
+                ) { "message \($0) of \(index)" })
+        }
+        let all = try client.conversations()
+        #expect(try client.conversationCount() == 25)
+        #expect(try client.conversations(offset: 0, limit: 10) == Array(all[0..<10]))
+        #expect(try client.conversations(offset: 20, limit: 10) == Array(all[20..<25]))
+        #expect(try client.conversations(offset: 30, limit: 10).isEmpty)
+        #expect(try client.conversation(id: ids[3]) == all.first { $0.conversationId == ids[3] })
+        #expect(try client.conversation(id: 999_999) == nil)
+        #expect(throws: ParleyError.self) { try client.conversations(offset: 0, limit: 0) }
+        #expect(throws: ParleyError.self) { try client.conversations(offset: -1, limit: 5) }
     }
 }

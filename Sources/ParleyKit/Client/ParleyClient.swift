@@ -349,6 +349,23 @@ public final class ParleyClient: Sendable {
         try database.read(ConversationsTable.summaries)
     }
 
+    /// A page of the inbox: `limit` (1…1,000) entries from the `offset`th, most recent first.
+    /// - Throws: ``ParleyError/invalidArgument(_:)`` for a limit out of range or a negative offset.
+    public func conversations(offset: Int, limit: Int) throws -> [ConversationSummary] {
+        guard (1...1000).contains(limit), offset >= 0 else { throw ParleyError.invalidArgument("limit must be 1…1000, offset 0 or more") }
+        return try database.read { db in try ConversationsTable.summaries(offset: offset, limit: limit, db) }
+    }
+
+    /// How many conversations the inbox holds.
+    public func conversationCount() throws -> Int {
+        try database.read(ConversationsTable.count)
+    }
+
+    /// The inbox entry of conversation `id`, if there is one.
+    public func conversation(id: Int64) throws -> ConversationSummary? {
+        try database.read { db in try ConversationsTable.summary(id, db) }
+    }
+
     /// A page of a conversation's history, newest first, older than message id `before`.
     public func history(conversationId: Int64, before: Int64? = nil, limit: Int = 50) throws -> MessagePage {
         try database.read { db in try MessageLookup.page(conversationId: conversationId, before: before, limit: limit, db) }

@@ -75,6 +75,28 @@ enum ConversationsTable {
 
     /// The inbox: one entry per conversation, most recent first.
     static func summaries(_ db: Database) throws -> [ConversationSummary] {
+        try summaries(where: "1", [], limit: -1, offset: 0, db)
+    }
+
+    /// `limit` entries of the inbox from the `offset`th, most recent first.
+    static func summaries(offset: Int, limit: Int, _ db: Database) throws -> [ConversationSummary] {
+        try summaries(where: "1", [], limit: limit, offset: offset, db)
+    }
+
+    /// The inbox entry of conversation `id`, if there is one.
+    static func summary(_ id: Int64, _ db: Database) throws -> ConversationSummary? {
+        try summaries(where: "t.id = ?", [id], limit: 1, offset: 0, db).first
+    }
+
+    /// How many conversations there are.
+    static func count(_ db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM threads") ?? 0
+    }
+
+    /// The inbox entries matching `condition`, most recent first (`limit` -1: all of them).
+    private static func summaries(
+        where condition: String, _ arguments: StatementArguments, limit: Int, offset: Int, _ db: Database
+    ) throws -> [ConversationSummary] {
         try Row.fetchAll(
             db,
             sql: """
@@ -82,8 +104,9 @@ enum ConversationsTable {
                        t.muted_until, t.expire_timer, m.deleted, m.kind, m.expire_timer, t.group_id, t.title
                 FROM threads t LEFT JOIN recipients r ON r.account_id = t.recipient_account_id
                 LEFT JOIN messages m ON m.id = t.last_message_id
-                ORDER BY t.updated DESC, t.id DESC
-                """
+                WHERE \(condition)
+                ORDER BY t.updated DESC, t.id DESC LIMIT ? OFFSET ?
+                """, arguments: arguments + [limit, offset]
         ).map { row in
             // Columns by position: a lookup by name compares lowercased names, the larger part of this query's cost.
             let body: String? = row[3]

@@ -56,9 +56,8 @@ extension WebAPI {
             await Self.answer {
                 let offset = Int(try Self.query("offset", of: request, in: 0...Int64(Int32.max), fallback: 0) ?? 0)
                 let limit = Int(try Self.query("limit", of: request, in: 1...Int64(Self.maximumPage), fallback: 100) ?? 100)
-                let all = try client.conversations()
-                let page = offset < all.count ? Array(all[offset..<min(all.count, offset + limit)]) : []
-                return try Self.json(Inbox(conversations: page, total: all.count))
+                return try Self.json(
+                    Inbox(conversations: try client.conversations(offset: offset, limit: limit), total: try client.conversationCount()))
             }
         }
         router.get("/api/conversations/:id/messages") { request, context in
@@ -168,7 +167,7 @@ extension WebAPI {
 
     /// The conversation with local id `id`.
     func summary(_ id: Int64) throws -> ConversationSummary {
-        guard let conversation = try client.conversations().first(where: { $0.conversationId == id }) else {
+        guard let conversation = try client.conversation(id: id) else {
             throw WebRequestError(status: .notFound, message: "no conversation \(id)")
         }
         return conversation
