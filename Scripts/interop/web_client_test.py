@@ -16,6 +16,7 @@ import http.client
 import os
 import queue
 import shutil
+import signal
 import struct
 import subprocess
 import sys
@@ -77,6 +78,7 @@ class Server:
         self.process = subprocess.Popen(
             [os.path.join(BIN, "parley-server"), "--data-directory", self.data, "--port", str(self.port), "--log-level", "warning"],
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        PROCESSES.append(self.process)
         line = first_line(self.process, "parley-server listening on ")
         self.port = int(line.split("listening on ")[1].split()[0].rsplit(":", 1)[1])
         self.url = f"http://127.0.0.1:{self.port}"
@@ -95,6 +97,7 @@ class Web:
         self.process = subprocess.Popen(
             [os.path.join(BIN, "parley"), "web", "--home", self.home, "--account", name, "--server", server.url],
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        PROCESSES.append(self.process)
         self.address = first_line(self.process, "http://")
         parts = urllib.parse.urlsplit(self.address)
         self.host, self.port = parts.hostname, parts.port
@@ -190,6 +193,18 @@ def signed_in_security(web, cookie):
     policy = headers.get("Content-Security-Policy", "")
     assert "script-src 'self'" in policy and "unsafe-inline" not in policy, f"the CSP: {policy}"
     log("security: a spent token, a cross-origin POST and a cross-site fetch are refused; the CSP allows no inline script")
+
+
+PROCESSES = []
+
+
+def stop_everything(*_):
+    """Stops every process this script started (also when an assertion fails or the test runner terminates it): a
+    `parley web` left running would keep reconnecting to a port another test's server may take next."""
+    for process in PROCESSES:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
 
 
 def main():
@@ -435,8 +450,11 @@ def main():
 
 
 if __name__ == "__main__":
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     try:
         main()
     except AssertionError as error:
         log(f"FAILED: {error}")
         sys.exit(1)
+    finally:
+        stop_everything()
