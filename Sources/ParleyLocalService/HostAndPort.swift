@@ -18,6 +18,25 @@ public struct HostAndPort: Sendable, Equatable {
 
     /// Whether the address is reachable from this machine only.
     public var isLoopback: Bool { ["127.0.0.1", "localhost", "::1"].contains(host) }
+
+    /// A request's `Host` (its authority) as host — brackets of an IPv6 address removed, case kept — and port (`nil`
+    /// when it names none); `nil` for an authority that is neither `HOST`, `HOST:PORT`, `[IPV6]` nor `[IPV6]:PORT`.
+    public static func split(authority: String) -> (host: String, port: Int?)? {
+        if authority.hasPrefix("[") {
+            guard let close = authority.firstIndex(of: "]") else { return nil }
+            let host = String(authority[authority.index(after: authority.startIndex)..<close])
+            let rest = authority[authority.index(after: close)...]
+            if rest.isEmpty { return (host, nil) }
+            guard rest.hasPrefix(":"), let port = Int(rest.dropFirst()) else { return nil }
+            return (host, port)
+        }
+        let parts = authority.split(separator: ":", omittingEmptySubsequences: false)
+        switch parts.count {
+        case 1: return (String(parts[0]), nil)
+        case 2: return Int(parts[1]).map { (String(parts[0]), $0) }
+        default: return nil
+        }
+    }
 }
 
 /// An `--http` or `--tcp` value that is not `HOST:PORT`.

@@ -14,14 +14,8 @@ public struct LoopbackGuard: Sendable {
     /// The answer refusing `request`, or `nil` when it may proceed.
     public func refusal(of request: Request) -> Response? {
         if request.headers[HTTPField.Name("Origin")!] != nil { return Response(status: .forbidden) }
-        guard !["0.0.0.0", "::"].contains(endpoint.host), let host = request.head.authority else { return nil }
-        var name = host
-        var port: Int?
-        if let colon = host.lastIndex(of: ":"), !host.hasSuffix("]"), let number = Int(host[host.index(after: colon)...]) {
-            name = String(host[..<colon])
-            port = number
-        }
-        name = name.trimmingCharacters(in: ["[", "]"])
+        guard !["0.0.0.0", "::"].contains(endpoint.host), let authority = request.head.authority else { return nil }
+        guard let (name, port) = HostAndPort.split(authority: authority) else { return Response(status: .misdirectedRequest) }
         let allowed = [endpoint.host, "localhost", "127.0.0.1", "::1"].contains(name)
         return allowed && (port == nil || port == endpoint.port || endpoint.port == 0) ? nil : Response(status: .misdirectedRequest)
     }

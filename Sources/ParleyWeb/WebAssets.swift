@@ -21,7 +21,7 @@ enum WebAssets {
         router.get("/") { _, _ in response(for: "index.html") }
         router.get("/assets/:name") { _, context in
             guard let name = context.parameters.get("name"), files[name] != nil else {
-                return WebMiddleware<LocalRequestContext>.error("no such file", status: .notFound)
+                return JSONResponse.error("no such file", status: .notFound)
             }
             return response(for: name)
         }

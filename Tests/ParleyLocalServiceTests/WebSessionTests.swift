@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import ParleyLocalService
 import Testing
 
 @testable import ParleyWeb
@@ -46,6 +47,7 @@ import Testing
         let cookie: HTTPFields = [.cookie: "parley_session=\(secret)"]
         #expect(guardian.refusal(of: request("127.0.0.1:4321", cookie), exchangingToken: false) == nil)
         #expect(guardian.refusal(of: request("localhost:4321", cookie), exchangingToken: false) == nil)
+        #expect(guardian.refusal(of: request("LOCALHOST:4321", cookie), exchangingToken: false) == nil)
         #expect(guardian.refusal(of: request("[::1]:4321", cookie), exchangingToken: false) == nil)
         // DNS rebinding: another name, or another port.
         #expect(guardian.refusal(of: request("evil.example:4321", cookie), exchangingToken: false)?.0 == .misdirectedRequest)
@@ -67,13 +69,14 @@ import Testing
     }
 
     @Test func authoritiesSplitIntoHostAndPort() {
-        #expect(WebGuard.split("127.0.0.1:8080")! == ("127.0.0.1", 8080))
-        #expect(WebGuard.split("LOCALHOST")! == ("localhost", 80))
-        #expect(WebGuard.split("[::1]:9")! == ("::1", 9))
-        #expect(WebGuard.split("[::1]")! == ("::1", 80))
-        #expect(WebGuard.split("a:b:c") == nil)
-        #expect(WebGuard.split("[::1") == nil)
-        #expect(WebGuard.split("host:port") == nil)
+        #expect(HostAndPort.split(authority: "127.0.0.1:8080")! == ("127.0.0.1", 8080))
+        #expect(HostAndPort.split(authority: "LOCALHOST")! == ("LOCALHOST", nil))
+        #expect(HostAndPort.split(authority: "[::1]:9")! == ("::1", 9))
+        #expect(HostAndPort.split(authority: "[::1]")! == ("::1", nil))
+        #expect(HostAndPort.split(authority: "a:b:c") == nil)
+        #expect(HostAndPort.split(authority: "[::1") == nil)
+        #expect(HostAndPort.split(authority: "host:port") == nil)
+        #expect(HostAndPort.split(authority: "[::1]x") == nil)
     }
 
     @Test func thePolicyAllowsNothingInlineOrForeign() {

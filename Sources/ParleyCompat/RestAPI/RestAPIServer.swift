@@ -361,12 +361,10 @@ struct RestAPIRoutes: Sendable {
     }
 
     static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok) throws -> Response {
-        Response(
-            status: status, headers: [.contentType: "application/json; charset=utf-8"],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: try JSONEncoder().encode(value))))
+        try JSONResponse.make(value, status: status)
     }
 
     static func error(_ message: String, status: HTTPResponse.Status = .badRequest) throws -> Response {
-        try json(.object(["error": .string(message)]), status: status)
+        JSONResponse.error(message, status: status)
     }
 }

@@ -160,9 +160,11 @@ extension WebAPI {
                 let text = String(request.uri.queryParameters["q"] ?? "")
                 let limit = Int(try Self.query("limit", of: request, in: 1...200, fallback: 50) ?? 50)
                 let found = try client.search(text, limit: limit)
-                let titles = Dictionary(
-                    try client.conversations().map { ($0.conversationId, $0.title ?? $0.username ?? $0.accountId) },
-                    uniquingKeysWith: { first, _ in first })
+                // The titles of the conversations found (at most `limit`), not of the whole inbox.
+                var titles: [Int64: String] = [:]
+                for id in Set(found.map(\.conversationId)) {
+                    titles[id] = try client.conversation(id: id).map { $0.title ?? $0.username ?? $0.accountId }
+                }
                 return try Self.json(found.map { SearchResult(message: $0, title: titles[$0.conversationId] ?? "") })
             }
         }

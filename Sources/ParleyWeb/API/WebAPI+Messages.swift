@@ -48,7 +48,7 @@ extension WebAPI {
     /// that leaves the disk as soon as it is open, and streamed to the page.
     private func download(_ id: Int64, context: LocalRequestContext) async throws -> Response {
         guard let lease = downloads.lease() else {
-            var busy = WebMiddleware<LocalRequestContext>.error(
+            var busy = JSONResponse.error(
                 "at most \(downloads.limit) downloads at once", status: .serviceUnavailable)
             busy.headers[.retryAfter] = "2"
             return busy

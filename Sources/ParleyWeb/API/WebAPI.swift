@@ -35,9 +35,9 @@ struct WebAPI: Sendable {
         do {
             return try await route()
         } catch let error as HTTPError {
-            return WebMiddleware<LocalRequestContext>.error(error.body ?? error.status.reasonPhrase, status: error.status)
+            return JSONResponse.error(error.body ?? error.status.reasonPhrase, status: error.status)
         } catch let error as WebRequestError {
-            return WebMiddleware<LocalRequestContext>.error(error.message, status: error.status)
+            return JSONResponse.error(error.message, status: error.status)
         } catch let error as ParleyError {
             let status: HTTPResponse.Status =
                 switch error {
@@ -49,17 +49,15 @@ struct WebAPI: Sendable {
                 }
             let message =
                 if case .server(let failure) = error, failure.status == 404 { "no such account: \(error)" } else { "\(error)" }
-            return WebMiddleware<LocalRequestContext>.error(message, status: status)
+            return JSONResponse.error(message, status: status)
         } catch {
-            return WebMiddleware<LocalRequestContext>.error("\(error)", status: .internalServerError)
+            return JSONResponse.error("\(error)", status: .internalServerError)
         }
     }
 
     /// `value` as a JSON answer.
     static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
-        Response(
-            status: status, headers: [.contentType: "application/json; charset=utf-8"],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: try JSONEncoder().encode(value))))
+        try JSONResponse.make(value, status: status)
     }
 
     /// `code` as an SVG image (drawn by the page with `<img>`: nothing in it runs).

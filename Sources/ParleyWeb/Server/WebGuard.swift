@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import ParleyLocalService
 
 /// The checks every request to `parley web` passes before a route sees it:
 /// - **Host**: the address it was served on, `localhost` or a loopback address, with the bound port: a page on another
@@ -17,8 +18,8 @@ struct WebGuard: Sendable {
     /// Why `request` is refused, or `nil` when it may go on. `exchangingToken`: the request that spends the one-time token
     /// needs no cookie.
     func refusal(of request: Request, exchangingToken: Bool) -> (HTTPResponse.Status, String)? {
-        guard let authority = request.head.authority, let (host, port) = Self.split(authority), hosts.contains(host),
-            port == self.port()
+        guard let authority = request.head.authority, let (host, port) = HostAndPort.split(authority: authority),
+            hosts.contains(host.lowercased()), (port ?? 80) == self.port()
         else {
             return (.misdirectedRequest, "this page is served only at the address parley web printed")
         }
@@ -34,21 +35,4 @@ struct WebGuard: Sendable {
         return nil
     }
 
-    /// An authority's host (brackets removed) and port (80 when absent).
-    static func split(_ authority: String) -> (String, Int)? {
-        if authority.hasPrefix("[") {
-            guard let close = authority.firstIndex(of: "]") else { return nil }
-            let host = String(authority[authority.index(after: authority.startIndex)..<close])
-            let rest = authority[authority.index(after: close)...]
-            if rest.isEmpty { return (host, 80) }
-            guard rest.hasPrefix(":"), let port = Int(rest.dropFirst()) else { return nil }
-            return (host, port)
-        }
-        let parts = authority.split(separator: ":", omittingEmptySubsequences: false)
-        switch parts.count {
-        case 1: return (String(parts[0]).lowercased(), 80)
-        case 2: return Int(parts[1]).map { (String(parts[0]).lowercased(), $0) }
-        default: return nil
-        }
-    }
 }

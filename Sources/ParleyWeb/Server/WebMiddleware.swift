@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import ParleyLocalService
 
 /// Runs ``WebGuard`` on every request, spends the one-time token (`/?token=…` → the session cookie, then a redirect to
 /// `/`), and adds the security headers to every answer.
@@ -19,7 +20,7 @@ struct WebMiddleware<Context: RequestContext>: RouterMiddleware {
         let token = request.uri.path == "/" ? request.uri.queryParameters["token"].map(String.init) : nil
         var response: Response
         if let refusal = `guard`.refusal(of: request, exchangingToken: token != nil) {
-            response = Self.error(refusal.1, status: refusal.0)
+            response = JSONResponse.error(refusal.1, status: refusal.0)
         } else if let token {
             if `guard`.session.exchange(token) != nil {
                 response = Response(status: .seeOther, headers: [.location: "/", .setCookie: `guard`.session.setCookie])
@@ -27,13 +28,13 @@ struct WebMiddleware<Context: RequestContext>: RouterMiddleware {
                 // Signed in already (a reload of the address): the page.
                 response = Response(status: .seeOther, headers: [.location: "/"])
             } else {
-                response = Self.error("this address was used already: start parley web again for a new one", status: .forbidden)
+                response = JSONResponse.error("this address was used already: start parley web again for a new one", status: .forbidden)
             }
         } else {
             do {
                 response = try await next(request, context)
             } catch let error as HTTPError {
-                response = Self.error(error.body ?? error.status.reasonPhrase, status: error.status)
+                response = JSONResponse.error(error.body ?? error.status.reasonPhrase, status: error.status)
             }
         }
         Self.secure(&response.headers)
@@ -55,11 +56,4 @@ struct WebMiddleware<Context: RequestContext>: RouterMiddleware {
         if headers[.cacheControl] == nil { headers[.cacheControl] = "no-store" }
     }
 
-    /// A JSON error answer: `{"error": message}`.
-    static func error(_ message: String, status: HTTPResponse.Status) -> Response {
-        let body = (try? JSONEncoder().encode(["error": message])) ?? Data()
-        return Response(
-            status: status, headers: [.contentType: "application/json; charset=utf-8"],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
-    }
 }
