@@ -137,7 +137,8 @@ let package = Package(
             ],
             resources: [
                 .embedInCode("Assets/index.html"), .embedInCode("Assets/app.css"), .embedInCode("Assets/app.js"),
-                .embedInCode("Assets/api.js"), .embedInCode("Assets/dom.js"), .embedInCode("Assets/icon.svg"),
+                .embedInCode("Assets/api.js"), .embedInCode("Assets/dom.js"), .embedInCode("Assets/voice.js"),
+                .embedInCode("Assets/icon.svg"),
             ]
         ),
         .target(

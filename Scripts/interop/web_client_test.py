@@ -4,8 +4,10 @@
 Starts parley-server (SQLite, a temporary directory) and one `parley web` process per person from PARLEY_BIN_DIR, then
 drives a Chromium (Debian's, through Playwright's `executable_path`) as each of them: registering from the page, sending
 and receiving live both ways, an attachment round trip with matching SHA-256, an image shown inline, a reaction, an
-edit, a delete, a group of three, a safety-number comparison and verification, the offline banner while the server is
-stopped and the queued message delivered once it is back, a reload that keeps everything, keyboard use. Security: no
+edit, a delete, a voice note recorded from the (fake) microphone, a pinned conversation, a group of three, a
+safety-number comparison and verification, the PIN backup stored from Settings and the account restored from it on a
+new machine's page, a push target registered and removed, the content-detection checks, the offline banner while the
+server is stopped and the queued message delivered once it is back, a reload that keeps everything, keyboard use. Security: no
 token, a spent token, a foreign Host and a cross-origin request are refused; a message holding HTML and script is shown
 as text. axe-core (axe-playwright-python) must report no serious or critical violation on any screen. Screenshots of
 every main screen go to PARLEY_WEB_SCREENSHOTS (default: a temporary directory). Exit 0 and a last line `WEB OK` when
@@ -15,6 +17,7 @@ import hashlib
 import http.client
 import os
 import queue
+import re
 import shutil
 import signal
 import struct
@@ -212,12 +215,14 @@ def main():
     people = {name: Web(name, server) for name in ("alice", "bob", "carol")}
     security(people["alice"])
     checker = Checker()
-    args = ["--no-sandbox"] if os.geteuid() == 0 else []
+    # A fake microphone (a beep) that needs no prompt: the voice note is recorded from it.
+    args = ["--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"]
+    args += ["--no-sandbox"] if os.geteuid() == 0 else []
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=args)
         pages = {}
         for name, web in people.items():
-            context = browser.new_context(viewport={"width": 1200, "height": 800})
+            context = browser.new_context(viewport={"width": 1200, "height": 800}, permissions=["microphone"])
             page = context.new_page()
             page.on("pageerror", lambda error, name=name: log(f"page error ({name}): {error}"))
             page.goto(web.address)
@@ -312,6 +317,26 @@ def main():
         expect(bob.locator("#messages .deleted")).to_have_count(1)
         log("a reaction, an edit and a delete reached the other page")
 
+        # A voice note from the microphone: recorded, sent on stop, played on both sides with its measured length.
+        alice.click("#record")
+        expect(alice.locator("#record")).to_have_attribute("aria-pressed", "true")
+        time.sleep(2.2)
+        alice.click("#record")
+        expect(alice.locator("#record")).to_have_attribute("aria-pressed", "false")
+        for page in (alice, bob):
+            expect(page.locator("#messages .voice-label").last).to_have_text(re.compile(r"Voice note \(0:0[2-4]\)"))
+            expect(page.locator("#messages audio").last).to_have_attribute("aria-label", re.compile("Voice note"))
+        note = bob.evaluate("""async () => {
+            const items = [...document.querySelectorAll('#messages li.msg')].filter(m => m.querySelector('.voice-label'));
+            const id = items[items.length - 1].id.slice(2);
+            const [info] = await (await fetch(`/api/messages/${id}/attachments`)).json();
+            const audio = await (await fetch(`/api/attachments/${info.id}`)).arrayBuffer();
+            return { info, header: String.fromCharCode(...new Uint8Array(audio.slice(0, 4))), size: audio.byteLength };
+        }""")
+        assert note["info"]["voiceNote"] and note["info"]["contentType"] == "audio/wav", note["info"]
+        assert note["header"] == "RIFF" and 2000 <= note["info"]["durationMilliseconds"] <= 4500, note
+        log(f"a voice note: {note['info']['durationMilliseconds']} ms recorded in alice's page, a {note['size']}-byte WAV in bob's")
+
         # A group of three.
         alice.click("#new-group")
         alice.fill("#group-name", "Climbers")
@@ -339,6 +364,18 @@ def main():
         alice.keyboard.press("Escape")
         expect(alice.locator("#dialog")).to_be_hidden()
         log("a group of three: made, written to and answered from each page")
+
+        # A pinned conversation stays on top while another one gets newer messages.
+        open_conversation(alice, "Climbers")
+        alice.click("#pin")
+        expect(alice.locator("#pin")).to_have_text("Unpin")
+        open_conversation(bob, "alice")
+        bob.fill("#text", "newer than the group")
+        bob.keyboard.press("Enter")
+        expect(alice.locator("#inbox li", has_text="newer than the group")).to_be_visible()
+        expect(alice.locator("#inbox li").first).to_contain_text("📌")
+        expect(alice.locator("#inbox li").first).to_contain_text("Climbers")
+        log("a pinned conversation stays at the top of the inbox")
 
         # Safety numbers: the same digits on both sides; verified.
         open_conversation(alice, "bob")
@@ -369,6 +406,51 @@ def main():
         expect(alice.locator("#setting-receipts")).to_be_visible()
         checker.accessible(alice, "settings")
         alice.keyboard.press("Escape")
+
+        # The PIN backup, stored from Settings (restored on a new machine below).
+        alice.click("#settings")
+        alice.click("#setting-backup")
+        expect(alice.locator("#backup-status")).to_contain_text("No backup")
+        alice.fill("#backup-pin", "4711 rope")
+        alice.fill("#backup-pin-again", "4711 ropes")
+        alice.click("#dialog-buttons button:has-text('Store backup')")
+        expect(alice.locator("#dialog-error")).to_have_text("The two PINs differ")
+        alice.fill("#backup-pin-again", "4711 rope")
+        alice.click("#dialog-buttons button:has-text('Store backup')")
+        expect(alice.locator("#dialog")).to_be_hidden(timeout=60_000)
+        alice.click("#settings")
+        alice.click("#setting-backup")
+        expect(alice.locator("#backup-status")).to_contain_text("Stored")
+        checker.accessible(alice, "backup")
+        alice.keyboard.press("Escape")
+        # A push target: a public endpoint is registered, an http:// one refused with the server's words.
+        alice.click("#settings")
+        alice.click("#setting-push")
+        expect(alice.locator("#push-status")).to_contain_text("Not woken")
+        alice.fill("#push-endpoint", "http://push.example.com/parley")
+        alice.click("#dialog-buttons button:has-text('Register')")
+        expect(alice.locator("#dialog-error")).to_contain_text("https")
+        alice.fill("#push-endpoint", "https://push.example.com/parley-web-test")
+        alice.click("#dialog-buttons button:has-text('Register')")
+        expect(alice.locator("#dialog")).to_be_hidden()
+        alice.click("#settings")
+        alice.click("#setting-push")
+        expect(alice.locator("#push-status")).to_contain_text("https://push.example.com/parley-web-test")
+        checker.accessible(alice, "push")
+        alice.click("#dialog-buttons button:has-text('Stop waking')")
+        alice.click("#settings")
+        alice.click("#setting-push")
+        expect(alice.locator("#push-status")).to_contain_text("Not woken")
+        alice.keyboard.press("Escape")
+        # Duplicate content detection's own checks, as `parley dcd verify` prints them.
+        alice.click("#settings")
+        alice.click("#setting-checks")
+        expect(alice.locator("#content-checks li").first).to_be_visible()
+        checks = alice.locator("#content-checks li").all_inner_texts()
+        assert any("configuration" in c for c in checks), checks
+        alice.keyboard.press("Escape")
+        log(f"settings: a PIN backup stored, a push target registered and removed, {len(checks)} content checks shown")
+
         alice.fill("#search", "report")
         alice.keyboard.press("Enter")
         expect(alice.locator("#inbox li", has_text="the report and a dot")).to_be_visible()
@@ -438,8 +520,28 @@ def main():
         small.locator("#inbox li", has_text="bob").first.click()
         expect(message(small, "hello bob, edited")).to_be_visible()
         expect(small.locator("#back")).to_be_visible()
-        assert small.evaluate("document.documentElement.scrollWidth") <= 375, "the page is wider than a phone's screen"
+        wide = small.evaluate("""() => [...document.querySelectorAll('body *')]
+            .filter(e => e.getBoundingClientRect().right > 375 && e.getClientRects().length)
+            .map(e => `${e.tagName.toLowerCase()}#${e.id}.${e.className} right ${Math.round(e.getBoundingClientRect().right)}`)""")
+        assert small.evaluate("document.documentElement.scrollWidth") <= 375, f"the page is wider than a phone's screen: {wide[:8]}"
         checker.accessible(small, "phone-conversation")
+
+        # alice's machine is lost: a new machine's page restores the account from the backup and the PIN.
+        restored_web = Web("alice-restored", server)
+        people["alice-restored"] = restored_web
+        restored = browser.new_context(viewport={"width": 1200, "height": 800}).new_page()
+        restored.goto(restored_web.address)
+        restored.fill("#restore-username", "alice")
+        restored.fill("#restore-pin", "4711 rope")
+        restored.click("#restore-form button[type=submit]")
+        expect(restored.locator("#me")).to_have_text("Signed in as alice", timeout=90_000)
+        bob.fill("#text", "welcome back")
+        bob.keyboard.press("Enter")
+        expect(restored.locator("#inbox li", has_text="bob")).to_be_visible(timeout=60_000)
+        open_conversation(restored, "bob")
+        expect(message(restored, "welcome back")).to_be_visible()
+        checker.accessible(restored, "restored")
+        log("a new machine's page restored alice's account from the PIN backup and received bob's next message")
         browser.close()
 
     for web in people.values():

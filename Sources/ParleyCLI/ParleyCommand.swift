@@ -11,6 +11,7 @@ public struct ParleyCommand: AsyncParsableCommand {
             RegisterCommand.self, LinkCommand.self, SendCommand.self, ReceiveCommand.self, ListenCommand.self,
             ConversationsCommand.self, HistoryCommand.self, DownloadCommand.self, SafetyNumberCommand.self, TrustCommand.self,
             ReactCommand.self, EditCommand.self, DeleteCommand.self, TimerCommand.self, TypingCommand.self, MuteCommand.self,
+            PinCommand.self,
             SettingsCommand.self, GroupCommand.self, DevicesCommand.self, PushCommand.self, DaemonCommand.self, RestAPICommand.self,
             WebCommand.self,
             ContentDetectionCommand.self,

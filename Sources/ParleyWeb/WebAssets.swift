@@ -14,6 +14,7 @@ enum WebAssets {
         "app.js": (PackageResources.app_js, "text/javascript; charset=utf-8"),
         "api.js": (PackageResources.api_js, "text/javascript; charset=utf-8"),
         "dom.js": (PackageResources.dom_js, "text/javascript; charset=utf-8"),
+        "voice.js": (PackageResources.voice_js, "text/javascript; charset=utf-8"),
         "icon.svg": (PackageResources.icon_svg, "image/svg+xml"),
     ]
 

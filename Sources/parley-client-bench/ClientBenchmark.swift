@@ -9,7 +9,8 @@ import Foundation
 ///   (one-shot AES-256-CBC over the whole buffer plus two SHA-256 passes, in memory);
 /// - SQLite through GRDB with and without the encrypting VFS: bulk inserts, and paging 50 messages from a large history;
 /// - the client's own queries on its encrypted database: the inbox of 1,000 conversations and pages of 50 from a
-///   1,000,000-message conversation, through `ParleyClient.conversations()` and `history(conversationId:before:limit:)`.
+///   1,000,000-message conversation, through `ParleyClient.conversations()` and `history(conversationId:before:limit:)`;
+/// - `--only web-seed --home DIR`: an account for `Scripts/bench-web.py` to open in `parley web` (it measures the page).
 @main
 struct ClientBenchmark {
     static func main() async throws {
@@ -25,6 +26,32 @@ struct ClientBenchmark {
         if only == nil || only == "inbox" {
             try inbox(conversations: Int(value(after: "--conversations", in: arguments) ?? "") ?? 1000, messages: messages, root: root)
         }
+        if only == "web-seed", let home = value(after: "--home", in: arguments) {
+            try await webSeed(
+                home: URL(fileURLWithPath: home), conversations: Int(value(after: "--conversations", in: arguments) ?? "") ?? 10_000,
+                messages: messages)
+        }
+    }
+
+    /// An account for `Scripts/bench-web.py` in `home/bench`, as `parley web --home home --account bench` opens it:
+    /// registered (locally: no server knows it), `conversations` conversations of two messages each, and the most recent
+    /// one holding `messages` messages.
+    static func webSeed(home: URL, conversations: Int, messages: Int) async throws {
+        let client = try ParleyClient.open(accountDirectory: home.appendingPathComponent("bench"), server: "http://127.0.0.1:9")
+        try client.seedAccount(username: "bench", accountId: UUID().uuidString.lowercased())
+        let fill = try seconds {
+            for conversation in 1...conversations {
+                try client.seedConversation(
+                    with: "account-\(conversation)", username: "user\(conversation)", messages: 2,
+                    firstTimestamp: 1_700_000_000_000 + UInt64(conversation) * 1000
+                ) { "message \($0) of conversation \(conversation), with some ordinary text" }
+            }
+            try client.seedConversation(
+                with: "account-long", username: "long", messages: messages, firstTimestamp: 1_800_000_000_000
+            ) { "message \($0) of the long conversation, with some ordinary text" }
+        }
+        await client.shutdown()
+        print(String(format: "seeded %@: %d conversations and one of %d messages in %.1f s", home.path, conversations, messages, fill))
     }
 
     /// The inbox and history queries ParleyClient runs, on a client database holding `conversations` conversations

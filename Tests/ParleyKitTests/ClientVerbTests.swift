@@ -248,4 +248,52 @@ import Testing
         #expect(throws: ParleyError.self) { try client.conversations(offset: 0, limit: 0) }
         #expect(throws: ParleyError.self) { try client.conversations(offset: -1, limit: 5) }
     }
+
+    @Test func pinnedConversationsComeFirstTheLatestPinnedOnTopAtMostFour() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("inbox-pins-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let clock = TestClock()
+        let client = ParleyClient(
+            database: try ParleyDatabase(
+                path: root.appendingPathComponent("client.sqlite").path, key: try DatabaseKey(bytes: [UInt8](repeating: 7, count: 32))),
+            api: ParleyServerClient(baseURL: "http://127.0.0.1:9", http: HTTPClient.shared),
+            attachmentDirectory: root.appendingPathComponent("attachments"), now: clock.source)
+        var ids: [Int64] = []
+        for index in 1...6 {
+            ids.append(
+                try client.seedConversation(
+                    with: "account-\(index)", username: "user\(index)", messages: 1, firstTimestamp: UInt64(index * 100)
+                ) { "message \($0) of \(index)" })
+        }
+        // Unpinned: the most recent first.
+        #expect(try client.conversations().map(\.conversationId) == ids.reversed())
+        try client.pin(conversationId: ids[1])
+        clock.advance(by: 1)
+        try client.pin(conversationId: ids[0])
+        clock.advance(by: 1)
+        try client.pin(conversationId: ids[1])  // pinned already: keeps its place
+        let inbox = try client.conversations()
+        #expect(inbox.map(\.conversationId) == [ids[0], ids[1], ids[5], ids[4], ids[3], ids[2]])
+        #expect(inbox.map(\.isPinned) == [true, true, false, false, false, false])
+        #expect(try client.conversations(offset: 1, limit: 2).map(\.conversationId) == [ids[1], ids[5]])
+        try client.pin(conversationId: ids[2])
+        try client.pin(conversationId: ids[3])
+        #expect(throws: ParleyError.invalidArgument("at most 4 conversations can be pinned: unpin one first")) {
+            try client.pin(conversationId: ids[4])
+        }
+        try client.pin(conversationId: ids[0], false)
+        try client.pin(conversationId: ids[4])
+        #expect(try client.conversation(id: ids[0])?.isPinned == false)
+        #expect(throws: ParleyError.invalidArgument("no conversation 999999")) { try client.pin(conversationId: 999_999) }
+        // The JSON the CLI and the daemon print carries it; a summary without it (older output) reads as unpinned.
+        let summary = try #require(try client.conversation(id: ids[4]))
+        let json = try JSONEncoder().encode(summary)
+        #expect(try JSONDecoder().decode(ConversationSummary.self, from: json) == summary)
+        var object = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
+        #expect((object["pinnedAt"] as? NSNumber)?.uint64Value == clock.now)
+        object["pinnedAt"] = nil
+        let older = try JSONDecoder().decode(ConversationSummary.self, from: try JSONSerialization.data(withJSONObject: object))
+        #expect(older.pinnedAt == 0)
+    }
 }

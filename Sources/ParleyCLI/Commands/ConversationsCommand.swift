@@ -13,9 +13,10 @@ struct ConversationsCommand: AsyncParsableCommand {
         for conversation in conversations {
             output.emit(
                 conversation,
-                text: (conversation.groupId != nil
-                    ? "group “\(conversation.title ?? "")”"
-                    : conversation.username ?? conversation.accountId)
+                text: (conversation.isPinned ? "📌 " : "")
+                    + (conversation.groupId != nil
+                        ? "group “\(conversation.title ?? "")”"
+                        : conversation.username ?? conversation.accountId)
                     + (conversation.unreadCount > 0 ? " (\(conversation.unreadCount) unread)" : "")
                     + (conversation.mutedUntil > UInt64(Date().timeIntervalSince1970 * 1000) ? " [muted]" : "")
                     + (conversation.expireTimer > 0 ? " [⏱ \(TimerDescription.short(conversation.expireTimer))]" : "")

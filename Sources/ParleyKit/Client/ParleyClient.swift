@@ -51,7 +51,7 @@ public final class ParleyClient: Sendable {
 
     /// A client over `database`, talking to the server through `api`; attachments are staged in `attachmentDirectory`,
     /// checked against the hash banks of `contentDetectionServer` (the same server unless given) as
-    /// `contentDetection` says. `now` is the clock for disappearing messages and typing indicators (milliseconds;
+    /// `contentDetection` says. `now` is the clock for disappearing messages, typing indicators and pins (milliseconds;
     /// injectable for tests).
     public init(
         database: ParleyDatabase, api: ParleyServerClient, attachmentDirectory: URL,
@@ -342,14 +342,37 @@ public final class ParleyClient: Sendable {
         try database.write { db in try ConversationsTable.mute(conversationId: conversationId, until: until, db) }
     }
 
+    /// The most conversations pinned at once (Signal's limit): the inbox's top stays a short list.
+    public static let maximumPinnedConversations = 4
+
+    /// Pins the conversation `conversationId` to the top of the inbox (above those pinned before it), or unpins it.
+    /// Pinning one that is pinned already leaves its place. Kept on this device.
+    /// - Throws: ``ParleyError/invalidArgument(_:)`` when no conversation has that id, or when
+    ///   ``maximumPinnedConversations`` are pinned already.
+    public func pin(conversationId: Int64, _ pinned: Bool = true) throws {
+        let at = now()
+        try database.write { db in
+            guard let summary = try ConversationsTable.summary(conversationId, db) else {
+                throw ParleyError.invalidArgument("no conversation \(conversationId)")
+            }
+            guard pinned else { return try ConversationsTable.pin(conversationId: conversationId, at: 0, db) }
+            guard !summary.isPinned else { return }
+            guard try ConversationsTable.pinnedCount(db) < Self.maximumPinnedConversations else {
+                throw ParleyError.invalidArgument(
+                    "at most \(Self.maximumPinnedConversations) conversations can be pinned: unpin one first")
+            }
+            try ConversationsTable.pin(conversationId: conversationId, at: at, db)
+        }
+    }
+
     // MARK: Reading
 
-    /// The inbox: one entry per conversation, most recent first.
+    /// The inbox: one entry per conversation, pinned ones first (the latest pinned on top), then the most recent first.
     public func conversations() throws -> [ConversationSummary] {
         try database.read(ConversationsTable.summaries)
     }
 
-    /// A page of the inbox: `limit` (1…1,000) entries from the `offset`th, most recent first.
+    /// A page of the inbox: `limit` (1…1,000) entries from the `offset`th, in ``conversations()``'s order.
     /// - Throws: ``ParleyError/invalidArgument(_:)`` for a limit out of range or a negative offset.
     public func conversations(offset: Int, limit: Int) throws -> [ConversationSummary] {
         guard (1...1000).contains(limit), offset >= 0 else { throw ParleyError.invalidArgument("limit must be 1…1000, offset 0 or more") }

@@ -22,6 +22,29 @@ public struct ConversationSummary: Sendable, Equatable, Codable {
     public let mutedUntil: UInt64
     /// The disappearing-message timer, seconds (0: off).
     public let expireTimer: UInt32
+    /// When the conversation was pinned to the top of the inbox (milliseconds since 1970; 0: not pinned).
+    public let pinnedAt: UInt64
+
+    /// Whether the conversation is pinned to the top of the inbox.
+    public var isPinned: Bool { pinnedAt > 0 }
+
+    /// A summary of the conversation described.
+    public init(
+        conversationId: Int64, accountId: String, username: String?, groupId: Data?, title: String?, lastMessagePreview: String?,
+        unreadCount: Int, updated: UInt64, mutedUntil: UInt64, expireTimer: UInt32, pinnedAt: UInt64 = 0
+    ) {
+        self.conversationId = conversationId
+        self.accountId = accountId
+        self.username = username
+        self.groupId = groupId
+        self.title = title
+        self.lastMessagePreview = lastMessagePreview
+        self.unreadCount = unreadCount
+        self.updated = updated
+        self.mutedUntil = mutedUntil
+        self.expireTimer = expireTimer
+        self.pinnedAt = pinnedAt
+    }
 }
 
 extension ConversationSummary {
@@ -29,7 +52,7 @@ extension ConversationSummary {
     /// kept for scripts that read it.
     private enum CodingKeys: String, CodingKey {
         case conversationId = "threadId"
-        case accountId, username, groupId, title, lastMessagePreview, unreadCount, updated, mutedUntil, expireTimer
+        case accountId, username, groupId, title, lastMessagePreview, unreadCount, updated, mutedUntil, expireTimer, pinnedAt
     }
 
     /// The group id in hex, as every command prints it (``GroupID/hex``); the rest as named.
@@ -45,6 +68,7 @@ extension ConversationSummary {
         try container.encode(updated, forKey: .updated)
         try container.encode(mutedUntil, forKey: .mutedUntil)
         try container.encode(expireTimer, forKey: .expireTimer)
+        try container.encode(pinnedAt, forKey: .pinnedAt)
     }
 
     /// Reads what ``encode(to:)`` writes (a group id in hex or base64).
@@ -59,6 +83,7 @@ extension ConversationSummary {
             lastMessagePreview: try container.decodeIfPresent(String.self, forKey: .lastMessagePreview),
             unreadCount: try container.decode(Int.self, forKey: .unreadCount), updated: try container.decode(UInt64.self, forKey: .updated),
             mutedUntil: try container.decode(UInt64.self, forKey: .mutedUntil),
-            expireTimer: try container.decode(UInt32.self, forKey: .expireTimer))
+            expireTimer: try container.decode(UInt32.self, forKey: .expireTimer),
+            pinnedAt: try container.decodeIfPresent(UInt64.self, forKey: .pinnedAt) ?? 0)
     }
 }

@@ -224,6 +224,16 @@ enum ClientSchema {
             // conversation: without this index, a read of the whole conversation.
             try db.execute(sql: "CREATE INDEX messages_by_thread_time ON messages (thread_id, timestamp)")
         }
+        migrator.registerMigration("v11: pinned conversations") { db in
+            // When a conversation was pinned (milliseconds since 1970; 0: not pinned). The inbox lists pinned
+            // conversations first, the latest pinned on top, then the others by their last change: its own index.
+            try db.execute(
+                sql: """
+                    ALTER TABLE threads ADD COLUMN pinned_at INTEGER NOT NULL DEFAULT 0;
+                    CREATE INDEX threads_in_inbox_order ON threads (pinned_at DESC, updated DESC, id DESC);
+                    DROP INDEX threads_by_update;
+                    """)
+        }
         return migrator
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 internal import GRDB
 
-/// The `threads` table (its SQL name since the first schema; a conversation everywhere else): 1:1 conversations and groups, with each one's timer, mute, unread count, last message and (for
+/// The `threads` table (its SQL name since the first schema; a conversation everywhere else): 1:1 conversations and groups, with each one's timer, mute, pin, unread count, last message and (for
 /// a group) title, revision and this device's sender-key distribution. Its one owner.
 enum ConversationsTable {
     /// The 1:1 conversation with `accountId`, if there is one.
@@ -30,6 +30,16 @@ enum ConversationsTable {
     /// Mutes conversation `conversationId` until `until` (milliseconds since 1970; 0 unmutes).
     static func mute(conversationId: Int64, until: UInt64, _ db: Database) throws {
         try db.execute(sql: "UPDATE threads SET muted_until = ? WHERE id = ?", arguments: [Int64(clamping: until), conversationId])
+    }
+
+    /// Pins conversation `conversationId` (at `at`, milliseconds since 1970), or unpins it (`at` 0).
+    static func pin(conversationId: Int64, at: UInt64, _ db: Database) throws {
+        try db.execute(sql: "UPDATE threads SET pinned_at = ? WHERE id = ?", arguments: [Int64(clamping: at), conversationId])
+    }
+
+    /// How many conversations are pinned.
+    static func pinnedCount(_ db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM threads WHERE pinned_at > 0") ?? 0
     }
 
     /// Makes message `messageId` (written at `timestamp`) conversation `conversationId`'s last, counting it unread when `unread`.
@@ -73,12 +83,12 @@ enum ConversationsTable {
         try db.execute(sql: "UPDATE threads SET recipient_account_id = ? WHERE id = ?", arguments: [accountId, conversationId])
     }
 
-    /// The inbox: one entry per conversation, most recent first.
+    /// The inbox: one entry per conversation, pinned ones first (the latest pinned on top), then the most recent first.
     static func summaries(_ db: Database) throws -> [ConversationSummary] {
         try summaries(where: "1", [], limit: -1, offset: 0, db)
     }
 
-    /// `limit` entries of the inbox from the `offset`th, most recent first.
+    /// `limit` entries of the inbox from the `offset`th, in the inbox's order.
     static func summaries(offset: Int, limit: Int, _ db: Database) throws -> [ConversationSummary] {
         try summaries(where: "1", [], limit: limit, offset: offset, db)
     }
@@ -93,7 +103,7 @@ enum ConversationsTable {
         try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM threads") ?? 0
     }
 
-    /// The inbox entries matching `condition`, most recent first (`limit` -1: all of them).
+    /// The inbox entries matching `condition`, in the inbox's order (`limit` -1: all of them).
     private static func summaries(
         where condition: String, _ arguments: StatementArguments, limit: Int, offset: Int, _ db: Database
     ) throws -> [ConversationSummary] {
@@ -101,11 +111,11 @@ enum ConversationsTable {
             db,
             sql: """
                 SELECT t.id, t.recipient_account_id, r.username, substr(m.body, 1, 80) AS body, m.status, t.unread_count, t.updated,
-                       t.muted_until, t.expire_timer, m.deleted, m.kind, m.expire_timer, t.group_id, t.title
+                       t.muted_until, t.expire_timer, m.deleted, m.kind, m.expire_timer, t.group_id, t.title, t.pinned_at
                 FROM threads t LEFT JOIN recipients r ON r.account_id = t.recipient_account_id
                 LEFT JOIN messages m ON m.id = t.last_message_id
                 WHERE \(condition)
-                ORDER BY t.updated DESC, t.id DESC LIMIT ? OFFSET ?
+                ORDER BY t.pinned_at DESC, t.updated DESC, t.id DESC LIMIT ? OFFSET ?
                 """, arguments: arguments + [limit, offset]
         ).map { row in
             // Columns by position: a lookup by name compares lowercased names, the larger part of this query's cost.
@@ -121,7 +131,7 @@ enum ConversationsTable {
                 conversationId: row[0], accountId: row[1] ?? "", username: row[2], groupId: row[12], title: row[13],
                 lastMessagePreview: preview,
                 unreadCount: row[5], updated: UInt64(row[6] as Int64), mutedUntil: UInt64(max(0, row[7] as Int64)),
-                expireTimer: (row[8] as Int64).clampedUInt32)
+                expireTimer: (row[8] as Int64).clampedUInt32, pinnedAt: UInt64(max(0, row[14] as Int64)))
         }
     }
 

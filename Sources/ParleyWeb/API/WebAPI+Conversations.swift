@@ -4,7 +4,7 @@ import ParleyKit
 import ParleyLocalService
 
 /// The inbox and a conversation: pages of each, sending (with uploaded attachments, replies and mentions), read
-/// receipts, typing, mute and the disappearing-message timer.
+/// receipts, typing, mute, pins and the disappearing-message timer.
 extension WebAPI {
     struct Inbox: Encodable {
         let conversations: [ConversationSummary]
@@ -44,6 +44,7 @@ extension WebAPI {
 
     struct Typing: Decodable { let started: Bool }
     struct Mute: Decodable { let until: UInt64 }
+    struct Pin: Decodable { let pinned: Bool }
     struct Timer: Decodable { let seconds: UInt32 }
 
     struct Person: Encodable {
@@ -79,6 +80,13 @@ extension WebAPI {
             await Self.answer {
                 try client.mute(
                     conversationId: try Self.integer("id", of: context), until: try await Self.body(Mute.self, of: request).until)
+                return Self.done
+            }
+        }
+        router.post("/api/conversations/:id/pin") { request, context in
+            await Self.answer {
+                let pinned = try await Self.body(Pin.self, of: request).pinned
+                try client.pin(conversationId: try summary(try Self.integer("id", of: context)).conversationId, pinned)
                 return Self.done
             }
         }
@@ -140,7 +148,8 @@ extension WebAPI {
         router.post("/api/uploads") { request, _ in
             await Self.answer {
                 let name = String(request.uri.queryParameters["name"] ?? "attachment")
-                let (id, file) = try uploads.stage(name: name)
+                let voiceNote = request.uri.queryParameters["voice"] == "1"
+                let (id, file) = try uploads.stage(name: name, voiceNote: voiceNote)
                 do {
                     guard FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
                         throw WebRequestError(status: .internalServerError, message: "cannot stage the upload")

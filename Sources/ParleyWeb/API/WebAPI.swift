@@ -26,6 +26,8 @@ struct WebAPI: Sendable {
         addConversationRoutes(to: router)
         addMessageRoutes(to: router)
         addGroupRoutes(to: router)
+        addBackupRoutes(to: router)
+        addPushRoutes(to: router)
     }
 
     // MARK: Helpers

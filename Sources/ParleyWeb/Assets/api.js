@@ -31,6 +31,7 @@ export const api = {
     call('GET', `/api/conversations/${id}/messages?limit=${limit}` + (before ? `&before=${before}` : '')),
   markRead: (id) => call('POST', `/api/conversations/${id}/read`),
   mute: (id, until) => call('POST', `/api/conversations/${id}/mute`, { until }),
+  pin: (id, pinned) => call('POST', `/api/conversations/${id}/pin`, { pinned }),
   timer: (id, seconds) => call('POST', `/api/conversations/${id}/timer`, { seconds }),
   typing: (id, started) => call('POST', `/api/conversations/${id}/typing`, { started }),
   person: (name) => call('GET', `/api/people/${encodeURIComponent(name)}`),
@@ -50,12 +51,20 @@ export const api = {
   devices: () => call('GET', '/api/devices'),
   approveDevice: (code) => call('POST', '/api/devices', { code }),
   removeDevice: (id) => call('POST', `/api/devices/${id}/remove`),
+  backup: () => call('GET', '/api/backup'),
+  createBackup: (pin) => call('POST', '/api/backup', { pin }),
+  deleteBackup: () => call('POST', '/api/backup/delete'),
+  restore: (username, pin) => call('POST', '/api/restore', { username, pin }),
+  push: () => call('GET', '/api/push'),
+  registerPush: (endpoint) => call('POST', '/api/push', { endpoint }),
+  removePush: () => call('POST', '/api/push/remove'),
+  contentDetection: () => call('GET', '/api/content-detection'),
 
-  /** Uploads `file`, calling `progress(fraction)` as it goes; resolves to its upload id. */
-  upload(file, progress) {
+  /** Uploads `file` (a recorded WAV voice note when `voiceNote`), calling `progress(fraction)` as it goes; resolves to its upload id. */
+  upload(file, progress, voiceNote = false) {
     return new Promise((resolve, reject) => {
       const request = new XMLHttpRequest();
-      request.open('POST', `/api/uploads?name=${encodeURIComponent(file.name)}`);
+      request.open('POST', `/api/uploads?name=${encodeURIComponent(file.name)}${voiceNote ? '&voice=1' : ''}`);
       request.upload.onprogress = (event) => { if (event.lengthComputable) progress(event.loaded / event.total); };
       request.onload = () => {
         let value = null;

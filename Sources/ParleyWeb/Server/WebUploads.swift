@@ -16,6 +16,8 @@ final class WebUploads: Sendable {
         let id: String
         let folder: URL
         let file: URL
+        /// A voice note recorded in the page (a WAV file): sent with its duration and waveform.
+        let voiceNote: Bool
         /// The message carrying it, once sent.
         var messageId: Int64?
     }
@@ -25,14 +27,16 @@ final class WebUploads: Sendable {
 
     init(client: ParleyClient) { self.client = client }
 
-    /// A new file for an upload named `name` (its last path component, at most 200 bytes); returns its id and path.
-    func stage(name: String) throws -> (id: String, file: URL) {
+    /// A new file for an upload named `name` (its last path component, at most 200 bytes), a recorded voice note when
+    /// `voiceNote`; returns its id and path.
+    func stage(name: String, voiceNote: Bool = false) throws -> (id: String, file: URL) {
         let folder = try client.temporaryFile(named: "web-upload")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         var safe = URL(fileURLWithPath: name).lastPathComponent.filter { $0 != "/" && $0 != "\0" }
         if safe.isEmpty || safe == "." || safe == ".." { safe = "attachment" }
         while safe.utf8.count > 200 { safe.removeFirst() }
-        let upload = Upload(id: UUID().uuidString.lowercased(), folder: folder, file: folder.appendingPathComponent(safe))
+        let upload = Upload(
+            id: UUID().uuidString.lowercased(), folder: folder, file: folder.appendingPathComponent(safe), voiceNote: voiceNote)
         let dropped = uploads.withLock { uploads -> [URL] in
             uploads.append(upload)
             let waiting = uploads.filter { $0.messageId == nil }
@@ -55,15 +59,16 @@ final class WebUploads: Sendable {
         if let folder { try? FileManager.default.removeItem(at: folder) }
     }
 
-    /// The uploads `ids` as attachments.
-    /// - Throws: ``ParleyError/invalidArgument(_:)`` for an id that names no upload waiting for a message.
+    /// The uploads `ids` as attachments, a voice note's duration and waveform measured from its samples.
+    /// - Throws: ``ParleyError/invalidArgument(_:)`` for an id that names no upload waiting for a message;
+    ///   ``ParleyError/audio(_:)`` for a voice note that is not a WAV file ParleyKit reads.
     func attachments(_ ids: [String]) throws -> [OutgoingAttachment] {
         let known = uploads.withLock { $0 }
         return try ids.map { id in
             guard let upload = known.first(where: { $0.id == id && $0.messageId == nil }) else {
                 throw ParleyError.invalidArgument("no uploaded file \(id): upload it again")
             }
-            return try OutgoingAttachment(file: upload.file)
+            return upload.voiceNote ? try OutgoingAttachment.voiceNote(wav: upload.file) : try OutgoingAttachment(file: upload.file)
         }
     }
 
