@@ -63,10 +63,10 @@ import Testing
 
     @Test func profileKeysDeriveSignalsAccessKey() throws {
         // Signal-Android's vector: a profile key of 32 × 0x02.
-        let key = try ProfileKey(bytes: Data(repeating: 2, count: 32))
+        let key = try ParleyKit.ProfileKey(bytes: Data(repeating: 2, count: 32))
         #expect(key.accessKey.map { String(format: "%02x", $0) }.joined() == "5a723acee52c5ea02b92a3a360c09595")
-        #expect(ProfileKey.generate() != ProfileKey.generate())
-        #expect(throws: ParleyError.self) { try ProfileKey(bytes: Data(count: 31)) }
+        #expect(ParleyKit.ProfileKey.generate() != ParleyKit.ProfileKey.generate())
+        #expect(throws: ParleyError.self) { try ParleyKit.ProfileKey(bytes: Data(count: 31)) }
     }
 
     @Test func aSealedMessageLeavesNoSenderInTheServersStore() async throws {

@@ -10,8 +10,10 @@
  *   - libsodium 1.0.18's low-level Ed25519 group and scalar operations (XEdDSA),
  *   - OpenSSL libcrypto's big numbers (the public Montgomery-to-Edwards conversion),
  *     its SHAKE256 extendable-output function, and its SHA-256/SHA-512 block functions
- *     under HMAC, HKDF and the iterated safety-number hash.
- * No field or lattice arithmetic is written here. All functions return 0 on success.
+ *     under HMAC, HKDF and the iterated safety-number hash,
+ *   - libsodium's ristretto255 group and scalar operations for zkgroup, and OpenSSL big numbers
+ *     modulo 2^255 - 19 composed into the Elligator map's inverse, which libsodium lacks.
+ * No lattice arithmetic is written here. All functions return 0 on success unless they say otherwise.
  */
 
 /// Initialises libsodium. Safe to call more than once and from several threads.
@@ -56,5 +58,48 @@ int parley_hkdf_sha256(uint8_t *output, size_t output_length,
 /// more times h = SHA-512(h || `suffix`). The safety-number hash.
 int parley_sha512_iterate(uint8_t output[64], const uint8_t *initial, size_t initial_length,
                           const uint8_t *suffix, size_t suffix_length, uint32_t iterations);
+
+// MARK: ristretto255 (zkgroup). Points and scalars are 32-byte canonical encodings.
+
+/// The point 64 uniformly random bytes map to (two Elligator images, added).
+int parley_zk_ristretto255_from_hash(uint8_t point[32], const uint8_t hash[64]);
+
+/// 1 when `point` is a canonical encoding (the identity, 32 zero bytes, included), else 0.
+int parley_zk_ristretto255_is_valid(const uint8_t point[32]);
+
+/// r = p + q (both valid encodings).
+int parley_zk_ristretto255_add(uint8_t r[32], const uint8_t p[32], const uint8_t q[32]);
+
+/// r = p - q (both valid encodings).
+int parley_zk_ristretto255_sub(uint8_t r[32], const uint8_t p[32], const uint8_t q[32]);
+
+/// q = n * p; -1 when `p` is not a valid encoding. A product that is the identity is written as 32 zero bytes.
+int parley_zk_ristretto255_scalarmult(uint8_t q[32], const uint8_t n[32], const uint8_t p[32]);
+
+/// q = n * B (the generator); n = 0 gives the identity.
+int parley_zk_ristretto255_scalarmult_base(uint8_t q[32], const uint8_t n[32]);
+
+/// r = wide mod l (64 little-endian bytes).
+void parley_zk_ristretto255_scalar_reduce(uint8_t r[32], const uint8_t wide[64]);
+
+/// r = 1 / s mod l; -1 for s = 0.
+int parley_zk_ristretto255_scalar_invert(uint8_t r[32], const uint8_t s[32]);
+
+/// r = -s mod l.
+void parley_zk_ristretto255_scalar_negate(uint8_t r[32], const uint8_t s[32]);
+
+/// r = a + b mod l.
+void parley_zk_ristretto255_scalar_add(uint8_t r[32], const uint8_t a[32], const uint8_t b[32]);
+
+/// r = a - b mod l.
+void parley_zk_ristretto255_scalar_sub(uint8_t r[32], const uint8_t a[32], const uint8_t b[32]);
+
+/// r = a * b mod l.
+void parley_zk_ristretto255_scalar_mul(uint8_t r[32], const uint8_t a[32], const uint8_t b[32]);
+
+/// The field elements whose single Elligator image (RFC 9496 MAP) is `point`, up to the eight "positive" ones
+/// (`defined[n]` says which of the eight 32-byte `candidates` exist), in the order of the point's four Jacobi-quartic
+/// representatives, each followed by its negation's. -1 when `point` is not a valid encoding.
+int parley_zk_ristretto255_elligator_inverse(uint8_t candidates[8 * 32], uint8_t defined[8], const uint8_t point[32]);
 
 #endif

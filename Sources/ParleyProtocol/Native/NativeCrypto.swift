@@ -4,7 +4,7 @@ import CParleyCrypto
 /// HMAC/HKDF-SHA256 and iterated SHA-512.
 /// Nothing else in Parley touches pointers into native code.
 enum NativeCrypto {
-    private static let initialized: Bool = parley_crypto_init() == 0
+    static let initialized: Bool = parley_crypto_init() == 0
 
     /// XEdDSA signature of `message` by an X25519 private key, with nonce `random` (64 bytes).
     static func xeddsaSign(privateKey: [UInt8], message: [UInt8], random: [UInt8]) throws -> [UInt8] {
