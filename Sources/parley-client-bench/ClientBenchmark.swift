@@ -33,11 +33,12 @@ struct ClientBenchmark {
         }
     }
 
-    /// An account for `Scripts/bench-web.py` in `home/bench`, as `parley web --home home --account bench` opens it:
+    /// An account for `Scripts/bench-web.py` in `home/accounts/bench`, as `parley web --home home --account bench` opens it:
     /// registered (locally: no server knows it), `conversations` conversations of two messages each, and the most recent
     /// one holding `messages` messages.
     static func webSeed(home: URL, conversations: Int, messages: Int) async throws {
-        let client = try ParleyClient.open(accountDirectory: home.appendingPathComponent("bench"), server: "http://127.0.0.1:9")
+        let client = try ParleyClient.open(
+            accountDirectory: home.appendingPathComponent("accounts").appendingPathComponent("bench"), server: "http://127.0.0.1:9")
         try client.seedAccount(username: "bench", accountId: UUID().uuidString.lowercased())
         let fill = try seconds {
             for conversation in 1...conversations {
