@@ -1,0 +1,42 @@
+import Foundation
+
+/// The public half of a zkgroup server's keys (``ServerSecretParams/getPublicParams()``): what clients verify
+/// credentials and signatures with. Serialized as libsignal does (673 bytes): a reserved `0x00`, each legacy credential
+/// public key (C_W ‖ I) with the signing key after the first two, the zkcredential public key (C_W and I for two to
+/// seven attributes) and the endorsement public key.
+public final class ServerPublicParams: @unchecked Sendable {
+    static let size = 673
+
+    private let bytes: [UInt8]
+    let signingPublicKey: RistrettoPoint
+
+    /// Public params read back from their serialized form.
+    /// - Throws: ``SignalError/invalidType(_:)`` for another length, a reserved byte other than 0 or an invalid point.
+    public init(contents: Data) throws {
+        let bytes = [UInt8](contents)
+        guard bytes.count == Self.size, bytes[0] == 0 else {
+            throw SignalError.invalidType("ServerPublicParams is \(Self.size) bytes starting with 0 (got \(bytes.count))")
+        }
+        let points = stride(from: 1, to: Self.size, by: 32).map { RistrettoPoint(encoding: bytes[$0..<($0 + 32)]) }
+        guard points.allSatisfy({ $0 != nil }), let signing = points[4] else {
+            throw SignalError.invalidType("ServerPublicParams holds an invalid point")
+        }
+        self.bytes = bytes
+        signingPublicKey = signing
+    }
+
+    /// The serialized form.
+    public func serialize() -> Data { Data(bytes) }
+
+    /// The group-send-endorsement public key, serialized as libsignal serializes it (a `0x00` version, then the point).
+    public var endorsementPublicKey: Data { Data([0] + bytes[641..<673]) }
+
+    /// Checks that `notarySignature` is this server's signature of `message`.
+    /// - Throws: ``SignalError/verificationFailed(_:)`` when it is not.
+    public func verifySignature(message: Data, notarySignature: NotarySignature) throws {
+        guard
+            NotarySignature.statement.verify(
+                proof: notarySignature.contents, points: ["public_key": signingPublicKey], message: [UInt8](message))
+        else { throw SignalError.verificationFailed("the notary signature does not verify") }
+    }
+}
