@@ -4,7 +4,8 @@ import ParleyKit
 import ParleyLocalService
 
 /// Where the server wakes this device (``ParleyClient/pushStatus()``): shown, set to a Web Push (UnifiedPush)
-/// endpoint with keys made here, or removed.
+/// endpoint with keys made here, or removed; and duplicate content detection's checks: its setup, and a file looked up
+/// in the server's hash banks (what `parley dcd verify` and `parley dcd check` do).
 extension WebAPI {
     /// This device's push target as the page shows it.
     struct PushView: Encodable {
@@ -19,6 +20,13 @@ extension WebAPI {
     }
 
     struct WebPushRegistration: Decodable { let endpoint: String }
+    struct ContentCheckRequest: Decodable { let upload: String }
+
+    /// A file's lookup as the page shows it.
+    struct ContentCheckView: Encodable {
+        let sha256: String
+        let verdict: HashVerdict
+    }
 
     func addPushRoutes(to router: Router<LocalRequestContext>) {
         router.get("/api/push") { _, _ in
@@ -52,6 +60,16 @@ extension WebAPI {
         }
         router.get("/api/content-detection") { _, _ in
             await Self.answer { try Self.json(await client.verifyContentDetection()) }
+        }
+        router.post("/api/content-detection/check") { request, _ in
+            await Self.answer {
+                let id = try await Self.body(ContentCheckRequest.self, of: request).upload
+                defer { uploads.discard(id) }
+                guard let check = try await client.checkContent(ofFiles: [try uploads.file(id)]).first else {
+                    throw WebRequestError(status: .internalServerError, message: "the file was not checked")
+                }
+                return try Self.json(ContentCheckView(sha256: check.sha256, verdict: check.verdict))
+            }
         }
     }
 }

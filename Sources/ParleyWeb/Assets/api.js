@@ -59,6 +59,7 @@ export const api = {
   registerPush: (endpoint) => call('POST', '/api/push', { endpoint }),
   removePush: () => call('POST', '/api/push/remove'),
   contentDetection: () => call('GET', '/api/content-detection'),
+  checkContent: (upload) => call('POST', '/api/content-detection/check', { upload }),
 
   /** Uploads `file` (a recorded WAV voice note when `voiceNote`), calling `progress(fraction)` as it goes; resolves to its upload id. */
   upload(file, progress, voiceNote = false) {

@@ -1028,7 +1028,8 @@ async function openPush() {
   if (choice === 'removed') announce('Push removed');
 }
 
-// Duplicate content detection: whether the configuration works and the server answers hash lookups.
+// Duplicate content detection: whether the configuration works and the server answers hash lookups, and a file
+// looked up in the server's banks without sending it.
 async function openContentChecks() {
   let steps = [];
   try {
@@ -1037,10 +1038,33 @@ async function openContentChecks() {
     announce(error.message);
     return;
   }
+  const file = el('input', { id: 'check-file', type: 'file' });
+  const result = el('p', { id: 'check-result', role: 'status' });
+  const check = el('button', {
+    type: 'button', id: 'check-file-button',
+    onclick: async () => {
+      const chosen = file.files[0];
+      if (!chosen) {
+        result.textContent = 'Choose a file first.';
+        return;
+      }
+      result.textContent = 'Checking…';
+      try {
+        const { sha256, verdict } = await api.checkContent(await api.upload(chosen, () => {}));
+        const banks = verdict.banks.join(', ');
+        const outcome = verdict.blocked ? `BLOCKED (${banks})` : verdict.found ? `seen before (${banks})`
+          : verdict.source === 'failOpen' ? 'unknown (the check failed; allowed)' : 'not found';
+        result.textContent = `${chosen.name}: ${outcome}. SHA-256 ${sha256}`;
+      } catch (error) {
+        result.textContent = `The check failed: ${error.message}`;
+      }
+    },
+  }, 'Check file');
   await dialog('Content checks', [
     el('p', {}, 'Attachments are checked against the server\'s banks of known harmful files before they are sent or opened; the server never sees a whole hash unless configured to.'),
     el('ul', { id: 'content-checks', 'aria-label': 'Checks' },
       steps.map((step) => el('li', { class: step.ok ? 'pass' : 'fail' }, `${step.ok ? '✓' : '✗'} ${step.check}: ${step.detail}`))),
+    el('label', { for: 'check-file' }, 'Look a file up in the banks (it is not sent)'), file, check, result,
   ], [['Close', null]]);
 }
 

@@ -72,6 +72,15 @@ final class WebUploads: Sendable {
         }
     }
 
+    /// The file of upload `id`, waiting for a message.
+    /// - Throws: ``ParleyError/invalidArgument(_:)`` for an id that names no upload waiting for a message.
+    func file(_ id: String) throws -> URL {
+        guard let upload = uploads.withLock({ $0.first { $0.id == id && $0.messageId == nil } }) else {
+            throw ParleyError.invalidArgument("no uploaded file \(id): upload it again")
+        }
+        return upload.file
+    }
+
     /// Records that message `messageId` carries the uploads `ids`.
     func carried(_ ids: [String], by messageId: Int64) {
         uploads.withLock { uploads in
