@@ -112,6 +112,50 @@ let benchmarks: @Sendable () -> Void = {
         let signature = key.generateSignature(message: message)
         for _ in benchmark.scaledIterations { blackHole(try! key.publicKey.verifySignature(message: message, signature: signature)) }
     }
+
+    // zkgroup's auth credential (issue 44): what a group server does per request (verify) and per account per day
+    // (issue), and what a client does per group operation (present). No C counterpart: libsignal-protocol-c has no zkgroup.
+    let zkServer = try! ServerSecretParams.generate()
+    let zkServerPublic = try! zkServer.getPublicParams()
+    let zkGroup = try! GroupSecretParams.generate()
+    let zkGroupPublic = try! zkGroup.getPublicParams()
+    let zkAci = Aci(fromUUID: UUID())
+    let zkPni = Pni(fromUUID: UUID())
+    let zkDay = UInt64(Date().timeIntervalSince1970) / 86_400 * 86_400
+    let zkServerAuth = ServerZkAuthOperations(serverSecretParams: zkServer)
+    let zkClientAuth = ClientZkAuthOperations(serverPublicParams: zkServerPublic)
+    let zkResponse = try! zkServerAuth.issueAuthCredentialWithPniZkc(aci: zkAci, pni: zkPni, redemptionTime: zkDay)
+    let zkCredential = try! zkClientAuth.receiveAuthCredentialWithPniAsServiceId(
+        aci: zkAci, pni: zkPni, redemptionTime: zkDay, authCredentialResponse: zkResponse)
+    let zkPresentation = try! zkClientAuth.createAuthCredentialPresentation(groupSecretParams: zkGroup, authCredential: zkCredential)
+    let zkNow = Date(timeIntervalSince1970: TimeInterval(zkDay))
+
+    Benchmark("zkgroup_auth_issue") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try! zkServerAuth.issueAuthCredentialWithPniZkc(aci: zkAci, pni: zkPni, redemptionTime: zkDay))
+        }
+    }
+
+    Benchmark("zkgroup_auth_receive") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(
+                try! zkClientAuth.receiveAuthCredentialWithPniAsServiceId(
+                    aci: zkAci, pni: zkPni, redemptionTime: zkDay, authCredentialResponse: zkResponse))
+        }
+    }
+
+    Benchmark("zkgroup_auth_present") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try! zkClientAuth.createAuthCredentialPresentation(groupSecretParams: zkGroup, authCredential: zkCredential))
+        }
+    }
+
+    Benchmark("zkgroup_auth_verify") { benchmark in
+        for _ in benchmark.scaledIterations {
+            try! zkServerAuth.verifyAuthCredentialPresentation(
+                groupPublicParams: zkGroupPublic, authCredentialPresentation: zkPresentation, now: zkNow)
+        }
+    }
 }
 
 extension ProtocolParty {

@@ -57,5 +57,8 @@ struct ZKCredentialKeyPair: Sendable {
 
     var serialized: [UInt8] { [w.bytes, wPrime.bytes, bigW.bytes, x0.bytes, x1.bytes].flatMap { $0 } + y.flatMap(\.bytes) }
 
-    var publicKey: [UInt8] { cW.bytes + i.flatMap(\.bytes) }
+    /// The public half.
+    var credentialPublicKey: ZKCredentialPublicKey { ZKCredentialPublicKey(cW: cW, i: i) }
+
+    var publicKey: [UInt8] { credentialPublicKey.serialized }
 }

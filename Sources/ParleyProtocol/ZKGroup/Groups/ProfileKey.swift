@@ -14,6 +14,28 @@ public final class ProfileKey: ByteArray, @unchecked Sendable {
 
     init(bytes: [UInt8]) { super.init(checked: bytes) }
 
+    /// A commitment to this key for its owner `userId`, which a server can keep and later issue profile-key credentials
+    /// against without learning the key.
+    public func getCommitment(userId: Aci) throws -> ProfileKeyCommitment {
+        let uuid = [UInt8](userId.serviceIdBinary)
+        let generators = ZKGroupGenerators.profileKeyCommitment
+        var sho = ShoHmacSha256(label: "Signal_ZKGroup_20200424_ProfileKeyAndUid_ProfileKeyCommitment_Calcj3", data: contents + uuid)
+        let j3 = sho.scalar()
+        return ProfileKeyCommitment(
+            j1: j3 * generators[0] + ProfileKeyPoints.m3(contents, aciUUID: uuid), j2: j3 * generators[1] + ProfileKeyPoints.m4(contents),
+            j3: j3 * generators[2])
+    }
+
+    /// The public version string of this key for its owner `userId` (64 lowercase hex characters of a SHO over both),
+    /// under which a profile is stored so that only holders of the key can ask for it.
+    public func getProfileKeyVersion(userId: Aci) throws -> ProfileKeyVersion {
+        var sho = ShoHmacSha256(
+            label: "Signal_ZKGroup_20200424_ProfileKeyAndUid_ProfileKey_GetProfileKeyVersion",
+            data: contents + [UInt8](userId.serviceIdBinary))
+        let digits = Array("0123456789abcdef".utf8)
+        return ProfileKeyVersion(bytes: sho.squeezeAndRatchet(32).flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0f)]] })
+    }
+
     /// The 16-byte access key for sealed-sender delivery that this profile key gives: AES-256-GCM under the profile key,
     /// with a zero nonce, of 16 zero bytes, the tag dropped.
     public func deriveAccessKey() -> Data {

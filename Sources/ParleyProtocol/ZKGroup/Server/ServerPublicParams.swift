@@ -9,6 +9,8 @@ public final class ServerPublicParams: @unchecked Sendable {
 
     private let bytes: [UInt8]
     let signingPublicKey: RistrettoPoint
+    /// The zkcredential public key (auth credentials are checked against it).
+    let genericCredentialPublicKey: ZKCredentialPublicKey
 
     /// Public params read back from their serialized form.
     /// - Throws: ``SignalError/invalidType(_:)`` for another length, a reserved byte other than 0 or an invalid point.
@@ -23,6 +25,8 @@ public final class ServerPublicParams: @unchecked Sendable {
         }
         self.bytes = bytes
         signingPublicKey = signing
+        var reader = ZKGroupReader(Array(bytes[417..<641]), reading: "ServerPublicParams")
+        genericCredentialPublicKey = try ZKCredentialPublicKey.read(&reader)
     }
 
     /// The serialized form.
