@@ -150,6 +150,56 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    let zkServerProfile = ServerZkProfileOperations(serverSecretParams: zkServer)
+    let zkClientProfile = ClientZkProfileOperations(serverPublicParams: zkServerPublic)
+    let zkProfileKey = try! ProfileKey(contents: Data(repeating: 7, count: 32))
+    let zkProfileContext = try! zkClientProfile.createProfileKeyCredentialRequestContext(userId: zkAci, profileKey: zkProfileKey)
+    let zkProfileResponse = try! zkServerProfile.issueExpiringProfileKeyCredential(
+        profileKeyCredentialRequest: try! zkProfileContext.getRequest(), userId: zkAci,
+        profileKeyCommitment: try! zkProfileKey.getCommitment(userId: zkAci), expiration: zkDay + 3 * 86_400)
+    let zkProfileCredential = try! zkClientProfile.receiveExpiringProfileKeyCredential(
+        profileKeyCredentialRequestContext: zkProfileContext, profileKeyCredentialResponse: zkProfileResponse, now: zkNow)
+    let zkProfilePresentation = try! zkClientProfile.createProfileKeyCredentialPresentation(
+        groupSecretParams: zkGroup, profileKeyCredential: zkProfileCredential)
+
+    Benchmark("zkgroup_profile_present") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(
+                try! zkClientProfile.createProfileKeyCredentialPresentation(
+                    groupSecretParams: zkGroup, profileKeyCredential: zkProfileCredential))
+        }
+    }
+
+    Benchmark("zkgroup_profile_verify") { benchmark in
+        for _ in benchmark.scaledIterations {
+            try! zkServerProfile.verifyProfileKeyCredentialPresentation(
+                groupPublicParams: zkGroupPublic, profileKeyCredentialPresentation: zkProfilePresentation, now: zkNow)
+        }
+    }
+
+    // Group send endorsements for a 1,000-member group: what the server does when it hands out the group state, and
+    // what each member's client does to check them.
+    let zkMembers = (0..<1_000).map { _ in Aci(fromUUID: UUID()) }
+    let zkCipher = ClientZkGroupCipher(groupSecretParams: zkGroup)
+    let zkMemberCiphertexts = zkMembers.map { try! zkCipher.encrypt($0) }
+    let zkEndorsementKey = GroupSendDerivedKeyPair.forExpiration(
+        Date(timeIntervalSince1970: TimeInterval(zkDay + 2 * 86_400)), params: zkServer)
+    let zkEndorsements = GroupSendEndorsementsResponse.issue(groupMembers: zkMemberCiphertexts, keyPair: zkEndorsementKey)
+
+    Benchmark("zkgroup_endorse_1000_issue", configuration: .init(maxDuration: .seconds(10), maxIterations: 20)) { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(GroupSendEndorsementsResponse.issue(groupMembers: zkMemberCiphertexts, keyPair: zkEndorsementKey))
+        }
+    }
+
+    Benchmark("zkgroup_endorse_1000_receive", configuration: .init(maxDuration: .seconds(10), maxIterations: 20)) { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(
+                try! zkEndorsements.receive(
+                    groupMembers: zkMemberCiphertexts, localUser: zkMemberCiphertexts[0], now: zkNow, serverParams: zkServerPublic))
+        }
+    }
+
     Benchmark("zkgroup_auth_verify") { benchmark in
         for _ in benchmark.scaledIterations {
             try! zkServerAuth.verifyAuthCredentialPresentation(

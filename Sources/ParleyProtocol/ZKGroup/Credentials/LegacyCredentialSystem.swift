@@ -22,4 +22,10 @@ enum LegacyCredentialSystem {
             w: points[0], wPrime: points[1], x0: points[2], x1: points[3], v: points[12], z: points[13],
             y: Array(points[4..<8]) + [points[14], points[15]], m: Array(points[8..<12]) + [points[16]])
     }()
+
+    /// An expiration time as a credential attribute: m·G_m5, m a SHO scalar of the time (seconds, big-endian).
+    static func expirationPoint(_ expiration: UInt64) -> RistrettoPoint {
+        var sho = ShoHmacSha256(label: "Signal_ZKGroup_20220524_Timestamp_Calc_m", data: ShoHmacSha256.bigEndian(expiration))
+        return sho.scalar() * generators.m[4]
+    }
 }

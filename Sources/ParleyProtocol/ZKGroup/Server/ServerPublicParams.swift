@@ -9,6 +9,10 @@ public final class ServerPublicParams: @unchecked Sendable {
 
     private let bytes: [UInt8]
     let signingPublicKey: RistrettoPoint
+    /// The root group-send-endorsement public key.
+    let endorsementKey: RistrettoPoint
+    /// The expiring-profile-key credential public key (C_W, I).
+    let expiringProfileKeyPublicKey: (cW: RistrettoPoint, i: RistrettoPoint)
     /// The zkcredential public key (auth credentials are checked against it).
     let genericCredentialPublicKey: ZKCredentialPublicKey
 
@@ -25,6 +29,12 @@ public final class ServerPublicParams: @unchecked Sendable {
         }
         self.bytes = bytes
         signingPublicKey = signing
+        guard let expiringCW = points[9], let expiringI = points[10] else {
+            throw SignalError.invalidType("ServerPublicParams holds an invalid point")
+        }
+        expiringProfileKeyPublicKey = (expiringCW, expiringI)
+        guard let endorsement = points[20] else { throw SignalError.invalidType("ServerPublicParams holds an invalid point") }
+        endorsementKey = endorsement
         var reader = ZKGroupReader(Array(bytes[417..<641]), reading: "ServerPublicParams")
         genericCredentialPublicKey = try ZKCredentialPublicKey.read(&reader)
     }
