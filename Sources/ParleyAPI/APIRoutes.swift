@@ -76,6 +76,12 @@ public enum APIRoutes {
     public static let deliveryCertificate = "/v1/certificate/delivery"
     /// `GET`: the sealed-sender trust root (``SealedSenderTrustRootResponse``), without authentication.
     public static let sealedSenderTrustRoot = "/v1/certificate/trust-root"
+    /// `GET`: the server's zkgroup public params (``ZKGroupPublicParamsResponse``), without authentication: what clients
+    /// check group auth credentials and the group server's signatures against.
+    public static let zkGroupPublicParams = "/v1/config/zkgroup"
+    /// `GET ?redemptionStartSeconds=&redemptionEndSeconds=`: the authenticated account's group auth credentials, one per
+    /// day of the range (``GroupAuthCredentialsResponse``), as Signal-Server's `/v1/certificate/auth/group` answers.
+    public static let groupAuthCredentials = "/v1/certificate/auth/group"
     /// `PUT` (``PushTarget``): where to wake the authenticated device when messages wait and it is not connected;
     /// `GET`: what is registered (``PushTargetStatus``); `DELETE`: stop waking it.
     public static let pushTarget = "/v1/devices/self/push"

@@ -39,6 +39,7 @@ public enum ParleyServerApplication {
         AttachmentController(blobs: d.attachments, limits: d.limits, rateLimiter: d.rateLimiter, metrics: d.metrics)
             .addRoutes(to: routes)
         SenderCertificateController(settings: d.sealedSender).addRoutes(to: routes)
+        GroupCredentialController(issuer: d.groupCredentials, limits: d.limits, rateLimiter: d.rateLimiter).addRoutes(to: routes)
         EphemeralController(
             relay: EphemeralRelay(store: d.store, hub: d.hub, limits: d.limits, rateLimiter: d.rateLimiter),
             limits: d.limits

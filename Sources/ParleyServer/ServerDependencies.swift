@@ -32,6 +32,8 @@ public struct ServerDependencies: Sendable {
     public let acknowledgementWriter: AcknowledgementGroupCommit
     /// The server key and certificate sender certificates are signed with.
     public let sealedSender: SealedSenderSettings
+    /// The zkgroup keys group auth credentials are issued with.
+    public let groupCredentials: GroupCredentialIssuer
     /// Wakes offline devices through their push targets (a service the application runs).
     public let push: PushNotifier
     /// Restore guesses per account in the current window (shared by every router built from these dependencies).
@@ -40,14 +42,16 @@ public struct ServerDependencies: Sendable {
     /// Dependencies over `store`, with attachments under `attachments`; `contentDetection` defaults to import files
     /// in a temporary folder, decoys keyed at random and the operator API disabled; `backup` to a random OPRF key
     /// (backups then do not outlive the process) and the default guess limits; `sealedSender` to keys held in memory;
-    /// `push` to Web Push with a VAPID key held in memory.
+    /// `push` to Web Push with a VAPID key held in memory; `groupCredentials` to zkgroup keys held in memory.
     public init(
         store: any ServerStore, attachments: AttachmentStore, hasher: CredentialHasher = CredentialHasher(),
         limits: ServerLimits = ServerLimits(), metrics: ServerMetrics = ServerMetrics(),
         contentDetection: ContentDetectionSettings? = nil, backup: BackupSettings? = nil,
         groupCommit: Bool = true, registration: RegistrationMode = .open, sealedSender: SealedSenderSettings = SealedSenderSettings(),
-        push: PushSettings = .ephemeral(), logger: Logger = Logger(label: "parley-server")
+        push: PushSettings = .ephemeral(), groupCredentials: GroupCredentialIssuer = GroupCredentialIssuer(),
+        logger: Logger = Logger(label: "parley-server")
     ) {
+        self.groupCredentials = groupCredentials
         self.sealedSender = sealedSender
         let settings =
             contentDetection

@@ -134,6 +134,14 @@ struct ServeCommand: AsyncParsableCommand {
 
     private var resolvedBackupKeyFile: String? { backupKeyFile ?? Self.environment["PARLEY_BACKUP_KEY_FILE"] }
 
+    @Option(
+        help:
+            "The seed of the server's zkgroup keys (group auth credentials), created on first start; processes sharing one PostgreSQL database must share it (environment: PARLEY_ZKGROUP_KEY_FILE; default: zkgroup.key in the data directory)."
+    )
+    var zkgroupKeyFile: String?
+
+    private var resolvedZKGroupKeyFile: String? { zkgroupKeyFile ?? Self.environment["PARLEY_ZKGROUP_KEY_FILE"] }
+
     @OptionGroup(title: "Push notifications")
     var push: PushOptions
 
@@ -196,6 +204,8 @@ struct ServeCommand: AsyncParsableCommand {
         var backup = BackupSettings(oprfKey: try SecretKeyFile.load(at: backupKey))
         backup.maximumFailures = backupMaxFailures
 
+        let zkgroupKey = resolvedZKGroupKeyFile.map { URL(fileURLWithPath: $0) } ?? data.appendingPathComponent("zkgroup.key")
+        let groupCredentials = GroupCredentialIssuer(seed: try SecretKeyFile.load(at: zkgroupKey))
         let sealedSender = try SealedSenderKeyFiles.load(in: data)
         let pushSettings = try push.settings(dataDirectory: data)
         logger.info("push providers: \(pushSettings.providers.joined(separator: ", "))")
@@ -208,7 +218,7 @@ struct ServeCommand: AsyncParsableCommand {
                 store: store, attachments: attachments, hasher: CredentialHasher(), limits: limits,
                 contentDetection: contentDetection, backup: backup, groupCommit: groupCommit == "on",
                 registration: RegistrationMode(rawValue: registration) ?? .open, sealedSender: sealedSender,
-                push: pushSettings, logger: logger)
+                push: pushSettings, groupCredentials: groupCredentials, logger: logger)
         }
         guard let databaseURL = databaseURL ?? Self.environment["PARLEY_DATABASE_URL"] else {
             // One server per SQLite data directory.

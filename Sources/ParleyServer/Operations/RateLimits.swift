@@ -19,6 +19,9 @@ public struct RateLimits: Sendable {
     /// anything else. Restore guesses have their own exact window (``BackupSettings``), which this does not scale.
     public var backup = TokenBucketPolicy(capacity: 20, refillPerSecond: 1.0 / 60)
 
+    /// Group auth credential requests (each up to eight issuances, ~3 ms of CPU apiece; clients ask about once a day).
+    public var groupCredentials = TokenBucketPolicy(capacity: 20, refillPerSecond: 1.0 / 60)
+
     /// Sealed-sender sends to one recipient account from one client address (the sender is unknown). Keyed by both, so
     /// that whoever floods a recipient from one address uses up only its own bucket, not everyone's sealed sends to it.
     public var unidentifiedSendPerRecipientPerAddress = TokenBucketPolicy(capacity: 500, refillPerSecond: 100)
@@ -66,6 +69,7 @@ public struct RateLimits: Sendable {
         var copy = self
         for keyPath in [
             \RateLimits.send, \.bundleFetch, \.keyUpload, \.attachmentUpload, \.linkCode, \.ephemeral, \.contentHash, \.backup,
+            \.groupCredentials,
             \.unidentifiedSendPerRecipientPerAddress, \.unidentifiedSendPerRecipient, \.unidentifiedSendPerAddress, \.pushTarget,
             \.registrationPerAddress,
             \.unauthenticatedPerAddress, \.attachmentDownloadPerAddress, \.attachmentDownloadMebibytesPerAddress,

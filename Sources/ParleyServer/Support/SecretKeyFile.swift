@@ -2,7 +2,7 @@ import Foundation
 
 /// A 32-byte random secret kept in a file of its own (mode 0600) in the data directory, made on first start and
 /// kept beside the database, never in it: the decoy key of the hash banks' prefix answers (`dcd-decoy.key`) and the
-/// PIN backups' OPRF key (`backup-oprf.key`).
+/// PIN backups' OPRF key (`backup-oprf.key`) and the seed of the zkgroup keys (`zkgroup.key`).
 public enum SecretKeyFile {
     /// Length of every key.
     public static let length = 32
