@@ -30,7 +30,7 @@ struct ServiceIdAttribute: Sendable, Equatable {
         let namespace: [UInt8] = [0x01, 0x9f, 0xaa, 0x2b, 0x7b, 0xcb, 0x70, 0xc2, 0xac, 0x7f, 0xcd, 0x77, 0x04, 0x14, 0x68, 0x9a]
         let uuid = nameBasedUUID(
             namespace: namespace, name: [Array(SHA256.hash(data: salt)), Array(aci.serviceIdFixedWidthBinary.dropFirst())])
-        let pni = Pni(fromUUID: UUID(uuid: uuid.withUnsafeBytes { $0.loadUnaligned(as: uuid_t.self) }))
+        let pni = Pni(fromUUID: UUID(zkgroupBytes: uuid))
         let points = ServiceIdAttribute(pni)
         return ServiceIdAttribute(rawUUID: [UInt8](repeating: 0, count: 16), m1: points.m1, m2: points.m2)
     }

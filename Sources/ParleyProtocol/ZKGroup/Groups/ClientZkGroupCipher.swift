@@ -29,7 +29,7 @@ public final class ClientZkGroupCipher: Sendable {
         guard let (m1, m2) = groupSecretParams.serviceIdKeys.decryptToPoints(e1: uuidCiphertext.e1, e2: uuidCiphertext.e2),
             let uuidBytes = Lizard.decode(m2)
         else { throw SignalError.verificationFailed("the ciphertext is not a service id encrypted for this group") }
-        let uuid = UUID(uuid: uuidBytes.withUnsafeBytes { $0.loadUnaligned(as: uuid_t.self) })
+        let uuid = UUID(zkgroupBytes: uuidBytes)
         let aci = Aci(fromUUID: uuid)
         if ServiceIdPoints.m1(aci) == m1 { return aci }
         let pni = Pni(fromUUID: uuid)

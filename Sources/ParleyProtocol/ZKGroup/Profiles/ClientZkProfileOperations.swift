@@ -49,7 +49,7 @@ public final class ClientZkProfileOperations: Sendable {
     ) throws -> ExpiringProfileKeyCredential {
         let context = profileKeyCredentialRequestContext
         let response = profileKeyCredentialResponse
-        let aci = ServiceIdAttribute(Aci(fromUUID: UUID(uuid: context.aciUUID.withUnsafeBytes { $0.loadUnaligned(as: uuid_t.self) })))
+        let aci = ServiceIdAttribute(Aci(fromUUID: UUID(zkgroupBytes: context.aciUUID)))
         let (cW, i) = serverPublicParams.expiringProfileKeyPublicKey
         let points = ExpiringProfileKeyCredentialResponse.statementPoints(
             cW: cW, i: i, request: context.ciphertext, blindingKey: context.bigY, t: response.t, u: response.u, s1: response.s1,
@@ -89,7 +89,7 @@ public final class ClientZkProfileOperations: Sendable {
             label: "Signal_ZKGroup_20220508_Random_ServerPublicParams_CreateExpiringProfileKeyCredentialPresentation",
             data: randomness.array)
         let system = LegacyCredentialSystem.generators
-        let aci = Aci(fromUUID: UUID(uuid: credential.aciUUID.withUnsafeBytes { $0.loadUnaligned(as: uuid_t.self) }))
+        let aci = Aci(fromUUID: UUID(zkgroupBytes: credential.aciUUID))
         let attribute = ServiceIdAttribute(aci)
         let uidKeys = groupSecretParams.serviceIdKeys
         let profileKeys = groupSecretParams.profileKeyKeys
