@@ -116,6 +116,9 @@ final class TestServer: @unchecked Sendable {
     /// Whether the backend is PostgreSQL.
     var usesPostgres: Bool { postgres != nil }
 
+    /// The server's zkgroup keys (what group credentials are issued with).
+    var groupCredentials: GroupCredentialIssuer { dependencies.groupCredentials }
+
     /// The envelopes the server's store holds for one device (read from the backend, not through the API).
     func storedEnvelopes(accountId: String, deviceId: UInt32) async throws -> [StoredEnvelope] {
         try await dependencies.store.pendingEnvelopes(accountId: accountId, deviceId: deviceId, notBefore: 0, limit: 1000)

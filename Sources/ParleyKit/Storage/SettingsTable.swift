@@ -13,6 +13,9 @@ enum SettingsTable {
     static let trustRoot = "sealed_sender_trust_root"
     /// Set when the trust root was pinned by hand (the server's word no longer replaces it).
     static let trustRootPinned = "sealed_sender_trust_root_pinned"
+    /// The server's zkgroup public params (base64 of `ServerPublicParams`), kept the first time they are learned: group
+    /// credentials must check out against the same keys ever after.
+    static let zkGroupPublicParams = "zkgroup_public_params"
 
     /// The value under `key`, if any.
     static func value(_ key: String, _ db: Database) throws -> String? {
