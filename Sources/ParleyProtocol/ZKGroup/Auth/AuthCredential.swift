@@ -6,9 +6,6 @@ enum AuthCredential {
     /// The credential's label (libsignal's `CREDENTIAL_LABEL` for the zkcredential auth credential).
     static let label = "20240222_Signal_AuthCredentialZkc"
 
-    /// Seconds in a day: redemption times are whole days.
-    static let secondsPerDay: UInt64 = 86_400
-
     /// The issuance over an ACI, a PNI (or its stand-in) and a redemption time.
     static func issuance(aci: ServiceIdAttribute, pni: ServiceIdAttribute, redemptionTime: UInt64) -> ZKCredentialIssuance {
         var issuance = ZKCredentialIssuance(label: label)
@@ -21,7 +18,8 @@ enum AuthCredential {
     /// Whether a credential for `redemptionTime` may be used at `now` (both in seconds): from a day before to two days
     /// after, which absorbs clock skew between client and server.
     static func isRedeemable(redemptionTime: UInt64, now: UInt64) -> Bool {
-        guard redemptionTime >= secondsPerDay, redemptionTime <= UInt64.max - 2 * secondsPerDay else { return false }
-        return (redemptionTime - secondsPerDay...redemptionTime + 2 * secondsPerDay).contains(now)
+        let day = ZKGroupTime.secondsPerDay
+        guard redemptionTime >= day, redemptionTime <= UInt64.max - 2 * day else { return false }
+        return (redemptionTime - day...redemptionTime + 2 * day).contains(now)
     }
 }

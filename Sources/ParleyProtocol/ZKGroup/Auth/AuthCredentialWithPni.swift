@@ -6,8 +6,6 @@ import Foundation
 /// server learning who it is. 265 bytes: `0x03`, t, U, V, the ACI and PNI attributes (UUID, M1, M2 each), the redemption
 /// time (u64, seconds).
 public final class AuthCredentialWithPni: ByteArray, @unchecked Sendable {
-    static let size = 265
-
     let mac: ZKCredentialMAC
     let aci: ServiceIdAttribute
     let pni: ServiceIdAttribute

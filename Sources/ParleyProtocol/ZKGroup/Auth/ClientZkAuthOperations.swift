@@ -34,7 +34,7 @@ public final class ClientZkAuthOperations: Sendable {
     private func receive(
         aci: Aci, pni: ServiceIdAttribute, redemptionTime: UInt64, response: AuthCredentialWithPniResponse
     ) throws -> AuthCredentialWithPni {
-        guard redemptionTime % AuthCredential.secondsPerDay == 0 else {
+        guard redemptionTime % ZKGroupTime.secondsPerDay == 0 else {
             throw SignalError.verificationFailed("an auth credential's redemption time is a whole day")
         }
         let aciAttribute = ServiceIdAttribute(aci)
@@ -61,15 +61,11 @@ public final class ClientZkAuthOperations: Sendable {
         let attributes = [authCredential.aci, authCredential.pni].map {
             ZKCredentialPresentation.ProverAttribute(points: $0.points, domain: .serviceId, keyPair: keyPair)
         }
-        let presentation = try ZKCredentialPresentation.present(
+        let (presentation, ciphertexts) = try ZKCredentialPresentation.present(
             publicKey: serverPublicParams.genericCredentialPublicKey, mac: authCredential.mac, attributes: attributes,
             randomness: randomness.array)
-        let ciphertexts = [authCredential.aci, authCredential.pni].map {
-            let (e1, e2) = keyPair.encrypt(m1: $0.m1, m2: $0.m2)
-            return UuidCiphertext(e1: e1, e2: e2)
-        }
         return AuthCredentialPresentation(
-            presentation: presentation, aciCiphertext: ciphertexts[0], pniCiphertext: ciphertexts[1],
-            redemptionTime: authCredential.redemptionTime)
+            presentation: presentation, aciCiphertext: UuidCiphertext(e1: ciphertexts[0].e1, e2: ciphertexts[0].e2),
+            pniCiphertext: UuidCiphertext(e1: ciphertexts[1].e1, e2: ciphertexts[1].e2), redemptionTime: authCredential.redemptionTime)
     }
 }

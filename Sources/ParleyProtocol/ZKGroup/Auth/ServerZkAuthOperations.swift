@@ -54,8 +54,7 @@ public final class ServerZkAuthOperations: Sendable {
         groupPublicParams: GroupPublicParams, authCredentialPresentation: AuthCredentialPresentation, now: Date = Date()
     ) throws {
         let presentation = authCredentialPresentation
-        let seconds = UInt64(max(0, now.timeIntervalSince1970.rounded(.down)))
-        guard AuthCredential.isRedeemable(redemptionTime: presentation.redemptionTime, now: seconds) else {
+        guard AuthCredential.isRedeemable(redemptionTime: presentation.redemptionTime, now: ZKGroupTime.seconds(now)) else {
             throw SignalError.verificationFailed("the auth credential is for another day")
         }
         let attributes = [presentation.aciCiphertext, presentation.pniCiphertext].map {

@@ -97,11 +97,12 @@ struct ZKCredentialPresentation: Sendable {
         domains.enumerated().map { (domain: $0.element, first: 1 + 2 * $0.offset, second: 2 + 2 * $0.offset) }
     }
 
-    /// A presentation of `mac`, a credential over `attributes` issued under `publicKey`, blinded by `randomness`.
+    /// A presentation of `mac`, a credential over `attributes` issued under `publicKey`, blinded by `randomness`, and
+    /// the attributes' ciphertexts (E1, E2) it proves, in order: what the presentation is sent with.
     /// - Throws: ``SignalError/internalError(_:)`` if the proof cannot be made (the credential is not over the attributes).
     static func present(
         publicKey: ZKCredentialPublicKey, mac: ZKCredentialMAC, attributes: [ProverAttribute], randomness: [UInt8]
-    ) throws -> ZKCredentialPresentation {
+    ) throws -> (presentation: ZKCredentialPresentation, ciphertexts: [(e1: RistrettoPoint, e2: RistrettoPoint)]) {
         precondition(attributes.allSatisfy { $0.points.count == 2 }, "hidden attributes are two points each")
         let system = ZKCredentialSystem.generators
         var sho = ShoHmacSha256(label: "Signal_ZKCredential_Presentation_20230410", data: randomness)
@@ -125,16 +126,18 @@ struct ZKCredentialPresentation: Sendable {
         let laid = layout(attributes.map(\.domain))
         var points = sharedPoints(i: i, cX0: cX0, cX1: cX1, cY: cY, domains: domainKeys)
         points["Z"] = bigZ
+        var ciphertexts: [(e1: RistrettoPoint, e2: RistrettoPoint)] = []
         for (attribute, place) in zip(attributes, laid) {
             points["C_y\(place.first)"] = cY[place.first]
             let (e1, e2) = attribute.keyPair.encrypt(m1: attributePoints[place.first], m2: attributePoints[place.second])
+            ciphertexts.append((e1, e2))
             points["E_A\(place.first)"] = e1
             points["-E_A\(place.first)"] = RistrettoPoint.identity - e1
             points["C_y\(place.second)-E_A\(place.second)"] = cY[place.second] - e2
         }
         let proof = try statement(attributes: laid).prove(
             scalars: scalars, points: points, message: [], randomness: sho.squeezeAndRatchet(32))
-        return ZKCredentialPresentation(cX0: cX0, cX1: cX1, cV: cV, cY: cY, proof: proof)
+        return (ZKCredentialPresentation(cX0: cX0, cX1: cX1, cV: cV, cY: cY, proof: proof), ciphertexts)
     }
 
     /// Whether this presents a credential issued under `keyPair` for `label`'s `publicAttributes` whose hidden

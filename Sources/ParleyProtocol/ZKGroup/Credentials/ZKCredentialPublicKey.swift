@@ -7,8 +7,6 @@ struct ZKCredentialPublicKey: Sendable {
     /// I for 2…7 attribute points (index 0: two).
     let i: [RistrettoPoint]
 
-    static let size = 224
-
     /// I for a credential of `attributeCount` points (the public-attribute slot included).
     func i(attributeCount: Int) -> RistrettoPoint {
         precondition((2...7).contains(attributeCount), "zkcredential holds 2 to 7 attribute points")
@@ -16,10 +14,4 @@ struct ZKCredentialPublicKey: Sendable {
     }
 
     var serialized: [UInt8] { cW.bytes + i.flatMap(\.bytes) }
-
-    /// The key `reader` holds next.
-    static func read(_ reader: inout ZKGroupReader) throws -> ZKCredentialPublicKey {
-        let cW = try reader.point()
-        return ZKCredentialPublicKey(cW: cW, i: try (0..<6).map { _ in try reader.point() })
-    }
 }

@@ -8,8 +8,6 @@ struct ServiceIdAttribute: Sendable, Equatable {
     let m1: RistrettoPoint
     let m2: RistrettoPoint
 
-    static let size = 80
-
     init(_ serviceId: ServiceId) {
         rawUUID = Array(serviceId.serviceIdFixedWidthBinary.dropFirst())
         m1 = ServiceIdPoints.m1(serviceId)

@@ -31,7 +31,7 @@ public final class GroupSendDerivedKeyPair: ByteArray, @unchecked Sendable {
 
     /// The key pair for endorsements expiring at `expiration` (whole seconds count).
     public static func forExpiration(_ expiration: Date, params: ServerSecretParams) -> GroupSendDerivedKeyPair {
-        let seconds = GroupSendDerivedKeyPair.seconds(expiration)
+        let seconds = ZKGroupTime.seconds(expiration)
         let t = tagScalar(expiration: seconds)
         // sk + t is zero with negligible probability (t is a hash output); were it, the inverse would not exist.
         guard let secret = (params.endorsementKey + t).inverse else { preconditionFailure("the derived endorsement key is zero") }
@@ -45,7 +45,4 @@ public final class GroupSendDerivedKeyPair: ByteArray, @unchecked Sendable {
         var sho = ShoHmacSha256(label: "20240215_Signal_GroupSendEndorsement", data: ShoHmacSha256.bigEndian(expiration))
         return sho.scalar()
     }
-
-    /// A date's whole seconds since 1970 (0 before it).
-    static func seconds(_ date: Date) -> UInt64 { UInt64(max(0, date.timeIntervalSince1970.rounded(.down))) }
 }

@@ -69,7 +69,7 @@ public final class GroupSendEndorsement: ByteArray, @unchecked Sendable {
 
         /// The token with its expiration, as a sender presents it.
         public func toFullToken(expiration: Date) -> GroupSendFullToken {
-            GroupSendFullToken(raw: raw, expiration: GroupSendDerivedKeyPair.seconds(expiration))
+            GroupSendFullToken(raw: raw, expiration: ZKGroupTime.seconds(expiration))
         }
     }
 }

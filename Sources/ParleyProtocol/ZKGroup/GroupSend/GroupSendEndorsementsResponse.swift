@@ -105,8 +105,8 @@ public final class GroupSendEndorsementsResponse: ByteArray, @unchecked Sendable
     private func receive(points: [RistrettoPoint], localIndex: Int, now: Date, serverParams: ServerPublicParams) throws
         -> ReceivedEndorsements
     {
-        let day = AuthCredential.secondsPerDay
-        let seconds = GroupSendDerivedKeyPair.seconds(now)
+        let day = ZKGroupTime.secondsPerDay
+        let seconds = ZKGroupTime.seconds(now)
         let remaining = expirationSeconds > seconds ? expirationSeconds - seconds : 0
         guard expirationSeconds % day == 0, remaining >= 2 * 3_600, remaining <= 7 * day else {
             throw SignalError.verificationFailed("the endorsements' expiration is not a whole day two hours to seven days ahead")

@@ -18,17 +18,9 @@ public final class ProfileKey: ByteArray, @unchecked Sendable {
     /// against without learning the key.
     public func getCommitment(userId: Aci) throws -> ProfileKeyCommitment {
         let uuid = [UInt8](userId.serviceIdBinary)
-        let generators = ZKGroupGenerators.profileKeyCommitment
-        let j3 = Self.commitmentScalar(contents, aciUUID: uuid)
-        return ProfileKeyCommitment(
-            j1: j3 * generators[0] + ProfileKeyPoints.m3(contents, aciUUID: uuid), j2: j3 * generators[1] + ProfileKeyPoints.m4(contents),
-            j3: j3 * generators[2])
-    }
-
-    /// j3, the commitment's nonce: a SHO scalar of the key and its owner's UUID.
-    static func commitmentScalar(_ key: [UInt8], aciUUID: [UInt8]) -> RistrettoScalar {
-        var sho = ShoHmacSha256(label: "Signal_ZKGroup_20200424_ProfileKeyAndUid_ProfileKeyCommitment_Calcj3", data: key + aciUUID)
-        return sho.scalar()
+        return ProfileKeyCommitment.committing(
+            key: contents, aciUUID: uuid, m3: ProfileKeyPoints.m3(contents, aciUUID: uuid), m4: ProfileKeyPoints.m4(contents)
+        ).commitment
     }
 
     /// The public version string of this key for its owner `userId` (64 lowercase hex characters of a SHO over both),

@@ -5,8 +5,6 @@ import Foundation
 /// the server keeps it and issues profile-key credentials against it without learning the key. 97 bytes: a reserved
 /// `0x00`, J1, J2, J3.
 public final class ProfileKeyCommitment: ByteArray, @unchecked Sendable {
-    static let size = 97
-
     let j1: RistrettoPoint
     let j2: RistrettoPoint
     let j3: RistrettoPoint
@@ -21,6 +19,17 @@ public final class ProfileKeyCommitment: ByteArray, @unchecked Sendable {
         j3 = try reader.point()
         try reader.finish()
         super.init(checked: [UInt8](contents))
+    }
+
+    /// The commitment to `key` (whose points are `m3` and `m4`) for the owner `aciUUID`, and its nonce j3 (a SHO scalar
+    /// of the key and the UUID), which a credential request proves knowledge of.
+    static func committing(
+        key: [UInt8], aciUUID: [UInt8], m3: RistrettoPoint, m4: RistrettoPoint
+    ) -> (commitment: ProfileKeyCommitment, j3: RistrettoScalar) {
+        var sho = ShoHmacSha256(label: "Signal_ZKGroup_20200424_ProfileKeyAndUid_ProfileKeyCommitment_Calcj3", data: key + aciUUID)
+        let j3 = sho.scalar()
+        let generators = ZKGroupGenerators.profileKeyCommitment
+        return (ProfileKeyCommitment(j1: j3 * generators[0] + m3, j2: j3 * generators[1] + m4, j3: j3 * generators[2]), j3)
     }
 
     init(j1: RistrettoPoint, j2: RistrettoPoint, j3: RistrettoPoint) {

@@ -25,8 +25,7 @@ public final class ClientZkProfileOperations: Sendable {
         let key = profileKey.contents
         let m3 = ProfileKeyPoints.m3(key, aciUUID: uuid)
         let m4 = ProfileKeyPoints.m4(key)
-        let commitment = try profileKey.getCommitment(userId: userId)
-        let j3 = ProfileKey.commitmentScalar(key, aciUUID: uuid)
+        let (commitment, j3) = ProfileKeyCommitment.committing(key: key, aciUUID: uuid, m3: m3, m4: m4)
         let y = sho.scalar()
         let bigY = RistrettoPoint.base(times: y)
         let r1 = sho.scalar()
@@ -57,11 +56,11 @@ public final class ClientZkProfileOperations: Sendable {
         guard ExpiringProfileKeyCredentialResponse.statement.verify(proof: response.proof, points: points, message: []) else {
             throw SignalError.verificationFailed("the profile key credential was not issued by this server for this request")
         }
-        let day = AuthCredential.secondsPerDay
+        let day = ZKGroupTime.secondsPerDay
         guard response.expiration % day == 0 else {
             throw SignalError.verificationFailed("a profile key credential expires at the start of a day")
         }
-        let seconds = UInt64(max(0, now.timeIntervalSince1970.rounded(.down)))
+        let seconds = ZKGroupTime.seconds(now)
         let daysRemaining = response.expiration > seconds ? (response.expiration - seconds) / day : 0
         guard (1...7).contains(daysRemaining) else {
             throw SignalError.verificationFailed("a profile key credential expires one to seven days ahead (\(daysRemaining) days)")

@@ -74,7 +74,7 @@ public final class ServerZkProfileOperations: Sendable {
         guard ProfileKeyCredentialPresentation.statement.verify(proof: presentation.proof, points: points, message: []) else {
             throw SignalError.verificationFailed("the profile key credential presentation does not verify")
         }
-        guard Double(presentation.expiration) > now.timeIntervalSince1970.rounded(.down) else {
+        guard presentation.expiration > ZKGroupTime.seconds(now) else {
             throw SignalError.verificationFailed("the profile key credential has expired")
         }
     }

@@ -23,20 +23,15 @@ public final class ServerPublicParams: @unchecked Sendable {
         guard bytes.count == Self.size, bytes[0] == 0 else {
             throw SignalError.invalidType("ServerPublicParams is \(Self.size) bytes starting with 0 (got \(bytes.count))")
         }
-        let points = stride(from: 1, to: Self.size, by: 32).map { RistrettoPoint(encoding: bytes[$0..<($0 + 32)]) }
-        guard points.allSatisfy({ $0 != nil }), let signing = points[4] else {
-            throw SignalError.invalidType("ServerPublicParams holds an invalid point")
-        }
+        // 21 points, each decoded once: the legacy keys (C_W, I) with the signing key fifth, the zkcredential key (C_W
+        // and six I) from the fourteenth, the endorsement key last.
+        let points = stride(from: 1, to: Self.size, by: 32).compactMap { RistrettoPoint(encoding: bytes[$0..<($0 + 32)]) }
+        guard points.count == 21 else { throw SignalError.invalidType("ServerPublicParams holds an invalid point") }
         self.bytes = bytes
-        signingPublicKey = signing
-        guard let expiringCW = points[9], let expiringI = points[10] else {
-            throw SignalError.invalidType("ServerPublicParams holds an invalid point")
-        }
-        expiringProfileKeyPublicKey = (expiringCW, expiringI)
-        guard let endorsement = points[20] else { throw SignalError.invalidType("ServerPublicParams holds an invalid point") }
-        endorsementKey = endorsement
-        var reader = ZKGroupReader(Array(bytes[417..<641]), reading: "ServerPublicParams")
-        genericCredentialPublicKey = try ZKCredentialPublicKey.read(&reader)
+        signingPublicKey = points[4]
+        expiringProfileKeyPublicKey = (points[9], points[10])
+        genericCredentialPublicKey = ZKCredentialPublicKey(cW: points[13], i: Array(points[14..<20]))
+        endorsementKey = points[20]
     }
 
     /// The serialized form.
