@@ -16,6 +16,9 @@ let package = Package(
             name: "ParleyBenchmarks",
             dependencies: [
                 .product(name: "ParleyProtocol", package: "Parley"),
+                // The group server's change rules (group_change_* rows).
+                .product(name: "ParleyServer", package: "Parley"),
+                .product(name: "ParleyAPI", package: "Parley"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "ParleyBenchmarks",

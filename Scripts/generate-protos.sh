@@ -25,6 +25,10 @@ generate ParleyProtocol Internal
 generate ParleyKit Internal
 # The socket's binary frames (Signal's WebSocketMessage); ParleyAPI presents them as its own types.
 generate ParleyAPI Internal
+# Server-stored groups (Signal's Groups.proto wire format): public, for the server, ParleyKit and their tests.
+protoc --plugin=protoc-gen-swift="$plugin" --proto_path=Protos/ParleyAPI/Public \
+    --swift_opt=Visibility=Public --swift_opt=FileNaming=DropPath \
+    --swift_out=Sources/ParleyAPI/Generated Protos/ParleyAPI/Public/*.proto
 # Seed 002's key service: messages, server protocol and client stubs, public for the server, its tests and parley-load.
 generate ParleyGRPC Public
 protoc --plugin=protoc-gen-grpc-swift-2="$grpc_plugin" --proto_path=Protos/ParleyGRPC \

@@ -206,6 +206,10 @@ let benchmarks: @Sendable () -> Void = {
                 groupPublicParams: zkGroupPublic, authCredentialPresentation: zkPresentation, now: zkNow)
         }
     }
+
+    groupChangeBenchmarks(
+        server: zkServer, group: zkGroup, members: zkMembers, memberCiphertexts: zkMemberCiphertexts,
+        newMember: zkProfilePresentation.serialize())
 }
 
 extension ProtocolParty {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The server's routes, shared by server and client so they cannot drift apart.
 public enum APIRoutes {
     /// `POST`: register an account.
@@ -82,6 +84,32 @@ public enum APIRoutes {
     /// `GET ?redemptionStartSeconds=&redemptionEndSeconds=`: the authenticated account's group auth credentials, one per
     /// day of the range (``GroupAuthCredentialsResponse``), as Signal-Server's `/v1/certificate/auth/group` answers.
     public static let groupAuthCredentials = "/v1/certificate/auth/group"
+    /// Server-stored groups, as Signal's groups service serves them (protobuf bodies, ``groupContentType``), each request
+    /// authenticated by a group auth credential presentation (``groupAuthorization(publicParams:presentation:)``):
+    /// `PUT` a new `Group` (answers `GroupResponse`), `GET` it (`GroupResponse`), `PATCH` a `GroupChange.Actions`
+    /// (`GroupChangeResponse`; `?inviteLinkPassword=` base64url when joining by link; 409 when made from an old revision).
+    public static let groups = "/v2/groups"
+    /// `GET ?includeFirstState=&includeLastState=`: the group's signed changes from a revision (`GroupChanges`); 206 with
+    /// `Content-Range: versions FROM-TO/CURRENT` when more remain.
+    public static let groupLogs = "/v2/groups/logs/{fromVersion}"
+    /// `GET`: what the invite link whose password is the path's base64url shows (`GroupJoinInfo`).
+    public static let groupJoinInfo = "/v1/groups/join/{inviteLinkPassword}"
+    /// The content type of group bodies.
+    public static let groupContentType = "application/x-protobuf"
+    /// `PUT` (``ProfileKeyCommitmentRequest``): the profile key commitment for one version of the authenticated account's
+    /// profile key, against which profile key credentials are issued.
+    public static let profileKeyCommitment = "/v1/profile/commitment"
+    /// `GET ?credentialType=expiringProfileKey`: an expiring profile key credential for the account (an ACI), issued
+    /// for the blinded request in the path (hex) against the commitment the account published for the version in the
+    /// path (``ProfileKeyCredentialResponse``).
+    public static let profileKeyCredential = "/v1/profile/{aci}/{version}/{credentialRequest}"
+
+    /// The `Authorization` header of a group request: HTTP Basic with the group's public params and an auth credential
+    /// presentation for them, each hex, as username and password.
+    public static func groupAuthorization(publicParams: Data, presentation: Data) -> String {
+        let hex = { (bytes: Data) in bytes.map { String(format: "%02x", $0) }.joined() }
+        return "Basic " + Data("\(hex(publicParams)):\(hex(presentation))".utf8).base64EncodedString()
+    }
     /// `PUT` (``PushTarget``): where to wake the authenticated device when messages wait and it is not connected;
     /// `GET`: what is registered (``PushTargetStatus``); `DELETE`: stop waking it.
     public static let pushTarget = "/v1/devices/self/push"

@@ -40,6 +40,10 @@ public enum ParleyServerApplication {
             .addRoutes(to: routes)
         SenderCertificateController(settings: d.sealedSender).addRoutes(to: routes)
         GroupCredentialController(issuer: d.groupCredentials, limits: d.limits, rateLimiter: d.rateLimiter).addRoutes(to: routes)
+        GroupController(
+            groups: d.groups, profiles: d.profileKeyCredentials, authenticator: d.groupAuthenticator, limits: d.limits,
+            rateLimiter: d.rateLimiter
+        ).addRoutes(to: routes)
         EphemeralController(
             relay: EphemeralRelay(store: d.store, hub: d.hub, limits: d.limits, rateLimiter: d.rateLimiter),
             limits: d.limits

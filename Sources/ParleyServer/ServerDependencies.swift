@@ -34,6 +34,12 @@ public struct ServerDependencies: Sendable {
     public let sealedSender: SealedSenderSettings
     /// The zkgroup keys group auth credentials are issued with.
     public let groupCredentials: GroupCredentialIssuer
+    /// Server-stored groups, with the server's zkgroup keys.
+    public let groups: GroupService
+    /// Profile key commitments and credentials.
+    public let profileKeyCredentials: ProfileKeyCredentialService
+    /// Checks group requests' auth credential presentations.
+    public let groupAuthenticator: GroupAuthenticator
     /// Wakes offline devices through their push targets (a service the application runs).
     public let push: PushNotifier
     /// Restore guesses per account in the current window (shared by every router built from these dependencies).
@@ -52,6 +58,9 @@ public struct ServerDependencies: Sendable {
         logger: Logger = Logger(label: "parley-server")
     ) {
         self.groupCredentials = groupCredentials
+        self.groups = GroupService(store: store, issuer: groupCredentials, limits: limits.groups)
+        self.profileKeyCredentials = ProfileKeyCredentialService(store: store, issuer: groupCredentials)
+        self.groupAuthenticator = GroupAuthenticator(secretParams: groupCredentials.secretParams)
         self.sealedSender = sealedSender
         let settings =
             contentDetection

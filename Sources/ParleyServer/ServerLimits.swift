@@ -54,6 +54,8 @@ public struct ServerLimits: Sendable {
     public var attachmentLifetimeMilliseconds: UInt64 = 30 * 24 * 60 * 60 * 1000
     /// Per-account token buckets.
     public var rateLimits = RateLimits()
+    /// Server-stored groups: sizes and counts.
+    public var groups = GroupLimits()
     /// Connections in all and per client address, and how long a connection may stall.
     public var connections = ConnectionLimits()
 

@@ -11,7 +11,7 @@ enum GRPCStatusMapping {
         let message = error.body.message
         switch error {
         case .badRequest: return RPCError(code: .invalidArgument, message: message)
-        case .unauthorized: return RPCError(code: .unauthenticated, message: message)
+        case .unauthorized, .groupCredentialRequired: return RPCError(code: .unauthenticated, message: message)
         case .forbidden, .wrongPIN: return RPCError(code: .permissionDenied, message: message)
         case .notFound, .gone: return RPCError(code: .notFound, message: message)
         case .conflict: return RPCError(code: .failedPrecondition, message: message)

@@ -9,6 +9,8 @@ public enum ServerError: Error, HTTPResponseError, Sendable {
     case badRequest(String)
     /// Missing or wrong device credentials (401 `unauthorized`).
     case unauthorized
+    /// A group request without a valid group auth credential presentation (401 `unauthorized`).
+    case groupCredentialRequired
     /// Authenticated but not allowed (403 `forbidden`).
     case forbidden(String)
     /// No such route, account, device or envelope (404 `not_found`).
@@ -37,7 +39,7 @@ public enum ServerError: Error, HTTPResponseError, Sendable {
     public var status: HTTPResponse.Status {
         switch self {
         case .badRequest: return .badRequest
-        case .unauthorized: return .unauthorized
+        case .unauthorized, .groupCredentialRequired: return .unauthorized
         case .forbidden: return .forbidden
         case .notFound: return .notFound
         case .conflict: return .conflict
@@ -56,6 +58,8 @@ public enum ServerError: Error, HTTPResponseError, Sendable {
         switch self {
         case .badRequest(let message): return APIErrorBody(code: "bad_request", message: message)
         case .unauthorized: return APIErrorBody(code: "unauthorized", message: "missing or wrong device credentials")
+        case .groupCredentialRequired:
+            return APIErrorBody(code: "unauthorized", message: "a group request needs a valid group auth credential presentation")
         case .forbidden(let message): return APIErrorBody(code: "forbidden", message: message)
         case .notFound(let message): return APIErrorBody(code: "not_found", message: message)
         case .conflict(let code, let message): return APIErrorBody(code: code, message: message)
@@ -83,6 +87,7 @@ public enum ServerError: Error, HTTPResponseError, Sendable {
         var response = try JSONCoding.response(body, status: status)
         switch self {
         case .unauthorized: response.headers[.wwwAuthenticate] = "Basic realm=\"parley\""
+        case .groupCredentialRequired: response.headers[.wwwAuthenticate] = "Basic realm=\"parley-groups\""
         case .tooManyRequests(let seconds): response.headers[.retryAfter] = String(seconds)
         case .rangeNotSatisfiable(let size): response.headers[.contentRange] = "bytes */\(size)"
         default: break

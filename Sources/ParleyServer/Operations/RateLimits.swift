@@ -21,6 +21,11 @@ public struct RateLimits: Sendable {
 
     /// Group auth credential requests (each up to eight issuances, ~3 ms of CPU apiece; clients ask about once a day).
     public var groupCredentials = TokenBucketPolicy(capacity: 20, refillPerSecond: 1.0 / 60)
+    /// Profile key commitments and credentials (a credential is ~4 ms of CPU; clients fetch one per contact a week).
+    public var profileKeyCredentials = TokenBucketPolicy(capacity: 200, refillPerSecond: 1)
+    /// Group requests from one client address (they carry no account: each is a credential presentation, ~2 ms to
+    /// check, and a read or change of a large group costs more with the endorsements it returns).
+    public var groupRequestsPerAddress = TokenBucketPolicy(capacity: 300, refillPerSecond: 5)
 
     /// Sealed-sender sends to one recipient account from one client address (the sender is unknown). Keyed by both, so
     /// that whoever floods a recipient from one address uses up only its own bucket, not everyone's sealed sends to it.
@@ -69,7 +74,7 @@ public struct RateLimits: Sendable {
         var copy = self
         for keyPath in [
             \RateLimits.send, \.bundleFetch, \.keyUpload, \.attachmentUpload, \.linkCode, \.ephemeral, \.contentHash, \.backup,
-            \.groupCredentials,
+            \.groupCredentials, \.profileKeyCredentials, \.groupRequestsPerAddress,
             \.unidentifiedSendPerRecipientPerAddress, \.unidentifiedSendPerRecipient, \.unidentifiedSendPerAddress, \.pushTarget,
             \.registrationPerAddress,
             \.unauthenticatedPerAddress, \.attachmentDownloadPerAddress, \.attachmentDownloadMebibytesPerAddress,

@@ -242,5 +242,35 @@ enum PostgresSchema {
                 """,
                 "CREATE INDEX idempotency_records_by_age ON idempotency_records (server_timestamp)",
             ]),
+        PostgresMigration(
+            version: 11, name: "server-stored groups, profile key commitments",
+            statements: [
+                """
+                CREATE TABLE stored_groups (
+                    id BYTEA PRIMARY KEY,
+                    version BIGINT NOT NULL,
+                    state BYTEA NOT NULL,
+                    updated BIGINT NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE group_changes (
+                    group_id BYTEA NOT NULL REFERENCES stored_groups (id) ON DELETE CASCADE,
+                    version BIGINT NOT NULL,
+                    change BYTEA NOT NULL,
+                    state BYTEA NOT NULL,
+                    PRIMARY KEY (group_id, version)
+                )
+                """,
+                """
+                CREATE TABLE profile_key_commitments (
+                    account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+                    version TEXT NOT NULL,
+                    commitment BYTEA NOT NULL,
+                    created BIGINT NOT NULL,
+                    PRIMARY KEY (account_id, version)
+                )
+                """,
+            ]),
     ]
 }

@@ -197,6 +197,36 @@ enum SQLiteSchema {
                     CREATE INDEX idempotency_records_by_age ON idempotency_records (server_timestamp);
                     """)
         }
+        migrator.registerMigration("v11: server-stored groups, profile key commitments") { db in
+            try db.execute(
+                sql: """
+                    -- A group as its members encrypted it (a serialized Group protobuf): member ids, profile keys, title
+                    -- and the rest are zkgroup ciphertexts. The id is the group's identifier (from its public params).
+                    CREATE TABLE stored_groups (
+                        id BLOB PRIMARY KEY NOT NULL,
+                        version INTEGER NOT NULL,
+                        state BLOB NOT NULL,
+                        updated INTEGER NOT NULL
+                    ) WITHOUT ROWID;
+                    -- Each accepted change (a signed GroupChange) with the state it made, in revision order.
+                    CREATE TABLE group_changes (
+                        group_id BLOB NOT NULL REFERENCES stored_groups (id) ON DELETE CASCADE,
+                        version INTEGER NOT NULL,
+                        change BLOB NOT NULL,
+                        state BLOB NOT NULL,
+                        PRIMARY KEY (group_id, version)
+                    ) WITHOUT ROWID;
+                    -- The profile key commitment an account published for each profile key version (hex), against
+                    -- which profile key credentials are issued.
+                    CREATE TABLE profile_key_commitments (
+                        account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+                        version TEXT NOT NULL,
+                        commitment BLOB NOT NULL,
+                        created INTEGER NOT NULL,
+                        PRIMARY KEY (account_id, version)
+                    ) WITHOUT ROWID;
+                    """)
+        }
         return migrator
     }
 }
