@@ -15,6 +15,7 @@ let package = Package(
         .package(name: "Parley", path: ".."),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-protobuf.git", from: "1.39.0"),
     ],
     targets: [
         // The libFuzzer hooks' logic, the target type and the input reader every binary shares.
@@ -42,6 +43,8 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 // The receive target reads the client's database inside the transaction it rolls back.
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // The group-change target reads server-stored groups' protobufs.
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]
         ),
     ],

@@ -19,7 +19,7 @@ SOURCES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Source
 # composition wires, but its foundations — Support, then Storage — use nothing above them.
 MODULES = {
     "ParleyKit": ["Generated", "Support", "Content", "Attachments", "Model", "Transport", "ContentDetection", "Storage",
-                  "Account", "Backup", "Messaging", "Client"],
+                  "Account", "Backup", "Groups", "Messaging", "Client"],
     "ParleyCompat": ["Support", "JSONRPC", "Client", "SignalCLI", "Daemon", "RestAPI"],
     "ParleyServer": ["Support", "Storage"],
     "ParleyWeb": ["QR", "Server", "API", "Composition"],

@@ -55,6 +55,66 @@ import Testing
         #expect(bad.status != 0 && bad.stderr.contains("not a Parley link code"))
     }
 
+    /// A server-stored group run from the command line by three people on their own machines: created with a member and
+    /// an invitee, permissions only the administrator may set (the server refuses the others), an invite link a
+    /// stranger joins by, approval, and a ban.
+    @Test func aServerStoredGroupIsRunFromTheCommandLine() async throws {
+        let directory = NSTemporaryDirectory() + "parley-groups-\(UUID())"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let server = try await Self.startServer(directory)
+        defer { server.stop() }
+        let (ada, bo, cy, di) = (try Parley(), try Parley(), try Parley(), try Parley())
+        for (parley, name) in [(ada, "ada1"), (bo, "bob1"), (cy, "cyd1"), (di, "dina")] {
+            #expect(try await parley.run("register", name, "--server", server.baseURL).status == 0)
+        }
+        // Bo writes first, so Ada knows his profile key: he is a member at once; Cy is invited.
+        #expect(try await bo.run("send", "ada1", "hello").status == 0)
+        #expect(try await ada.run("receive").status == 0)
+        let created = try await ada.run("group", "create", "Book club", "bob1", "cyd1", "--stored-on-server", "--json")
+        let group = try #require(Self.json(created.stdout)["groupId"] as? String, "\(created.stdout) \(created.stderr)")
+        #expect(group.count == 64)
+        let info = Self.json(try await ada.run("group", "info", group, "--json").stdout)
+        #expect(info["members"] as? [String] == ["ada1", "bob1"] && info["invited"] as? [String] == ["cyd1"], "\(info)")
+        #expect(info["administrators"] as? [String] == ["ada1"])
+
+        // Receiving, Bo's and Cy's clients read the group from the server (Cy's accepts the invitation).
+        for parley in [bo, cy] { #expect(try await parley.run("receive").status == 0) }
+        #expect(try await cy.run("group", "list").stdout.contains("Book club"))
+        #expect(try await ada.run("send", "--group", group, "welcome").status == 0)
+        #expect(try await cy.run("receive", "--json").stdout.contains("\"stored\":1"))
+        #expect(try await cy.run("history", "--group", group).stdout.contains("welcome"))
+
+        // Only the administrator sets permissions or makes administrators: the server refuses Bo.
+        let refused = try await bo.run("group", "permissions", group, "--edit-details", "admins")
+        #expect(refused.status != 0 && refused.stderr.contains("403"), "\(refused.stderr)")
+        let selfPromotion = try await bo.run("group", "admin", group, "bob1")
+        #expect(selfPromotion.status != 0 && selfPromotion.stderr.contains("403"), "\(selfPromotion.stderr)")
+        #expect(try await ada.run("group", "permissions", group, "--edit-details", "admins", "--send", "admins").status == 0)
+        let permissions = Self.json(try await ada.run("group", "info", group, "--json").stdout)
+        #expect(permissions["editDetails"] as? String == "admins" && permissions["sendMessages"] as? String == "admins")
+        // An announcements group: Bo's client refuses to post (and receivers would not show a post of his).
+        #expect(try await bo.run("receive").status == 0)
+        let post = try await bo.run("send", "--group", group, "may I?")
+        #expect(post.status != 0 && post.stderr.contains("only administrators send"), "\(post.stderr)")
+
+        // A link that needs approval: Di asks, Ada approves, Di's client hears and is in.
+        let linked = Self.json(try await ada.run("group", "link", group, "--approval", "--json").stdout)
+        let invite = try #require(linked["link"] as? String, "\(linked)")
+        let asked = Self.json(try await di.run("group", "join", invite, "--json").stdout)
+        #expect(asked["joined"] as? Bool == false && asked["groupId"] as? String == group, "\(asked)")
+        #expect(try await ada.run("group", "requests", group).stdout.contains("dina"))
+        #expect(try await ada.run("group", "approve", group, "dina").status == 0)
+        #expect(try await di.run("receive").status == 0)
+        #expect(try await di.run("group", "list").stdout.contains("Book club"))
+
+        // Banned, Di is out and cannot come back by the link.
+        #expect(try await ada.run("group", "ban", group, "dina").status == 0)
+        let after = Self.json(try await ada.run("group", "info", group, "--json").stdout)
+        #expect(after["banned"] as? [String] == ["dina"] && after["members"] as? [String] == ["ada1", "bob1", "cyd1"], "\(after)")
+        let banned = try await di.run("group", "join", invite)
+        #expect(banned.status != 0 && banned.stderr.contains("403"), "\(banned.stderr)")
+    }
+
     @Test func theDaemonServesSeveralClientsOnAUnixSocket() async throws {
         let directory = NSTemporaryDirectory() + "parley-sock-\(UUID())"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

@@ -11,6 +11,7 @@ enum KitServerFuzzTargets {
         "attachment-file": ClientTargets.attachmentFile,
         "hash-file": ServerTargets.hashFile,
         "request-headers": ServerTargets.requestHeaders,
+        "group-change": GroupChangeTarget.target,
     ]
 }
 

@@ -19,6 +19,7 @@ enum ProtocolFuzzTargets {
         "spqr-message": SPQRTargets.message,
         "spqr-erasure-code": SPQRTargets.erasureCode,
         "session-pair": SessionPairTarget.target,
+        "zkgroup-values": ZKGroupTargets.values,
     ]
 }
 

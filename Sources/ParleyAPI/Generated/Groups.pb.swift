@@ -898,6 +898,100 @@ public nonisolated struct Signal_GroupChangeResponse: Sendable {
   fileprivate var _groupChange: Signal_GroupChange? = nil
 }
 
+/// What members encrypt into a group's title, description and timer blobs (ClientZkGroupCipher.encryptBlob), as
+/// Signal's clients do: one field set.
+public nonisolated struct Signal_GroupAttributeBlob: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var content: Signal_GroupAttributeBlob.OneOf_Content? = nil
+
+  public var title: String {
+    get {
+      if case .title(let v)? = content {return v}
+      return String()
+    }
+    set {content = .title(newValue)}
+  }
+
+  public var avatar: Data {
+    get {
+      if case .avatar(let v)? = content {return v}
+      return Data()
+    }
+    set {content = .avatar(newValue)}
+  }
+
+  public var disappearingMessagesDuration: UInt32 {
+    get {
+      if case .disappearingMessagesDuration(let v)? = content {return v}
+      return 0
+    }
+    set {content = .disappearingMessagesDuration(newValue)}
+  }
+
+  public var descriptionText: String {
+    get {
+      if case .descriptionText(let v)? = content {return v}
+      return String()
+    }
+    set {content = .descriptionText(newValue)}
+  }
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public nonisolated enum OneOf_Content: Equatable, Sendable {
+    case title(String)
+    case avatar(Data)
+    case disappearingMessagesDuration(UInt32)
+    case descriptionText(String)
+
+  }
+
+  public init() {}
+}
+
+/// An invite link's payload: the group's master key and the link's password.
+public nonisolated struct Signal_GroupInviteLink: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var contents: Signal_GroupInviteLink.OneOf_Contents? = nil
+
+  public var v1Contents: Signal_GroupInviteLink.GroupInviteLinkContentsV1 {
+    get {
+      if case .v1Contents(let v)? = contents {return v}
+      return Signal_GroupInviteLink.GroupInviteLinkContentsV1()
+    }
+    set {contents = .v1Contents(newValue)}
+  }
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public nonisolated enum OneOf_Contents: Equatable, Sendable {
+    case v1Contents(Signal_GroupInviteLink.GroupInviteLinkContentsV1)
+
+  }
+
+  public nonisolated struct GroupInviteLinkContentsV1: Sendable {
+    // SwiftProtobuf.Message conformance is added in an extension below. See the
+    // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+    // methods supported on all messages.
+
+    public var groupMasterKey: Data = Data()
+
+    public var inviteLinkPassword: Data = Data()
+
+    public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+    public init() {}
+  }
+
+  public init() {}
+}
+
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
 
 fileprivate nonisolated let _protobuf_package = "signal"
@@ -2470,6 +2564,168 @@ nonisolated extension Signal_GroupChangeResponse: SwiftProtobuf.Message, SwiftPr
   public static func ==(lhs: Signal_GroupChangeResponse, rhs: Signal_GroupChangeResponse) -> Bool {
     if lhs._groupChange != rhs._groupChange {return false}
     if lhs.groupSendCredentialResponse != rhs.groupSendCredentialResponse {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Signal_GroupAttributeBlob: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".GroupAttributeBlob"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}title\0\u{1}avatar\0\u{1}disappearingMessagesDuration\0\u{1}descriptionText\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try {
+        var v: String?
+        try decoder.decodeSingularStringField(value: &v)
+        if let v = v {
+          if self.content != nil {try decoder.handleConflictingOneOf()}
+          self.content = .title(v)
+        }
+      }()
+      case 2: try {
+        var v: Data?
+        try decoder.decodeSingularBytesField(value: &v)
+        if let v = v {
+          if self.content != nil {try decoder.handleConflictingOneOf()}
+          self.content = .avatar(v)
+        }
+      }()
+      case 3: try {
+        var v: UInt32?
+        try decoder.decodeSingularUInt32Field(value: &v)
+        if let v = v {
+          if self.content != nil {try decoder.handleConflictingOneOf()}
+          self.content = .disappearingMessagesDuration(v)
+        }
+      }()
+      case 4: try {
+        var v: String?
+        try decoder.decodeSingularStringField(value: &v)
+        if let v = v {
+          if self.content != nil {try decoder.handleConflictingOneOf()}
+          self.content = .descriptionText(v)
+        }
+      }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    switch self.content {
+    case .title?: try {
+      guard case .title(let v)? = self.content else { preconditionFailure() }
+      try visitor.visitSingularStringField(value: v, fieldNumber: 1)
+    }()
+    case .avatar?: try {
+      guard case .avatar(let v)? = self.content else { preconditionFailure() }
+      try visitor.visitSingularBytesField(value: v, fieldNumber: 2)
+    }()
+    case .disappearingMessagesDuration?: try {
+      guard case .disappearingMessagesDuration(let v)? = self.content else { preconditionFailure() }
+      try visitor.visitSingularUInt32Field(value: v, fieldNumber: 3)
+    }()
+    case .descriptionText?: try {
+      guard case .descriptionText(let v)? = self.content else { preconditionFailure() }
+      try visitor.visitSingularStringField(value: v, fieldNumber: 4)
+    }()
+    case nil: break
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Signal_GroupAttributeBlob, rhs: Signal_GroupAttributeBlob) -> Bool {
+    if lhs.content != rhs.content {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Signal_GroupInviteLink: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".GroupInviteLink"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}v1Contents\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try {
+        var v: Signal_GroupInviteLink.GroupInviteLinkContentsV1?
+        var hadOneofValue = false
+        if let current = self.contents {
+          hadOneofValue = true
+          if case .v1Contents(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.contents = .v1Contents(v)
+        }
+      }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if case .v1Contents(let v)? = self.contents {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Signal_GroupInviteLink, rhs: Signal_GroupInviteLink) -> Bool {
+    if lhs.contents != rhs.contents {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Signal_GroupInviteLink.GroupInviteLinkContentsV1: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = Signal_GroupInviteLink.protoMessageName + ".GroupInviteLinkContentsV1"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}groupMasterKey\0\u{1}inviteLinkPassword\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularBytesField(value: &self.groupMasterKey) }()
+      case 2: try { try decoder.decodeSingularBytesField(value: &self.inviteLinkPassword) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.groupMasterKey.isEmpty {
+      try visitor.visitSingularBytesField(value: self.groupMasterKey, fieldNumber: 1)
+    }
+    if !self.inviteLinkPassword.isEmpty {
+      try visitor.visitSingularBytesField(value: self.inviteLinkPassword, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Signal_GroupInviteLink.GroupInviteLinkContentsV1, rhs: Signal_GroupInviteLink.GroupInviteLinkContentsV1) -> Bool {
+    if lhs.groupMasterKey != rhs.groupMasterKey {return false}
+    if lhs.inviteLinkPassword != rhs.inviteLinkPassword {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -31,7 +31,7 @@ struct AccountManager: Sendable {
 
     /// Registers `username` with a fresh identity (with the operator's `inviteToken` on a server that registers by
     /// invitation), then uploads a signed prekey, 100 one-time prekeys, 100 one-time KEM prekeys and a last-resort KEM
-    /// prekey.
+    /// prekey, and publishes the commitment to its profile key (for server-stored groups).
     @discardableResult
     public func register(username: String, deviceName: String? = nil, inviteToken: String? = nil) async throws -> DeviceCredentials {
         guard try account()?.credentials == nil else { throw ParleyError.invalidArgument("this database already has an account") }
@@ -55,6 +55,8 @@ struct AccountManager: Sendable {
         }
         let credentials = DeviceCredentials(accountId: response.accountId, deviceId: response.deviceId, password: password)
         try await upload(oneTime: true, signed: true, lastResort: true)
+        // What lets contacts add this account to server-stored groups; best effort (`maintainKeys` publishes it later).
+        try? await publishProfileKeyCommitmentIfNeeded()
         return credentials
     }
 

@@ -1,7 +1,8 @@
 import Foundation
 
-/// The verbs that change groups: each applies the change here, queues it 1:1 to everyone in the group before or after
-/// it, then goes as far as the caller's ``DeliveryAttempt`` asks, and reports where its own changes stand.
+/// The verbs that change groups: each applies the change here (a server-stored group's: on the server first), queues
+/// it 1:1 to everyone in the group before or after it, then goes as far as the caller's ``DeliveryAttempt`` asks, and
+/// reports where its own changes stand.
 extension ParleyClient {
     /// Creates a group of this account and `members` (account ids or usernames) titled `title`; returns its id with
     /// the report. Every member learns of it 1:1; messages then go out with Sender Keys.
@@ -26,6 +27,13 @@ extension ParleyClient {
     ) async throws -> SendReport {
         let added = try await resolve(people: adding)
         let removed = try await resolve(people: removing)
+        if try isServerStored(groupId) {
+            return try await changeServerGroup(groupId, attempt: attempt, alsoTell: removed) { change in
+                if let title { try change.setTitle(title) }
+                try await change.add(added)
+                try change.remove(removed)
+            }
+        }
         var changes: [UInt64?] = []
         if let title { changes.append(try sender.renameGroup(groupId, to: title)) }
         if !added.isEmpty { changes.append(try sender.addMembers(added, to: groupId)) }
@@ -36,8 +44,14 @@ extension ParleyClient {
     /// Leaves group `groupId`: the others remove this account and stop sending it anything.
     @discardableResult
     public func leaveGroup(_ groupId: Data, attempt: DeliveryAttempt = .dueJobs) async throws -> SendReport {
+        if try isServerStored(groupId) { return try await changeServerGroup(groupId, attempt: attempt) { try $0.leave() } }
         let change = try sender.leaveGroup(groupId)
         return try await settle(sentAt: change.map { [$0] } ?? [], groupChanges: true, attempt: attempt)
+    }
+
+    /// Whether group `groupId` is stored on the server (else client-managed, or unknown).
+    func isServerStored(_ groupId: Data) throws -> Bool {
+        try database.read { db in try ConversationsTable.group(id: groupId, db)?.masterKey != nil }
     }
 
     /// The account ids of `people` (account ids or usernames), each looked up once, in order.

@@ -21,6 +21,8 @@ public final class ParleyClient: Sendable {
     let sender: MessageSender
     /// The receive pipeline. Front doors use ``receive(attempt:)``, ``listen(onOutcome:)`` and ``events()``.
     let receiver: MessageReceiver
+    /// Server-stored groups. Front doors use ``createServerGroup(title:members:attempt:)`` and the other group verbs.
+    let serverGroups: ServerGroups
     /// Duplicate content detection: attachment hashes against the server's hash banks (fails open).
     let contentDetection: ContentDetectionService
     /// Who is typing (in memory only).
@@ -88,7 +90,9 @@ public final class ParleyClient: Sendable {
         sender = MessageSender(
             database: database, api: api, delivery: delivery, groupDelivery: groupDelivery, clock: clock,
             staging: staging, contentDetection: detection, now: now)
-        receiver = MessageReceiver(database: database, store: store, clock: clock, wallClock: now)
+        let groups = ServerGroups(database: database, api: api, accounts: accounts, credentialCache: GroupCredentialCache(), now: now)
+        self.serverGroups = groups
+        receiver = MessageReceiver(database: database, store: store, clock: clock, wallClock: now, groups: groups)
         jobs = JobRunner(
             database: database, api: api, sender: sender, delivery: delivery, retryReceipts: retryReceipts, now: now,
             logger: logger, events: eventHub)
@@ -110,6 +114,8 @@ public final class ParleyClient: Sendable {
         let refilled = try await accounts.refillPreKeysIfNeeded()
         let rotated = try await accounts.rotateSignedPreKeyIfDue()
         let madeProfileKey = try await accounts.makeProfileKeyIfMissing()
+        // What lets others add this account to server-stored groups (published once per profile key; best effort).
+        try? await accounts.publishProfileKeyCommitmentIfNeeded()
         return refilled || rotated || madeProfileKey
     }
 

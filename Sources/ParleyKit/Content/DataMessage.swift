@@ -30,6 +30,13 @@ public struct DataMessage: Codable, Sendable, Equatable {
     /// ParleyKit's send pipeline fills it in; a received one of another length is dropped.
     public var profileKey: Data?
 
+    /// Whether the message only tells a server-stored group's members that the group changed: a group context with
+    /// its master key and nothing else (no text, attachments, quote, act or timer).
+    public var isServerGroupNotice: Bool {
+        group?.isServerStored == true && body == nil && attachments.isEmpty && quote == nil && reaction == nil && deleteTarget == nil
+            && editTarget == nil && !isTimerUpdate
+    }
+
     /// A message.
     public init(
         body: String?, mentions: [Mention] = [], attachments: [AttachmentPointer] = [], quote: Quote? = nil,

@@ -95,8 +95,8 @@ public struct MessageContent: Codable, Sendable, Equatable {
         if wire.hasTypingMessage {
             content.typing = wire.typingMessage.action == .stopped ? .stopped : .started
             if !wire.typingMessage.groupID.isEmpty {
-                guard wire.typingMessage.groupID.count == GroupContext.idLength else {
-                    throw ParleyError.malformedContent("a typing indicator's group id is \(GroupContext.idLength) bytes")
+                guard GroupContext.isGroupId(wire.typingMessage.groupID) else {
+                    throw ParleyError.malformedContent("a typing indicator's group id is 16 or 32 bytes")
                 }
                 content.typingGroupId = wire.typingMessage.groupID
             }

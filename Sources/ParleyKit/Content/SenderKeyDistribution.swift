@@ -18,7 +18,7 @@ public struct SenderKeyDistribution: Codable, Sendable, Equatable {
     }
 
     init(_ wire: Parley_Content_SenderKeyDistribution) throws {
-        guard wire.groupID.count == GroupContext.idLength, let distribution = UUID(uuidString: wire.distributionID),
+        guard GroupContext.isGroupId(wire.groupID), let distribution = UUID(uuidString: wire.distributionID),
             !wire.message.isEmpty, wire.message.count <= 1024
         else { throw ParleyError.malformedContent("a sender key distribution names a group, a distribution UUID and a key") }
         self.init(groupId: wire.groupID, distributionId: distribution, message: wire.message)

@@ -254,13 +254,13 @@ nonisolated struct Parley_Content_GroupContext: Sendable {
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  /// 16 random bytes chosen by the creator.
+  /// 16 random bytes chosen by the creator; a server-stored group's 32-byte identifier (from its master key).
   var id: Data = Data()
 
-  /// Increases with every change of title or members.
+  /// Increases with every change of title or members (a server-stored group's: the server's revision).
   var revision: UInt32 = 0
 
-  /// Present when the message changes the group (creation included): its whole new state.
+  /// Present when the message changes the group (creation included): its whole new state. Client-managed groups only.
   var state: Parley_Content_GroupState {
     get {_state ?? Parley_Content_GroupState()}
     set {_state = newValue}
@@ -269,6 +269,12 @@ nonisolated struct Parley_Content_GroupContext: Sendable {
   var hasState: Bool {self._state != nil}
   /// Clears the value of `state`. Subsequent reads from it will return its default value.
   mutating func clearState() {self._state = nil}
+
+  /// A server-stored group's master key (32 bytes): what lets a member fetch and decrypt the group from the server.
+  var masterKey: Data = Data()
+
+  /// A server-stored group's change this message announces: the server's signed GroupChange.
+  var groupChange: Data = Data()
 
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -816,7 +822,7 @@ nonisolated extension Parley_Content_DataMessage.Flags: SwiftProtobuf._ProtoName
 
 nonisolated extension Parley_Content_GroupContext: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   static let protoMessageName: String = _protobuf_package + ".GroupContext"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}revision\0\u{1}state\0")
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}revision\0\u{1}state\0\u{3}master_key\0\u{3}group_change\0")
 
   mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -827,6 +833,8 @@ nonisolated extension Parley_Content_GroupContext: SwiftProtobuf.Message, SwiftP
       case 1: try { try decoder.decodeSingularBytesField(value: &self.id) }()
       case 2: try { try decoder.decodeSingularUInt32Field(value: &self.revision) }()
       case 3: try { try decoder.decodeSingularMessageField(value: &self._state) }()
+      case 4: try { try decoder.decodeSingularBytesField(value: &self.masterKey) }()
+      case 5: try { try decoder.decodeSingularBytesField(value: &self.groupChange) }()
       default: break
       }
     }
@@ -846,6 +854,12 @@ nonisolated extension Parley_Content_GroupContext: SwiftProtobuf.Message, SwiftP
     try { if let v = self._state {
       try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
     } }()
+    if !self.masterKey.isEmpty {
+      try visitor.visitSingularBytesField(value: self.masterKey, fieldNumber: 4)
+    }
+    if !self.groupChange.isEmpty {
+      try visitor.visitSingularBytesField(value: self.groupChange, fieldNumber: 5)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -853,6 +867,8 @@ nonisolated extension Parley_Content_GroupContext: SwiftProtobuf.Message, SwiftP
     if lhs.id != rhs.id {return false}
     if lhs.revision != rhs.revision {return false}
     if lhs._state != rhs._state {return false}
+    if lhs.masterKey != rhs.masterKey {return false}
+    if lhs.groupChange != rhs.groupChange {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -58,7 +58,23 @@ enum ConversationActions {
         {
             return .duplicate
         }
-        if let group = message.group, group.state != nil { return try GroupChanges.apply(group, from: origin, db) }
+        if let group = message.group, group.isServerStored {
+            // A server-stored group this device is behind on, or does not know: the transaction stops, the group is read
+            // from the server (the receiver does that), and the message is applied again.
+            let known = try ConversationsTable.group(id: group.id, db)
+            if origin.mayFetchGroup == true, let masterKey = group.masterKey, known.map({ group.revision > $0.revision }) ?? true {
+                throw ServerGroupRefreshNeeded(masterKey: masterKey, author: origin.author)
+            }
+            guard let known else { return .rejected("a server-stored group this account is not in") }
+            // A notice of a change: reading the group recorded it.
+            if message.isServerGroupNotice { return .applied }
+            // In an announcements group only administrators post (reactions stay open to every member, as in Signal).
+            if known.announcementsOnly, message.reaction == nil, !known.administrators.contains(origin.author) {
+                return .rejected("only administrators send messages in “\(known.title)”")
+            }
+        } else if let group = message.group, group.state != nil {
+            return try GroupChanges.apply(group, from: origin, db)
+        }
         var groupConversation: Int64?
         var groupMembers: [String]?
         if let group = message.group {
@@ -70,7 +86,9 @@ enum ConversationActions {
             guard !known.left else { return .rejected("this account is no longer a member of that group") }
             // A sender behind on the group's changes (a removal it has not heard of) is told the current state 1:1,
             // so that its next message goes only to the members (once: not again when a held act of its is released).
-            if !origin.outgoing, origin.arrival != .released, group.revision < known.revision, origin.author != origin.localAccountId {
+            if !origin.outgoing, origin.arrival != .released, group.revision < known.revision, origin.author != origin.localAccountId,
+                !group.isServerStored
+            {
                 let current = GroupContext(
                     id: group.id, revision: known.revision, state: GroupState(title: known.title, members: known.members))
                 try JobQueue.enqueue(

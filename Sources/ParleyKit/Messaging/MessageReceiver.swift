@@ -12,6 +12,9 @@ struct MessageReceiver: Sendable {
     let clock: MonotonicTimestamp
     /// Wall-clock milliseconds: sender certificates must be unexpired by it.
     let wallClock: @Sendable () -> UInt64
+    /// Reads server-stored groups a message names when this device is behind on them (none: such messages are
+    /// applied with what this device knows).
+    var groups: ServerGroups? = nil
 
     /// What processing one envelope did.
     /// What processing one envelope or event did.
@@ -37,8 +40,25 @@ struct MessageReceiver: Sendable {
         var released: [AppliedAct] = []
     }
 
-    /// ``process(_:)``, with the acts it released.
+    /// ``process(_:)``, with the acts it released. A message naming a server-stored group this device is behind on
+    /// stops its transaction (nothing is committed, the session state included); the group is read from the server and
+    /// the envelope processed again, once. If the server cannot be reached, the envelope stays unacknowledged.
     func receive(_ envelope: Envelope) async throws -> Received {
+        guard let groups else { return try await receive(envelope, mayFetchGroup: false) }
+        do {
+            return try await receive(envelope, mayFetchGroup: true)
+        } catch let needed as ServerGroupRefreshNeeded {
+            do {
+                try await groups.refresh(masterKey: needed.masterKey, author: needed.author)
+            } catch let error as ParleyError {
+                // Unreachable: try the envelope again later. Any other answer: apply the message with what is known.
+                if case .server(.transport) = error { throw error }
+            }
+            return try await receive(envelope, mayFetchGroup: false)
+        }
+    }
+
+    private func receive(_ envelope: Envelope, mayFetchGroup: Bool) async throws -> Received {
         guard let ciphertext = Data(base64Encoded: envelope.content) else {
             return Received(outcome: .undecryptable(reason: "content is not base64"))
         }
@@ -91,7 +111,7 @@ struct MessageReceiver: Sendable {
             var released = ConversationActions.ReleasedActs()
             let outcome = try Self.apply(
                 content, from: source, in: envelope, localAccountId: credentials.accountId,
-                localDeviceId: credentials.deviceId, store: store, db, now: now, released: &released)
+                localDeviceId: credentials.deviceId, store: store, db, now: now, released: &released, mayFetchGroup: mayFetchGroup)
             return (Received(outcome: outcome, released: released.reported), Self.erased(outcome, content) || released.deletedMessage)
         }
         // A delete for everyone erased content: its old page images leave the write-ahead log too.
@@ -112,7 +132,7 @@ struct MessageReceiver: Sendable {
     static func apply(
         _ content: MessageContent, from source: EnvelopeSource, in envelope: Envelope, localAccountId: String,
         localDeviceId: UInt32, store: DatabaseProtocolStore, _ db: StorageTransaction, now: UInt64,
-        released: inout ConversationActions.ReleasedActs
+        released: inout ConversationActions.ReleasedActs, mayFetchGroup: Bool = false
     ) throws -> Outcome {
         let sender = try ProtocolAddress(name: source.accountId, deviceId: source.deviceId)
         // A resent message takes the place of the copy that could not be decrypted.
@@ -125,7 +145,7 @@ struct MessageReceiver: Sendable {
                 author: source.accountId, authorDevice: source.deviceId, timestamp: envelope.timestamp,
                 serverTimestamp: envelope.serverTimestamp, peer: source.accountId,
                 outgoing: source.accountId == localAccountId, status: .received, now: now,
-                localAccountId: localAccountId, arrival: .received)
+                localAccountId: localAccountId, arrival: .received, mayFetchGroup: mayFetchGroup)
             let result = try ConversationActions.apply(message, from: origin, db, released: &released)
             if case .stored(let id) = result, source.sealed {
                 try MessagesTable.markSealed(id, db)
@@ -159,7 +179,7 @@ struct MessageReceiver: Sendable {
             let origin = ConversationActions.Origin(
                 author: localAccountId, authorDevice: source.deviceId, timestamp: envelope.timestamp,
                 serverTimestamp: envelope.serverTimestamp, peer: transcript.destinationAccountId, outgoing: true, status: .sent, now: now,
-                localAccountId: localAccountId, arrival: .received)
+                localAccountId: localAccountId, arrival: .received, mayFetchGroup: mayFetchGroup)
             return Outcome(try ConversationActions.apply(transcript.message, from: origin, db, released: &released))
         }
         if let receipt = content.receipt {
@@ -178,6 +198,13 @@ struct MessageReceiver: Sendable {
         }
         if let typing = content.typing { return try Self.typing(typing, in: content.typingGroupId, from: source, db) }
         if let distribution = content.senderKeyDistribution {
+            // A server-stored group's new member (one who accepted an invitation or joined by link) may hand over its key
+            // before this device heard of the change: read the group from the server first.
+            if mayFetchGroup, let group = try ConversationsTable.group(id: distribution.groupId, db), let masterKey = group.masterKey,
+                !group.members.contains(source.accountId)
+            {
+                throw ServerGroupRefreshNeeded(masterKey: masterKey, author: source.accountId)
+            }
             do {
                 return try Self.accept(distribution, from: sender, store: store, db)
             } catch let error where ParleyDatabase.isStorageFailure(error) {

@@ -80,3 +80,20 @@ extension MessageSender {
         try send(DataMessage(body: nil, group: context), to: .accounts(audience), peer: "", timestamp: timestamp, db)
     }
 }
+
+extension MessageSender {
+    /// Tells `audience` (account ids) that server-stored group `groupId` changed to `revision`, carrying the server's
+    /// signed change: each of their devices reads the group from the server. Returns the notice's timestamp.
+    func announceServerGroupChange(_ groupId: Data, revision: UInt32, signedChange: Data?, audience: [String]) throws -> UInt64 {
+        let timestamp = clock.next()
+        try database.write { db in
+            guard let group = try ConversationsTable.group(id: groupId, db), let masterKey = group.masterKey else {
+                throw ParleyError.invalidArgument("no server-stored group \(GroupID(groupId))")
+            }
+            let context = GroupContext(id: groupId, revision: revision, masterKey: masterKey, groupChange: signedChange)
+            try send(
+                DataMessage(body: nil, group: context), to: .accounts(Array(Set(audience)).sorted()), peer: "", timestamp: timestamp, db)
+        }
+        return timestamp
+    }
+}

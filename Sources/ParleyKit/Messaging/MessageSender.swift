@@ -92,6 +92,9 @@ struct MessageSender: Sendable {
         try enqueue(body: body, files: files, replyTo: replyTo, mentions: mentions) { db, _ in
             guard let group = try ConversationsTable.group(id: groupId, db) else { throw ParleyError.invalidArgument("no such group") }
             guard !group.left else { throw ParleyError.invalidArgument("this account is no longer a member of “\(group.title)”") }
+            if group.announcementsOnly, !group.administrators.contains(try LocalAccount.credentials(db).accountId) {
+                throw ParleyError.invalidArgument("only administrators send messages in “\(group.title)”")
+            }
             return group.conversationId
         }
     }
@@ -229,7 +232,7 @@ struct MessageSender: Sendable {
             if let peer = target.peer {
                 try send(message, to: .account(peer), peer: peer, timestamp: timestamp, db)
             } else if let group = try ConversationsTable.group(conversationId: target.conversationId, db) {
-                message.group = GroupContext(id: group.id, revision: group.revision)
+                message.group = group.context
                 try send(message, to: .group(conversationId: group.conversationId), peer: "", timestamp: timestamp, db)
             }
         }
@@ -335,7 +338,7 @@ struct MessageSender: Sendable {
         let mentions = loaded.message.mentions.filter { $0.fits(inlineUnits) }
         let message = DataMessage(
             body: inline.isEmpty ? nil : inline, mentions: mentions, attachments: pointers, quote: loaded.message.quote,
-            expireTimer: loaded.message.expireTimer, group: loaded.group.map { GroupContext(id: $0.id, revision: $0.revision) })
+            expireTimer: loaded.message.expireTimer, group: loaded.group?.context)
         var accepted: UInt64?
         if let group = loaded.group {
             try await groupDelivery.deliver(

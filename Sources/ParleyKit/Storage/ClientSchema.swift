@@ -234,6 +234,23 @@ enum ClientSchema {
                     DROP INDEX threads_by_update;
                     """)
         }
+        migrator.registerMigration("v12: server-stored groups") { db in
+            // A group the server stores: its conversation (whose group_id is the group's 32-byte identifier), the master
+            // key every member holds, and the group as the server last answered it (a serialized Group protobuf of
+            // ciphertexts: roles, invitations, requests, access control, the invite link).
+            try db.execute(
+                sql: """
+                    CREATE TABLE server_groups (
+                        thread_id INTEGER PRIMARY KEY REFERENCES threads(id) ON DELETE CASCADE,
+                        master_key BLOB NOT NULL,
+                        state BLOB,
+                        -- From the state, for the rules every message meets: only administrators send in an
+                        -- announcements group (their account ids, one per line).
+                        announcements_only INTEGER NOT NULL DEFAULT 0,
+                        administrators TEXT NOT NULL DEFAULT ''
+                    );
+                    """)
+        }
         return migrator
     }
 }

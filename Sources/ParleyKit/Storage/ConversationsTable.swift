@@ -151,12 +151,19 @@ enum ConversationsTable {
     static func group(conversationId: Int64, _ db: Database) throws -> StoredGroup? {
         guard
             let row = try Row.fetchOne(
-                db, sql: "SELECT group_id, title, group_revision, left_group FROM threads WHERE id = ? AND group_id IS NOT NULL",
+                db,
+                sql: """
+                    SELECT group_id, title, group_revision, left_group, master_key, announcements_only, administrators FROM threads
+                    LEFT JOIN server_groups ON server_groups.thread_id = threads.id
+                    WHERE id = ? AND group_id IS NOT NULL
+                    """,
                 arguments: [conversationId])
         else { return nil }
         return StoredGroup(
             conversationId: conversationId, id: row[0], title: row[1] ?? "", revision: (row[2] as Int64).clampedUInt32,
-            members: try GroupMembersTable.members(conversationId: conversationId, db), left: row[3])
+            members: try GroupMembersTable.members(conversationId: conversationId, db), left: row[3], masterKey: row[4],
+            announcementsOnly: (row[5] as Bool?) ?? false,
+            administrators: ((row[6] as String?) ?? "").split(separator: "\n").map(String.init))
     }
 
     /// Every group this account is or was in, by title.

@@ -20,6 +20,10 @@ struct MessageOrigin: Codable {
     var localAccountId: String = ""
     /// Where it comes from, which decides what becomes of an act on a message that is not here.
     var arrival: MessageArrival = .madeHere
+    /// Whether a message naming a server-stored group this device is behind on (or does not know) may stop its
+    /// transaction so the group is read from the server first (``ServerGroupRefreshNeeded``): a received message's
+    /// first pass. Not kept with held acts.
+    var mayFetchGroup: Bool? = nil
 }
 
 /// Where a message comes from.

@@ -70,6 +70,11 @@ enum RecipientsTable {
         return row["profile_key"]
     }
 
+    /// The profile key kept for `accountId`, if any (whether or not its access key was refused).
+    static func profileKey(of accountId: String, _ db: Database) throws -> Data? {
+        try Data.fetchOne(db, sql: "SELECT profile_key FROM recipients WHERE account_id = ?", arguments: [accountId])
+    }
+
     /// Records that the server refused the access key of `accountId`.
     static func refuseAccessKey(of accountId: String, _ db: Database) throws {
         try db.execute(sql: "UPDATE recipients SET sealed_refused = 1 WHERE account_id = ?", arguments: [accountId])

@@ -16,6 +16,8 @@ enum SettingsTable {
     /// The server's zkgroup public params (base64 of `ServerPublicParams`), kept the first time they are learned: group
     /// credentials must check out against the same keys ever after.
     static let zkGroupPublicParams = "zkgroup_public_params"
+    /// The version (hex) of the profile key whose commitment this account last published to the server.
+    static let profileKeyCommitmentVersion = "profile_key_commitment_version"
 
     /// The value under `key`, if any.
     static func value(_ key: String, _ db: Database) throws -> String? {

@@ -15,4 +15,13 @@ struct StoredGroup: Sendable {
     let members: [String]
     /// Whether this account is no longer a member.
     let left: Bool
+    /// A server-stored group's master key; `nil` for a client-managed group.
+    var masterKey: Data? = nil
+    /// Whether only administrators send (a server-stored announcements group).
+    var announcementsOnly = false
+    /// A server-stored group's administrators.
+    var administrators: [String] = []
+
+    /// The context a message in this group carries.
+    var context: GroupContext { GroupContext(id: id, revision: revision, masterKey: masterKey) }
 }
