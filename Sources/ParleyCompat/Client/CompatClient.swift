@@ -82,6 +82,22 @@ public protocol CompatClient: Sendable {
     ) async throws -> SendReport
     /// Leaves a group.
     func leaveGroup(_ groupId: Data, attempt: DeliveryAttempt) async throws -> SendReport
+    /// A server-stored group as this device last read it.
+    func serverGroupDetails(_ groupId: Data) throws -> ServerGroupDetails
+    /// Makes someone a server-stored group's administrator, or an ordinary member again.
+    func setGroupAdministrator(_ groupId: Data, person: String, revoke: Bool, attempt: DeliveryAttempt) async throws -> SendReport
+    /// Sets who adds members, edits details and sends in a server-stored group.
+    func setGroupPermissions(
+        _ groupId: Data, addMembers: ServerGroupDetails.Access?, editDetails: ServerGroupDetails.Access?,
+        sendMessages: ServerGroupDetails.Access?, attempt: DeliveryAttempt
+    ) async throws -> SendReport
+    /// Sets how a server-stored group's invite link admits people; returns the link when it is on.
+    func setGroupLink(_ groupId: Data, access: ServerGroupDetails.LinkAccess, reset: Bool, attempt: DeliveryAttempt) async throws
+        -> (link: String?, report: SendReport)
+    /// Bans someone from a server-stored group, or lifts the ban.
+    func banFromGroup(_ groupId: Data, person: String, lift: Bool, attempt: DeliveryAttempt) async throws -> SendReport
+    /// Joins (or asks to join) the group of an invite link.
+    func joinGroup(link: String, attempt: DeliveryAttempt) async throws -> (id: Data, joined: Bool, report: SendReport)
     /// Trusts the identity key `accountId` has now.
     func acceptIdentity(of accountId: String) throws
     /// Fetches and processes what the server holds.

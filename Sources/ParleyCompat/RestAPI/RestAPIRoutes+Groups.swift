@@ -4,8 +4,9 @@ import Hummingbird
 import ParleyKit
 import ParleyLocalService
 
-/// signal-cli-rest-api's group routes: list, create, rename, add and remove members, leave (`quit`, or `DELETE`, which
-/// signal-cli-rest-api's json-rpc mode also turns into leaving). Group ids are that API's (``RestAPIGroupID``).
+/// signal-cli-rest-api's group routes: list, create, rename, add and remove members, administrators, the invite link
+/// and permissions (server-stored groups), leave (`quit`, or `DELETE`, which signal-cli-rest-api's json-rpc mode also
+/// turns into leaving). Group ids are that API's (``RestAPIGroupID``).
 extension RestAPIRoutes {
     /// Adds the group routes to `router`.
     func addGroupRoutes(to router: Router<LocalRequestContext>) {
@@ -39,7 +40,25 @@ extension RestAPIRoutes {
             }
         }
         forward(router, .put, "/v1/groups/:number/:group", to: "updateGroup") { body, context in
-            ["groupId": .string(try Self.groupID(context)), "name": body["name"] ?? .null]
+            var params: [String: JSONValue] = ["groupId": .string(try Self.groupID(context)), "name": body["name"] ?? .null]
+            // A server-stored group's link and permissions, in signal-cli-rest-api's words.
+            if let link = body["group_link"], link != .null { params["link"] = link }
+            if case .object(let permissions) = body["permissions"] {
+                for (rest, signalCLI) in [
+                    ("add_members", "setPermissionAddMember"), ("edit_group", "setPermissionEditDetails"),
+                    ("send_messages", "setPermissionSendMessages"),
+                ] {
+                    if let value = permissions[rest], value != .null { params[signalCLI] = value }
+                }
+            }
+            return params
+        }
+        for (method, parameter) in [(HTTPRequest.Method.post, "admin"), (.delete, "removeAdmin")] {
+            forward(router, method, "/v1/groups/:number/:group/admins", to: "updateGroup") { body, context in
+                let admins = try SignalCLIParameterReader(values: body).list("admins")
+                guard !admins.isEmpty else { throw JSONRPCError.userError("Couldn't process request - admins missing") }
+                return ["groupId": .string(try Self.groupID(context)), parameter: .array(admins.map(JSONValue.string))]
+            }
         }
         for (method, parameter) in [(HTTPRequest.Method.post, "member"), (.delete, "removeMember")] {
             forward(router, method, "/v1/groups/:number/:group/members", to: "updateGroup") { body, context in
@@ -78,13 +97,28 @@ extension RestAPIRoutes {
                         }
                     }
                 }
-                let everyone = JSONValue.string("every-member")
+                func addresses(_ key: String) -> [JSONValue] {
+                    guard case .array(let list) = fields[key] else { return [] }
+                    return list.compactMap { entry in
+                        guard case .object(let address) = entry else { return nil }
+                        if let number = address["number"], number != .null { return number }
+                        return address["uuid"]
+                    }
+                }
+                func permission(_ key: String) -> JSONValue {
+                    .string(fields[key]?.string == "ONLY_ADMINS" ? "only-admins" : "every-member")
+                }
                 return .object([
                     "name": fields["name"] ?? .string(""), "description": fields["description"] ?? .string(""),
                     "id": .string(RestAPIGroupID.restForm(of: id)), "internal_id": .string(id), "members": .array(members),
                     "blocked": fields["isBlocked"] ?? .bool(false), "member": fields["isMember"] ?? .bool(true),
-                    "pending_invites": .array([]), "pending_requests": .array([]), "invite_link": .string(""), "admins": .array([]),
-                    "permissions": .object(["add_members": everyone, "edit_group": everyone, "send_messages": everyone]),
+                    "pending_invites": .array(addresses("pendingMembers")), "pending_requests": .array(addresses("requestingMembers")),
+                    "invite_link": fields["groupInviteLink"]?.string.map(JSONValue.string) ?? .string(""),
+                    "admins": .array(addresses("admins")),
+                    "permissions": .object([
+                        "add_members": permission("permissionAddMember"), "edit_group": permission("permissionEditDetails"),
+                        "send_messages": permission("permissionSendMessage"),
+                    ]),
                 ])
             })
     }

@@ -75,8 +75,7 @@ struct RestAPIRoutes: Sendable {
         (.get, "/v1/search/:number"), (.get, "/v1/configuration"), (.post, "/v1/configuration"),
         (.get, "/v1/qrcodelink"), (.get, "/v1/qrcodelink/raw"), (.post, "/v1/polls/:number/vote"),
         (.get, "/v1/contacts/:number/:recipient/avatar"), (.delete, "/v1/devices/:number/local-data"),
-        // Parley's groups have no administrators, avatars, invite links, blocking or pinned messages.
-        (.post, "/v1/groups/:number/:group/admins"), (.delete, "/v1/groups/:number/:group/admins"),
+        // Parley's groups have no avatars, blocking or pinned messages (and joining goes by link, through the daemon).
         (.get, "/v1/groups/:number/:group/avatar"), (.post, "/v1/groups/:number/:group/block"),
         (.post, "/v1/groups/:number/:group/join"), (.post, "/v1/groups/:number/:group/pin-message"),
         (.delete, "/v1/groups/:number/:group/pin-message"),

@@ -26,6 +26,7 @@ struct SignalCLIMethods: Sendable {
             SignalCLIMethod("listGroups", ListGroupsParameters.self) { methods, p in try methods.listGroups(p) },
             SignalCLIMethod("updateGroup", UpdateGroupParameters.self) { methods, p in try await methods.updateGroup(p) },
             SignalCLIMethod("quitGroup", QuitGroupParameters.self) { methods, p in try await methods.quitGroup(p) },
+            SignalCLIMethod("joinGroup", JoinGroupParameters.self) { methods, p in try await methods.joinGroup(p) },
             SignalCLIMethod("getUserStatus", GetUserStatusParameters.self) { methods, p in try await methods.userStatus(p) },
             SignalCLIMethod("listContacts", NoParameters.self) { methods, _ in try methods.listContacts() },
             SignalCLIMethod("listIdentities", ListIdentitiesParameters.self) { methods, p in try methods.listIdentities(p) },

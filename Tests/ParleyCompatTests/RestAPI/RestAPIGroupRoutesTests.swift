@@ -26,6 +26,29 @@ import Testing
         }
     }
 
+    @Test func aServerStoredGroupsAdminsLinkAndPermissionsGoThroughTheirRoutes() async throws {
+        let harness = try CompatHarness()
+        let group = harness.client.addGroup(
+            "Board", id: Data(repeating: 7, count: 32), members: [RecordingClient.bob], serverStored: true)
+        let signalCLIID = GroupID(group.id).base64
+        let path = "/v1/groups/+15550000001/" + RestAPIGroupID.restForm(of: signalCLIID)
+        try await harness.rest { rest async throws in
+            #expect(try await rest.call(.post, path + "/admins", #"{"admins":["+15550000002"]}"#).status == .noContent)
+            #expect(try await rest.call(.delete, path + "/admins", #"{"admins":["+15550000002"]}"#).status == .noContent)
+            let changed = try await rest.call(
+                .put, path, #"{"group_link":"enabled","permissions":{"add_members":"only-admins","edit_group":"every-member"}}"#)
+            #expect(changed.status == .noContent)
+            #expect(try await rest.call(.post, path + "/admins", #"{}"#).body == restError("Couldn't process request - admins missing"))
+        }
+        #expect(
+            harness.client.calls == [
+                "setGroupAdministrator(\(signalCLIID), person: \(RecordingClient.bob), revoke: false, dueJobs)",
+                "setGroupAdministrator(\(signalCLIID), person: \(RecordingClient.bob), revoke: true, dueJobs)",
+                "setGroupPermissions(\(signalCLIID), addMembers: Optional(ParleyKit.ServerGroupDetails.Access.admins), editDetails: Optional(ParleyKit.ServerGroupDetails.Access.members), sendMessages: nil, dueJobs)",
+                "setGroupLink(\(signalCLIID), access: open, reset: false, dueJobs)",
+            ])
+    }
+
     @Test func aGroupIsMadeRenamedGrownShrunkAndLeft() async throws {
         let harness = try CompatHarness()
         let group = harness.client.addGroup("Team", id: Data(repeating: 5, count: 16), members: [RecordingClient.bob])

@@ -13,6 +13,7 @@ import Testing
         #expect(
             Set(SignalCLIMethods.table.keys) == [
                 "version", "send", "sendReaction", "sendReceipt", "sendTyping", "remoteDelete", "listGroups", "updateGroup", "quitGroup",
+                "joinGroup",
                 "getUserStatus", "listContacts", "listIdentities", "trust", "listDevices", "addDevice", "removeDevice", "setPin",
                 "removePin",
             ])

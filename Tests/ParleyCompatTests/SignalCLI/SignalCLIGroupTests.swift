@@ -95,4 +95,46 @@ import Testing
         _ = try await harness.result("quitGroup", #"{"groupId":"\#(GroupID(group.id).hex)"}"#)
         #expect(harness.client.calls.count == 2)
     }
+
+    @Test func aServerStoredGroupsAdministratorsBansLinkAndPermissionsMapToTheirVerbs() async throws {
+        let harness = try CompatHarness()
+        let group = harness.client.addGroup(
+            "Board", id: Data(repeating: 6, count: 32), members: [RecordingClient.bob], serverStored: true)
+        let id = GroupID(group.id).base64
+        _ = try await harness.result(
+            "updateGroup",
+            #"{"groupId":"\#(id)","admin":"+15550000002","ban":["u:carol"],"link":"enabled-with-approval","resetLink":true,"#
+                + #""setPermissionAddMember":"only-admins","setPermissionSendMessages":"every-member"}"#)
+        #expect(
+            harness.client.calls == [
+                "setGroupAdministrator(\(id), person: \(RecordingClient.bob), revoke: false, dueJobs)",
+                "banFromGroup(\(id), person: \(RecordingClient.carol), lift: false, dueJobs)",
+                "setGroupPermissions(\(id), addMembers: Optional(ParleyKit.ServerGroupDetails.Access.admins), editDetails: nil, sendMessages: Optional(ParleyKit.ServerGroupDetails.Access.members), dueJobs)",
+                "setGroupLink(\(id), access: approval, reset: true, dueJobs)",
+            ])
+        // A permission signal-cli does not have is refused before anything changes.
+        let bad = try await harness.error("updateGroup", #"{"groupId":"\#(id)","setPermissionEditDetails":"everyone"}"#)
+        #expect(bad.code == -1 && harness.client.calls.count == 4)
+    }
+
+    @Test func aClientManagedGroupHasNoAdministratorsOrLinks() async throws {
+        let harness = try CompatHarness()
+        let group = harness.client.addGroup("Team", id: Data(repeating: 4, count: 16), members: [RecordingClient.carol])
+        let error = try await harness.error("updateGroup", #"{"groupId":"\#(GroupID(group.id).base64)","link":"enabled"}"#)
+        #expect(error.code == -1 && error.message.contains("client-managed"))
+        #expect(harness.client.calls.isEmpty)
+    }
+
+    @Test func joinGroupJoinsByTheLink() async throws {
+        let harness = try CompatHarness()
+        let result = try await harness.result("joinGroup", #"{"uri":"https://parley.link/group/#abc"}"#)
+        #expect(harness.client.calls == ["joinGroup(https://parley.link/group/#abc, dueJobs)"])
+        guard case .object(let fields) = result else {
+            Issue.record("not an object: \(result)")
+            return
+        }
+        #expect(
+            fields["groupId"] == .string(GroupID(Data(repeating: 9, count: 32)).base64) && fields["pendingAdminApproval"] == .bool(false))
+        #expect(try await harness.error("joinGroup", "{}").code == -1)
+    }
 }

@@ -59,10 +59,11 @@ final class RecordingClient: CompatClient {
 
     /// Adds a group with `members` (this account among them unless `left`); returns it.
     @discardableResult
-    func addGroup(_ title: String, id: Data, members: [String], left: Bool = false) -> GroupInfo {
-        let group = GroupInfo(
+    func addGroup(_ title: String, id: Data, members: [String], left: Bool = false, serverStored: Bool = false) -> GroupInfo {
+        var group = GroupInfo(
             id: id, conversationId: Int64(100 + state.withLock { $0.groups.count }), title: title,
             members: left ? members : [Self.me] + members, revision: 1, left: left)
+        group.serverStored = serverStored
         state.withLock { $0.groups.append(group) }
         return group
     }
@@ -273,6 +274,42 @@ final class RecordingClient: CompatClient {
     func leaveGroup(_ groupId: Data, attempt: DeliveryAttempt) async throws -> SendReport {
         try record("leaveGroup(\(GroupID(groupId).base64), \(attempt))")
         return report(timestamp: nextTimestamp())
+    }
+
+    func serverGroupDetails(_ groupId: Data) throws -> ServerGroupDetails {
+        throw ParleyError.invalidArgument("no server-stored group \(GroupID(groupId))")
+    }
+
+    func setGroupAdministrator(_ groupId: Data, person: String, revoke: Bool, attempt: DeliveryAttempt) async throws -> SendReport {
+        try record("setGroupAdministrator(\(GroupID(groupId).base64), person: \(person), revoke: \(revoke), \(attempt))")
+        return report(timestamp: nextTimestamp())
+    }
+
+    func setGroupPermissions(
+        _ groupId: Data, addMembers: ServerGroupDetails.Access?, editDetails: ServerGroupDetails.Access?,
+        sendMessages: ServerGroupDetails.Access?, attempt: DeliveryAttempt
+    ) async throws -> SendReport {
+        try record(
+            "setGroupPermissions(\(GroupID(groupId).base64), addMembers: \(String(describing: addMembers)), editDetails: \(String(describing: editDetails)), sendMessages: \(String(describing: sendMessages)), \(attempt))"
+        )
+        return report(timestamp: nextTimestamp())
+    }
+
+    func setGroupLink(_ groupId: Data, access: ServerGroupDetails.LinkAccess, reset: Bool, attempt: DeliveryAttempt) async throws
+        -> (link: String?, report: SendReport)
+    {
+        try record("setGroupLink(\(GroupID(groupId).base64), access: \(access), reset: \(reset), \(attempt))")
+        return (access == .off ? nil : GroupInviteLink.prefix + "link", report(timestamp: nextTimestamp()))
+    }
+
+    func banFromGroup(_ groupId: Data, person: String, lift: Bool, attempt: DeliveryAttempt) async throws -> SendReport {
+        try record("banFromGroup(\(GroupID(groupId).base64), person: \(person), lift: \(lift), \(attempt))")
+        return report(timestamp: nextTimestamp())
+    }
+
+    func joinGroup(link: String, attempt: DeliveryAttempt) async throws -> (id: Data, joined: Bool, report: SendReport) {
+        try record("joinGroup(\(link), \(attempt))")
+        return (Data(repeating: 9, count: 32), true, report(timestamp: nextTimestamp()))
     }
 
     func acceptIdentity(of accountId: String) throws { try record("acceptIdentity(of: \(accountId))") }
