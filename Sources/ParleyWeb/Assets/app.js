@@ -84,6 +84,7 @@ function bindStaticControls() {
   byId('link-start').addEventListener('click', startLink);
   byId('new-chat').addEventListener('click', newChat);
   byId('new-group').addEventListener('click', newGroup);
+  byId('join-group').addEventListener('click', joinGroup);
   byId('settings').addEventListener('click', openSettings);
   byId('more').addEventListener('click', () => loadInbox(state.conversations.length));
   byId('older').addEventListener('click', loadOlder);
@@ -878,16 +879,80 @@ async function newChat() {
 async function newGroup() {
   const name = el('input', { id: 'group-name', maxlength: 256, required: true });
   const members = el('input', { id: 'group-members', autocomplete: 'off' });
+  const server = el('input', { type: 'checkbox', id: 'group-server' });
   const made = await dialog('New group', [
     el('label', { for: 'group-name' }, 'Group name'), name,
     el('label', { for: 'group-members' }, 'Members (usernames, separated by commas)'), members,
+    el('label', { for: 'group-server', class: 'checkbox' }, server,
+      ' Administrators and an invite link (the server keeps the group, encrypted: it cannot see who is in it)'),
   ], [['Cancel', null], ['Create', 'create']], async () => {
     if (!name.value.trim()) throw new Error('Give the group a name');
-    return api.makeGroup(name.value.trim(), members.value.split(',').map((m) => m.trim()).filter(Boolean));
+    return api.makeGroup(name.value.trim(), members.value.split(',').map((m) => m.trim()).filter(Boolean), server.checked);
   });
   if (!made || made === 'create') return;
   await loadInbox();
   await openConversation(made.conversationId);
+}
+
+async function joinGroup() {
+  const link = el('input', { id: 'join-link', autocomplete: 'off', required: true });
+  const joined = await dialog('Join a group', [el('label', { for: 'join-link' }, 'Invite link'), link],
+    [['Cancel', null], ['Join', 'join']], async () => {
+      if (!link.value.trim()) throw new Error('Paste the invite link');
+      return api.joinGroup(link.value.trim());
+    });
+  if (!joined || joined === 'join') return;
+  await loadInbox();
+  if (joined.joined && joined.conversationId) await openConversation(joined.conversationId);
+  else announce('Asked to join: an administrator will decide');
+}
+
+/** A server-stored group's settings, for its administrators: who may do what, the invite link, requests to join. */
+function groupSettings(group) {
+  const server = group.server;
+  const who = (id, label, value) => el('select', { id, 'aria-label': label },
+    el('option', { value: 'members', selected: value === 'members' }, 'Every member'),
+    el('option', { value: 'admins', selected: value === 'admins' }, 'Only administrators'));
+  const addMembers = who('group-add-members', 'Who adds members', server.addMembers);
+  const editDetails = who('group-edit-details', 'Who edits the name', server.editDetails);
+  const sendMessages = who('group-send', 'Who sends messages', server.sendMessages);
+  const link = el('select', { id: 'group-link', 'aria-label': 'Invite link' },
+    el('option', { value: 'off', selected: server.link === 'off' }, 'Off'),
+    el('option', { value: 'open', selected: server.link === 'open' }, 'Anyone with the link joins'),
+    el('option', { value: 'approval', selected: server.link === 'approval' }, 'An administrator approves each'));
+  const nodes = [
+    el('label', { for: 'group-add-members' }, 'Who adds members'), addMembers,
+    el('label', { for: 'group-edit-details' }, 'Who edits the name'), editDetails,
+    el('label', { for: 'group-send' }, 'Who sends messages'), sendMessages,
+    el('label', { for: 'group-link' }, 'Invite link'), link,
+  ];
+  const read = () => ({ addMembers: addMembers.value, editDetails: editDetails.value, sendMessages: sendMessages.value, link: link.value });
+  return { nodes, read, initial: read() };
+}
+
+function groupLinkAndRequests(group) {
+  const server = group.server;
+  const nodes = [];
+  if (server.inviteLink) {
+    nodes.push(el('label', { for: 'group-link-url' }, 'Invite link (share it with people you want in the group)'),
+      el('input', { id: 'group-link-url', readonly: true, value: server.inviteLink }));
+  }
+  if (server.admin && server.requesting.length) {
+    nodes.push(el('h3', {}, 'Asking to join'), el('ul', { 'aria-label': 'Asking to join' }, server.requesting.map((person) =>
+      el('li', { class: 'member-row' }, el('span', {}, person.username || person.accountId),
+        el('button', {
+          type: 'button', 'aria-label': `Approve ${person.username || person.accountId}`,
+          onclick: async () => {
+            await api.groupSettings(group.id, { approve: person.accountId }).catch((error) => announce(error.message));
+            byId('dialog').close();
+            await refreshConversation();
+          },
+        }, 'Approve')))));
+  }
+  if (server.invited.length) {
+    nodes.push(el('p', {}, `Invited: ${server.invited.map((p) => p.username || p.accountId).join(', ')}`));
+  }
+  return nodes;
 }
 
 async function openGroup() {
@@ -902,10 +967,22 @@ async function openGroup() {
   }
   const rename = el('input', { id: 'group-rename', value: group.title, maxlength: 256 });
   const add = el('input', { id: 'group-add', autocomplete: 'off' });
+  const server = group.server;
+  const admins = new Set((server?.administrators || []).map((person) => person.accountId));
+  const iAmAdmin = Boolean(server?.admin);
   const memberList = el('ul', { 'aria-label': 'Members' },
     group.members.map((member) => el('li', { class: 'member-row' },
-      el('span', {}, member.accountId === state.me.accountId ? `${state.me.username} (you)` : member.username || member.accountId),
-      member.accountId === state.me.accountId || group.left ? null : el('button', {
+      el('span', {}, (member.accountId === state.me.accountId ? `${state.me.username} (you)` : member.username || member.accountId)
+        + (admins.has(member.accountId) ? ' · admin' : '')),
+      server && iAmAdmin && !admins.has(member.accountId) && !group.left ? el('button', {
+        type: 'button', 'aria-label': `Make ${member.username || member.accountId} an administrator`,
+        onclick: async () => {
+          await api.groupSettings(group.id, { admin: member.accountId }).catch((error) => announce(error.message));
+          byId('dialog').close();
+          await refreshConversation();
+        },
+      }, 'Make admin') : null,
+      member.accountId === state.me.accountId || group.left || (server && !iAmAdmin) ? null : el('button', {
         type: 'button', class: 'danger', 'aria-label': `Remove ${member.username || member.accountId}`,
         onclick: async () => {
           await api.changeGroup(group.id, { remove: [member.accountId] }).catch((error) => announce(error.message));
@@ -913,14 +990,25 @@ async function openGroup() {
           await refreshConversation();
         },
       }, 'Remove'))));
+  const settings = server && iAmAdmin && !group.left ? groupSettings(group) : null;
   const choice = await dialog(group.title, [
     memberList,
+    ...(server ? groupLinkAndRequests(group) : []),
     el('label', { for: 'group-rename' }, 'Name'), rename,
     el('label', { for: 'group-add' }, 'Add members (usernames, separated by commas)'), add,
+    ...(settings ? settings.nodes : []),
   ], group.left ? [['Close', null]] : [['Close', null], ['Leave group', 'leave', 'danger'], ['Save', 'save']], async (value) => {
     if (value !== 'save') return value;
     const adding = add.value.split(',').map((m) => m.trim()).filter(Boolean);
-    await api.changeGroup(group.id, { title: rename.value.trim() || null, add: adding });
+    const title = rename.value.trim();
+    if ((title && title !== group.title) || adding.length) {
+      await api.changeGroup(group.id, { title: title || null, add: adding });
+    }
+    if (settings) {
+      const now = settings.read();
+      const changed = Object.fromEntries(Object.entries(now).filter(([key, value]) => settings.initial[key] !== value));
+      if (Object.keys(changed).length) await api.groupSettings(group.id, changed);
+    }
     return 'save';
   });
   if (choice === 'leave') await api.leaveGroup(group.id).catch((error) => announce(error.message));
