@@ -120,6 +120,30 @@ import Testing
         }
     }
 
+    @Test func membersReadEndorsementsTheyCanCheckIssuedOncePerRevision() async throws {
+        try await ServerHarness().run { client in
+            let alice = try await GroupTestAccount.register("alice", on: client)
+            let bob = try await GroupTestAccount.register("bob", on: client)
+            let secret = try await Self.create(client, admin: alice, members: [bob])
+            var responses: [Data] = []
+            for reader in [alice, bob] {
+                let (status, _, body) = try await client.group(.get, headers: try reader.headers(secret))
+                #expect(status == .ok)
+                responses.append(try Signal_GroupResponse(serializedBytes: Array(body)).groupSendCredentialResponse)
+            }
+            // One issuance serves both reads of the revision; each member checks it against the group it read.
+            #expect(responses[0] == responses[1] && !responses[0].isEmpty)
+            let members = try [alice, bob].map { try UuidCiphertext(contents: try $0.userId(secret)) }
+            let received = try GroupSendEndorsementsResponse(contents: responses[1]).receive(
+                groupMembers: members, localUser: members[1], serverParams: bob.serverParams)
+            #expect(received.endorsements.count == 2)
+            // A change makes a new revision and new endorsements.
+            let title = try ClientZkGroupCipher(groupSecretParams: secret).encryptBlob(plaintext: Data("new".utf8))
+            let (_, changeBody) = try await Self.patch(client, alice, secret, version: 1) { $0.modifyTitle.title = title }
+            #expect(try Signal_GroupChangeResponse(serializedBytes: Array(changeBody)).groupSendCredentialResponse != responses[0])
+        }
+    }
+
     @Test func twoAdministratorsChangingAtOnceEndOnOneAgreedRevision() async throws {
         try await ServerHarness().run { client in
             let alice = try await GroupTestAccount.register("alice", on: client)

@@ -10,6 +10,7 @@ public struct GroupService: Sendable {
     let issuer: GroupCredentialIssuer
     let applicator: GroupChangeApplicator
     let limits: GroupLimits
+    let endorsements = EndorsementCache()
 
     /// A service over `store`, signing and endorsing with `issuer`'s keys.
     public init(store: any GroupStore, issuer: GroupCredentialIssuer, limits: GroupLimits) {
@@ -143,14 +144,18 @@ public struct GroupService: Sendable {
         }
     }
 
-    /// Group send endorsements for the full members, when the caller is one: good until the end of tomorrow (UTC).
+    /// Group send endorsements for the full members, when the caller is one: good until the end of tomorrow (UTC);
+    /// issued once per revision and expiration (``EndorsementCache``).
     private func endorsements(for group: Signal_Group, caller: GroupCaller, now: Date) -> Data {
         guard GroupState(group).role(of: caller.userId) != nil else { return Data() }
-        let members = group.members.compactMap { try? UuidCiphertext(contents: $0.userID) }
-        let day = 86_400.0
-        let expiration = Date(timeIntervalSince1970: ((now.timeIntervalSince1970 / day).rounded(.down) + 2) * day)
-        let keyPair = GroupSendDerivedKeyPair.forExpiration(expiration, params: issuer.secretParams)
-        return GroupSendEndorsementsResponse.issue(groupMembers: members, keyPair: keyPair).serialize()
+        let day: UInt64 = 86_400
+        let expiration = (UInt64(max(0, now.timeIntervalSince1970)) / day + 2) * day
+        return endorsements.response(for: .init(groupId: caller.groupId, version: group.version, expiration: expiration)) {
+            let members = group.members.compactMap { try? UuidCiphertext(contents: $0.userID) }
+            let keyPair = GroupSendDerivedKeyPair.forExpiration(
+                Date(timeIntervalSince1970: TimeInterval(expiration)), params: issuer.secretParams)
+            return GroupSendEndorsementsResponse.issue(groupMembers: members, keyPair: keyPair).serialize()
+        }
     }
 
     static func parse<M: SwiftProtobuf.Message>(_ bytes: [UInt8], _ what: String) throws(GroupRuleError) -> M {

@@ -97,7 +97,8 @@ extension WebAPI {
         router.post("/api/groups/join") { request, _ in
             await Self.answer {
                 let join = try await Self.body(Join.self, of: request)
-                let (id, joined, _) = try await client.joinGroup(link: join.link.trimmingCharacters(in: .whitespacesAndNewlines), attempt: .dueJobs)
+                let (id, joined, _) = try await client.joinGroup(
+                    link: join.link.trimmingCharacters(in: .whitespacesAndNewlines), attempt: .dueJobs)
                 return try Self.json(
                     Joined(id: GroupID(id).hex, conversationId: try client.group(id: id)?.conversationId, joined: joined), status: .created)
             }
@@ -136,7 +137,8 @@ extension WebAPI {
                 let settings = try await Self.body(GroupSettings.self, of: request)
                 let group = try group(context)
                 guard group.serverStored else {
-                    throw WebRequestError(status: .badRequest, message: "“\(group.title)” is client-managed: it has no administrators or link")
+                    throw WebRequestError(
+                        status: .badRequest, message: "“\(group.title)” is client-managed: it has no administrators or link")
                 }
                 func access(_ text: String?) throws -> ServerGroupDetails.Access? {
                     guard let text else { return nil }
@@ -165,8 +167,12 @@ extension WebAPI {
                 if let admin = settings.revokeAdmin {
                     _ = try await client.setGroupAdministrator(group.id, person: admin, revoke: true, attempt: .dueJobs)
                 }
-                if let person = settings.approve { _ = try await client.answerGroupRequest(group.id, person: person, approve: true, attempt: .dueJobs) }
-                if let person = settings.deny { _ = try await client.answerGroupRequest(group.id, person: person, approve: false, attempt: .dueJobs) }
+                if let person = settings.approve {
+                    _ = try await client.answerGroupRequest(group.id, person: person, approve: true, attempt: .dueJobs)
+                }
+                if let person = settings.deny {
+                    _ = try await client.answerGroupRequest(group.id, person: person, approve: false, attempt: .dueJobs)
+                }
                 return Response(status: .noContent)
             }
         }
