@@ -10,7 +10,7 @@ enum ServerGroupRecorder {
     /// The group's state, decrypted.
     struct Decrypted {
         var title: String
-        var description: String
+        let description: String
         var members: [(accountId: String, role: Signal_Member.Role)]
         var invited: [String]
         var requesting: [String]
@@ -57,41 +57,23 @@ enum ServerGroupRecorder {
         let isMember = members.contains(localAccountId)
         let title = String(state.title.prefix(GroupContext.maximumTitleBytes))
         let conversationId: Int64
-        var description: String
+        let description: String
         if let existing = try ConversationsTable.group(id: id, db) {
             conversationId = existing.conversationId
             if group.version < existing.revision { return conversationId }
-            let removed = Set(existing.members).subtracting(members)
-            let added = Set(members).subtracting(existing.members)
-            try ConversationsTable.updateGroup(
-                conversationId: conversationId, title: title, revision: group.version, left: !isMember, db)
-            if !removed.isEmpty {
-                try ConversationsTable.endDistribution(conversationId: conversationId, db)
-                try SenderKeySharesTable.forgetAll(conversationId: conversationId, db)
-                try SenderKeyChainsTable.forget(conversationId: conversationId, members: removed, db)
-            }
-            func names(_ accounts: Set<String>) throws -> String {
-                let known = try RecipientsTable.usernames(of: accounts, db)
-                return accounts.sorted().map { known[$0] ?? String($0.prefix(8)) }.joined(separator: ", ")
-            }
-            description = [
-                existing.title != title ? "renamed to “\(title)”" : nil,
-                added.isEmpty ? nil : "added \(try names(added))", removed.isEmpty ? nil : "removed \(try names(removed))",
-            ]
-            .compactMap { $0 }.joined(separator: ", ")
-            if removed == [author], added.isEmpty { description = "left the group" }
-            if added == [author], removed.isEmpty { description = "joined the group" }
+            description = try GroupRoster.record(
+                existing, title: title, members: members, revision: group.version, author: author, localAccountId: localAccountId, db)
         } else {
             guard isMember || state.invited.contains(localAccountId) else { return nil }
             conversationId = try ConversationsTable.insertGroup(id: id, title: title, revision: group.version, now: now, db)
             try ConversationsTable.updateGroup(conversationId: conversationId, title: title, revision: group.version, left: !isMember, db)
+            try GroupMembersTable.replace(conversationId: conversationId, with: members, db)
             description = "created “\(title)” with \(members.count) member\(members.count == 1 ? "" : "s")"
         }
         try ServerGroupsTable.store(
             conversationId: conversationId, masterKey: masterKey, state: try group.serializedData(),
             announcementsOnly: group.announcementsOnly,
             administrators: state.members.filter { $0.role == .administrator }.map(\.accountId), db)
-        try GroupMembersTable.replace(conversationId: conversationId, with: members, db)
         // Those asking to join or banned are named like correspondents (for the lists that show them).
         for accountId in state.requesting + state.banned { try RecipientsTable.ensure(accountId, db) }
         if !description.isEmpty {

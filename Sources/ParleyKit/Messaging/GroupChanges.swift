@@ -36,28 +36,9 @@ enum GroupChanges {
                 return .rejected("a change to revision \(context.revision) of a group at \(existing.revision)")
             }
             conversationId = existing.conversationId
-            let removed = Set(existing.members).subtracting(state.members)
-            let added = Set(state.members).subtracting(existing.members)
-            try ConversationsTable.updateGroup(
-                conversationId: conversationId, title: state.title, revision: context.revision,
-                left: !state.members.contains(origin.localAccountId), db)
-            if !removed.isEmpty {
-                // The removed cannot read on: this device's next group message starts a new sender key.
-                try ConversationsTable.endDistribution(conversationId: conversationId, db)
-                try SenderKeySharesTable.forgetAll(conversationId: conversationId, db)
-                try SenderKeyChainsTable.forget(conversationId: conversationId, members: removed, db)
-            }
-            // Names as this device knows them when the change arrives (an unknown account by its id's start).
-            func names(_ accounts: Set<String>) throws -> String {
-                let known = try RecipientsTable.usernames(of: accounts, db)
-                return accounts.sorted().map { known[$0] ?? String($0.prefix(8)) }.joined(separator: ", ")
-            }
-            description = [
-                existing.title != state.title ? "renamed to “\(state.title)”" : nil,
-                added.isEmpty ? nil : "added \(try names(added))", removed.isEmpty ? nil : "removed \(try names(removed))",
-            ]
-            .compactMap { $0 }.joined(separator: ", ")
-            if removed == [origin.author], added.isEmpty { description = "left the group" }
+            description = try GroupRoster.record(
+                existing, title: state.title, members: state.members, revision: context.revision, author: origin.author,
+                localAccountId: origin.localAccountId, db)
         } else {
             guard state.members.contains(origin.author), state.members.contains(origin.localAccountId) else {
                 return .rejected("a group this account is not in, or whose sender is not a member")
@@ -67,9 +48,9 @@ enum GroupChanges {
             }
             conversationId = try ConversationsTable.insertGroup(
                 id: context.id, title: state.title, revision: context.revision, now: origin.now, db)
+            try GroupMembersTable.replace(conversationId: conversationId, with: state.members, db)
             description = "created “\(state.title)” with \(state.members.count) members"
         }
-        try GroupMembersTable.replace(conversationId: conversationId, with: state.members, db)
         var notice = NewMessage(
             conversationId: conversationId, outgoing: origin.outgoing, authorAccountId: origin.author, authorDeviceId: origin.authorDevice,
             timestamp: origin.timestamp, serverTimestamp: origin.serverTimestamp, body: description, status: origin.status,

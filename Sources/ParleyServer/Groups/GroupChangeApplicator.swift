@@ -60,13 +60,7 @@ public struct GroupChangeApplicator: Sendable {
             try checkRole(member.role)
             let (userId, profileKey) = try presentations.verify(member.presentation, publicParams: caller.publicParams, now: now)
             guard state.place(of: userId) == nil else { throw .invalid("a member appears twice") }
-            var stored = Signal_Member()
-            stored.userID = userId
-            stored.profileKey = profileKey
-            stored.role = member.role
-            stored.joinedAtVersion = 0
-            state.group.members.append(stored)
-            state.index(userId, .member(state.group.members.count - 1))
+            state.appendMember(userId, profileKey: profileKey, role: member.role, joinedAt: 0)
         }
         guard state.role(of: caller.userId) == .administrator else {
             throw .forbidden("the creator must be one of the group's administrators")
@@ -138,14 +132,8 @@ public struct GroupChangeApplicator: Sendable {
             case .invited, .requesting: state.remove(userId)
             case nil: break
             }
-            var member = Signal_Member()
-            member.userID = userId
-            member.profileKey = profileKey
-            member.role = action.added.role
-            member.joinedAtVersion = version
-            state.group.members.append(member)
-            state.index(userId, .member(state.group.members.count - 1))
-            signed.addMembers[position].added = member
+            signed.addMembers[position].added = state.appendMember(
+                userId, profileKey: profileKey, role: action.added.role, joinedAt: version)
         }
 
         for action in actions.deleteMembers {
@@ -196,12 +184,9 @@ public struct GroupChangeApplicator: Sendable {
             guard userId == caller.userId, case .invited(let index) = state.place(of: userId) else {
                 throw .forbidden("only the invited person accepts an invitation")
             }
-            var member = state.group.membersPendingProfileKey[index].member
-            member.profileKey = profileKey
-            member.joinedAtVersion = version
+            let role = state.group.membersPendingProfileKey[index].member.role
             state.remove(userId)
-            state.group.members.append(member)
-            state.index(userId, .member(state.group.members.count - 1))
+            state.appendMember(userId, profileKey: profileKey, role: role, joinedAt: version)
             signed.promoteMembersPendingProfileKey[position] = .with {
                 $0.userID = userId
                 $0.profileKey = profileKey
@@ -292,13 +277,7 @@ public struct GroupChangeApplicator: Sendable {
             guard case .requesting(let index) = state.place(of: action.userID) else { throw .invalid("approving a request nobody made") }
             let request = state.group.membersPendingAdminApproval[index]
             state.remove(action.userID)
-            var member = Signal_Member()
-            member.userID = request.userID
-            member.profileKey = request.profileKey
-            member.role = action.role
-            member.joinedAtVersion = version
-            state.group.members.append(member)
-            state.index(action.userID, .member(state.group.members.count - 1))
+            state.appendMember(request.userID, profileKey: request.profileKey, role: action.role, joinedAt: version)
         }
 
         for (position, action) in actions.addMembersBanned.enumerated() {

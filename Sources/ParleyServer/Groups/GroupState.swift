@@ -43,6 +43,19 @@ struct GroupState {
         reindex()
     }
 
+    /// Adds a full member and returns it as stored.
+    @discardableResult
+    mutating func appendMember(_ userId: Data, profileKey: Data, role: Signal_Member.Role, joinedAt version: UInt32) -> Signal_Member {
+        var member = Signal_Member()
+        member.userID = userId
+        member.profileKey = profileKey
+        member.role = role
+        member.joinedAtVersion = version
+        group.members.append(member)
+        places[userId] = .member(group.members.count - 1)
+        return member
+    }
+
     /// Adds an invitation for `member` by `inviter`, checked.
     @discardableResult
     mutating func appendInvitation(_ member: Signal_Member, by inviter: Data, now: Date, applicator: GroupChangeApplicator)
