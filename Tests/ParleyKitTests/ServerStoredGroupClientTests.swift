@@ -34,12 +34,15 @@ import Testing
             #expect(Set(details.members) == [p.aliceId, p.bobId] && details.invited == [p.carolId])
             #expect(details.administrators == [p.aliceId] && details.title == "Trail crew")
 
-            // Each device hears of it 1:1 and reads it from the server; Carol's accepts the invitation.
+            // Each device hears of it 1:1 and reads it from the server. Carol has never written to Alice: her device
+            // does not accept by itself (accepting puts her profile key in the group); she accepts.
             for client in [p.bobPhone, p.bobLaptop, p.carol] { _ = try await client.receiveOnce() }
             for client in [p.bobPhone, p.bobLaptop, p.carol] {
                 let group = try #require(try client.group(id: groupId))
                 #expect(group.title == "Trail crew" && group.serverStored && !group.left)
             }
+            #expect(try p.carol.serverGroupDetails(groupId).invited == [p.carolId])
+            _ = try await p.carol.acceptGroupInvitation(groupId)
             details = try p.carol.serverGroupDetails(groupId)
             #expect(Set(details.members) == [p.aliceId, p.bobId, p.carolId] && details.invited.isEmpty)
 

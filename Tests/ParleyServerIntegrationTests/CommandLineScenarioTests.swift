@@ -77,9 +77,10 @@ import Testing
         #expect(info["members"] as? [String] == ["ada1", "bob1"] && info["invited"] as? [String] == ["cyd1"], "\(info)")
         #expect(info["administrators"] as? [String] == ["ada1"])
 
-        // Receiving, Bo's and Cy's clients read the group from the server (Cy's accepts the invitation).
+        // Receiving, Bo's and Cy's clients read the group from the server; Cy, who never wrote to Ada, accepts herself.
         for parley in [bo, cy] { #expect(try await parley.run("receive").status == 0) }
         #expect(try await cy.run("group", "list").stdout.contains("Book club"))
+        #expect(try await cy.run("group", "accept", group).status == 0)
         #expect(try await ada.run("send", "--group", group, "welcome").status == 0)
         #expect(try await cy.run("receive", "--json").stdout.contains("\"stored\":1"))
         #expect(try await cy.run("history", "--group", group).stdout.contains("welcome"))

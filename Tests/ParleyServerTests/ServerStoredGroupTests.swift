@@ -144,6 +144,32 @@ import Testing
         }
     }
 
+    @Test func aRequestCannotRepeatItsOwnEntryOrSmuggleFields() async throws {
+        try await ServerHarness().run { client in
+            let alice = try await GroupTestAccount.register("alice", on: client)
+            let secret = try await Self.create(client, admin: alice)
+            // One's own profile key updated twice in one change: refused before any presentation is checked.
+            let presentation = try alice.member(secret, role: .default).presentation
+            let (status, body) = try await Self.patch(client, alice, secret, version: 1) {
+                $0.modifyMemberProfileKeys = Array(repeating: .with { $0.presentation = presentation }, count: 2)
+            }
+            #expect(status == .badRequest, "\(String(decoding: body, as: UTF8.self))")
+            // A field the server does not know (number 99, 2,000 bytes) is neither stored nor signed.
+            var change = Signal_GroupChange.Actions()
+            change.version = 1
+            change.modifyTitle.title = try ClientZkGroupCipher(groupSecretParams: secret).encryptBlob(plaintext: Data("t".utf8))
+            let padding: [UInt8] = [0x9A, 0x06, 0xD0, 0x0F] + Array(repeating: 0x41, count: 2_000)  // field 99, length 2000
+            let (changed, _, changeBody) = try await client.group(
+                .patch, headers: try alice.headers(secret), body: try change.serializedBytes() + padding)
+            #expect(changed == .ok)
+            let signed = try Signal_GroupChange.Actions(
+                serializedBytes: Array(try Signal_GroupChangeResponse(serializedBytes: Array(changeBody)).groupChange.actions))
+            #expect(signed.unknownFields.data.isEmpty)
+            let stored = try #require(try await Self.fetch(client, alice, secret).1)
+            #expect(stored.unknownFields.data.isEmpty && stored.version == 1)
+        }
+    }
+
     @Test func twoAdministratorsChangingAtOnceEndOnOneAgreedRevision() async throws {
         try await ServerHarness().run { client in
             let alice = try await GroupTestAccount.register("alice", on: client)

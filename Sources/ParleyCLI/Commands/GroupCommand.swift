@@ -8,7 +8,7 @@ struct GroupCommand: AsyncParsableCommand {
         abstract: "Groups: messages go out with Sender Keys; server-stored groups have administrators, permissions and invite links.",
         subcommands: [
             Create.self, Add.self, Remove.self, Leave.self, List.self, Info.self, Admin.self, Permissions.self, Link.self, Join.self,
-            Requests.self, Approve.self, Deny.self, Ban.self, Unban.self,
+            Accept.self, Requests.self, Approve.self, Deny.self, Ban.self, Unban.self,
         ])
 
     /// A group id as the commands print it (hex: 64 digits for a server-stored group, 32 for a client-managed one).
@@ -267,6 +267,22 @@ struct GroupCommand: AsyncParsableCommand {
             Output(json: options.json).emit(
                 Joined(groupId: GroupCommand.hex(id), joined: joined),
                 text: joined ? "joined \(GroupCommand.hex(id))" : "asked to join \(GroupCommand.hex(id)); an administrator will decide")
+        }
+    }
+
+    struct Accept: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract:
+                "Accept an invitation to a server-stored group from someone you have not written to (it puts your profile key in the group)."
+        )
+        @OptionGroup var options: GlobalOptions
+        @Argument(help: "The group id.") var group: String
+
+        func run() async throws {
+            let report = try await AccountContext.with(options) { client in
+                try await client.acceptGroupInvitation(try GroupCommand.id(group)).jobs
+            }
+            Output(json: options.json).emitJobs(report, text: "accepted the invitation")
         }
     }
 

@@ -108,18 +108,35 @@ extension ParleyClient {
         return (id, true, try await settle(sentAt: [notice], groupChanges: true, attempt: attempt))
     }
 
+    /// Accepts the invitation to server-stored group `groupId` (one from someone this account has not written to is not
+    /// accepted by itself: accepting puts this account's profile key in the group).
+    @discardableResult
+    public func acceptGroupInvitation(_ groupId: Data, attempt: DeliveryAttempt = .dueJobs) async throws -> SendReport {
+        let masterKey = try database.read { db in try ConversationsTable.group(id: groupId, db)?.masterKey }
+        guard let masterKey else { throw ParleyError.invalidArgument("no server-stored group \(GroupID(groupId))") }
+        guard try await serverGroups.refresh(masterKey: masterKey, author: nil, acceptInvitation: true) else {
+            throw ParleyError.invalidArgument("this account is no longer invited to group \(GroupID(groupId))")
+        }
+        let details = try serverGroups.details(groupId)
+        let notice = try sender.announceServerGroupChange(
+            groupId, revision: details.revision, signedChange: nil, audience: details.members + details.invited)
+        return try await settle(sentAt: [notice], groupChanges: true, attempt: attempt)
+    }
+
     /// Makes a change of server-stored group `groupId` on the server (again from the new state when another change got
-    /// there first), then tells every member before and after it, and `alsoTell`.
+    /// there first), then tells every member before and after it, and those of `alsoTell` who were in the group before
+    /// (a member, invited or asking): the notice carries the master key, which nobody outside may learn.
     func changeServerGroup(
         _ groupId: Data, attempt: DeliveryAttempt, alsoTell: [String] = [], _ build: (inout ServerGroupChange) async throws -> Void
     ) async throws -> SendReport {
-        let before = (try? serverGroups.details(groupId)).map { $0.members + $0.invited } ?? []
+        let before = (try? serverGroups.details(groupId)).map { $0.members + $0.invited + $0.requesting } ?? []
         guard let (signedChange, revision) = try await serverGroups.change(groupId, build) else {
             return SendReport(status: .sent, jobs: JobReport())
         }
         let after = try serverGroups.details(groupId)
         let notice = try sender.announceServerGroupChange(
-            groupId, revision: revision, signedChange: signedChange, audience: before + after.members + after.invited + alsoTell)
+            groupId, revision: revision, signedChange: signedChange,
+            audience: before + after.members + after.invited + alsoTell.filter(before.contains))
         return try await settle(sentAt: [notice], groupChanges: true, attempt: attempt)
     }
 }

@@ -2,8 +2,9 @@ import Foundation
 import ParleyProtocol
 import Synchronization
 
-/// The account's group auth credentials this process holds, by redemption day: fetched a week at a time (the server
-/// issues at most one request a minute's worth), so a burst of group calls costs one credential request.
+/// The account's group auth credentials this process holds, by redemption day: fetched a week at a time (and kept in
+/// the database, ``ServerGroups``), so a burst of group calls — or many short `parley` runs — costs one credential
+/// request (the server answers about one a minute).
 final class GroupCredentialCache: Sendable {
     private let credentials = Mutex<[UInt64: AuthCredentialWithPni]>([:])
 
@@ -14,7 +15,9 @@ final class GroupCredentialCache: Sendable {
         let fetched = try await fetch()
         return try credentials.withLock { held in
             held = held.filter { $0.key >= day }.merging(fetched) { $1 }
-            guard let credential = held[day] else { throw ParleyError.invalidArgument("the server issued no group credential for today") }
+            guard let credential = held[day] else {
+                throw ParleyError.server(.malformedResponse("the server issued no group credential for today"))
+            }
             return credential
         }
     }

@@ -55,7 +55,7 @@ enum ServerGroupRecorder {
         let members =
             state.members.map(\.accountId) + state.invited.filter { invited in !state.members.contains { $0.accountId == invited } }
         let isMember = members.contains(localAccountId)
-        let title = String(state.title.prefix(GroupContext.maximumTitleBytes))
+        let title = Self.truncated(state.title, toBytes: GroupContext.maximumTitleBytes)
         let conversationId: Int64
         let description: String
         if let existing = try ConversationsTable.group(id: id, db) {
@@ -80,6 +80,17 @@ enum ServerGroupRecorder {
             try notice(description, in: conversationId, author: author, localAccountId: localAccountId, now: now, db)
         }
         return conversationId
+    }
+
+    /// `text` cut to at most `limit` UTF-8 bytes, at a character boundary.
+    static func truncated(_ text: String, toBytes limit: Int) -> String {
+        guard text.utf8.count > limit else { return text }
+        var result = ""
+        for character in text {
+            guard result.utf8.count + character.utf8.count <= limit else { break }
+            result.append(character)
+        }
+        return result
     }
 
     /// Records that the server no longer lets this account read group `masterKey`'s (removed, or it never was in it).

@@ -30,13 +30,51 @@ struct ServerGroups: Sendable {
 
     // MARK: Credentials
 
+    /// The revision after `version`.
+    /// - Throws: ``ParleyError/Server/malformedResponse(_:)`` at the last revision (only a server lying could say so).
+    static func next(_ version: UInt32) throws -> UInt32 {
+        let (next, overflow) = version.addingReportingOverflow(1)
+        guard !overflow else { throw ParleyError.server(.malformedResponse("a group at the last revision")) }
+        return next
+    }
+
     /// The `Authorization` header of a call to the group of `secret`: a fresh presentation of today's credential.
     func authorization(_ secret: GroupSecretParams) async throws -> String {
         let day = now() / 1000 / 86_400 * 86_400
-        let credential = try await credentialCache.credential(for: day) { try await accounts.groupAuthCredentials(days: 7, now: date) }
+        let credential = try await credentialCache.credential(for: day) {
+            if let kept = try keptCredentials(), kept[day] != nil { return kept }
+            let fetched = try await accounts.groupAuthCredentials(days: 7, now: date)
+            try await keep(fetched, from: day)
+            return fetched
+        }
         let presentation = try ClientZkAuthOperations(serverPublicParams: try await accounts.zkGroupPublicParams())
             .createAuthCredentialPresentation(groupSecretParams: secret, authCredential: credential)
         return APIRoutes.groupAuthorization(publicParams: try secret.getPublicParams().serialize(), presentation: presentation.serialize())
+    }
+
+    /// The credentials kept in the database, by day.
+    private func keptCredentials() throws -> [UInt64: AuthCredentialWithPni]? {
+        guard let text = try database.read({ try SettingsTable.value(SettingsTable.groupAuthCredentials, $0) }),
+            let encoded = try? JSONDecoder().decode([String: String].self, from: Data(text.utf8))
+        else { return nil }
+        var kept: [UInt64: AuthCredentialWithPni] = [:]
+        for (day, base64) in encoded {
+            guard let day = UInt64(day), let bytes = Data(base64Encoded: base64),
+                let credential = try? AuthCredentialWithPni(contents: bytes)
+            else { continue }
+            kept[day] = credential
+        }
+        return kept
+    }
+
+    /// Keeps `credentials` from `today` on (older days are dropped).
+    private func keep(_ credentials: [UInt64: AuthCredentialWithPni], from today: UInt64) async throws {
+        let encoded = Dictionary(
+            uniqueKeysWithValues: credentials.filter { $0.key >= today }.map {
+                (String($0.key), $0.value.serialize().base64EncodedString())
+            })
+        let text = String(decoding: try JSONEncoder().encode(encoded), as: UTF8.self)
+        try await database.awaitableWrite { db in try SettingsTable.set(SettingsTable.groupAuthCredentials, to: text, db) }
     }
 
     /// A member entry for `accountId` in the group of `secret`: a presentation of a profile key credential for the
@@ -135,11 +173,13 @@ struct ServerGroups: Sendable {
         }
     }
 
-    /// Reads the group of `masterKey` from the server and records it here (the notice attributed to `author`): an
-    /// invitation is accepted first (this account presents its own profile key credential), and a group the server no
-    /// longer shows this account is recorded as left. Returns whether this account is a member now.
+    /// Reads the group of `masterKey` from the server and records it here (the notice attributed to `author`), and a
+    /// group the server no longer shows this account as left. An invitation is accepted first (this account presents
+    /// its own profile key credential, which puts its profile key in the group) when `acceptInvitation` says so or the
+    /// inviter is someone this account has written to; one from a stranger waits (``ParleyClient/acceptGroupInvitation(_:attempt:)``).
+    /// Returns whether this account is a member (or invited) now.
     @discardableResult
-    func refresh(masterKey: Data, author: String?) async throws -> Bool {
+    func refresh(masterKey: Data, author: String?, acceptInvitation: Bool = false) async throws -> Bool {
         let secret = try Self.secret(masterKey)
         let me = try database.read(LocalAccount.credentials).accountId
         guard var group = try await fetch(secret) else {
@@ -150,11 +190,19 @@ struct ServerGroups: Sendable {
             return false
         }
         let myId = try Self.userId(me, secret)
-        if group.membersPendingProfileKey.contains(where: { $0.member.userID == myId }),
+        let cipher = ClientZkGroupCipher(groupSecretParams: secret)
+        let inviter = group.membersPendingProfileKey.first { $0.member.userID == myId }.flatMap { invitation in
+            (try? UuidCiphertext(contents: invitation.addedByUserID)).flatMap { try? cipher.decrypt($0) }.map {
+                $0.serviceIdString.lowercased()
+            }
+        }
+        let trusted =
+            try acceptInvitation || inviter.map { inviter in try database.read { try MessagesTable.hasWritten(to: inviter, $0) } } ?? false
+        if group.membersPendingProfileKey.contains(where: { $0.member.userID == myId }), trusted,
             let entry = try await member(me, role: .default, secret: secret)
         {
             var actions = Signal_GroupChange.Actions()
-            actions.version = group.version + 1
+            actions.version = try Self.next(group.version)
             actions.promoteMembersPendingProfileKey = [.with { $0.presentation = entry.presentation }]
             do {
                 _ = try await api.modifyGroup(actions, authorization: try await authorization(secret))
@@ -168,6 +216,7 @@ struct ServerGroups: Sendable {
         return try await database.awaitableWrite { db in
             try ServerGroupRecorder.record(recorded, masterKey: masterKey, author: author ?? me, localAccountId: me, now: now, db)
             return recorded.members.contains { $0.userID == myId }
+                || recorded.membersPendingProfileKey.contains { $0.member.userID == myId }
         }
     }
 
@@ -195,12 +244,12 @@ struct ServerGroups: Sendable {
             var change = ServerGroupChange(group: current, secret: secret, localAccountId: me, groups: self)
             try await build(&change)
             guard change.changesSomething else { return nil }
-            change.actions.version = current.version + 1
+            change.actions.version = try Self.next(current.version)
             do {
                 let response = try await api.modifyGroup(
                     change.actions, inviteLinkPassword: change.inviteLinkPassword, authorization: try await authorization(secret))
                 try await refresh(masterKey: masterKey, author: me)
-                return (try response.groupChange.serializedData(), current.version + 1)
+                return (try response.groupChange.serializedData(), change.actions.version)
             } catch let error as ParleyError where error.server?.status == 409 && attempt < Self.changeAttempts {
                 continue
             }
@@ -219,7 +268,7 @@ struct ServerGroups: Sendable {
                 throw ParleyError.invalidArgument("this account has no profile key yet: run `parley receive` once, then try again")
             }
             var actions = Signal_GroupChange.Actions()
-            actions.version = info.version + 1
+            actions.version = try Self.next(info.version)
             if info.addFromInviteLink == .administrator {
                 actions.addMembersPendingAdminApproval = [.with { $0.added.presentation = entry.presentation }]
             } else {
@@ -239,7 +288,7 @@ struct ServerGroups: Sendable {
                     ? try database.read { db in
                         try ConversationsTable.group(id: try secret.getPublicParams().getGroupIdentifier().serialize(), db)?.conversationId
                     } : nil
-                return (conversation, try response.groupChange.serializedData(), info.version + 1)
+                return (conversation, try response.groupChange.serializedData(), actions.version)
             } catch let error as ParleyError where error.server?.status == 409 && attempt < Self.changeAttempts {
                 continue
             }

@@ -51,8 +51,10 @@ struct MessageReceiver: Sendable {
             do {
                 try await groups.refresh(masterKey: needed.masterKey, author: needed.author)
             } catch let error as ParleyError {
-                // Unreachable: try the envelope again later. Any other answer: apply the message with what is known.
-                if case .server(.transport) = error { throw error }
+                // The server unreachable, busy (429, 5xx) or odd: the envelope stays unacknowledged and comes again. (A
+                // group the server will not show this account is no error: refresh records it.) Anything else — a master
+                // key that is not one — cannot come out otherwise: the message is applied with what is known.
+                if error.server != nil { throw error }
             }
             return try await receive(envelope, mayFetchGroup: false)
         }

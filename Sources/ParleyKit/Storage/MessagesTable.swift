@@ -118,6 +118,17 @@ enum MessagesTable {
 
     // MARK: Status and timers
 
+    /// Whether this account has written to `accountId` in their 1:1 conversation (someone it knows, not only someone who
+    /// wrote to it).
+    static func hasWritten(to accountId: String, _ db: Database) throws -> Bool {
+        try Bool.fetchOne(
+            db,
+            sql: """
+                SELECT EXISTS (SELECT 1 FROM messages m JOIN threads t ON t.id = m.thread_id
+                               WHERE t.recipient_account_id = ? AND m.outgoing = 1 AND m.kind = 'message')
+                """, arguments: [accountId]) ?? false
+    }
+
     /// A receipt's `status` (delivered or read) for outgoing message `messageId`: moves it forward only once it was sent.
     /// A message still sending (some recipients have it, the send is retried for the others) or failed keeps its status,
     /// so the retry still finds it unsent; ``markSent(_:serverTimestamp:now:_:)`` takes the receipts in afterwards.

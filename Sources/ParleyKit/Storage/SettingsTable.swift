@@ -18,6 +18,9 @@ enum SettingsTable {
     static let zkGroupPublicParams = "zkgroup_public_params"
     /// The version (hex) of the profile key whose commitment this account last published to the server.
     static let profileKeyCommitmentVersion = "profile_key_commitment_version"
+    /// The group auth credentials received for the coming days: JSON of redemption day (seconds) to the base64 of an
+    /// `AuthCredentialWithPni`.
+    static let groupAuthCredentials = "group_auth_credentials"
 
     /// The value under `key`, if any.
     static func value(_ key: String, _ db: Database) throws -> String? {

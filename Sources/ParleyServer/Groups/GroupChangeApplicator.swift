@@ -82,6 +82,7 @@ public struct GroupChangeApplicator: Sendable {
     ) throws(GroupRuleError) -> (group: Signal_Group, actions: Signal_GroupChange.Actions) {
         guard actions.version == group.version &+ 1 else { throw .staleRevision(current: group.version) }
         try checkActionCount(actions)
+        try checkSelfActions(actions)
         let before = GroupState(group)
         let callerRole = before.role(of: caller.userId)
         let isAdministrator = callerRole == .administrator
@@ -113,9 +114,8 @@ public struct GroupChangeApplicator: Sendable {
         }
 
         for (position, action) in actions.addMembers.enumerated() {
-            let (userId, profileKey) = try presentations.verify(action.added.presentation, publicParams: caller.publicParams, now: now)
+            // What costs nothing first; the presentation (~2.5 ms) only for an action that may be allowed.
             if action.joinFromInviteLink {
-                guard userId == caller.userId else { throw .forbidden("joining by link adds only oneself") }
                 guard !isMember else { throw .invalid("already a member") }
                 guard linkPasswordMatches, group.accessControl.addFromInviteLink == .any else {
                     throw .forbidden("the invite link is wrong, off or needs an administrator's approval")
@@ -126,6 +126,8 @@ public struct GroupChangeApplicator: Sendable {
                 try checkRole(action.added.role)
                 if action.added.role == .administrator { try requireAdministrator("add an administrator") }
             }
+            let (userId, profileKey) = try presentations.verify(action.added.presentation, publicParams: caller.publicParams, now: now)
+            if action.joinFromInviteLink, userId != caller.userId { throw .forbidden("joining by link adds only oneself") }
             switch state.place(of: userId) {
             case .member: throw .invalid("adding someone who is already a member")
             case .banned: throw .forbidden("adding someone who is banned")
@@ -243,11 +245,11 @@ public struct GroupChangeApplicator: Sendable {
         }
 
         for (position, action) in actions.addMembersPendingAdminApproval.enumerated() {
-            let (userId, profileKey) = try presentations.verify(action.added.presentation, publicParams: caller.publicParams, now: now)
-            guard userId == caller.userId else { throw .forbidden("asking to join is for oneself") }
             guard linkPasswordMatches, group.accessControl.addFromInviteLink == .administrator else {
                 throw .forbidden("the invite link is wrong, off or lets people join without approval")
             }
+            let (userId, profileKey) = try presentations.verify(action.added.presentation, publicParams: caller.publicParams, now: now)
+            guard userId == caller.userId else { throw .forbidden("asking to join is for oneself") }
             switch state.place(of: userId) {
             case nil: break
             case .banned: throw .forbidden("a banned person cannot ask to join")
@@ -315,6 +317,20 @@ public struct GroupChangeApplicator: Sendable {
     }
 
     // MARK: Checks
+
+    /// How many profile key credential presentations `actions` hold (each is checked at ~2.5 ms).
+    public static func presentationCount(_ actions: Signal_GroupChange.Actions) -> Int {
+        actions.addMembers.count + actions.modifyMemberProfileKeys.count + actions.promoteMembersPendingProfileKey.count
+            + actions.addMembersPendingAdminApproval.count
+    }
+
+    /// The actions only the caller's own entry may be the subject of (their profile key, accepting their invitation,
+    /// asking to join) come at most once each: a second could only be the same person again.
+    private func checkSelfActions(_ actions: Signal_GroupChange.Actions) throws(GroupRuleError) {
+        guard actions.modifyMemberProfileKeys.count <= 1, actions.promoteMembersPendingProfileKey.count <= 1,
+            actions.addMembersPendingAdminApproval.count <= 1, actions.addMembers.filter(\.joinFromInviteLink).count <= 1
+        else { throw .invalid("a change updates one's own profile key, accepts an invitation or asks to join at most once") }
+    }
 
     private func checkActionCount(_ actions: Signal_GroupChange.Actions) throws(GroupRuleError) {
         let count =

@@ -27,7 +27,7 @@ struct GroupController: Sendable {
     @Sendable func create(_ request: Request, context: ParleyRequestContext) async throws -> Response {
         let caller = try authenticate(request, context)
         let body = try await JSONCoding.body(of: request, limit: limits.groups.bodyBytes)
-        return try await Self.answer { try await groups.create(body, caller: caller, now: Date()) }
+        return try await Self.answer { try await groups.create(body, caller: caller, now: Date(), charge: charge(context)) }
     }
 
     /// `GET /v2/groups`.
@@ -45,7 +45,9 @@ struct GroupController: Sendable {
             password = Data(decoded)
         }
         let body = try await JSONCoding.body(of: request, limit: limits.groups.bodyBytes)
-        return try await Self.answer { try await groups.modify(body, caller: caller, inviteLinkPassword: password, now: Date()) }
+        return try await Self.answer {
+            try await groups.modify(body, caller: caller, inviteLinkPassword: password, now: Date(), charge: charge(context))
+        }
     }
 
     /// `GET /v2/groups/logs/{fromVersion}`: 200 for the last page, 206 with `Content-Range` while more remain.
@@ -115,6 +117,16 @@ struct GroupController: Sendable {
             throw ServerError.groupCredentialRequired
         }
         return caller
+    }
+
+    /// Takes one token per presentation a request holds from its address's bucket (each is a ~2.5 ms check).
+    private func charge(_ context: ParleyRequestContext) -> (Int) throws -> Void {
+        { [rateLimiter, limits] count in
+            guard count > 0 else { return }
+            try rateLimiter.take(
+                "group-presentations", address: context.clientAddress, policy: limits.rateLimits.groupPresentationsPerAddress, tokens: count
+            )
+        }
     }
 
     private static func answer(_ body: () async throws -> some SwiftProtobuf.Message) async throws -> Response {
