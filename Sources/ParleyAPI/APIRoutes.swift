@@ -107,8 +107,8 @@ public enum APIRoutes {
     /// The `Authorization` header of a group request: HTTP Basic with the group's public params and an auth credential
     /// presentation for them, each hex, as username and password.
     public static func groupAuthorization(publicParams: Data, presentation: Data) -> String {
-        let hex = { (bytes: Data) in bytes.map { String(format: "%02x", $0) }.joined() }
-        return "Basic " + Data("\(hex(publicParams)):\(hex(presentation))".utf8).base64EncodedString()
+        let credentials = ContentHashFormat.hex(Array(publicParams)) + ":" + ContentHashFormat.hex(Array(presentation))
+        return "Basic " + Data(credentials.utf8).base64EncodedString()
     }
     /// `PUT` (``PushTarget``): where to wake the authenticated device when messages wait and it is not connected;
     /// `GET`: what is registered (``PushTargetStatus``); `DELETE`: stop waking it.

@@ -126,14 +126,6 @@ struct GroupCommand: AsyncParsableCommand {
         }
     }
 
-    /// The usernames of `accountIds`: this account's own, those this device knows, and the others asked of the server.
-    static func names(of accountIds: [String], _ client: ParleyClient) async throws -> [String: String] {
-        await client.nameNewCorrespondents()
-        var names = try client.usernames(of: accountIds)
-        if let me = try client.account(), let id = me.credentials?.accountId { names[id] = me.username }
-        return names
-    }
-
     /// A server-stored group's details as `group info` shows them.
     struct Shown: Encodable {
         let groupId: String
@@ -164,7 +156,7 @@ struct GroupCommand: AsyncParsableCommand {
                 let details = try await client.refreshServerGroup(try GroupCommand.id(group))
                 return (
                     details,
-                    try await GroupCommand.names(of: details.members + details.invited + details.requesting + details.banned, client)
+                    try await client.names(of: details.members + details.invited + details.requesting + details.banned)
                 )
             }
             let name = { (id: String) in names[id] ?? id }
@@ -294,7 +286,7 @@ struct GroupCommand: AsyncParsableCommand {
         func run() async throws {
             let (requesting, names) = try await AccountContext.with(options) { client in
                 let details = try await client.refreshServerGroup(try GroupCommand.id(group))
-                return (details.requesting, try await GroupCommand.names(of: details.requesting, client))
+                return (details.requesting, try await client.names(of: details.requesting))
             }
             struct Request: Encodable {
                 let accountId: String

@@ -44,10 +44,10 @@ public final class ParleyClient: Sendable {
     /// The subscribers of ``events()`` and what is published to them.
     let eventHub = ClientEvents()
     /// Account ids this process already asked the server to name (a 404 is not asked again).
-    private let askedForNames = Mutex<Set<String>>([])
+    let askedForNames = Mutex<Set<String>>([])
     /// The last pass of ``nameNewCorrespondents()``: each pass waits for the one before, so a caller returns only once
     /// every lookup begun before it has ended.
-    private let namingPass = Mutex<Task<Void, Never>?>(nil)
+    let namingPass = Mutex<Task<Void, Never>?>(nil)
     /// The socket `listen` holds open, for sending ephemeral events on it.
     let liveSocket = Mutex<MessageSocket.Writer?>(nil)
 
@@ -174,38 +174,6 @@ public final class ParleyClient: Sendable {
         guard let credentials = try? credentials() else { return }
         // An hour early: `listen` checks hourly, so a send never finds the answer stale before it does.
         _ = try? await delivery.ownDevicesExist(as: credentials, ahead: 60 * 60 * 1000)
-    }
-
-    /// Remembers that `username` is `accountId` (after a lookup by username), so conversations show the name.
-    public func remember(username: String, for accountId: String) throws {
-        try database.write { db in try RecipientsTable.setUsername(username, for: accountId, db) }
-    }
-
-    /// Asks the server for the usernames of correspondents known only by account id (conversations they started).
-    /// Best effort: a failure leaves them unnamed until the next time. Returns once every lookup begun before the call,
-    /// by any caller, has ended.
-    public func nameNewCorrespondents() async {
-        let pass = namingPass.withLock { last -> Task<Void, Never> in
-            let previous = last
-            let next = Task { [weak self] in
-                await previous?.value
-                await self?.namingPassBody()
-            }
-            last = next
-            return next
-        }
-        await pass.value
-    }
-
-    /// One pass of ``nameNewCorrespondents()``: each unnamed correspondent is asked for once per client.
-    private func namingPassBody() async {
-        guard let credentials = try? credentials(),
-            let unnamed = try? database.read({ db in try RecipientsTable.unnamed(limit: 50, db) })
-        else { return }
-        for accountId in unnamed where askedForNames.withLock({ $0.insert(accountId).inserted }) {
-            guard let found = try? await api.account(accountId, as: credentials), found.accountId == accountId else { continue }
-            try? remember(username: found.username, for: accountId)
-        }
     }
 
     /// Receives over the WebSocket until cancelled, reconnecting with backoff; `onOutcome` hears about each envelope

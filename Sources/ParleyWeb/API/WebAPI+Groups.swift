@@ -112,9 +112,7 @@ extension WebAPI {
                     group = try client.group(id: group.id) ?? group
                 }
                 let everyone = group.members + (details.map { $0.requesting + $0.banned } ?? [])
-                await client.nameNewCorrespondents()
-                var names = try client.usernames(of: everyone)
-                if let me = try client.account(), let id = me.credentials?.accountId { names[id] = me.username }
+                let names = try await client.names(of: everyone)
                 let person = { (id: String) in Person(accountId: id, username: names[id]) }
                 let me = try client.credentials().accountId
                 let server = details.map { details in
