@@ -4,7 +4,8 @@ import Testing
 @testable import ParleyProtocol
 
 /// Live cross-checks against reference implementations from PyPI, the direction committed vectors cannot cover:
-/// libxeddsa verifies Parley's signatures; kyber-py decapsulates Parley's encapsulations.
+/// libxeddsa verifies Parley's signatures; kyber-py decapsulates Parley's encapsulations; a username-link peer on
+/// pyca/cryptography reads Parley's links and writes links Parley reads.
 @Suite(.serialized) struct ReferenceCrossCheckTests {
     static let scripts = TestEnvironment.packageRoot.appendingPathComponent("Scripts/vectors")
 
@@ -41,6 +42,23 @@ import Testing
             let (secret, ciphertext) = try publicKey.encapsulate()
             let theirs = try await python("kem_peer.py", ["decaps", type.name, keys.secret_key_hex, hex(Array(ciphertext.dropFirst()))])
             #expect(theirs == hex(secret))
+        }
+    }
+
+    @Test func usernameLinksReadBothWaysWithAnIndependentImplementation() async throws {
+        let hex = { (bytes: Data) in bytes.map { String(format: "%02x", $0) }.joined() }
+        for value in ["alice.42", "SiGNAl.01", String(repeating: "z", count: 32) + ".\(UInt64.max)"] {
+            let username = try Username(value)
+            let (entropy, encrypted) = try username.createLink()
+            #expect(try await python("username_link_peer.py", ["decrypt", hex(entropy), hex(encrypted)]) == value)
+            let theirs = try await python("username_link_peer.py", ["encrypt", value, hex(entropy)])
+            #expect(try Username(fromLink: Self.bytes(hex: theirs), withRandomness: entropy) == username)
+            // Their link under other entropy is refused by Parley; Parley's under other entropy by them.
+            #expect(throws: SignalError.self) {
+                try Username(fromLink: Self.bytes(hex: theirs), withRandomness: Data(repeating: 1, count: 32))
+            }
+            #expect(
+                try await python("username_link_peer.py", ["decrypt", hex(Data(repeating: 1, count: 32)), hex(encrypted)]) == "invalid")
         }
     }
 

@@ -5,7 +5,7 @@ import Foundation
 /// The cases, their names and associated values follow the protocol-layer cases of `LibSignalClient.SignalError`
 /// (libsignal v0.101), so code written against libsignal's Swift API catches the same errors. Cases Parley adds
 /// (sealed-sender certificate failures, setup policy, fingerprint identity mismatch) are marked; libsignal's cases for
-/// network, usernames, backups and media are left out (docs/PROTOCOL.md, "API parity"). Each case carries a
+/// network, backups and media are left out (docs/PROTOCOL.md, "API parity"). Each case carries a
 /// human-readable message that says what was wrong.
 public enum SignalError: Error, Sendable, Equatable, CustomStringConvertible {
     /// An operation was used in a state that does not allow it.
@@ -72,6 +72,34 @@ public enum SignalError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Parley: a sealed-sender envelope is malformed, fails its MAC, or names a sender key other than its
     /// certificate's (libsignal reports these as ``invalidMessage(_:)``).
     case invalidSealedSenderMessage(String)
+    /// A username's nickname is empty.
+    case nicknameCannotBeEmpty(String)
+    /// A username's nickname starts with a digit.
+    case nicknameCannotStartWithDigit(String)
+    /// A username has no `.` between nickname and discriminator.
+    case missingSeparator(String)
+    /// A username's discriminator holds something other than the digits 0–9.
+    case badDiscriminatorCharacter(String)
+    /// A username's nickname holds something other than ASCII letters, digits and `_`.
+    case badNicknameCharacter(String)
+    /// A username's nickname is shorter than allowed.
+    case nicknameTooShort(String)
+    /// A username's nickname is longer than allowed (or too long for a username link).
+    case nicknameTooLong(String)
+    /// A username link's entropy is not 32 bytes.
+    case usernameLinkInvalidEntropyDataLength(String)
+    /// A username link's data is too short, fails its MAC or does not decrypt to a username.
+    case usernameLinkInvalid(String)
+    /// A username's discriminator is empty.
+    case usernameDiscriminatorCannotBeEmpty(String)
+    /// A username's discriminator is zero.
+    case usernameDiscriminatorCannotBeZero(String)
+    /// A username's discriminator is a single digit.
+    case usernameDiscriminatorCannotBeSingleDigit(String)
+    /// A username's discriminator of three or more digits starts with 0.
+    case usernameDiscriminatorCannotHaveLeadingZeros(String)
+    /// A username's discriminator is 2⁶⁴ or more.
+    case usernameDiscriminatorTooLarge(String)
     /// An error without a more specific case, with its numeric code.
     case unknown(UInt32, String)
 
@@ -110,6 +138,13 @@ public enum SignalError: Error, Sendable, Equatable, CustomStringConvertible {
         case .untrustedCertificate(let m): return "certificate not signed by the trust root: \(m)"
         case .expiredCertificate(let m): return "certificate expired: \(m)"
         case .invalidSealedSenderMessage(let m): return "invalid sealed sender message: \(m)"
+        case .nicknameCannotBeEmpty(let m), .nicknameCannotStartWithDigit(let m), .missingSeparator(let m),
+            .badDiscriminatorCharacter(let m), .badNicknameCharacter(let m), .nicknameTooShort(let m), .nicknameTooLong(let m),
+            .usernameDiscriminatorCannotBeEmpty(let m), .usernameDiscriminatorCannotBeZero(let m),
+            .usernameDiscriminatorCannotBeSingleDigit(let m), .usernameDiscriminatorCannotHaveLeadingZeros(let m),
+            .usernameDiscriminatorTooLarge(let m):
+            return "invalid username: \(m)"
+        case .usernameLinkInvalidEntropyDataLength(let m), .usernameLinkInvalid(let m): return "invalid username link: \(m)"
         case .unknown(let code, let m): return "error \(code): \(m)"
         }
     }
