@@ -117,6 +117,19 @@ def main():
     for request_id, method, params in [(8, "setPin", {"pin": "424242"}), (9, "removePin", {})]:
         raw = requests.post(f"{base}/api/v1/rpc", json={"jsonrpc": "2.0", "id": request_id, "method": method, "params": params}).json()
         check(raw.get("result") == {}, f"{method}: {raw}")
+    # updateAccount --username, --delete-username (the library's own transport; it has no wrapper for them): the server
+    # keeps only the username's hash; getUserStatus finds the account by `u:` and the whole username.
+    taken = api._jsonrpc(method="updateAccount", params={"username": "pybot"})
+    check(taken["username"].startswith("pybot.") and taken["usernameLink"].startswith("parley://username/"), f"updateAccount: {taken}")
+    found = api._jsonrpc(method="getUserStatus", params={"recipient": [f"u:{taken['username']}"]})
+    check(found[0]["isRegistered"] is True and found[0]["uuid"], f"found by username: {found}")
+    try:
+        api._jsonrpc(method="updateAccount", params={"username": "0pybot"})
+        check(False, "a nickname starting with a digit was taken")
+    except SignalCliJSONRPCError as error:
+        check("Invalid username" in str(error), f"a bad nickname's error: {error}")
+    check(api._jsonrpc(method="updateAccount", params={"deleteUsername": True}) == {"username": None, "usernameLink": None}, "deleteUsername")
+    print(f"username {taken['username']}", flush=True)
     print("OK", flush=True)
 
 

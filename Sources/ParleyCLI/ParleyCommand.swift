@@ -15,7 +15,7 @@ public struct ParleyCommand: AsyncParsableCommand {
             SettingsCommand.self, GroupCommand.self, DevicesCommand.self, PushCommand.self, DaemonCommand.self, RestAPICommand.self,
             WebCommand.self,
             ContentDetectionCommand.self,
-            BackupCommand.self,
+            BackupCommand.self, UsernameCommand.self,
         ])
 
     public init() {}

@@ -28,6 +28,7 @@ public enum ParleyServerApplication {
             store: d.store, hasher: d.hasher, limits: d.limits, rateLimiter: d.rateLimiter, deviceDirectory: d.deviceDirectory,
             registration: d.registration, sealedSender: d.sealedSender
         ).addRoutes(to: routes)
+        UsernameController(usernames: d.usernames, limits: d.limits).addRoutes(to: routes)
         DeviceController(
             store: d.store, hasher: d.hasher, limits: d.limits, rateLimiter: d.rateLimiter, hub: d.hub, directory: d.deviceDirectory,
             pushTargets: d.pushTargets, sealedSender: d.sealedSender

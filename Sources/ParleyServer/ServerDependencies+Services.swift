@@ -13,6 +13,8 @@ extension ServerDependencies {
     var pushTargets: PushTargetDirectory {
         PushTargetDirectory(store: store, notifier: push, limits: limits, rateLimiter: rateLimiter)
     }
+    /// Username hashes and links.
+    var usernames: UsernameService { UsernameService(store: store, rateLimiter: rateLimiter, limits: limits) }
     /// The one send path.
     var sendService: SendService {
         SendService(store: store, writer: envelopeWriter, limits: limits, hub: hub, rateLimiter: rateLimiter, metrics: metrics, push: push)

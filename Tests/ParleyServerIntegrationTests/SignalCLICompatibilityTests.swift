@@ -100,6 +100,7 @@ import Testing
         let stderr = String(decoding: await pythonErrors.fileHandleForReading.readAll(), as: UTF8.self)
         #expect(python.terminationStatus == 0, "the bot stopped: \(seen.joined(separator: " | ")) \(stderr)")
         #expect(seen.contains("EVENT ping from bob") && seen.contains("CAUGHT UP") && seen.last == "OK", "\(seen)")
+        #expect(seen.contains { $0.hasPrefix("username pybot.") }, "\(seen)")
 
         // At most 64 event streams at once: the next gets a stream that only says when to come back (an SSE `retry:`,
         // which makes an EventSource reconnect then; a 503 would end it for good) and ends. (The bot's last stream may

@@ -1,6 +1,7 @@
 import Foundation
 import ParleyAPI
 import ParleyKit
+import ParleyProtocol
 
 /// What the compatibility layer asks of a Parley client: ParleyClient's verbs and reads, and nothing of its insides.
 ///
@@ -24,6 +25,14 @@ public protocol CompatClient: Sendable {
     func approveLink(_ invitation: LinkInvitation) async throws
     /// Unlinks device `deviceId`.
     func removeDevice(_ deviceId: UInt32) async throws
+    /// Takes a username for `nickname` (``ParleyClient/setUsername(nickname:discriminator:)``).
+    func setUsername(nickname: String, discriminator: String?) async throws -> Username
+    /// This account's username as this device set it.
+    func username() throws -> String?
+    /// This account's username link (``ParleyClient/usernameLink(reset:)``).
+    func usernameLink(reset: Bool) async throws -> UsernameLinkAddress
+    /// Gives up the username and its link.
+    func deleteUsername() async throws
     /// Stores the identity backup on the server under `pin`.
     func createBackup(pin: String) async throws
     /// Deletes the identity backup from the server.

@@ -6,7 +6,7 @@ import ParleyKit
 import ParleyLocalService
 
 /// signal-cli-rest-api's routes about the account itself and the people it knows: identities and trusting them,
-/// linked devices (list, link, remove), the PIN, contacts, the served accounts, account settings (the trust mode), and
+/// linked devices (list, link, remove), the PIN, the username, contacts, the served accounts, account settings (the trust mode), and
 /// the attachments of received messages (list, download, delete from this device).
 extension RestAPIRoutes {
     /// Adds the account, contact and attachment routes to `router`.
@@ -48,6 +48,17 @@ extension RestAPIRoutes {
         }
         forward(router, .post, "/v1/accounts/:number/pin", to: "setPin", answering: .created) { body, _ in ["pin": body["pin"] ?? .null] }
         forward(router, .delete, "/v1/accounts/:number/pin", to: "removePin") { _, _ in [:] }
+        // signal-cli-rest-api's username routes: `{"username": NICKNAME or NICKNAME.NN}` → `{username, username_link}`.
+        router.post("/v1/accounts/:number/username") { request, context in
+            try await handle {
+                let body = try await Self.body(request)
+                let result = try await call("updateAccount", on: try account(context), ["username": body["username"] ?? .null])
+                guard case .object(let fields) = result else { return try Self.json(result) }
+                return try Self.json(
+                    .object(["username": fields["username"] ?? .null, "username_link": fields["usernameLink"] ?? .null]), status: .created)
+            }
+        }
+        forward(router, .delete, "/v1/accounts/:number/username", to: "updateAccount") { _, _ in ["deleteUsername": .bool(true)] }
         // Parley trusts a key on first use and refuses a changed one until it is trusted: signal-cli's `on-first-use`.
         router.get("/v1/configuration/:number/settings") { _, context in
             try await handle {

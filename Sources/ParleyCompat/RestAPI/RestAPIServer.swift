@@ -69,7 +69,6 @@ struct RestAPIRoutes: Sendable {
         (.put, "/v1/profiles/:number"), (.get, "/v1/profiles/:number/:recipient"),
         (.get, "/v1/sticker-packs/:number"), (.post, "/v1/sticker-packs/:number"),
         (.post, "/v1/polls/:number"), (.put, "/v1/polls/:number"), (.delete, "/v1/polls/:number"),
-        (.post, "/v1/accounts/:number/username"), (.delete, "/v1/accounts/:number/username"),
         (.post, "/v1/accounts/:number/rate-limit-challenge"), (.put, "/v1/accounts/:number/settings"),
         (.put, "/v1/contacts/:number"), (.post, "/v1/contacts/:number/sync"),
         (.get, "/v1/search/:number"), (.get, "/v1/configuration"), (.post, "/v1/configuration"),

@@ -1,8 +1,10 @@
 import Foundation
 import ParleyKit
+import ParleyProtocol
 
 /// signal-cli's methods about people, identities, devices and the PIN: `getUserStatus`, `listContacts`,
-/// `listIdentities`, `trust`, `listDevices`, `removeDevice`, `addDevice`, `setPin`, `removePin`.
+/// `listIdentities`, `trust`, `listDevices`, `removeDevice`, `addDevice`, `setPin`, `removePin`, `updateAccount` (the
+/// username).
 extension SignalCLIMethods {
     func userStatus(_ p: GetUserStatusParameters) async throws -> JSONValue {
         let recipients = p.people
@@ -114,5 +116,33 @@ extension SignalCLIMethods {
     func removePin() async throws -> JSONValue {
         try await client.deleteBackup()
         return .object([:])
+    }
+
+    // MARK: The username
+
+    /// signal-cli's `updateAccount --username NAME` (a nickname, or a whole `nickname.NN`) and `--delete-username`.
+    /// Answers `{username, usernameLink}` as signal-cli does (both `null` after a deletion).
+    func updateAccount(_ p: UpdateAccountParameters) async throws -> JSONValue {
+        if p.deleteUsername {
+            guard p.username == nil else { throw JSONRPCError.userError("Give a username or deleteUsername, not both") }
+            try await client.deleteUsername()
+            return .object(["username": .null, "usernameLink": .null])
+        }
+        guard let requested = p.username, !requested.isEmpty else {
+            throw JSONRPCError.userError("updateAccount needs username or deleteUsername")
+        }
+        let parts = requested.split(separator: ".", omittingEmptySubsequences: false)
+        let nickname = parts.count > 1 ? parts.dropLast().joined(separator: ".") : requested
+        let discriminator = parts.count > 1 ? String(parts.last ?? "") : nil
+        let username: String
+        do {
+            username = try await client.setUsername(nickname: nickname, discriminator: discriminator).value
+        } catch let error as SignalError {
+            throw JSONRPCError.userError("Invalid username: \(error)")
+        } catch ParleyError.invalidArgument(let detail) {
+            throw JSONRPCError.userError(detail)
+        }
+        let link = try await client.usernameLink(reset: false)
+        return .object(["username": .string(username), "usernameLink": .string(link.description)])
     }
 }

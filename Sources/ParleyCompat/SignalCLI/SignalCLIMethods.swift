@@ -36,6 +36,7 @@ struct SignalCLIMethods: Sendable {
             SignalCLIMethod("removeDevice", RemoveDeviceParameters.self) { methods, p in try await methods.removeDevice(p) },
             SignalCLIMethod("setPin", SetPinParameters.self) { methods, p in try await methods.setPin(p) },
             SignalCLIMethod("removePin", NoParameters.self) { methods, _ in try await methods.removePin() },
+            SignalCLIMethod("updateAccount", UpdateAccountParameters.self) { methods, p in try await methods.updateAccount(p) },
         ].map { ($0.name, $0) })
 
     /// `version`'s result (it needs no account).

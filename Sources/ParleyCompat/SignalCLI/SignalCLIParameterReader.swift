@@ -9,6 +9,9 @@ struct SignalCLIParameterReader {
         return value
     }
 
+    /// Whether parameter `key` is given (present and not `null`).
+    func has(_ key: String) -> Bool { given(key) != nil }
+
     private static func wrongType(_ key: String, _ type: String) -> JSONRPCError {
         JSONRPCError.invalidParams("\(key) must be \(type)")
     }

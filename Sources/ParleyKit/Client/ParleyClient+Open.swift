@@ -75,8 +75,9 @@ extension ParleyClient {
     }
 
     /// The account id a recipient names: an account id as is, a contact's username from this device's database
-    /// (no network: sending to a contact, reading its history or its safety number work offline), or another username
-    /// looked up on the server (and remembered as the conversation's name).
+    /// (no network: sending to a contact, reading its history or its safety number work offline), or another username —
+    /// `nickname.NN` found by its hash, a username link, or an account name as registered — looked up on the server
+    /// (and remembered as the conversation's name).
     /// - Throws: ``ParleyError/Server`` when no account has that username, or when it is not a contact and the server
     ///   cannot be reached (the message says so).
     public func resolve(_ recipient: String) async throws -> String {
@@ -84,7 +85,10 @@ extension ParleyClient {
         if let known = try knownAccountId(username: recipient) { return known }
         let found: AccountLookupResponse
         do {
-            found = try await api.lookup(username: recipient, as: try credentials())
+            guard let account = try await api.findAccount(named: recipient, as: try credentials()) else {
+                throw ParleyError.server(.rejected(status: 404, body: APIErrorBody(code: "not_found", message: "no account \(recipient)")))
+            }
+            found = account
         } catch ParleyError.server(.transport(let detail)) {
             throw ParleyError.server(
                 .transport("\(detail); \(recipient) is not a contact on this device yet, and only the server can look the name up"))

@@ -1,5 +1,6 @@
 import Foundation
 import ParleyAPI
+import ParleyProtocol
 
 /// Messages to a username this device has never looked up, written while the server could not be reached: they are
 /// stored at once in a conversation with a placeholder recipient (`pending:NAME`) and a job looks the name up when
@@ -34,13 +35,21 @@ struct PendingRecipients: Sendable {
     /// account has the name they fail with that reason. A server that cannot be reached throws (the job is retried).
     func run(_ job: Job, as credentials: DeviceCredentials, now: UInt64) async throws {
         let placeholder = Self.prefix + job.username.lowercased()
-        let found: AccountLookupResponse
+        let found: AccountLookupResponse?
+        var reason = "no account is named \(job.username)"
         do {
-            found = try await api.lookup(username: job.username, as: credentials)
-        } catch ParleyError.server(let error) where error.status == 404 {
+            found = try await api.findAccount(named: job.username, as: credentials)
+        } catch let error as SignalError {
+            // A username link whose value does not decrypt: no retry will change that.
+            (found, reason) = (nil, "\(job.username): \(error)")
+        } catch ParleyError.invalidArgument(let detail) {
+            (found, reason) = (nil, detail)
+        }
+        guard let found else {
+            let reason = reason
             try await database.awaitableWrite { db in
                 guard let pendingConversation = try ConversationsTable.id(with: placeholder, db) else { return }
-                try MessagesTable.failSending(conversationId: pendingConversation, reason: "no account is named \(job.username)", db)
+                try MessagesTable.failSending(conversationId: pendingConversation, reason: reason, db)
             }
             return
         }

@@ -22,6 +22,11 @@ enum SettingsTable {
     /// `AuthCredentialWithPni`.
     static let groupAuthCredentials = "group_auth_credentials"
 
+    /// This account's username (`nickname.NN`), as it was confirmed: the server keeps only its hash.
+    static let username = "username"
+    /// This account's username link: base64url of the link's 32 bytes of entropy and its 16-byte handle.
+    static let usernameLink = "username_link"
+
     /// The value under `key`, if any.
     static func value(_ key: String, _ db: Database) throws -> String? {
         try String.fetchOne(db, sql: "SELECT value FROM settings WHERE key = ?", arguments: [key])

@@ -80,6 +80,10 @@ public struct Username: Sendable {
         }
     }
 
+    /// Whether `bytes` could be a username's hash: 32 bytes encoding a ristretto255 point (Parley's addition, for a
+    /// server that checks what it is asked to store).
+    public static func isHash(_ bytes: some Collection<UInt8>) -> Bool { RistrettoPoint(encoding: bytes) != nil }
+
     /// Twenty usernames for `nickname` with random discriminators to offer a user (4 of two digits, 3 each of three
     /// and four, then 2 each of five to nine), for the server to take the first free one.
     /// - Throws: a nickname error, ``SignalError/nicknameTooShort(_:)`` or ``SignalError/nicknameTooLong(_:)``.

@@ -40,6 +40,13 @@ public struct RateLimits: Sendable {
     /// Push target registrations and removals (each is a write; apps re-register when their token rotates).
     public var pushTarget = TokenBucketPolicy(capacity: 20, refillPerSecond: 1.0 / 60)
 
+    /// Username reservations, confirmations (a proof check, ~1 ms of CPU) and link changes of one account.
+    public var username = TokenBucketPolicy(capacity: 20, refillPerSecond: 1.0 / 30)
+    /// Username-hash lookups and username-link reads from one client address (they take no credentials, so that the
+    /// server cannot tie whoever searches to whom they find): a hundred at once, then four a minute — a scraper
+    /// from one address learns under 6,000 usernames' accounts a day, and only for hashes of names it guessed.
+    public var usernameLookupPerAddress = TokenBucketPolicy(capacity: 100, refillPerSecond: 1.0 / 15)
+
     /// Registrations from one client address: an open server's defence against mass sign-ups (`--registration token`
     /// gates them altogether). Ten at once, then one a minute.
     public var registrationPerAddress = TokenBucketPolicy(capacity: 10, refillPerSecond: 1.0 / 60)
@@ -76,7 +83,8 @@ public struct RateLimits: Sendable {
     public func scaled(by factor: Double) -> RateLimits {
         var copy = self
         for keyPath in [
-            \RateLimits.send, \.bundleFetch, \.keyUpload, \.attachmentUpload, \.linkCode, \.ephemeral, \.contentHash, \.backup,
+            \RateLimits.send, \.username, \.usernameLookupPerAddress, \.bundleFetch, \.keyUpload, \.attachmentUpload, \.linkCode,
+            \.ephemeral, \.contentHash, \.backup,
             \.groupCredentials, \.profileKeyCredentials, \.groupRequestsPerAddress, \.groupPresentationsPerAddress,
             \.unidentifiedSendPerRecipientPerAddress, \.unidentifiedSendPerRecipient, \.unidentifiedSendPerAddress, \.pushTarget,
             \.registrationPerAddress,

@@ -66,6 +66,26 @@ import Testing
         #expect(harness.client.calls == ["createBackup(pin: 2468)", "deleteBackup()"])
     }
 
+    @Test func theUsernameIsTakenAndGivenUpAsUpdateAccountDoes() async throws {
+        let harness = try CompatHarness()
+        let link = UsernameLinkAddress(entropy: Data(repeating: 1, count: 32), handle: UUID(uuidString: RecordingClient.carol)!)
+        try await harness.rest { rest async throws in
+            let taken = try await rest.call(.post, "/v1/accounts/+15550000001/username", #"{"username":"rest_bot"}"#)
+            #expect(taken.status == .created)
+            #expect(taken.body == json(#"{"username":"rest_bot.42","username_link":"\#(link)"}"#))
+            let chosen = try await rest.call(.post, "/v1/accounts/+15550000001/username", #"{"username":"rest_bot.77"}"#)
+            #expect(chosen.body == json(#"{"username":"rest_bot.77","username_link":"\#(link)"}"#))
+            #expect(try await rest.call(.delete, "/v1/accounts/+15550000001/username").status == .noContent)
+            let missing = try await rest.call(.post, "/v1/accounts/+15550000001/username", "{}")
+            #expect(missing.status == .badRequest && missing.body == restError("updateAccount needs username or deleteUsername"))
+        }
+        #expect(
+            harness.client.calls == [
+                "setUsername(rest_bot, random)", "usernameLink(reset: false)", "setUsername(rest_bot, 77)", "usernameLink(reset: false)",
+                "deleteUsername()",
+            ])
+    }
+
     @Test func contactsAndTheServedAccounts() async throws {
         let harness = try CompatHarness()
         let bob =

@@ -5,7 +5,7 @@ import Testing
 @testable import ParleyKit
 
 /// signal-cli's methods about people, identities, devices and the PIN: `version`, `getUserStatus`, `listContacts`,
-/// `listIdentities`, `trust`, `listDevices`, `addDevice`, `removeDevice`, `setPin`, `removePin`.
+/// `listIdentities`, `trust`, `listDevices`, `addDevice`, `removeDevice`, `setPin`, `removePin`, `updateAccount`.
 @Suite struct SignalCLIAccountTests {
     static let safetyNumber = "12345 67890 12345 67890 12345 67890 12345 67890 12345 67890 12345 67890"
 
@@ -15,8 +15,27 @@ import Testing
                 "version", "send", "sendReaction", "sendReceipt", "sendTyping", "remoteDelete", "listGroups", "updateGroup", "quitGroup",
                 "joinGroup",
                 "getUserStatus", "listContacts", "listIdentities", "trust", "listDevices", "addDevice", "removeDevice", "setPin",
-                "removePin",
+                "removePin", "updateAccount",
             ])
+    }
+
+    @Test func updateAccountTakesAndGivesUpTheUsername() async throws {
+        let harness = try CompatHarness()
+        let link = UsernameLinkAddress(entropy: Data(repeating: 1, count: 32), handle: UUID(uuidString: RecordingClient.carol)!)
+        #expect(
+            try await harness.result("updateAccount", #"{"username":"bot"}"#)
+                == json(#"{"username":"bot.42","usernameLink":"\#(link)"}"#))
+        #expect(
+            try await harness.result("updateAccount", #"{"username":"bot.07"}"#)
+                == json(#"{"username":"bot.07","usernameLink":"\#(link)"}"#))
+        #expect(try await harness.result("updateAccount", #"{"deleteUsername":true}"#) == json(#"{"username":null,"usernameLink":null}"#))
+        #expect(harness.client.calls.filter { $0.hasPrefix("setUsername") } == ["setUsername(bot, random)", "setUsername(bot, 07)"])
+        #expect(
+            try await harness.error("updateAccount", #"{"deviceName":"x"}"#).message
+                == "updateAccount: deviceName has no Parley counterpart")
+        let invalid = try await harness.error("updateAccount", #"{"username":"0bot"}"#)
+        #expect(invalid.code == -1 && invalid.message.hasPrefix("Invalid username"))
+        #expect(try await harness.error("updateAccount", #"{"username":"bot","deleteUsername":true}"#).code == -1)
     }
 
     @Test func versionNeedsNoAccount() async throws {

@@ -1,6 +1,7 @@
 import Foundation
 import ParleyAPI
 import ParleyCompat
+import ParleyProtocol
 import Synchronization
 
 @testable import ParleyKit
@@ -33,6 +34,8 @@ final class RecordingClient: CompatClient {
         var typingReaches = true
         var nextTimestamp = RecordingClient.firstTimestamp
         var nextMessageId: Int64 = 1
+        /// The username set by `setUsername`.
+        var username: String?
     }
 
     let state = Mutex(State())
@@ -129,6 +132,25 @@ final class RecordingClient: CompatClient {
     func approveLink(_ invitation: LinkInvitation) async throws { try record("approveLink(\(invitation.address))") }
 
     func removeDevice(_ deviceId: UInt32) async throws { try record("removeDevice(\(deviceId))") }
+
+    func setUsername(nickname: String, discriminator: String?) async throws -> Username {
+        try record("setUsername(\(nickname), \(discriminator ?? "random"))")
+        let username = try Username("\(nickname).\(discriminator ?? "42")")
+        state.withLock { $0.username = username.value }
+        return username
+    }
+
+    func username() throws -> String? { state.withLock { $0.username } }
+
+    func usernameLink(reset: Bool) async throws -> UsernameLinkAddress {
+        try record("usernameLink(reset: \(reset))")
+        return UsernameLinkAddress(entropy: Data(repeating: 1, count: 32), handle: UUID(uuidString: Self.carol)!)
+    }
+
+    func deleteUsername() async throws {
+        try record("deleteUsername()")
+        state.withLock { $0.username = nil }
+    }
 
     func createBackup(pin: String) async throws { try record("createBackup(pin: \(pin))") }
 

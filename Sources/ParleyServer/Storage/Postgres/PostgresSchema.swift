@@ -272,5 +272,25 @@ enum PostgresSchema {
                 )
                 """,
             ]),
+        PostgresMigration(
+            version: 12, name: "username hashes and links",
+            statements: [
+                """
+                CREATE TABLE username_hashes (
+                    hash BYTEA PRIMARY KEY,
+                    account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+                    confirmed BOOLEAN NOT NULL,
+                    reserved_until BIGINT NOT NULL
+                )
+                """,
+                "CREATE INDEX username_hashes_by_account ON username_hashes (account_id)",
+                """
+                CREATE TABLE username_links (
+                    handle TEXT PRIMARY KEY,
+                    account_id TEXT NOT NULL UNIQUE REFERENCES accounts (id) ON DELETE CASCADE,
+                    encrypted_value BYTEA NOT NULL
+                )
+                """,
+            ]),
     ]
 }

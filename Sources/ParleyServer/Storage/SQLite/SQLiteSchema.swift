@@ -227,6 +227,26 @@ enum SQLiteSchema {
                     ) WITHOUT ROWID;
                     """)
         }
+        migrator.registerMigration("v12: username hashes and links") { db in
+            try db.execute(
+                sql: """
+                    -- Usernames as their hashes (ristretto255 points): one confirmed per account, and reservations that
+                    -- lapse at reserved_until (milliseconds). The plain username is never stored.
+                    CREATE TABLE username_hashes (
+                        hash BLOB PRIMARY KEY NOT NULL,
+                        account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+                        confirmed INTEGER NOT NULL,
+                        reserved_until INTEGER NOT NULL
+                    ) WITHOUT ROWID;
+                    CREATE INDEX username_hashes_by_account ON username_hashes (account_id);
+                    -- Username links: an encrypted username the server cannot read, under a random handle.
+                    CREATE TABLE username_links (
+                        handle TEXT PRIMARY KEY NOT NULL,
+                        account_id TEXT NOT NULL UNIQUE REFERENCES accounts(id) ON DELETE CASCADE,
+                        encrypted_value BLOB NOT NULL
+                    ) WITHOUT ROWID;
+                    """)
+        }
         return migrator
     }
 }
