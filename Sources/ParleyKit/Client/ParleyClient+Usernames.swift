@@ -8,13 +8,18 @@ extension ParleyClient {
     /// Makes `nickname` this account's username: with `discriminator`, exactly `nickname.discriminator`; without, the
     /// first free of twenty candidates with random numbers. The server reserves the hash, checks the proof and stores a
     /// fresh username link in the same step. Returns the username.
-    /// - Throws: a ``SignalError`` for a nickname or discriminator Signal's rules refuse; ``ParleyError/Server`` 409 when
-    ///   ``ParleyError/invalidArgument(_:)`` when the username (or every candidate) is taken.
+    /// - Throws: ``ParleyError/invalidArgument(_:)`` for a nickname or discriminator Signal's rules refuse (saying which
+    ///   rule), or when the username (or every candidate) is taken.
     @discardableResult
     public func setUsername(nickname: String, discriminator: String? = nil) async throws -> Username {
-        let candidates =
-            try discriminator.map { [try Username(nickname: nickname, discriminator: $0, withValidLengthWithin: 3...32)] }
-            ?? Username.candidates(from: nickname)
+        let candidates: [Username]
+        do {
+            candidates =
+                try discriminator.map { [try Username(nickname: nickname, discriminator: $0, withValidLengthWithin: 3...32)] }
+                ?? Username.candidates(from: nickname)
+        } catch let error as SignalError {
+            throw ParleyError.invalidArgument("\(error)")
+        }
         let device = try credentials()
         guard let reserved = try await api.reserveUsernameHash(candidates.map(\.hash), as: device),
             let username = candidates.first(where: { $0.hash == reserved })

@@ -27,6 +27,7 @@ struct WebAPI: Sendable {
         addMessageRoutes(to: router)
         addGroupRoutes(to: router)
         addBackupRoutes(to: router)
+        addUsernameRoutes(to: router)
         addPushRoutes(to: router)
     }
 

@@ -1033,6 +1033,7 @@ async function openSettings() {
     el('div', { class: 'checkbox' }, typing, el('label', { for: 'setting-typing' }, 'Send typing indicators')),
     el('div', { class: 'setting-buttons' },
       notifications,
+      el('button', { type: 'button', id: 'setting-username', onclick: () => byId('dialog').close('username') }, 'Username'),
       el('button', { type: 'button', id: 'setting-backup', onclick: () => byId('dialog').close('backup') }, 'Backup'),
       el('button', { type: 'button', id: 'setting-push', onclick: () => byId('dialog').close('push') }, 'Push'),
       el('button', { type: 'button', id: 'setting-checks', onclick: () => byId('dialog').close('checks') }, 'Content checks')),
@@ -1042,9 +1043,58 @@ async function openSettings() {
   byId('dialog').returnValue = '';
   if (next === 'save') await api.settings({ readReceipts: receipts.checked, typingIndicators: typing.checked });
   if (next === 'devices') await openDevices();
+  if (next === 'username') await openUsername();
   if (next === 'backup') await openBackup();
   if (next === 'push') await openPush();
   if (next === 'checks') await openContentChecks();
+}
+
+// The username others find this account by (nickname.NN) and its link, as text and as a QR code. The server keeps
+// only the username's hash and the link encrypted.
+async function openUsername() {
+  let current = null;
+  try {
+    current = await api.username();
+  } catch (error) {
+    announce(error.message);
+    return;
+  }
+  const nickname = el('input', { id: 'username-nickname', autocomplete: 'off', maxlength: 32, placeholder: 'e.g. wanderer' });
+  const number = el('input', { id: 'username-number', autocomplete: 'off', inputmode: 'numeric', maxlength: 20, placeholder: 'random' });
+  const body = current.username
+    ? [
+      el('p', { id: 'username-current' }, 'Your username is ', el('strong', {}, current.username), '.'),
+      el('p', {}, 'Anyone with this link or code finds your account; the server cannot read either.'),
+      el('img', { class: 'qr', id: 'username-qr', alt: `QR code of the username link for ${current.username}`, src: `/api/username/link/qr?at=${Date.now()}` }),
+      el('p', { class: 'username-link' }, el('code', { id: 'username-link' }, current.link)),
+    ]
+    : [el('p', { id: 'username-current' }, 'No username yet: people can find you only by your account name.')];
+  body.push(
+    el('label', { for: 'username-nickname' }, current.username ? 'A new nickname' : 'Nickname (3 to 32 letters, digits or _, not starting with a digit)'),
+    nickname,
+    el('label', { for: 'username-number' }, 'Number after the dot (two digits or more; leave empty for a random one)'),
+    number,
+  );
+  const buttons = [['Close', null]];
+  if (current.username) buttons.push(['Delete username', 'delete', 'danger'], ['New link', 'reset']);
+  buttons.push(['Take username', 'take']);
+  const choice = await dialog('Username', body, buttons, async (value) => {
+    if (value === 'delete') {
+      await api.deleteUsername();
+      return 'deleted';
+    }
+    if (value === 'reset') {
+      await api.resetUsernameLink();
+      return 'reset';
+    }
+    if (!nickname.value.trim()) throw new Error('Choose a nickname first');
+    const taken = await api.setUsername(nickname.value.trim(), number.value.trim() || null);
+    return `taken ${taken.username}`;
+  });
+  if (choice === 'deleted') announce('Username deleted');
+  if (choice === 'reset') announce('New username link made: the old one no longer works');
+  if (choice && choice.startsWith('taken ')) announce(`Your username is now ${choice.slice(6)}`);
+  if (choice === 'reset' || (choice && choice.startsWith('taken '))) await openUsername();
 }
 
 // The PIN-protected backup of this account's identity: what restores it on a new machine if this one is lost.

@@ -1,0 +1,60 @@
+import Foundation
+import Hummingbird
+import ParleyKit
+import ParleyLocalService
+
+/// The account's username (``ParleyClient/setUsername(nickname:discriminator:)``): what it is, taking or giving it up,
+/// and its username link as text and as a QR code to show another person's camera. The server sees only the hash and
+/// the encrypted link.
+extension WebAPI {
+    struct UsernameState: Encodable {
+        /// `nickname.NN`, or `nil`.
+        let username: String?
+        /// The username link, or `nil` without a username.
+        let link: String?
+    }
+
+    struct UsernameChoice: Decodable {
+        let nickname: String
+        /// The number after the dot; a free random one when `nil` or empty.
+        let discriminator: String?
+    }
+
+    func addUsernameRoutes(to router: Router<LocalRequestContext>) {
+        router.get("/api/username") { _, _ in
+            await Self.answer {
+                guard let username = try client.username() else { return try Self.json(UsernameState(username: nil, link: nil)) }
+                return try Self.json(UsernameState(username: username, link: try await client.usernameLink().description))
+            }
+        }
+        router.post("/api/username") { request, _ in
+            await Self.answer {
+                let choice = try await Self.body(UsernameChoice.self, of: request)
+                let discriminator = choice.discriminator.flatMap { $0.isEmpty ? nil : $0 }
+                let username = try await client.setUsername(
+                    nickname: choice.nickname.trimmingCharacters(in: .whitespaces), discriminator: discriminator)
+                return try Self.json(UsernameState(username: username.value, link: try await client.usernameLink().description))
+            }
+        }
+        router.post("/api/username/link/reset") { _, _ in
+            await Self.answer {
+                let link = try await client.usernameLink(reset: true)
+                return try Self.json(UsernameState(username: try client.username(), link: link.description))
+            }
+        }
+        router.post("/api/username/delete") { _, _ in
+            await Self.answer {
+                try await client.deleteUsername()
+                return Self.done
+            }
+        }
+        router.get("/api/username/link/qr") { _, _ in
+            await Self.answer {
+                guard try client.username() != nil else {
+                    throw WebRequestError(status: .notFound, message: "no username: take one first")
+                }
+                return Self.svg(try QRCode(bytes: Array(try await client.usernameLink().description.utf8), errorCorrection: .medium))
+            }
+        }
+    }
+}
