@@ -207,6 +207,24 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // Usernames (issue 45): the hash and proof a client makes when it takes a username, the check the server makes on
+    // every confirmation, and a link's decryption (what resolving a shared link costs a client).
+    let username = try! Username("wanderer_in_the_hills.2718281828")
+    let usernameProof = username.generateProof()
+    let (linkEntropy, linkBytes) = try! username.createLink()
+    Benchmark("username_hash") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(try! Username("wanderer_in_the_hills.2718281828").hash) }
+    }
+    Benchmark("username_proof") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(username.generateProof()) }
+    }
+    Benchmark("username_proof_verify") { benchmark in
+        for _ in benchmark.scaledIterations { try! Username.verify(proof: usernameProof, forHash: username.hash) }
+    }
+    Benchmark("username_link_decrypt", configuration: .init(scalingFactor: .kilo)) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(try! Username(fromLink: linkBytes, withRandomness: linkEntropy)) }
+    }
+
     groupChangeBenchmarks(
         server: zkServer, group: zkGroup, members: zkMembers, memberCiphertexts: zkMemberCiphertexts,
         newMember: zkProfilePresentation.serialize())

@@ -20,6 +20,7 @@ enum ProtocolFuzzTargets {
         "spqr-erasure-code": SPQRTargets.erasureCode,
         "session-pair": SessionPairTarget.target,
         "zkgroup-values": ZKGroupTargets.values,
+        "usernames": UsernameTargets.values,
     ]
 }
 

@@ -40,7 +40,7 @@ public struct RateLimits: Sendable {
     /// Push target registrations and removals (each is a write; apps re-register when their token rotates).
     public var pushTarget = TokenBucketPolicy(capacity: 20, refillPerSecond: 1.0 / 60)
 
-    /// Username reservations, confirmations (a proof check, ~1 ms of CPU) and link changes of one account.
+    /// Username reservations, confirmations (a proof check, 0.4 ms of CPU) and link changes of one account.
     public var username = TokenBucketPolicy(capacity: 20, refillPerSecond: 1.0 / 30)
     /// Username-hash lookups and username-link reads from one client address (they take no credentials, so that the
     /// server cannot tie whoever searches to whom they find): a hundred at once, then four a minute — a scraper
