@@ -30,6 +30,39 @@ import Testing
         deinit { try? FileManager.default.removeItem(atPath: home) }
     }
 
+    @Test func aUsernameTakenAtRegistrationFindsTheAccountByNameAndByLink() async throws {
+        let directory = NSTemporaryDirectory() + "parley-cli-server-\(UUID())"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let server = try await ServerProcess(arguments: ["--data-directory", directory])
+        defer { server.stop() }
+        let parley = try Parley()
+        struct Registered: Decodable { let accountId: String, publicUsername: String? }
+        let registered = try await parley.run(
+            "register", "dana", "--server", server.baseURL, "--account", "dana", "--nickname", "Stargazer", "--json")
+        let dana = try JSONDecoder().decode(Registered.self, from: Data(registered.stdout.utf8))
+        let username = try #require(dana.publicUsername)
+        #expect(username.hasPrefix("Stargazer."))
+        #expect(try await parley.run("register", "eli", "--server", server.baseURL, "--account", "eli").status == 0)
+        #expect(try await parley.run("username", "--account", "dana").stdout.contains(username))
+
+        // Eli writes to the username, then finds the same account by the link Dana prints.
+        #expect(try await parley.run("send", username.lowercased(), "hello by username", "--account", "eli").status == 0)
+        #expect(try await parley.run("receive", "--account", "dana").status == 0)
+        #expect(try await parley.run("--account", "dana", "--json", "history", "eli").stdout.contains("hello by username"))
+        let link = try await parley.run("username", "link", "--account", "dana").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(link.hasPrefix("parley://username/"))
+        let found = try await parley.run("username", "lookup", link, "--account", "eli")
+        #expect(found.status == 0 && found.stdout.contains(dana.accountId) && found.stdout.contains(username), "\(found.stdout)")
+        // A chosen number, a refused nickname with libsignal's reason, and giving the username up.
+        let chosen = try await parley.run("username", "set", "stargazer", "--discriminator", "77", "--account", "dana")
+        #expect(chosen.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "stargazer.77")
+        let refused = try await parley.run("username", "set", "9lives", "--account", "dana")
+        #expect(refused.status != 0 && refused.stderr.contains("digit"), "\(refused.stderr)")
+        #expect(try await parley.run("username", "delete", "--account", "dana").status == 0)
+        let gone = try await parley.run("username", "lookup", "stargazer.77", "--account", "eli")
+        #expect(gone.status != 0 && gone.stderr.contains("no account has the username"), "\(gone.stderr)")
+    }
+
     @Test func theCommandLineClientTalksEndToEndAndServesJSONRPC() async throws {
         let directory = NSTemporaryDirectory() + "parley-cli-server-\(UUID())"
         defer { try? FileManager.default.removeItem(atPath: directory) }
