@@ -95,7 +95,7 @@ import Testing
     @Test func aRegistrationResetClosesTheOldInstallationsSocket() async throws {
         try await ServerHarness().runLive { client in
             let alice = try await client.register("alice")
-            try await client.withSocket(alice, seconds: 10) { socket in
+            try await client.withSocket(alice, seconds: 60) { socket in
                 _ = try await socket.expect(.queueEmpty)
                 let reset = DeviceRegistrationRequest(registrationId: 77, password: Data(repeating: 3, count: 24).base64EncodedString())
                 #expect(try await client.call(.put, APIRoutes.deviceRegistration, headers: alice.headers, json: reset).0 == .noContent)
