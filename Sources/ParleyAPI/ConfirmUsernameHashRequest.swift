@@ -1,5 +1,5 @@
-/// `PUT /v1/accounts/username_hash/confirm`: the reserved hash, the proof that it is a valid username's, and
-/// optionally the username encrypted for a link.
+/// `PUT /v1/accounts/username_hash/confirm`: the reserved hash, a proof of knowing what it opens to (the username's
+/// three scalars), and optionally the username encrypted for a link.
 public struct ConfirmUsernameHashRequest: Codable, Sendable, Equatable {
     /// The reserved hash (unpadded base64url).
     public let usernameHash: String

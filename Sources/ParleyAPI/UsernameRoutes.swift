@@ -1,5 +1,5 @@
 /// Usernames the server never reads (Signal's username API): an account reserves one of a few candidate hashes,
-/// confirms it with a zero-knowledge proof that it is a valid username's hash, and is found by that hash; a username
+/// confirms it with a zero-knowledge proof of knowing what the hash opens to, and is found by that hash; a username
 /// link keeps the username encrypted under a random handle. Hashes, proofs and encrypted values travel as unpadded
 /// base64url (``Base64URL``).
 public enum UsernameRoutes {
@@ -8,8 +8,9 @@ public enum UsernameRoutes {
     /// taken).
     public static let reserve = "/v1/accounts/username_hash/reserve"
     /// `PUT` ``ConfirmUsernameHashRequest`` → ``UsernameHashResponse`` (any device): the reserved hash becomes the
-    /// account's username, replacing any other (409 when the reservation lapsed or was never made, 422 when the proof
-    /// does not prove the hash).
+    /// account's username, replacing any other, and the link becomes the one sent (without one, a link to an earlier
+    /// username is dropped) (409 when the reservation lapsed or was never made, 422 when the proof does not prove the
+    /// hash).
     public static let confirm = "/v1/accounts/username_hash/confirm"
     /// `DELETE` (any device): the account has no username and no username link any more; `GET` →
     /// ``UsernameHashResponse`` the account's own hash (404 without one).

@@ -144,6 +144,20 @@ import Testing
         }
     }
 
+    @Test func onlyASCIIIsFoldedAndErrorsComeInLibsignalsOrder() {
+        // The Kelvin sign lower-cases to "k" in Unicode, not in ASCII: libsignal refuses it, so does Parley.
+        #expect(Self.error { try Username("\u{212A}ate.42") } == Self.kind(SignalError.badNicknameCharacter("")))
+        #expect(Self.error { try Username(nickname: "\u{212A}ate", discriminator: "42", withValidLengthWithin: 3...32) } != nil)
+        #expect(throws: SignalError.self) { try Username.candidates(from: "\u{212A}ate") }
+        // Overflow before the stray character, as Rust's parser meets them; a combining mark after the dot is part of
+        // the number.
+        #expect(Self.error { try Username("ehren.184467440737095516160x") } == Self.kind(SignalError.usernameDiscriminatorTooLarge("")))
+        #expect(Self.error { try Username("ehren.1x84467440737095516160") } == Self.kind(SignalError.badDiscriminatorCharacter("")))
+        #expect(Self.error { try Username("abc.\u{301}42") } == Self.kind(SignalError.badDiscriminatorCharacter("")))
+        // The identity point is no username's hash.
+        #expect(!Username.isHash([UInt8](repeating: 0, count: 32)))
+    }
+
     /// The case name of the error `body` throws (`nil` when it throws none).
     static func error(_ body: () throws -> Username) -> String? {
         do {

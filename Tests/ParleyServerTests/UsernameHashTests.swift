@@ -128,6 +128,21 @@ import Testing
             // Alice changing her username frees the old one.
             #expect(try await Self.take(try Username("alice.43"), alice, on: client).0 == .ok)
             #expect(try await client.call(.get, UsernameRoutes.lookup(usernameHash: Self.b64(aliceName.hash))).0 == .notFound)
+            // Changed again without a new link, her link (which holds alice.43, free for anyone now) goes with it.
+            let (_, linkedBody) = try await client.call(.get, UsernameRoutes.hash, headers: alice.headers)
+            let linked = try #require(try JSONDecoder().decode(UsernameHashResponse.self, from: linkedBody).usernameLinkHandle)
+            let newer = try Username("alice.44")
+            #expect(
+                try await client.call(
+                    .put, UsernameRoutes.reserve, headers: alice.headers,
+                    json: ReserveUsernameHashRequest(usernameHashes: [Self.b64(newer.hash)])
+                ).0 == .ok)
+            let (plain, plainBody) = try await client.call(
+                .put, UsernameRoutes.confirm, headers: alice.headers,
+                json: ConfirmUsernameHashRequest(usernameHash: Self.b64(newer.hash), zkProof: Self.b64(newer.generateProof())))
+            #expect(plain == .ok)
+            #expect(try JSONDecoder().decode(UsernameHashResponse.self, from: plainBody).usernameLinkHandle == nil)
+            #expect(try await client.call(.get, UsernameRoutes.link(handle: linked)).0 == .notFound)
         }
     }
 
@@ -148,8 +163,9 @@ import Testing
             #expect(
                 try await harness.store.reserveUsernameHash(
                     accountId: bob.accountId, candidates: [hash], until: now + 700_000, now: now + 300_000) == hash)
-            #expect(try await harness.store.confirmUsernameHash(accountId: alice.accountId, hash: hash, now: now + 300_001) == false)
-            #expect(try await harness.store.confirmUsernameHash(accountId: bob.accountId, hash: hash, now: now + 300_001))
+            #expect(
+                try await harness.store.confirmUsernameHash(accountId: alice.accountId, hash: hash, now: now + 300_001, link: nil) == false)
+            #expect(try await harness.store.confirmUsernameHash(accountId: bob.accountId, hash: hash, now: now + 300_001, link: nil))
             // Confirmed, it never lapses.
             #expect(
                 try await harness.store.reserveUsernameHash(accountId: alice.accountId, candidates: [hash], until: .max, now: .max - 1)
@@ -189,6 +205,12 @@ import Testing
                 #expect(status == expected, "\(method) \(uri) \(body.prefix(80)): \(status) \(String(decoding: answer, as: UTF8.self))")
                 #expect(status == .notFound || (try? JSONDecoder().decode(APIErrorBody.self, from: answer)) != nil)
             }
+            // An account name shaped like a username would answer for it: refused at registration.
+            let shaped = RegisterAccountRequest(
+                username: "bob.42", identityKey: IdentityKeyPair.generate().publicKey.serialize().base64EncodedString(),
+                registrationId: 7, password: Data(repeating: 1, count: 24).base64EncodedString(), deviceName: nil)
+            let (refused, refusedBody) = try await client.call(.post, APIRoutes.accounts, json: shaped)
+            #expect(refused == .badRequest && String(decoding: refusedBody, as: UTF8.self).contains("username's shape"))
             // Without credentials, the account routes are 401.
             #expect(try await client.call(.put, UsernameRoutes.reserve, raw: #"{"usernameHashes":["\#(hash)"]}"#).0 == .unauthorized)
         }

@@ -41,6 +41,21 @@ extension ParleyClient {
         return username
     }
 
+    /// Checks `nickname` by Signal's rules without asking the server (before registering with one, say).
+    /// - Throws: ``ParleyError/invalidArgument(_:)`` naming the rule broken.
+    public static func checkNickname(_ nickname: String) throws {
+        do {
+            _ = try Username(nickname: nickname, discriminator: "01", withValidLengthWithin: 3...32)
+        } catch let error as SignalError {
+            throw ParleyError.invalidArgument("\(error)")
+        }
+    }
+
+    /// This account's username link as this device keeps it, without asking the server; `nil` when it has none.
+    public func storedUsernameLink() throws -> UsernameLinkAddress? {
+        try database.read { db in try SettingsTable.value(SettingsTable.usernameLink, db) }.flatMap(UsernameLinkAddress.init)
+    }
+
     /// This account's username as this device set it, or `nil`.
     public func username() throws -> String? { try database.read { db in try SettingsTable.value(SettingsTable.username, db) } }
 
@@ -48,11 +63,7 @@ extension ParleyClient {
     /// none or with `reset`.
     /// - Throws: ``ParleyError/invalidArgument(_:)`` when the account has no username.
     public func usernameLink(reset: Bool = false) async throws -> UsernameLinkAddress {
-        if !reset, let stored = try database.read({ db in try SettingsTable.value(SettingsTable.usernameLink, db) }),
-            let link = UsernameLinkAddress(stored)
-        {
-            return link
-        }
+        if !reset, let link = try storedUsernameLink() { return link }
         guard let name = try username() else {
             throw ParleyError.invalidArgument("this account has no username: set one first (parley username set NICKNAME)")
         }

@@ -93,8 +93,8 @@ extension ParleyServerClient {
         return try Username(fromLink: encrypted, withRandomness: link.entropy)
     }
 
-    /// The account `name` names on the server: a username link's or a username's (`nickname.NN`, found by its hash),
-    /// or else an account name as registered; `nil` when there is none.
+    /// The account `name` names on the server: a username link's or a username's (`nickname.NN`, found by its hash
+    /// alone), or else — for a name that is no username — an account name as registered; `nil` when there is none.
     public func findAccount(named name: String, as device: DeviceCredentials) async throws -> AccountLookupResponse? {
         var name = name
         if let link = UsernameLinkAddress(name) {
@@ -102,7 +102,10 @@ extension ParleyServerClient {
         } else if name.hasPrefix(UsernameLinkAddress.prefix) {
             throw ParleyError.invalidArgument("\(name) is not a whole username link")
         }
-        if let username = try? Username(name), let accountId = try await account(usernameHash: username.hash) {
+        // A username (or a link's) is looked up by its hash only: asking the name route after a miss would hand the
+        // server the plain username and who looked for it.
+        if let username = try? Username(name) {
+            guard let accountId = try await account(usernameHash: username.hash) else { return nil }
             return AccountLookupResponse(accountId: accountId, username: username.value)
         }
         do {

@@ -4,8 +4,8 @@ import Foundation
 /// name.
 public typealias UsernameHash = Data
 
-/// A username, `nickname.discriminator` (`alice.42`), with the hash the server keeps in its place, proofs that a hash
-/// belongs to a valid username, candidates for a nickname and username links. LibSignalClient's `Username`, with its
+/// A username, `nickname.discriminator` (`alice.42`), with the hash the server keeps in its place, proofs of knowing
+/// what a hash opens to, candidates for a nickname and username links. LibSignalClient's `Username`, with its
 /// hashes, proofs and link bytes.
 ///
 /// The hash is case-insensitive (`Alice.42` and `alice.42` share one) while ``value`` keeps the case it was given.
@@ -54,8 +54,8 @@ public struct Username: Sendable {
         hash = Data(UsernameHashing.hash(try UsernameHashing.scalars(of: parts)).bytes)
     }
 
-    /// A proof that ``hash`` is the hash of a valid username, for the server to check without learning which; its
-    /// nonces come from `randomness` (fresh when `nil`).
+    /// A proof that whoever made it knows the username behind ``hash`` (the three scalars that open it), for the server
+    /// to check without learning the name; its nonces come from `randomness` (fresh when `nil`).
     public func generateProof(withRandomness randomness: Randomness? = nil) -> Data {
         do {
             return Data(try UsernameHashing.proof(parts, randomness: (randomness ?? Randomness.generate()).array))
@@ -72,7 +72,7 @@ public struct Username: Sendable {
         return (Data(entropy), Data(encrypted))
     }
 
-    /// Checks that `proof` proves `hash` is a valid username's.
+    /// Checks that `proof` proves knowledge of an opening of `hash` (what ``generateProof(withRandomness:)`` makes).
     /// - Throws: ``SignalError/verificationFailed(_:)`` when it does not (or the hash is no 32-byte point).
     public static func verify(proof: Data, forHash hash: Data) throws {
         guard UsernameHashing.verify(proof: Array(proof), hash: Array(hash)) else {
@@ -80,9 +80,12 @@ public struct Username: Sendable {
         }
     }
 
-    /// Whether `bytes` could be a username's hash: 32 bytes encoding a ristretto255 point (Parley's addition, for a
-    /// server that checks what it is asked to store).
-    public static func isHash(_ bytes: some Collection<UInt8>) -> Bool { RistrettoPoint(encoding: bytes) != nil }
+    /// Whether `bytes` could be a username's hash: 32 bytes encoding a ristretto255 point other than the identity
+    /// (Parley's addition, for a server that checks what it is asked to store).
+    public static func isHash(_ bytes: some Collection<UInt8>) -> Bool {
+        guard let point = RistrettoPoint(encoding: bytes) else { return false }
+        return point != .identity
+    }
 
     /// Twenty usernames for `nickname` with random discriminators to offer a user (4 of two digits, 3 each of three
     /// and four, then 2 each of five to nine), for the server to take the first free one.
@@ -91,7 +94,7 @@ public struct Username: Sendable {
         throws -> [Username]
     {
         try UsernameParts.checkPrefix(nickname)
-        _ = try UsernameParts.nicknameCodes(nickname.lowercased())
+        _ = try UsernameParts.nicknameCodes(nickname)
         try UsernameParts.checkLength(nickname, within: lengthRange)
         let counts = [4, 3, 3, 2, 2, 2, 2, 2]
         var generator = SystemRandomNumberGenerator()

@@ -4,7 +4,9 @@ import Foundation
 /// A username's hash and its proof: the hash is `s₁·G₁ + s₂·G₂ + s₃·G₃` on ristretto255 for three fixed points and
 /// three scalars — SHA-512 of `nickname ‖ 0x00 ‖ discriminator` (big-endian u64), the nickname in base 37 (its first
 /// character in base 27, since no nickname starts with a digit), the discriminator — and the proof is a poksho proof
-/// of knowledge of the scalars, bound to the hash. As libsignal's `usernames` crate, byte for byte.
+/// of knowledge of three scalars that open the hash this way, bound to it. (It does not prove that the scalars come
+/// from a username: anyone can open a point of their own making. What it stops is confirming a hash one cannot open,
+/// such as someone else's.) As libsignal's `usernames` crate, byte for byte.
 enum UsernameHashing {
     /// G₁, G₂, G₃: the first three points of the SHO-HMAC-SHA256 transcript labelled
     /// `Signal_Username_20230130_Constant_Points_Generate` (libsignal ships them as constants; `UsernameTests` checks
@@ -27,11 +29,12 @@ enum UsernameHashing {
 
     /// The three scalars of `parts` (the nickname lower-cased).
     static func scalars(of parts: UsernameParts) throws -> [RistrettoScalar] {
-        let nickname = parts.nickname.lowercased()
+        // ASCII lower case only (the parts hold nothing else).
+        let nickname = Array(parts.nickname.utf8).map { (65...90).contains($0) ? $0 + 32 : $0 }
         var sha = SHA512()
-        sha.update(data: Array(nickname.utf8) + [0] + withUnsafeBytes(of: parts.discriminator.bigEndian) { Array($0) })
+        sha.update(data: nickname + [0] + withUnsafeBytes(of: parts.discriminator.bigEndian) { Array($0) })
         let shaScalar = RistrettoScalar.reducing(Array(sha.finalize()))
-        return [shaScalar, nicknameScalar(try UsernameParts.nicknameCodes(nickname)), scalar(parts.discriminator)]
+        return [shaScalar, nicknameScalar(try UsernameParts.nicknameCodes(parts.nickname)), scalar(parts.discriminator)]
     }
 
     /// The nickname's codes read as a number: the first in base 27, each later one in base 37.

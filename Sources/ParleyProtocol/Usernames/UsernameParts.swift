@@ -16,19 +16,23 @@ struct UsernameParts: Sendable, Equatable {
     /// The parts of `value`, split at its last `.`.
     /// - Throws: ``SignalError/missingSeparator(_:)`` without a `.`, otherwise as ``init(nickname:discriminator:)``.
     init(_ value: String) throws {
-        guard let dot = value.lastIndex(of: ".") else {
+        // Split by code point, as libsignal does (a combining mark after the dot belongs to the number, not the dot).
+        let scalars = value.unicodeScalars
+        guard let dot = scalars.lastIndex(of: ".") else {
             throw SignalError.missingSeparator("a username is a nickname, a '.' and a number")
         }
-        try self.init(nickname: String(value[..<dot]), discriminator: String(value[value.index(after: dot)...]))
+        try self.init(
+            nickname: String(String.UnicodeScalarView(scalars[..<dot])),
+            discriminator: String(String.UnicodeScalarView(scalars[scalars.index(after: dot)...])))
     }
 
     /// The parts `nickname` and `discriminator` name, with no length limit but the hash's own.
-    /// - Throws: the ``SignalError`` case for the first rule broken (nickname first).
+    /// - Throws: the ``SignalError`` case for the first rule broken, in libsignal's order: the nickname's first
+    ///   character, the discriminator, then the nickname's characters.
     init(nickname: String, discriminator: String) throws {
         try Self.checkPrefix(nickname)
         let value = try Self.discriminatorValue(discriminator)
-        // The characters themselves are checked where the nickname becomes a scalar (UsernameHashing).
-        _ = try Self.nicknameCodes(nickname.lowercased())
+        _ = try Self.nicknameCodes(nickname)
         self.nickname = nickname
         self.discriminator = value
     }
@@ -53,15 +57,18 @@ struct UsernameParts: Sendable, Equatable {
         }
     }
 
-    /// The code of each character of a lower-cased nickname: `_` 1, `a`–`z` 2–27, `0`–`9` 28–37.
+    /// The code of each character of a nickname, ASCII letters taken without their case: `_` 1, `a`–`z` 2–27, `0`–`9`
+    /// 28–37. Only ASCII is folded (libsignal's `to_ascii_lowercase`): a character whose Unicode lower case is an ASCII
+    /// letter, such as the Kelvin sign, is refused like any other.
     /// - Throws: ``SignalError/badNicknameCharacter(_:)`` for any other character, ``SignalError/nicknameTooLong(_:)``
     ///   past ``longestEncodableNickname``.
-    static func nicknameCodes(_ lowercased: String) throws -> [UInt8] {
+    static func nicknameCodes(_ nickname: String) throws -> [UInt8] {
         var codes: [UInt8] = []
-        for scalar in lowercased.unicodeScalars {
+        for scalar in nickname.unicodeScalars {
             switch scalar {
             case "_": codes.append(1)
             case "a"..."z": codes.append(UInt8(scalar.value - 97 + 2))
+            case "A"..."Z": codes.append(UInt8(scalar.value - 65 + 2))
             case "0"..."9": codes.append(UInt8(scalar.value - 48 + 28))
             default: throw SignalError.badNicknameCharacter("a nickname holds only letters, digits and '_'")
             }
@@ -78,11 +85,13 @@ struct UsernameParts: Sendable, Equatable {
         guard let first = digits.first else {
             throw SignalError.usernameDiscriminatorCannotBeEmpty("a username's number cannot be empty")
         }
-        guard digits.allSatisfy({ (48...57).contains($0) }) else {
-            throw SignalError.badDiscriminatorCharacter("a username's number holds only the digits 0–9")
-        }
+        // Digit by digit, as Rust's integer parsing goes: whichever comes first, a character that is no digit or the
+        // value passing 2⁶⁴, decides the error.
         var value: UInt64 = 0
         for digit in digits {
+            guard (48...57).contains(digit) else {
+                throw SignalError.badDiscriminatorCharacter("a username's number holds only the digits 0–9")
+            }
             let (shifted, overflowed) = value.multipliedReportingOverflow(by: 10)
             let (sum, carried) = shifted.addingReportingOverflow(UInt64(digit - 48))
             guard !overflowed, !carried else {

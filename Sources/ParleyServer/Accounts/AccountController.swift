@@ -31,6 +31,12 @@ struct AccountController: Sendable {
         guard (3...32).contains(username.utf8.count), username.isASCIIToken else {
             throw ServerError.badRequest("username must be 3–32 letters, digits, '.', '_' or '-'")
         }
+        // A name shaped like a username (`nickname.NN`) would let its holder answer for a username not yet taken: a
+        // client looks a username up by its hash first and by a registered name only after.
+        guard (try? Username(username)) == nil else {
+            throw ServerError.badRequest(
+                "an account name cannot have a username's shape (nickname.NN): take a username after registering instead")
+        }
         let identityKey = try KeyValidation.bytes(body.identityKey, field: "identityKey")
         guard (try? IdentityKey(bytes: identityKey)) != nil else {
             throw ServerError.badRequest("identityKey is not a 33-byte Curve25519 key")

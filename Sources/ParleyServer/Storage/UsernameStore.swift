@@ -8,8 +8,12 @@ public protocol UsernameStore: Sendable {
     /// free (and stays confirmed). Returns the reserved hash, or `nil` when every candidate is taken.
     func reserveUsernameHash(accountId: String, candidates: [[UInt8]], until: UInt64, now: UInt64) async throws -> [UInt8]?
     /// Makes `hash` the username of `accountId` when the account holds it reserved past `now` (or has it already),
-    /// dropping the account's other hashes; `false` when it does not hold it.
-    func confirmUsernameHash(accountId: String, hash: [UInt8], now: UInt64) async throws -> Bool
+    /// dropping the account's other hashes; `false` when it does not hold it. In the same transaction the account's
+    /// username link becomes `link` (an encrypted username under a handle) or, without one, is dropped when the hash
+    /// was not already the account's (it held the old username, which anyone may take now).
+    func confirmUsernameHash(
+        accountId: String, hash: [UInt8], now: UInt64, link: (handle: String, encryptedValue: [UInt8])?
+    ) async throws -> Bool
     /// Drops every hash of `accountId` (confirmed or reserved) and its username link.
     func deleteUsernameHash(accountId: String) async throws
     /// The account whose confirmed username has `hash`, if any.

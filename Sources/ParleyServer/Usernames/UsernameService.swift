@@ -3,7 +3,7 @@ import ParleyAPI
 import ParleyProtocol
 
 /// The rules of usernames the server never reads: hashes are checked to be 32-byte ristretto255 points, a confirmation
-/// needs a proof that the hash is a valid username's, a reservation lapses after ``reservationLifetime``, and a link is
+/// needs a proof of knowing what the hash opens to (so no one confirms a hash they cannot open, such as another's), a reservation lapses after ``reservationLifetime``, and a link is
 /// an opaque encrypted value of bounded size under a random handle. Front doors parse and present; this decides.
 struct UsernameService: Sendable {
     let store: any UsernameStore
@@ -30,8 +30,8 @@ struct UsernameService: Sendable {
         return ReserveUsernameHashResponse(usernameHash: Base64URL.encode(reserved))
     }
 
-    /// Confirms `request`'s hash as `accountId`'s username once its proof verifies, and stores its encrypted username as
-    /// the account's link when it carries one.
+    /// Confirms `request`'s hash as `accountId`'s username once its proof verifies, and in the same transaction stores
+    /// its encrypted username as the account's link when it carries one (else a link to an earlier username goes).
     /// - Throws: 400 for malformed fields, 422 `invalid_proof` when the proof does not prove the hash, 409
     ///   `reservation_not_found` when the account does not hold the hash reserved, 429 past the account's budget.
     func confirm(_ request: ConfirmUsernameHashRequest, accountId: String, now: UInt64) async throws -> UsernameHashResponse {
@@ -47,16 +47,12 @@ struct UsernameService: Sendable {
         } catch {
             throw ServerError.clientError(.unprocessableContent, "the proof does not prove this username hash")
         }
-        guard try await store.confirmUsernameHash(accountId: accountId, hash: hash, now: now) else {
+        let link = encrypted.map { (handle: Self.newHandle(), encryptedValue: $0) }
+        guard try await store.confirmUsernameHash(accountId: accountId, hash: hash, now: now, link: link) else {
             throw ServerError.conflict(
                 code: "reservation_not_found", message: "this account holds no reservation of the hash (reservations last five minutes)")
         }
-        var handle: String?
-        if let encrypted {
-            handle = try await store.setUsernameLink(
-                accountId: accountId, encryptedValue: encrypted, keepHandle: false, newHandle: Self.newHandle())
-        }
-        return UsernameHashResponse(usernameHash: Base64URL.encode(hash), usernameLinkHandle: handle)
+        return UsernameHashResponse(usernameHash: Base64URL.encode(hash), usernameLinkHandle: link?.handle)
     }
 
     /// The account's own username hash and link handle.

@@ -23,8 +23,8 @@ extension WebAPI {
     func addUsernameRoutes(to router: Router<LocalRequestContext>) {
         router.get("/api/username") { _, _ in
             await Self.answer {
-                guard let username = try client.username() else { return try Self.json(UsernameState(username: nil, link: nil)) }
-                return try Self.json(UsernameState(username: username, link: try await client.usernameLink().description))
+                // What this device keeps: reading the page makes nothing on the server.
+                try Self.json(UsernameState(username: try client.username(), link: try client.storedUsernameLink()?.description))
             }
         }
         router.post("/api/username") { request, _ in
@@ -50,10 +50,10 @@ extension WebAPI {
         }
         router.get("/api/username/link/qr") { _, _ in
             await Self.answer {
-                guard try client.username() != nil else {
-                    throw WebRequestError(status: .notFound, message: "no username: take one first")
+                guard let link = try client.storedUsernameLink() else {
+                    throw WebRequestError(status: .notFound, message: "no username link: take a username or make a new link")
                 }
-                return Self.svg(try QRCode(bytes: Array(try await client.usernameLink().description.utf8), errorCorrection: .medium))
+                return Self.svg(try QRCode(bytes: Array(link.description.utf8), errorCorrection: .medium))
             }
         }
     }

@@ -1061,14 +1061,20 @@ async function openUsername() {
   }
   const nickname = el('input', { id: 'username-nickname', autocomplete: 'off', maxlength: 32, placeholder: 'e.g. wanderer' });
   const number = el('input', { id: 'username-number', autocomplete: 'off', inputmode: 'numeric', maxlength: 20, placeholder: 'random' });
-  const body = current.username
-    ? [
-      el('p', { id: 'username-current' }, 'Your username is ', el('strong', {}, current.username), '.'),
-      el('p', {}, 'Anyone with this link or code finds your account; the server cannot read either.'),
-      el('img', { class: 'qr', id: 'username-qr', alt: `QR code of the username link for ${current.username}`, src: `/api/username/link/qr?at=${Date.now()}` }),
-      el('p', { class: 'username-link' }, el('code', { id: 'username-link' }, current.link)),
-    ]
-    : [el('p', { id: 'username-current' }, 'No username yet: people can find you only by your account name.')];
+  const body = [];
+  if (!current.username) {
+    body.push(el('p', { id: 'username-current' }, 'No username yet: people can find you only by your account name.'));
+  } else {
+    body.push(el('p', { id: 'username-current' }, 'Your username is ', el('strong', {}, current.username), '.'));
+    if (current.link) {
+      body.push(
+        el('p', {}, 'Anyone with this link or code finds your account; the server cannot read either.'),
+        el('img', { class: 'qr', id: 'username-qr', alt: `QR code of the username link for ${current.username}`, src: `/api/username/link/qr?at=${Date.now()}` }),
+        el('p', { class: 'username-link' }, el('code', { id: 'username-link' }, current.link)));
+    } else {
+      body.push(el('p', { id: 'username-no-link' }, 'No username link on this device: make a new one to share.'));
+    }
+  }
   body.push(
     el('label', { for: 'username-nickname' }, current.username ? 'A new nickname' : 'Nickname (3 to 32 letters, digits or _, not starting with a digit)'),
     nickname,

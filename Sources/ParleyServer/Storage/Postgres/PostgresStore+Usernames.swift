@@ -4,6 +4,7 @@ import PostgresNIO
 extension PostgresStore {
     public func reserveUsernameHash(accountId: String, candidates: [[UInt8]], until: UInt64, now: UInt64) async throws -> [UInt8]? {
         try await transaction { connection in
+            try await lockAccount(accountId, on: connection)
             try await perform("DELETE FROM username_hashes WHERE account_id = \(accountId) AND NOT confirmed", on: connection)
             for candidate in candidates {
                 // One statement per candidate: the insert, or the take-over of a lapsed reservation, holds the row, so
@@ -30,8 +31,16 @@ extension PostgresStore {
         }
     }
 
-    public func confirmUsernameHash(accountId: String, hash: [UInt8], now: UInt64) async throws -> Bool {
+    public func confirmUsernameHash(
+        accountId: String, hash: [UInt8], now: UInt64, link: (handle: String, encryptedValue: [UInt8])?
+    ) async throws -> Bool {
         try await transaction { connection in
+            try await lockAccount(accountId, on: connection)
+            var wasConfirmed: Bool?
+            let rows = try await connection.query(
+                "SELECT confirmed FROM username_hashes WHERE hash = \(ByteBuffer(bytes: hash)) AND account_id = \(accountId)",
+                logger: logger)
+            for try await confirmed in rows.decode(Bool.self) { wasConfirmed = confirmed }
             let confirmed = try await count(
                 """
                 WITH confirmed AS (
@@ -44,12 +53,29 @@ extension PostgresStore {
             guard confirmed == 1 else { return false }
             try await perform(
                 "DELETE FROM username_hashes WHERE account_id = \(accountId) AND hash <> \(ByteBuffer(bytes: hash))", on: connection)
+            if let link {
+                try await perform("DELETE FROM username_links WHERE account_id = \(accountId)", on: connection)
+                try await perform(
+                    """
+                    INSERT INTO username_links (handle, account_id, encrypted_value)
+                    VALUES (\(link.handle), \(accountId), \(ByteBuffer(bytes: link.encryptedValue)))
+                    """, on: connection)
+            } else if wasConfirmed != true {
+                try await perform("DELETE FROM username_links WHERE account_id = \(accountId)", on: connection)
+            }
             return true
         }
     }
 
+    /// Locks the account's row for the transaction: one account's username changes (two reservations confirmed at once
+    /// from two devices) take turns instead of deadlocking on each other's rows.
+    private func lockAccount(_ accountId: String, on connection: PostgresConnection) async throws {
+        try await perform("SELECT 1 FROM accounts WHERE id = \(accountId) FOR UPDATE", on: connection)
+    }
+
     public func deleteUsernameHash(accountId: String) async throws {
         try await transaction { connection in
+            try await lockAccount(accountId, on: connection)
             try await perform("DELETE FROM username_hashes WHERE account_id = \(accountId)", on: connection)
             try await perform("DELETE FROM username_links WHERE account_id = \(accountId)", on: connection)
         }

@@ -25,8 +25,12 @@ extension SQLiteStore {
         }
     }
 
-    public func confirmUsernameHash(accountId: String, hash: [UInt8], now: UInt64) async throws -> Bool {
+    public func confirmUsernameHash(
+        accountId: String, hash: [UInt8], now: UInt64, link: (handle: String, encryptedValue: [UInt8])?
+    ) async throws -> Bool {
         try await database.write { db in
+            let wasConfirmed = try Bool.fetchOne(
+                db, sql: "SELECT confirmed FROM username_hashes WHERE hash = ? AND account_id = ?", arguments: [Data(hash), accountId])
             try db.execute(
                 sql: """
                     UPDATE username_hashes SET confirmed = 1, reserved_until = 0
@@ -35,6 +39,14 @@ extension SQLiteStore {
                 arguments: [Data(hash), accountId, Int64(clamping: now)])
             guard db.changesCount == 1 else { return false }
             try db.execute(sql: "DELETE FROM username_hashes WHERE account_id = ? AND hash <> ?", arguments: [accountId, Data(hash)])
+            if let link {
+                try db.execute(sql: "DELETE FROM username_links WHERE account_id = ?", arguments: [accountId])
+                try db.execute(
+                    sql: "INSERT INTO username_links (handle, account_id, encrypted_value) VALUES (?, ?, ?)",
+                    arguments: [link.handle, accountId, Data(link.encryptedValue)])
+            } else if wasConfirmed != true {
+                try db.execute(sql: "DELETE FROM username_links WHERE account_id = ?", arguments: [accountId])
+            }
             return true
         }
     }
