@@ -7,16 +7,7 @@ import Testing
 /// `UsernameTests.swift` and the Rust `usernames` crate's tests (the hash of `he110.42`, the constant points, the
 /// nickname scalar of `_z9_`, every validation case), plus what an attacker might hand a verifier.
 @Suite struct UsernameTests {
-    static func hex(_ text: String) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var index = text.startIndex
-        while index < text.endIndex {
-            let next = text.index(index, offsetBy: 2)
-            bytes.append(UInt8(text[index..<next], radix: 16)!)
-            index = next
-        }
-        return bytes
-    }
+    static func hex(_ text: String) -> [UInt8] { [UInt8](hex: text) }
 
     @Test func theHashOfHe110_42IsLibsignals() throws {
         let username = try Username("he110.42")
