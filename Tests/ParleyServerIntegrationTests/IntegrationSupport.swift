@@ -92,6 +92,15 @@ struct ProcessRun: Sendable {
     }
 
     private static func runToCompletion(_ process: Process) throws -> ProcessRun {
+        // Spawned without Foundation's `Process.run()`, which can crash the test process on this toolchain
+        // (``SpawnedProcess``), unless the test set what only `Process` handles here.
+        if let executable = process.executableURL?.path, process.standardInput == nil, process.currentDirectoryURL == nil {
+            let run = try SpawnedProcess.run(
+                executable, process.arguments ?? [], environment: process.environment ?? ProcessInfo.processInfo.environment)
+            return ProcessRun(
+                status: run.status, stdout: String(decoding: run.stdout, as: UTF8.self), stderr: String(decoding: run.stderr, as: UTF8.self)
+            )
+        }
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out
