@@ -93,10 +93,17 @@ struct ProcessRun: Sendable {
 
     private static func runToCompletion(_ process: Process) throws -> ProcessRun {
         // Spawned without Foundation's `Process.run()`, which can crash the test process on this toolchain
-        // (``SpawnedProcess``), unless the test set what only `Process` handles here.
-        if let executable = process.executableURL?.path, process.standardInput == nil, process.currentDirectoryURL == nil {
+        // (``SpawnedProcess``), unless the test gave an input that is neither a pipe nor a file handle.
+        var input: Int32?
+        switch process.standardInput {
+        case let pipe as Pipe: input = pipe.fileHandleForReading.fileDescriptor
+        case let handle as FileHandle: input = handle.fileDescriptor
+        default: input = nil
+        }
+        if let executable = process.executableURL?.path, process.standardInput == nil || input != nil {
             let run = try SpawnedProcess.run(
-                executable, process.arguments ?? [], environment: process.environment ?? ProcessInfo.processInfo.environment)
+                executable, process.arguments ?? [], environment: process.environment ?? ProcessInfo.processInfo.environment,
+                input: input, directory: process.currentDirectoryURL?.path)
             return ProcessRun(
                 status: run.status, stdout: String(decoding: run.stdout, as: UTF8.self), stderr: String(decoding: run.stderr, as: UTF8.self)
             )

@@ -4,7 +4,8 @@ import Foundation
     import Glibc
 #endif
 
-/// Runs a program to its end with `posix_spawn`, its standard output and error collected, its input `/dev/null`.
+/// Runs a program to its end with `posix_spawn`, its standard output and error collected, its input `/dev/null` or a
+/// descriptor given.
 ///
 /// Foundation's `Process.run()` on Swift 6.3.1 can crash the whole test process: it reads each entry of
 /// `/proc/self/fd` by copying a full 256-byte `d_name`, which over-reads past glibc's buffer when an entry sits at its
@@ -18,7 +19,9 @@ enum SpawnedProcess {
 
     /// Runs `executable` with `arguments` and `environment`; returns the exit status (the signal number when a signal
     /// ended it, as `Process.terminationStatus` has it), standard output and standard error.
-    static func run(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> (
+    static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String], input: Int32? = nil, directory: String? = nil
+    ) throws -> (
         status: Int32, stdout: Data, stderr: Data
     ) {
         var outPipe: [Int32] = [-1, -1]
@@ -33,18 +36,24 @@ enum SpawnedProcess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if let input {
+            posix_spawn_file_actions_adddup2(&actions, input, 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
         posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
 
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        // A working directory through coreutils' `env --chdir` (glibc's addchdir action is not in Swift's Glibc).
+        let command = directory.map { ["/usr/bin/env", "--chdir=\($0)", executable] + arguments } ?? [executable] + arguments
+        let argv = command.map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
             for pointer in argv { free(pointer) }
             for pointer in envp { free(pointer) }
         }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+        let spawned = posix_spawn(&pid, command[0], &actions, nil, argv, envp)
         close(outPipe[1])
         close(errPipe[1])
         guard spawned == 0 else {
