@@ -36,6 +36,16 @@ enum SpawnedProcess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
+        // Every other descriptor of this process closed in the child (Foundation's Process does the same by listing
+        // /proc/self/fd, which is what crashes): a child must not keep the test servers' sockets open for as long as it
+        // runs. Found by asking each descriptor below the limit; glibc ignores a close of one closed meanwhile.
+        var limit = rlimit()
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        let highest = Int32(clamping: min(limit.rlim_cur, 65_536))
+        let ours = Set([outPipe[0], outPipe[1], errPipe[0], errPipe[1], input ?? -1])
+        for fd in 3..<max(3, highest) where !ours.contains(fd) && fcntl(fd, F_GETFD) != -1 {
+            posix_spawn_file_actions_addclose(&actions, fd)
+        }
         if let input {
             posix_spawn_file_actions_adddup2(&actions, input, 0)
         } else {
