@@ -31,6 +31,6 @@ echo "== every suite but the browser's (server backend: SQLite) =="
 echo "== the web client in Chromium =="
 "$swift" test --skip-build --filter WebClientTests
 echo "== server suite, and the client suites that read what the server stored, again on PostgreSQL =="
-PARLEY_SERVER_BACKEND=postgres "$swift" test --skip-build --filter "ParleyServerTests|SealedSenderDeliveryTests|RetryReceiptDeliveryTests|ServerStoredGroupClientTests"
+PARLEY_SERVER_BACKEND=postgres "$swift" test --skip-build --filter "ParleyServerTests|SealedSenderDeliveryTests|RetryReceiptDeliveryTests|ServerStoredGroupClientTests|NamelessAccountTests"
 echo "== every fuzz target, 10 s each (libFuzzer; make fuzz runs longer) =="
 Scripts/fuzz.sh --quick

@@ -8,6 +8,8 @@ public enum APIRoutes {
     public static func lookup(username: String) -> String { "/v1/accounts/username/\(username)" }
     /// `GET`: the username of account `accountId` (to name conversations others started).
     public static func account(_ accountId: String) -> String { "/v1/accounts/\(accountId)" }
+    /// `GET` → ``AccountIdentityResponse``: the calling account as the server knows it.
+    public static let whoami = "/v1/accounts/whoami"
     /// `PUT` ``AccountAttributesRequest``: the account's unidentified access key and whether anyone may send to it
     /// sealed (any device of the account).
     public static let accountAttributes = "/v1/accounts/attributes"

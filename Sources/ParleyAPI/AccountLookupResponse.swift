@@ -2,11 +2,12 @@
 public struct AccountLookupResponse: Codable, Sendable, Equatable {
     /// The account id (lowercase UUID).
     public let accountId: String
-    /// The username as registered.
-    public let username: String
+    /// The account's plain name as registered, or the username the caller looked it up by; `nil` for an account looked
+    /// up by id that has no plain name (it goes by a username the server never reads).
+    public let username: String?
 
     /// A lookup result.
-    public init(accountId: String, username: String) {
+    public init(accountId: String, username: String?) {
         self.accountId = accountId
         self.username = username
     }

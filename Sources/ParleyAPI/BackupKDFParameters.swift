@@ -17,6 +17,16 @@ public struct BackupKDFParameters: Codable, Sendable, Equatable {
         case pbkdf2SHA256 = "pbkdf2-sha256"
     }
 
+    /// What the client hashed the PIN with before blinding it (``pinInput``), which the restoring client must know.
+    public enum PINInput: String, Codable, Sendable, CaseIterable {
+        /// The account's plain registered name, lowercased: a backup restored by that name
+        /// (`POST /v1/backup/{name}/evaluate`). What backups made before accounts went without names use.
+        case registeredName
+        /// The account id (lowercase UUID): a backup restored by account id, which a new machine finds from the
+        /// username's hash (`GET /v1/accounts/username_hash/{hash}`). The server never learns a name for it.
+        case accountId
+    }
+
     /// Salt length in bytes.
     public static let saltLength = 16
     /// The Argon2id passes accepted: 1 (libsodium's minimum) to 16.
@@ -36,9 +46,18 @@ public struct BackupKDFParameters: Codable, Sendable, Equatable {
     public let memLimit: UInt64?
     /// PBKDF2 iterations (``Algorithm/pbkdf2SHA256`` only).
     public let iterations: UInt32?
+    /// What the PIN was hashed with; absent means ``PINInput/registeredName`` (backups from before the field).
+    public let pinInput: PINInput?
+
+    /// ``pinInput``, absent read as ``PINInput/registeredName``.
+    public var effectivePINInput: PINInput { pinInput ?? .registeredName }
 
     /// Parameters as they are, unchecked; ``validationProblem`` says whether they are usable.
-    public init(algorithm: Algorithm, salt: String, opsLimit: UInt64? = nil, memLimit: UInt64? = nil, iterations: UInt32? = nil) {
+    public init(
+        algorithm: Algorithm, salt: String, opsLimit: UInt64? = nil, memLimit: UInt64? = nil, iterations: UInt32? = nil,
+        pinInput: PINInput? = nil
+    ) {
+        self.pinInput = pinInput
         self.algorithm = algorithm
         self.salt = salt
         self.opsLimit = opsLimit
@@ -47,13 +66,20 @@ public struct BackupKDFParameters: Codable, Sendable, Equatable {
     }
 
     /// Argon2id with `salt`, `opsLimit` passes over `memLimit` bytes.
-    public static func argon2id(salt: [UInt8], opsLimit: UInt64, memLimit: UInt64) -> BackupKDFParameters {
-        BackupKDFParameters(algorithm: .argon2id, salt: Data(salt).base64EncodedString(), opsLimit: opsLimit, memLimit: memLimit)
+    public static func argon2id(salt: [UInt8], opsLimit: UInt64, memLimit: UInt64, pinInput: PINInput? = nil) -> BackupKDFParameters {
+        BackupKDFParameters(
+            algorithm: .argon2id, salt: Data(salt).base64EncodedString(), opsLimit: opsLimit, memLimit: memLimit, pinInput: pinInput)
     }
 
     /// PBKDF2-HMAC-SHA256 with `salt` and `iterations`.
-    public static func pbkdf2SHA256(salt: [UInt8], iterations: UInt32) -> BackupKDFParameters {
-        BackupKDFParameters(algorithm: .pbkdf2SHA256, salt: Data(salt).base64EncodedString(), iterations: iterations)
+    public static func pbkdf2SHA256(salt: [UInt8], iterations: UInt32, pinInput: PINInput? = nil) -> BackupKDFParameters {
+        BackupKDFParameters(algorithm: .pbkdf2SHA256, salt: Data(salt).base64EncodedString(), iterations: iterations, pinInput: pinInput)
+    }
+
+    /// These parameters with the PIN hashed with `input`.
+    public func with(pinInput input: PINInput) -> BackupKDFParameters {
+        BackupKDFParameters(
+            algorithm: algorithm, salt: salt, opsLimit: opsLimit, memLimit: memLimit, iterations: iterations, pinInput: input)
     }
 
     /// The decoded salt, or `nil` when it is not base64 of ``saltLength`` bytes.

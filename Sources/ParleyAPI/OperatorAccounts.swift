@@ -45,8 +45,9 @@ public struct InviteResponse: Codable, Sendable, Equatable {
 public struct OperatorAccount: Codable, Sendable, Equatable {
     /// The account id.
     public let accountId: String
-    /// Its username.
-    public let username: String
+    /// Its plain name as registered; `nil` for an account without one (it goes by a username the server keeps only as
+    /// a hash).
+    public let username: String?
     /// How many devices it has.
     public let devices: Int
     /// Milliseconds since 1970.
@@ -55,7 +56,7 @@ public struct OperatorAccount: Codable, Sendable, Equatable {
     public let disabled: Bool
 
     /// An account.
-    public init(accountId: String, username: String, devices: Int, created: UInt64, disabled: Bool) {
+    public init(accountId: String, username: String?, devices: Int, created: UInt64, disabled: Bool) {
         self.accountId = accountId
         self.username = username
         self.devices = devices

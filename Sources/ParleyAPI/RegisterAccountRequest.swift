@@ -1,7 +1,9 @@
 /// `POST /v1/accounts`: create an account with its first device.
 public struct RegisterAccountRequest: Codable, Sendable {
-    /// Unique, case-insensitive; 3–32 characters of letters, digits, `.`, `_` and `-`.
-    public let username: String
+    /// A plain account name (unique, case-insensitive; 3–32 characters of letters, digits, `.`, `_` and `-`), which the
+    /// server stores and others look up as it is; `nil` registers without one: the account then goes by a username
+    /// (`nickname.NN`) of which the server keeps only a hash (``UsernameRoutes``). New clients register without.
+    public let username: String?
     /// The account's identity key (33 bytes, base64).
     public let identityKey: String
     /// The first device's registration id (1…16380).
@@ -19,7 +21,7 @@ public struct RegisterAccountRequest: Codable, Sendable {
 
     /// A registration request.
     public init(
-        username: String, identityKey: String, registrationId: UInt32, password: String, deviceName: String?,
+        username: String?, identityKey: String, registrationId: UInt32, password: String, deviceName: String?,
         inviteToken: String? = nil, unidentifiedAccessKey: String? = nil, unrestrictedUnidentifiedAccess: Bool? = nil
     ) {
         self.unidentifiedAccessKey = unidentifiedAccessKey

@@ -26,7 +26,7 @@ public enum ParleyServerApplication {
         ServiceStatusController(store: d.store, metrics: d.metrics).addRoutes(to: routes)
         AccountController(
             store: d.store, hasher: d.hasher, limits: d.limits, rateLimiter: d.rateLimiter, deviceDirectory: d.deviceDirectory,
-            registration: d.registration, sealedSender: d.sealedSender
+            registration: d.registration, sealedSender: d.sealedSender, plainAccountNames: d.plainAccountNames
         ).addRoutes(to: routes)
         UsernameController(usernames: d.usernames, limits: d.limits).addRoutes(to: routes)
         DeviceController(

@@ -26,6 +26,8 @@ public struct ServerDependencies: Sendable {
     public let backup: BackupSettings
     /// Who may register.
     public let registration: RegistrationMode
+    /// Whether plain account names are still taken, or retired in favour of usernames.
+    public let plainAccountNames: PlainAccountNames
     /// Writes the envelopes of concurrent sends in shared transactions (every front door's sends).
     public let envelopeWriter: EnvelopeGroupCommit
     /// Deletes what the sockets' devices acknowledged in shared transactions.
@@ -53,7 +55,8 @@ public struct ServerDependencies: Sendable {
         store: any ServerStore, attachments: AttachmentStore, hasher: CredentialHasher = CredentialHasher(),
         limits: ServerLimits = ServerLimits(), metrics: ServerMetrics = ServerMetrics(),
         contentDetection: ContentDetectionSettings? = nil, backup: BackupSettings? = nil,
-        groupCommit: Bool = true, registration: RegistrationMode = .open, sealedSender: SealedSenderSettings = SealedSenderSettings(),
+        groupCommit: Bool = true, registration: RegistrationMode = .open, plainAccountNames: PlainAccountNames = .allowed,
+        sealedSender: SealedSenderSettings = SealedSenderSettings(),
         push: PushSettings = .ephemeral(), groupCredentials: GroupCredentialIssuer = GroupCredentialIssuer(),
         logger: Logger = Logger(label: "parley-server")
     ) {
@@ -70,6 +73,7 @@ public struct ServerDependencies: Sendable {
         self.importer = HashImporter(store: store, settings: settings, metrics: metrics, logger: logger)
         self.store = store
         self.registration = registration
+        self.plainAccountNames = plainAccountNames
         self.envelopeWriter = EnvelopeGroupCommit(store: store, enabled: groupCommit, metrics: metrics)
         self.acknowledgementWriter = AcknowledgementGroupCommit(store: store, enabled: groupCommit, metrics: metrics)
         self.attachments = attachments

@@ -56,7 +56,7 @@ struct AccountsCommand: AsyncParsableCommand {
                         } else {
                             let created = Date(timeIntervalSince1970: Double(account.created) / 1000)
                             print(
-                                "\(account.accountId)  \(account.username)  \(account.devices) device\(account.devices == 1 ? "" : "s")  "
+                                "\(account.accountId)  \(account.username ?? "(no plain name)")  \(account.devices) device\(account.devices == 1 ? "" : "s")  "
                                     + "created \(created)\(account.disabled ? "  DISABLED" : "")")
                         }
                     }

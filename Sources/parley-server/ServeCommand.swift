@@ -102,6 +102,12 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(
         help:
+            "allowed: accounts may register with a plain name; retired: only without one (usernames the server keeps as hashes), and named accounts' clients are asked to take a username, after which the name is deleted (environment: PARLEY_PLAIN_ACCOUNT_NAMES)."
+    )
+    var plainAccountNames = environment["PARLEY_PLAIN_ACCOUNT_NAMES"] ?? "allowed"
+
+    @Option(
+        help:
             "on: concurrent sends share write transactions (group commit); off: one transaction per send, for comparison (environment: PARLEY_GROUP_COMMIT)."
     )
     var groupCommit = environment["PARLEY_GROUP_COMMIT"] ?? "on"
@@ -156,6 +162,9 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard ["on", "off"].contains(groupCommit) else { throw ValidationError("--group-commit is on or off") }
         guard RegistrationMode(rawValue: registration) != nil else { throw ValidationError("--registration is open, token or closed") }
+        guard PlainAccountNames(rawValue: plainAccountNames) != nil else {
+            throw ValidationError("--plain-account-names is allowed or retired")
+        }
         if registration == "token", resolvedOperatorToken == nil {
             throw ValidationError("--registration token needs --operator-token (invites are made through the operator API)")
         }
@@ -217,7 +226,8 @@ struct ServeCommand: AsyncParsableCommand {
             ServerDependencies(
                 store: store, attachments: attachments, hasher: CredentialHasher(), limits: limits,
                 contentDetection: contentDetection, backup: backup, groupCommit: groupCommit == "on",
-                registration: RegistrationMode(rawValue: registration) ?? .open, sealedSender: sealedSender,
+                registration: RegistrationMode(rawValue: registration) ?? .open,
+                plainAccountNames: PlainAccountNames(rawValue: plainAccountNames) ?? .allowed, sealedSender: sealedSender,
                 push: pushSettings, groupCredentials: groupCredentials, logger: logger)
         }
         guard let databaseURL = databaseURL ?? Self.environment["PARLEY_DATABASE_URL"] else {

@@ -191,7 +191,7 @@ import Testing
             }
             // A guess that never comes back with a verifier still counts.
             let probe = try await laptop.api.evaluateBackupPIN(
-                try BlindedPIN(pin: "0000", username: "dana").blindedElement, username: "dana")
+                try BlindedPIN(pin: "0000", keyedBy: "dana").blindedElement, account: "dana")
             #expect(probe.attemptsLeft == 0)
             // Now even the right PIN finds nothing: the server deleted the backup instead of evaluating it.
             await #expect(throws: ParleyError.backup(.wiped)) { _ = try await Self.backup(laptop).restore(username: "dana", pin: "2468") }
@@ -254,7 +254,7 @@ import Testing
 
             /// What a guess gives when the OPRF is evaluated with `serverKey`: the hash the server compares with.
             func verifierHashOf(_ guess: String, serverKey: [UInt8]) throws -> [UInt8] {
-                let blinded = try BlindedPIN(pin: guess, username: "dana")
+                let blinded = try BlindedPIN(pin: guess, keyedBy: "dana")
                 let evaluated = try #require(BackupOPRFKey(serverKey: serverKey).evaluate(blinded.blindedElement, accountId: accountId))
                 let keys = try BackupKDF.deriveKeys(from: try blinded.finalize(evaluatedElement: evaluated), parameters: parameters)
                 return Array(SHA256.hash(data: keys.verifier))
@@ -270,7 +270,7 @@ import Testing
             #expect(!leakedBytes.isEmpty)
             #expect(leakedBytes.range(of: Data(Self.oprfKey)) == nil)
             #expect(leakedBytes.range(of: Data(pin.utf8)) == nil)
-            let blinded = try BlindedPIN(pin: pin, username: "dana")
+            let blinded = try BlindedPIN(pin: pin, keyedBy: "dana")
             let evaluated = try #require(BackupOPRFKey(serverKey: Self.oprfKey).evaluate(blinded.blindedElement, accountId: accountId))
             let verifier = try BackupKDF.deriveKeys(from: try blinded.finalize(evaluatedElement: evaluated), parameters: parameters)
                 .verifier

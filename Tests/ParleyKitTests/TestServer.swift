@@ -19,6 +19,8 @@ final class TestServer: @unchecked Sendable {
     private var task: Task<Void, Error>?
     private(set) var baseURL = ""
     private var dependencies: ServerDependencies!
+    /// The same server's dependencies with another plain-name policy (what a restart with the option changed gives).
+    private var dependenciesWith: ((PlainAccountNames) -> ServerDependencies)!
     private var port = 0
     /// The PostgreSQL database and its connection pool, when that is the backend.
     private var postgres: (database: TestDatabase, pool: Task<Void, Error>)?
@@ -44,13 +46,19 @@ final class TestServer: @unchecked Sendable {
         var limits = ServerLimits()
         limits.rateLimits = limits.rateLimits.scaled(by: 100)
         adjusting(&limits)
-        dependencies = ServerDependencies(
-            store: store, attachments: try AttachmentStore(directory: directory.appendingPathComponent("blobs")),
-            hasher: CredentialHasher(), limits: limits,
-            contentDetection: ContentDetectionSettings(
-                importDirectory: directory.appendingPathComponent("imports"),
-                operatorToken: Self.operatorToken),
-            backup: backup)
+        let attachments = try AttachmentStore(directory: directory.appendingPathComponent("blobs"))
+        let contentDetection = ContentDetectionSettings(
+            importDirectory: directory.appendingPathComponent("imports"), operatorToken: Self.operatorToken)
+        let backup = backup ?? BackupSettings()
+        let groupCredentials = GroupCredentialIssuer()
+        let sealedSender = SealedSenderSettings()
+        let push = PushSettings.ephemeral()
+        dependenciesWith = { names in
+            ServerDependencies(
+                store: store, attachments: attachments, hasher: CredentialHasher(), limits: limits, contentDetection: contentDetection,
+                backup: backup, plainAccountNames: names, sealedSender: sealedSender, push: push, groupCredentials: groupCredentials)
+        }
+        dependencies = dependenciesWith(.allowed)
         try await serve()
     }
 
@@ -76,6 +84,13 @@ final class TestServer: @unchecked Sendable {
 
     /// Serves again on the same port, over the same store.
     func resume() async throws {
+        try await serve()
+    }
+
+    /// Restarts the server over the same store and keys with `--plain-account-names` set to `names`.
+    func restart(plainAccountNames names: PlainAccountNames) async throws {
+        await pause()
+        dependencies = dependenciesWith(names)
         try await serve()
     }
 

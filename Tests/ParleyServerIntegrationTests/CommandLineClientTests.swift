@@ -38,7 +38,7 @@ import Testing
         let parley = try Parley()
         struct Registered: Decodable { let accountId: String, publicUsername: String? }
         let registered = try await parley.run(
-            "register", "dana", "--server", server.baseURL, "--account", "dana", "--nickname", "Stargazer", "--json")
+            "register", "--nickname", "Stargazer", "--server", server.baseURL, "--account", "dana", "--json")
         let dana = try JSONDecoder().decode(Registered.self, from: Data(registered.stdout.utf8))
         let username = try #require(dana.publicUsername)
         #expect(username.hasPrefix("Stargazer."))

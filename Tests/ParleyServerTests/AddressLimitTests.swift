@@ -39,13 +39,13 @@ import Testing
             // (32 bytes that are no ristretto255 element: a 400, for an unknown name as for a registered one.)
             #expect(
                 try await client.call(
-                    .post, BackupRoutes.evaluate(username: "nobody"),
+                    .post, BackupRoutes.evaluate(account: "nobody"),
                     json: BackupEvaluationRequest(blindedElement: Data(repeating: 1, count: 32).base64EncodedString())
                 ).0 == .badRequest)
             #expect(try await client.call(.get, APIRoutes.provisioning(String(repeating: "B", count: 43))).0 == .notFound)
             #expect(try await client.call(.put, APIRoutes.linkDevice, json: link).0 == .tooManyRequests)
             #expect(try await client.call(.get, APIRoutes.provisioning(String(repeating: "C", count: 43))).0 == .tooManyRequests)
-            #expect(try await client.call(.post, BackupRoutes.restore(username: "nobody"), raw: "{}").0 == .tooManyRequests)
+            #expect(try await client.call(.post, BackupRoutes.restore(account: "nobody"), raw: "{}").0 == .tooManyRequests)
 
             // A device's own requests are counted against its account, not its address.
             #expect(try await client.call(.get, APIRoutes.devices, headers: alice.headers).0 == .ok)

@@ -35,7 +35,7 @@ import Testing
     static func guess(_ client: some TestClientProtocol, _ username: String, element: String = element) async throws -> (
         HTTPResponse.Status, Data
     ) {
-        try await client.call(.post, BackupRoutes.evaluate(username: username), json: BackupEvaluationRequest(blindedElement: element))
+        try await client.call(.post, BackupRoutes.evaluate(account: username), json: BackupEvaluationRequest(blindedElement: element))
     }
 
     /// A restore attempt with `verifier`, after a guess of its own unless `token` is given (a guess that fails is
@@ -51,7 +51,7 @@ import Testing
             attempt = try JSONDecoder().decode(BackupEvaluationResponse.self, from: body).attemptToken
         }
         return try await client.call(
-            .post, BackupRoutes.restore(username: username),
+            .post, BackupRoutes.restore(account: username),
             json: BackupRestoreRequest(verifier: Data(verifier).base64EncodedString(), attemptToken: attempt ?? ""))
     }
 
@@ -86,7 +86,7 @@ import Testing
                     json: BackupEvaluationRequest(blindedElement: element))
                 #expect(own.0 == .badRequest)
             }
-            #expect(try await client.call(.post, BackupRoutes.evaluate(username: "alice"), raw: "{}").0 == .badRequest)
+            #expect(try await client.call(.post, BackupRoutes.evaluate(account: "alice"), raw: "{}").0 == .badRequest)
             #expect(try await Self.restore(client, "alice", verifier: [1, 2, 3], token: Self.unknownToken).0 == .badRequest)
             #expect(try await Self.status(client, alice).failures == 0)
         }
@@ -132,10 +132,10 @@ import Testing
                 // Not base64 of 32 bytes; 32 bytes that are not a ristretto255 element; a body that is not the request.
                 statuses.append(try await Self.guess(client, username, element: "AAAA").0)
                 statuses.append(try await Self.guess(client, username, element: Data(repeating: 0xff, count: 32).base64EncodedString()).0)
-                statuses.append(try await client.call(.post, BackupRoutes.evaluate(username: username), raw: "{}").0)
+                statuses.append(try await client.call(.post, BackupRoutes.evaluate(account: username), raw: "{}").0)
                 statuses.append(
                     try await client.call(
-                        .post, BackupRoutes.restore(username: username),
+                        .post, BackupRoutes.restore(account: username),
                         json: BackupRestoreRequest(verifier: "AAAA", attemptToken: Self.unknownToken)
                     ).0)
                 for _ in 0..<6 {
@@ -285,7 +285,7 @@ import Testing
             for _ in 0..<5 { #expect(try await Self.guess(client, "alice").0 == .ok) }
             func refused() async throws -> (HTTPResponse.Status, String?, Int?) {
                 try await client.execute(
-                    uri: BackupRoutes.evaluate(username: "alice"), method: .post, headers: [.contentType: "application/json"],
+                    uri: BackupRoutes.evaluate(account: "alice"), method: .post, headers: [.contentType: "application/json"],
                     body: ByteBuffer(bytes: try JSONEncoder().encode(BackupEvaluationRequest(blindedElement: Self.element)))
                 ) { response in
                     (

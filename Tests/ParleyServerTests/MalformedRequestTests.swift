@@ -79,7 +79,7 @@ import Testing
         Case(method: .post, path: BackupRoutes.evaluate, body: "{}", authenticated: true, expected: .badRequest),
         Case(method: .put, path: BackupRoutes.backup, body: "[]", authenticated: true, expected: .badRequest),
         // The body is read before the username is looked up: a malformed one is a 400 for any name (no username oracle).
-        Case(method: .post, path: BackupRoutes.evaluate(username: "nobody"), body: "not json", authenticated: false, expected: .badRequest),
+        Case(method: .post, path: BackupRoutes.evaluate(account: "nobody"), body: "not json", authenticated: false, expected: .badRequest),
         Case(method: .put, path: APIRoutes.deviceRegistration, body: #"{"registrationId":-1}"#, authenticated: true, expected: .badRequest),
         // NUL, which PostgreSQL refuses in text, never reaches the store: in a device name, in a path segment.
         Case(

@@ -78,7 +78,7 @@ struct UsernameCommand: AsyncParsableCommand {
                 guard let account = try await client.findAccount(named: name) else {
                     throw ParleyError.invalidArgument("no account has the username \(name)")
                 }
-                return Found(username: account.username, accountId: account.accountId)
+                return Found(username: account.username ?? name, accountId: account.accountId)
             }
             Output(json: options.json).emit(found, text: "\(found.username) \(found.accountId)")
         }

@@ -34,6 +34,22 @@ struct AccountManager: Sendable {
     /// prekey, and publishes the commitment to its profile key (for server-stored groups).
     @discardableResult
     public func register(username: String, deviceName: String? = nil, inviteToken: String? = nil) async throws -> DeviceCredentials {
+        try await register(plainName: username, localName: username, deviceName: deviceName, inviteToken: inviteToken)
+    }
+
+    /// Registers without a plain name, as ``register(username:deviceName:inviteToken:)`` does otherwise: the server
+    /// stores no name for the account, which goes by the username (`nickname.NN`) the caller confirms next
+    /// (``ParleyClient/setUsername(nickname:discriminator:)``); until then this device calls it `localName`.
+    @discardableResult
+    public func registerWithoutName(localName: String, deviceName: String? = nil, inviteToken: String? = nil) async throws
+        -> DeviceCredentials
+    {
+        try await register(plainName: nil, localName: localName, deviceName: deviceName, inviteToken: inviteToken)
+    }
+
+    private func register(plainName: String?, localName: String, deviceName: String?, inviteToken: String?) async throws
+        -> DeviceCredentials
+    {
         guard try account()?.credentials == nil else { throw ParleyError.invalidArgument("this database already has an account") }
         let identity = IdentityKeyPair.generate()
         let registrationId = UInt32.random(in: 1...16380)
@@ -41,12 +57,17 @@ struct AccountManager: Sendable {
         let profileKey = ProfileKey.generate()
         try await database.awaitableWrite { [baseURL = api.baseURL] db in
             try LocalAccountTable.replace(
-                serverURL: baseURL, username: username, accountId: nil, deviceId: nil, password: password,
+                serverURL: baseURL, username: localName, accountId: nil, deviceId: nil, password: password,
                 identityKeyPair: identity.serialize(), registrationId: registrationId, profileKey: profileKey.bytes, db)
+            if plainName == nil {
+                try SettingsTable.set(SettingsTable.registeredWithoutName, to: "1", db)
+            } else {
+                try SettingsTable.remove(SettingsTable.registeredWithoutName, db)
+            }
         }
         let response = try await api.register(
             RegisterAccountRequest(
-                username: username, identityKey: identity.publicKey.serialize().base64EncodedString(),
+                username: plainName, identityKey: identity.publicKey.serialize().base64EncodedString(),
                 registrationId: registrationId, password: password, deviceName: deviceName, inviteToken: inviteToken,
                 unidentifiedAccessKey: profileKey.accessKey.base64EncodedString()))
         try await database.awaitableWrite { db in

@@ -3,9 +3,10 @@ import ParleyPassword
 
 /// The client's side of the PIN backup's oblivious PRF (2HashDH over ristretto255).
 ///
-/// The PIN is hashed to an element P = ristretto255_from_hash(SHA-512("parley-backup-v1 pin" ‖ username ‖ 0x00 ‖
-/// PIN)), with the username lowercased (usernames are unique whatever their case, and a new machine knows only the
-/// username), and sent as B = r·P for a random scalar r. The server answers E = k·B with its per-account key k;
+/// The PIN is hashed to an element P = ristretto255_from_hash(SHA-512("parley-backup-v1 pin" ‖ key ‖ 0x00 ‖ PIN)),
+/// where the key is what a new machine finds the backup by, lowercased: the account id (a lowercase UUID, found from the
+/// username's hash; ``BackupKDFParameters/PINInput/accountId``) or, for backups made under one, the registered name
+/// (unique whatever its case; ``BackupKDFParameters/PINInput/registeredName``). It is sent as B = r·P for a random scalar r. The server answers E = k·B with its per-account key k;
 /// ``finalize(evaluatedElement:)`` unblinds N = r⁻¹·E = k·P and returns SHA-512(PIN ‖ P ‖ N). The server learns
 /// nothing about the PIN (B is uniformly random), and nobody without k — a copy of the server's database included —
 /// can compute the output for a guess.
@@ -18,13 +19,14 @@ public struct BlindedPIN: Sendable {
 
     private static let domain = Array("parley-backup-v1 pin".utf8)
 
-    /// Blinds `pin` (its UTF-8 bytes) for `username`'s backup with a fresh random scalar.
+    /// Blinds `pin` (its UTF-8 bytes) for the backup found by `key` (an account id or a registered name) with a fresh
+    /// random scalar.
     ///
     /// - Throws: ``ParleyError/Backup/malformed(_:)`` when libsodium cannot run.
-    public init(pin: String, username: String) throws {
+    public init(pin: String, keyedBy key: String) throws {
         let pinBytes = Array(pin.utf8)
         var input = Self.domain
-        input += Array(username.lowercased().utf8)
+        input += Array(key.lowercased().utf8)
         input.append(0)
         input += pinBytes
         guard let element = Ristretto255.element(fromHash: Array(SHA512.hash(data: input))), let blind = Ristretto255.randomScalar() else {

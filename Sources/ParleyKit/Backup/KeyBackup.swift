@@ -44,22 +44,28 @@ public struct KeyBackup: Sendable {
     public func create(pin: String, kdf: BackupKDFParameters.Algorithm = .argon2id) async throws {
         let pin = Self.normalized(pin)
         try Self.check(pin)
-        let (credentials, secrets) = try database.read { db -> (DeviceCredentials, BackupSecrets) in
+        let (credentials, secrets, pinInput) = try database.read { db -> (DeviceCredentials, BackupSecrets, BackupKDFParameters.PINInput) in
             let credentials = try LocalAccount.credentials(db)
             guard let account = try LocalAccountTable.account(db), let identity = try LocalAccountTable.identityKeyPair(db)
             else { throw ParleyError.notRegistered }
+            // An account that goes by a username is found by its id (from the username's hash) on a new machine; only
+            // one still known by its registered name hashes the PIN with the name.
+            let goesByUsername =
+                try SettingsTable.value(SettingsTable.username, db) != nil
+                || SettingsTable.value(SettingsTable.registeredWithoutName, db) != nil
             return (
                 credentials,
                 BackupSecrets(
                     accountId: credentials.accountId, username: account.username, password: credentials.password,
-                    identityKeyPair: identity, registrationId: account.registrationId)
+                    identityKeyPair: identity, registrationId: account.registrationId),
+                goesByUsername ? .accountId : .registeredName
             )
         }
         guard credentials.deviceId == 1 else { throw ParleyError.backup(.notPrimaryDevice) }
-        let blinded = try BlindedPIN(pin: pin, username: secrets.username)
+        let blinded = try BlindedPIN(pin: pin, keyedBy: pinInput == .accountId ? secrets.accountId : secrets.username)
         let evaluation = try await translatingRefusals { try await api.evaluateBackupPIN(blinded.blindedElement, as: credentials) }
         let output = try blinded.finalize(evaluatedElement: try Self.element(evaluation.evaluatedElement))
-        let parameters = BackupKDF.newParameters(kdf, argon2: argon2)
+        let parameters = BackupKDF.newParameters(kdf, argon2: argon2).with(pinInput: pinInput)
         let keys = try BackupKDF.deriveKeys(from: output, parameters: parameters)
         let request = StoreBackupRequest(
             blob: Data(try secrets.sealed(with: keys.encryptionKey)).base64EncodedString(), kdf: parameters,
@@ -79,7 +85,9 @@ public struct KeyBackup: Sendable {
         try await api.deleteBackup(as: credentials)
     }
 
-    /// Restores `username`'s backup into this (empty) database with `pin`, making this machine the account's primary
+    /// Restores the backup of `username` — a username (`nickname.NN`: its hash finds the account id, which the backup is
+    /// kept under), or the name an account registered with — into this (empty) database with `pin`, making this
+    /// machine the account's primary
     /// device: the identity key comes from the backup; the registration id and the device credential are new, so
     /// peers' sessions with the old installation fail with 410 and are rebuilt, and the old installation can no
     /// longer sign in; fresh prekeys replace the old ones on the server, and the backup is made again under the same
@@ -101,21 +109,35 @@ public struct KeyBackup: Sendable {
             return try await finishRestore(previousPassword: previousPassword, pin: pin)
         }
         guard try database.read(LocalAccount.fetch)?.credentials == nil else { throw ParleyError.backup(.alreadyRegistered) }
-        let blinded = try BlindedPIN(pin: pin, username: username)
-        let evaluation = try await translatingRefusals { try await api.evaluateBackupPIN(blinded.blindedElement, username: username) }
+        // A username is never sent: its hash gives the account id, which the backup is found by and hashed with.
+        let wanted = try? Username(username)
+        let key: String
+        if let wanted {
+            guard let accountId = try await translatingRefusals({ try await api.account(usernameHash: wanted.hash) }) else {
+                throw ParleyError.backup(.noBackup)
+            }
+            key = accountId
+        } else {
+            key = username
+        }
+        let blinded = try BlindedPIN(pin: pin, keyedBy: key)
+        let evaluation = try await translatingRefusals { try await api.evaluateBackupPIN(blinded.blindedElement, account: key) }
         guard let parameters = evaluation.kdf, let token = evaluation.attemptToken else {
             throw ParleyError.backup(.malformed("the server sent no stretch parameters or attempt token"))
+        }
+        guard parameters.effectivePINInput == (wanted == nil ? .registeredName : .accountId) else {
+            throw ParleyError.backup(.malformed("the server answered with a backup made under another key than it was asked for"))
         }
         try checkCost(parameters)
         let output = try blinded.finalize(evaluatedElement: try Self.element(evaluation.evaluatedElement))
         let keys = try BackupKDF.deriveKeys(from: output, parameters: parameters)
         let restored = try await translatingRefusals {
-            try await api.restoreBackup(verifier: keys.verifier, attemptToken: token, username: username)
+            try await api.restoreBackup(verifier: keys.verifier, attemptToken: token, account: key)
         }
         guard let blob = Data(base64Encoded: restored.blob) else { throw ParleyError.backup(.malformed("the blob is not base64")) }
         let secrets = try BackupSecrets.opened(Array(blob), with: keys.encryptionKey)
-        guard secrets.username.lowercased() == username.lowercased() else {
-            throw ParleyError.backup(.malformed("the backup belongs to another username"))
+        guard wanted == nil ? secrets.username.lowercased() == username.lowercased() : secrets.accountId == key else {
+            throw ParleyError.backup(.malformed("the backup belongs to another account"))
         }
         guard (try? IdentityKeyPair(bytes: secrets.identityKeyPair)) != nil else {
             throw ParleyError.backup(.malformed("the identity key pair does not parse"))
@@ -126,11 +148,15 @@ public struct KeyBackup: Sendable {
         while registrationId == secrets.registrationId { registrationId = UInt32.random(in: 1...16380) }
         var generator = SystemRandomNumberGenerator()
         let password = Data((0..<24).map { _ in UInt8.random(in: 0...255, using: &generator) }).base64EncodedString()
+        // Restored by username: the account goes by it (its backup is made again under the account id), in the case it
+        // was chosen in when the backup has it; the backup may hold an earlier username (or none) of the account.
+        let goesBy = wanted.map { secrets.username.lowercased() == $0.value.lowercased() ? secrets.username : $0.value }
         try await database.awaitableWrite { [baseURL = api.baseURL, registrationId] db in
             try LocalAccountTable.replace(
-                serverURL: baseURL, username: secrets.username, accountId: secrets.accountId, deviceId: 1,
+                serverURL: baseURL, username: goesBy ?? secrets.username, accountId: secrets.accountId, deviceId: 1,
                 password: password, identityKeyPair: secrets.identityKeyPair, registrationId: registrationId,
                 profileKey: nil, db)
+            if let goesBy { try SettingsTable.set(SettingsTable.username, to: goesBy, db) }
             try SettingsTable.set(Self.restorePendingSetting, to: secrets.password, db)
         }
         return try await finishRestore(previousPassword: secrets.password, pin: pin)

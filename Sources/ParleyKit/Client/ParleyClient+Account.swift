@@ -1,4 +1,5 @@
 import Foundation
+import ParleyProtocol
 
 /// The verbs of the account on this device: registration, linking devices, the sealed-sender trust root.
 extension ParleyClient {
@@ -13,6 +14,24 @@ extension ParleyClient {
     @discardableResult
     public func register(username: String, deviceName: String? = nil, inviteToken: String? = nil) async throws -> DeviceCredentials {
         try await accounts.register(username: username, deviceName: deviceName, inviteToken: inviteToken)
+    }
+
+    /// Registers without a plain name: the account goes by the username `nickname.NN` (with `discriminator`, exactly
+    /// that number; without, a free random one), of which the server keeps only a hash. Returns the credentials and the
+    /// username. Should the username step fail after the account exists (every candidate taken, say),
+    /// ``setUsername(nickname:discriminator:)`` finishes it.
+    /// - Throws: ``ParleyError/invalidArgument(_:)`` for a nickname or discriminator Signal's rules refuse, before
+    ///   anything is registered.
+    public func register(nickname: String, discriminator: String? = nil, deviceName: String? = nil, inviteToken: String? = nil)
+        async throws -> (credentials: DeviceCredentials, username: Username)
+    {
+        if let discriminator {
+            try Self.signalRules { _ = try Username(nickname: nickname, discriminator: discriminator, withValidLengthWithin: 3...32) }
+        } else {
+            try Self.checkNickname(nickname)
+        }
+        let credentials = try await accounts.registerWithoutName(localName: nickname, deviceName: deviceName, inviteToken: inviteToken)
+        return (credentials, try await setUsername(nickname: nickname, discriminator: discriminator))
     }
 
     /// On the primary device: approves a new device's link code (``LinkInvitation``): the account identity travels to

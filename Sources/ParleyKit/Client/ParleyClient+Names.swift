@@ -1,5 +1,6 @@
 import Foundation
 import ParleyAPI
+import ParleyProtocol
 import Synchronization
 
 /// Names for account ids: the usernames this device knows, those it asks the server for, and this account's own.
@@ -34,14 +35,26 @@ extension ParleyClient {
         await pass.value
     }
 
-    /// One pass of ``nameNewCorrespondents()``: each unnamed correspondent is asked for once per client.
+    /// One pass of ``nameNewCorrespondents()``: each unnamed correspondent is asked for once per client. The username a
+    /// correspondent's messages claim is believed when its hash leads to that account (the server stores no name for
+    /// accounts that go by a username); an account with a plain name is asked for by id.
     private func namingPassBody() async {
         guard let credentials = try? credentials(),
             let unnamed = try? database.read({ db in try RecipientsTable.unnamed(limit: 50, db) })
         else { return }
-        for accountId in unnamed where askedForNames.withLock({ $0.insert(accountId).inserted }) {
-            guard let found = try? await api.account(accountId, as: credentials), found.accountId == accountId else { continue }
-            try? remember(username: found.username, for: accountId)
+        // Asked once per client for each claim (a new claim of the same correspondent is asked about again).
+        for (accountId, claimed) in unnamed where askedForNames.withLock({ $0.insert(accountId + "\n" + (claimed ?? "")).inserted }) {
+            if let claimed, let username = try? Username(claimed) {
+                // A failure to reach the server (or its lookup budget) leaves the claim for the next pass.
+                let found: String?
+                do { found = try await api.account(usernameHash: username.hash) } catch { continue }
+                try? database.write { db in try RecipientsTable.settleClaim(of: accountId, verified: found == accountId, db) }
+                continue
+            }
+            guard let found = try? await api.account(accountId, as: credentials), found.accountId == accountId,
+                let name = found.username
+            else { continue }
+            try? remember(username: name, for: accountId)
         }
     }
 }

@@ -93,7 +93,7 @@ extension ParleyClient {
             throw ParleyError.server(
                 .transport("\(detail); \(recipient) is not a contact on this device yet, and only the server can look the name up"))
         }
-        try remember(username: found.username, for: found.accountId)
+        try remember(username: found.username ?? recipient, for: found.accountId)
         return found.accountId
     }
 

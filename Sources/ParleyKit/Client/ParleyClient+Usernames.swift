@@ -12,13 +12,9 @@ extension ParleyClient {
     ///   rule), or when the username (or every candidate) is taken.
     @discardableResult
     public func setUsername(nickname: String, discriminator: String? = nil) async throws -> Username {
-        let candidates: [Username]
-        do {
-            candidates =
-                try discriminator.map { [try Username(nickname: nickname, discriminator: $0, withValidLengthWithin: 3...32)] }
+        let candidates = try Self.signalRules {
+            try discriminator.map { [try Username(nickname: nickname, discriminator: $0, withValidLengthWithin: 3...32)] }
                 ?? Username.candidates(from: nickname)
-        } catch let error as SignalError {
-            throw ParleyError.invalidArgument("\(error)")
         }
         let device = try credentials()
         guard let reserved = try await api.reserveUsernameHash(candidates.map(\.hash), as: device),
@@ -32,6 +28,8 @@ extension ParleyClient {
             username.hash, proof: username.generateProof(), encryptedUsername: encrypted, as: device)
         try database.write { db in
             try SettingsTable.set(SettingsTable.username, to: username.value, db)
+            // The name this account goes by from now on (the server deletes a plain name it had once nothing needs it).
+            try LocalAccountTable.setName(username.value, db)
             if let handle = confirmed.usernameLinkHandle.flatMap(UUID.init(uuidString:)) {
                 try SettingsTable.set(SettingsTable.usernameLink, to: UsernameLinkAddress(entropy: entropy, handle: handle).description, db)
             } else {
@@ -44,8 +42,13 @@ extension ParleyClient {
     /// Checks `nickname` by Signal's rules without asking the server (before registering with one, say).
     /// - Throws: ``ParleyError/invalidArgument(_:)`` naming the rule broken.
     public static func checkNickname(_ nickname: String) throws {
+        try signalRules { _ = try Username(nickname: nickname, discriminator: "01", withValidLengthWithin: 3...32) }
+    }
+
+    /// Runs `body`, a username built by Signal's rules, turning the rule it breaks into ``ParleyError/invalidArgument(_:)``.
+    static func signalRules<T>(_ body: () throws -> T) throws -> T {
         do {
-            _ = try Username(nickname: nickname, discriminator: "01", withValidLengthWithin: 3...32)
+            return try body()
         } catch let error as SignalError {
             throw ParleyError.invalidArgument("\(error)")
         }
@@ -95,7 +98,43 @@ extension ParleyClient {
     /// account name as registered — remembered as its conversation's name; `nil` when there is none.
     public func findAccount(named name: String) async throws -> AccountLookupResponse? {
         guard let found = try await api.findAccount(named: name, as: try credentials()) else { return nil }
-        try remember(username: found.username, for: found.accountId)
+        try remember(username: found.username ?? name, for: found.accountId)
         return found
+    }
+}
+
+/// Moving an account registered with a plain name to a username the server never reads.
+extension ParleyClient {
+    /// When the server retired plain account names (`parley-server --plain-account-names retired`) and this account
+    /// still goes by one: takes a username made from the name (``nickname(fromPlainName:)`` and a free number), after
+    /// which the server deletes the name — or, when the PIN backup was made under the name, keeps it until the backup
+    /// is made again. Contacts keep the account under its id and learn the username from its next message.
+    /// ``maintainKeys()`` runs it once per client.
+    /// - Throws: what reaching the server or taking the username throws.
+    @discardableResult
+    public func movePlainNameToUsernameIfAsked() async throws -> PlainNameMove {
+        let device = try credentials()
+        let (local, goesByUsername) = try database.read { db in
+            (
+                try LocalAccountTable.username(db),
+                try SettingsTable.value(SettingsTable.username, db) != nil
+                    || SettingsTable.value(SettingsTable.registeredWithoutName, db) != nil
+            )
+        }
+        guard !goesByUsername, let local else { return .notAsked }
+        let identity = try await api.whoami(as: device)
+        guard identity.plainAccountNames == "retired" else { return .notAsked }
+        let plainName = identity.accountName ?? local
+        let username = try await setUsername(nickname: Self.nickname(fromPlainName: plainName))
+        let kept = try await api.whoami(as: device).accountName != nil
+        return .moved(username: username.value, nameKeptForBackup: kept)
+    }
+
+    /// A nickname Signal's rules accept made from a plain account name (3–32 ASCII letters, digits, `.`, `_`, `-`):
+    /// `.` and `-` become `_`, and a name that begins with a digit gets a leading `_`, cut back to 32 characters.
+    public static func nickname(fromPlainName name: String) -> String {
+        var nickname = String(name.map { $0 == "." || $0 == "-" ? "_" : $0 })
+        if nickname.first?.isNumber == true { nickname = "_" + nickname }
+        return String(nickname.prefix(32))
     }
 }

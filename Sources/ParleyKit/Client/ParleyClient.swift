@@ -45,6 +45,8 @@ public final class ParleyClient: Sendable {
     let eventHub = ClientEvents()
     /// Account ids this process already asked the server to name (a 404 is not asked again).
     let askedForNames = Mutex<Set<String>>([])
+    /// Whether this client asked the server if it should give its plain name up (``movePlainNameToUsernameIfAsked()``).
+    let askedAboutPlainName = Mutex(false)
     /// The last pass of ``nameNewCorrespondents()``: each pass waits for the one before, so a caller returns only once
     /// every lookup begun before it has ended.
     let namingPass = Mutex<Task<Void, Never>?>(nil)
@@ -116,6 +118,13 @@ public final class ParleyClient: Sendable {
         let madeProfileKey = try await accounts.makeProfileKeyIfMissing()
         // What lets others add this account to server-stored groups (published once per profile key; best effort).
         try? await accounts.publishProfileKeyCommitmentIfNeeded()
+        // Once per client: a server that retired plain names has this account take a username (best effort).
+        if askedAboutPlainName.withLock({ asked in
+            defer { asked = true }
+            return !asked
+        }) {
+            _ = try? await movePlainNameToUsernameIfAsked()
+        }
         return refilled || rotated || madeProfileKey
     }
 

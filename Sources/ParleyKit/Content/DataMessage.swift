@@ -1,4 +1,5 @@
 import Foundation
+import ParleyProtocol
 
 /// A conversation message: text and attachments, or one of the message kinds that act on earlier messages
 /// (a reaction, an edit, a delete for everyone) or on the conversation (a disappearing-message timer change).
@@ -29,6 +30,10 @@ public struct DataMessage: Codable, Sendable, Equatable {
     /// The sender's profile key (32 bytes), which lets the receiver send to the sender sealed (``ProfileKey``).
     /// ParleyKit's send pipeline fills it in; a received one of another length is dropped.
     public var profileKey: Data?
+    /// The sender's username (`nickname.NN`), a claim the receiver checks against the username's hash before showing it
+    /// (the server stores no name for an account that goes by a username). ParleyKit's send pipeline fills it in; a
+    /// received one that is no valid username is dropped.
+    public var senderUsername: String?
 
     /// Whether the message only tells a server-stored group's members that the group changed: a group context with
     /// its master key and nothing else (no text, attachments, quote, act or timer).
@@ -78,6 +83,9 @@ public struct DataMessage: Codable, Sendable, Equatable {
             isTimerUpdate: wire.flags & UInt32(Parley_Content_DataMessage.Flags.expirationTimerUpdate.rawValue) != 0,
             group: wire.hasGroup ? try GroupContext(wire.group) : nil)
         profileKey = wire.profileKey.count == ProfileKey.length ? wire.profileKey : nil
+        // Bounded before it is parsed; the receiver checks the claim itself (``ParleyClient/names(of:)``).
+        senderUsername =
+            wire.senderUsername.utf8.count <= Self.maximumUsernameBytes ? (try? Username(wire.senderUsername))?.value : nil
         let acts = [reaction != nil, deleteTarget != nil, editTarget != nil, isTimerUpdate, group?.state != nil].filter { $0 }.count
         guard acts <= 1 else {
             throw ParleyError.malformedContent("a message is at most one of reaction, delete, edit, timer update, group change")
@@ -90,6 +98,9 @@ public struct DataMessage: Codable, Sendable, Equatable {
             [quote?.timestamp, deleteTarget, editTarget, reaction?.targetTimestamp].compactMap { $0 },
             of: "a message")
     }
+
+    /// Longest username accepted in ``senderUsername``: a 32-character nickname, a dot and a discriminator.
+    static let maximumUsernameBytes = 64
 
     /// Longest disappearing-message timer: one year, in seconds.
     public static let maximumExpireTimer: UInt32 = 365 * 24 * 3600
@@ -110,6 +121,7 @@ public struct DataMessage: Codable, Sendable, Equatable {
         if isTimerUpdate { wire.flags = UInt32(Parley_Content_DataMessage.Flags.expirationTimerUpdate.rawValue) }
         if let group { wire.group = group.wire() }
         if let profileKey { wire.profileKey = profileKey }
+        if let senderUsername { wire.senderUsername = senderUsername }
         return wire
     }
 }
@@ -130,5 +142,6 @@ extension DataMessage {
             isTimerUpdate: try container.decode(Bool.self, forKey: .isTimerUpdate),
             group: try container.decodeIfPresent(GroupContext.self, forKey: .group))
         profileKey = try container.decodeIfPresent(Data.self, forKey: .profileKey)
+        senderUsername = try container.decodeIfPresent(String.self, forKey: .senderUsername)
     }
 }

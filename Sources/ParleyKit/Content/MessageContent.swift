@@ -44,12 +44,15 @@ public struct MessageContent: Codable, Sendable, Equatable {
 
     /// The padded plaintext.
     /// This content with `profileKey` in its data message or sent transcript (contacts and this account's other
-    /// devices learn the key from it); unchanged when there is no key or no message to carry it.
-    func sharing(_ profileKey: ProfileKey?) -> MessageContent {
-        guard let profileKey else { return self }
+    /// devices learn the key from it) and `username` in its data message (contacts name the account by it once its hash
+    /// checks out); unchanged when there is neither or no message to carry them.
+    func sharing(_ profileKey: ProfileKey?, username: String? = nil) -> MessageContent {
         var content = self
-        content.dataMessage?.profileKey = profileKey.bytes
-        content.sentTranscript?.message.profileKey = profileKey.bytes
+        if let profileKey {
+            content.dataMessage?.profileKey = profileKey.bytes
+            content.sentTranscript?.message.profileKey = profileKey.bytes
+        }
+        if let username { content.dataMessage?.senderUsername = username }
         return content
     }
 

@@ -206,6 +206,14 @@ nonisolated struct Parley_Content_DataMessage: @unchecked Sendable {
     set {_uniqueStorage()._bodyRanges = newValue}
   }
 
+  /// The sender's username (nickname.NN), so that a receiver can name a correspondent the server knows by id alone (it
+  /// stores no name for accounts that go by a username). A claim: the receiver shows it once the username's hash leads
+  /// to the sender's account. Signal carries a name in the encrypted profile instead.
+  var senderUsername: String {
+    get {_storage._senderUsername}
+    set {_uniqueStorage()._senderUsername = newValue}
+  }
+
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
   nonisolated enum Flags: SwiftProtobuf.Enum, Swift.CaseIterable {
@@ -678,7 +686,7 @@ nonisolated extension Parley_Content_SenderKeyDistribution: SwiftProtobuf.Messag
 
 nonisolated extension Parley_Content_DataMessage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   static let protoMessageName: String = _protobuf_package + ".DataMessage"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}body\0\u{1}attachments\0\u{1}quote\0\u{1}reaction\0\u{1}delete\0\u{3}expire_timer\0\u{1}flags\0\u{1}edit\0\u{1}group\0\u{3}profile_key\0\u{3}body_ranges\0")
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}body\0\u{1}attachments\0\u{1}quote\0\u{1}reaction\0\u{1}delete\0\u{3}expire_timer\0\u{1}flags\0\u{1}edit\0\u{1}group\0\u{3}profile_key\0\u{3}body_ranges\0\u{3}sender_username\0")
 
   fileprivate class _StorageClass {
     var _body: String? = nil
@@ -692,6 +700,7 @@ nonisolated extension Parley_Content_DataMessage: SwiftProtobuf.Message, SwiftPr
     var _group: Parley_Content_GroupContext? = nil
     var _profileKey: Data = Data()
     var _bodyRanges: [Parley_Content_BodyRange] = []
+    var _senderUsername: String = String()
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -713,6 +722,7 @@ nonisolated extension Parley_Content_DataMessage: SwiftProtobuf.Message, SwiftPr
       _group = source._group
       _profileKey = source._profileKey
       _bodyRanges = source._bodyRanges
+      _senderUsername = source._senderUsername
     }
   }
 
@@ -742,6 +752,7 @@ nonisolated extension Parley_Content_DataMessage: SwiftProtobuf.Message, SwiftPr
         case 9: try { try decoder.decodeSingularMessageField(value: &_storage._group) }()
         case 10: try { try decoder.decodeSingularBytesField(value: &_storage._profileKey) }()
         case 11: try { try decoder.decodeRepeatedMessageField(value: &_storage._bodyRanges) }()
+        case 12: try { try decoder.decodeSingularStringField(value: &_storage._senderUsername) }()
         default: break
         }
       }
@@ -787,6 +798,9 @@ nonisolated extension Parley_Content_DataMessage: SwiftProtobuf.Message, SwiftPr
       if !_storage._bodyRanges.isEmpty {
         try visitor.visitRepeatedMessageField(value: _storage._bodyRanges, fieldNumber: 11)
       }
+      if !_storage._senderUsername.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._senderUsername, fieldNumber: 12)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -807,6 +821,7 @@ nonisolated extension Parley_Content_DataMessage: SwiftProtobuf.Message, SwiftPr
         if _storage._group != rhs_storage._group {return false}
         if _storage._profileKey != rhs_storage._profileKey {return false}
         if _storage._bodyRanges != rhs_storage._bodyRanges {return false}
+        if _storage._senderUsername != rhs_storage._senderUsername {return false}
         return true
       }
       if !storagesAreEqual {return false}

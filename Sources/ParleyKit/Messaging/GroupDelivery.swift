@@ -41,7 +41,9 @@ struct GroupDelivery: Sendable {
                 throw ParleyError.invalidArgument("no group \(conversationId)")
             }
             guard !group.left else { throw ParleyError.invalidArgument("this account is no longer a member of “\(group.title)”") }
-            let plaintext = try content.sharing(try AccountManager.storedProfileKey(db)).encode()
+            let plaintext = try content.sharing(
+                try AccountManager.storedProfileKey(db), username: try SettingsTable.value(SettingsTable.username, db)
+            ).encode()
             let distributionId = try ConversationsTable.currentDistribution(conversationId: conversationId, db)
             let context = TransactionContext(db)
             let distribution = try SenderKeyDistributionMessage(

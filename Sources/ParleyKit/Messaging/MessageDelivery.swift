@@ -24,11 +24,13 @@ struct MessageDelivery: Sendable {
     func deliver(_ content: MessageContent, to accountId: String, timestamp: UInt64, as credentials: DeviceCredentials) async throws
         -> UInt64?
     {
-        let profileKey = try database.read(AccountManager.storedProfileKey)
+        let (profileKey, username) = try database.read { db in
+            (try AccountManager.storedProfileKey(db), try SettingsTable.value(SettingsTable.username, db))
+        }
         // Everything but typing (never stored by the server, never asked for again) can be resent on request.
         // A sync transcript to one's own account has the message's timestamp: it is another send than the message.
         return try await deliver(
-            plaintext: try content.sharing(profileKey).encode(), to: accountId, timestamp: timestamp,
+            plaintext: try content.sharing(profileKey, username: username).encode(), to: accountId, timestamp: timestamp,
             log: content.typing == nil ? .direct : nil, purpose: content.sentTranscript == nil ? "message" : "transcript",
             as: credentials)
     }

@@ -143,6 +143,9 @@ struct MessageReceiver: Sendable {
             if let profileKey = message.profileKey, source.accountId != localAccountId {
                 try Self.keep(profileKey, of: source.accountId, db)
             }
+            if let claimed = message.senderUsername, source.accountId != localAccountId {
+                try RecipientsTable.keep(claimedUsername: claimed, of: source.accountId, db)
+            }
             let origin = ConversationActions.Origin(
                 author: source.accountId, authorDevice: source.deviceId, timestamp: envelope.timestamp,
                 serverTimestamp: envelope.serverTimestamp, peer: source.accountId,

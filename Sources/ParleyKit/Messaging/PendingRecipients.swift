@@ -54,7 +54,7 @@ struct PendingRecipients: Sendable {
             return
         }
         try await database.awaitableWrite { db in
-            try RecipientsTable.setUsername(found.username, for: found.accountId, db)
+            try RecipientsTable.setUsername(found.username ?? job.username, for: found.accountId, db)
             guard let pendingConversation = try ConversationsTable.id(with: placeholder, db) else { return }
             let waiting = try MessagesTable.sending(conversationId: pendingConversation, db)
             if let conversation = try ConversationsTable.id(with: found.accountId, db) {

@@ -251,6 +251,11 @@ enum ClientSchema {
                     );
                     """)
         }
+        migrator.registerMigration("v13: usernames correspondents claim") { db in
+            // The username a correspondent's message says it goes by, until its hash is checked to lead to that account
+            // (the server stores no name for accounts that go by a username).
+            try db.execute(sql: "ALTER TABLE recipients ADD COLUMN claimed_username TEXT")
+        }
         return migrator
     }
 }

@@ -67,6 +67,11 @@ enum LocalAccountTable {
     }
 
     /// Records the account id and device id the server gave the registration.
+    /// Renames the account as this device shows it (to its username, once confirmed).
+    static func setName(_ name: String, _ db: Database) throws {
+        try db.execute(sql: "UPDATE local_account SET username = ? WHERE id = 1", arguments: [name])
+    }
+
     static func setRegistered(accountId: String, deviceId: UInt32, _ db: Database) throws {
         try db.execute(sql: "UPDATE local_account SET account_id = ?, device_id = ? WHERE id = 1", arguments: [accountId, Int64(deviceId)])
     }

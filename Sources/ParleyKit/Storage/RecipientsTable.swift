@@ -1,7 +1,8 @@
 import Foundation
 internal import GRDB
 
-/// The `recipients` table: every account this device knows of, with its username when known, its profile key, and
+/// The `recipients` table: every account this device knows of, with its username when known (and one its messages claim,
+/// until checked), its profile key, and
 /// whether the server refused the access key derived from that key. Its one owner: every read and write goes through here.
 enum RecipientsTable {
     /// Adds `accountId` when it is not known yet; `username`, when given, names it unless it has a name already.
@@ -39,8 +40,31 @@ enum RecipientsTable {
     }
 
     /// Up to `limit` accounts known only by id.
-    static func unnamed(limit: Int, _ db: Database) throws -> [String] {
-        try String.fetchAll(db, sql: "SELECT account_id FROM recipients WHERE username IS NULL LIMIT ?", arguments: [limit])
+    static func unnamed(limit: Int, _ db: Database) throws -> [(accountId: String, claimedUsername: String?)] {
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT account_id, claimed_username FROM recipients
+                WHERE username IS NULL OR (claimed_username IS NOT NULL AND claimed_username != username) LIMIT ?
+                """, arguments: [limit]
+        ).map { ($0["account_id"], $0["claimed_username"]) }
+    }
+
+    /// Keeps `username` as the name `accountId`'s message claims, to be checked (``settleClaim(of:verified:_:)``).
+    static func keep(claimedUsername username: String, of accountId: String, _ db: Database) throws {
+        try ensure(accountId, db)
+        try db.execute(
+            sql: "UPDATE recipients SET claimed_username = ? WHERE account_id = ? AND claimed_username IS NOT ? AND username IS NOT ?",
+            arguments: [username, accountId, username, username])
+    }
+
+    /// Ends `accountId`'s claim: its username when the claim's hash led to the account (`verified`), else nothing.
+    static func settleClaim(of accountId: String, verified: Bool, _ db: Database) throws {
+        try db.execute(
+            sql: """
+                UPDATE recipients SET username = CASE WHEN ? THEN claimed_username ELSE username END, claimed_username = NULL
+                WHERE account_id = ?
+                """, arguments: [verified, accountId])
     }
 
     /// The account known as `username` (without regard to case), leaving out placeholders whose names were not looked up

@@ -26,6 +26,8 @@ enum SettingsTable {
     static let username = "username"
     /// This account's username link: base64url of the link's 32 bytes of entropy and its 16-byte handle.
     static let usernameLink = "username_link"
+    /// Set when the account registered without a plain name: it goes by its username alone.
+    static let registeredWithoutName = "registered_without_name"
 
     /// The value under `key`, if any.
     static func value(_ key: String, _ db: Database) throws -> String? {

@@ -27,19 +27,19 @@ extension ParleyServerClient {
         _ = try await send(.DELETE, BackupRoutes.backup, body: nil, as: device, expecting: [204])
     }
 
-    /// One PIN guess against `username`'s backup (no credentials): the evaluation, the stretch parameters and the
-    /// guesses left.
-    public func evaluateBackupPIN(_ blindedElement: [UInt8], username: String) async throws -> BackupEvaluationResponse {
+    /// One PIN guess against the backup of `account` — an account id, or a registered name — (no credentials): the
+    /// evaluation, the stretch parameters and the guesses left.
+    public func evaluateBackupPIN(_ blindedElement: [UInt8], account: String) async throws -> BackupEvaluationResponse {
         try await call(
-            .POST, BackupRoutes.evaluate(username: Self.pathComponent(username)),
+            .POST, BackupRoutes.evaluate(account: Self.pathComponent(account)),
             body: BackupEvaluationRequest(blindedElement: Data(blindedElement).base64EncodedString()), as: nil, expecting: [200])
     }
 
-    /// `username`'s encrypted backup, answered when `verifier` is the one stored (no credentials); `attemptToken` is
-    /// the one the guess's evaluation returned.
-    public func restoreBackup(verifier: [UInt8], attemptToken: String, username: String) async throws -> BackupRestoreResponse {
+    /// The encrypted backup of `account` (as for ``evaluateBackupPIN(_:account:)``), answered when `verifier` is the one
+    /// stored (no credentials); `attemptToken` is the one the guess's evaluation returned.
+    public func restoreBackup(verifier: [UInt8], attemptToken: String, account: String) async throws -> BackupRestoreResponse {
         try await call(
-            .POST, BackupRoutes.restore(username: Self.pathComponent(username)),
+            .POST, BackupRoutes.restore(account: Self.pathComponent(account)),
             body: BackupRestoreRequest(verifier: Data(verifier).base64EncodedString(), attemptToken: attemptToken),
             as: nil, expecting: [200])
     }

@@ -49,7 +49,12 @@ public struct ParleyServerClient: Sendable {
         try await call(.GET, APIRoutes.lookup(username: Self.pathComponent(username)), as: device, expecting: [200])
     }
 
-    /// The username of account `accountId`.
+    /// The calling account as the server knows it, and whether the server retired plain account names.
+    public func whoami(as device: DeviceCredentials) async throws -> AccountIdentityResponse {
+        try await call(.GET, APIRoutes.whoami, as: device, expecting: [200])
+    }
+
+    /// The plain name of account `accountId` (`nil` in the answer for an account that goes by a username).
     public func account(_ accountId: String, as device: DeviceCredentials) async throws -> AccountLookupResponse {
         try await call(.GET, APIRoutes.account(accountId), as: device, expecting: [200])
     }

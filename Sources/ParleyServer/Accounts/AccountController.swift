@@ -6,7 +6,7 @@ import ParleyProtocol
 
 /// Registration and device listing.
 struct AccountController: Sendable {
-    let store: any AccountStore
+    let store: any AccountStore & UsernameStore
     let hasher: CredentialHasher
     let limits: ServerLimits
     let rateLimiter: RateLimiter
@@ -15,9 +15,12 @@ struct AccountController: Sendable {
     let registration: RegistrationMode
     /// The sealed-sender trust root, told to every new account.
     let sealedSender: SealedSenderSettings
+    /// Whether plain account names are still taken.
+    let plainAccountNames: PlainAccountNames
 
     func addRoutes(to routes: ServerRoutes) {
         routes.open.post(RouterPath(APIRoutes.accounts), use: register)
+        routes.device.get(RouterPath(APIRoutes.whoami), use: whoami)
         routes.device.get(RouterPath(APIRoutes.lookup(username: "{username}")), use: lookup)
         routes.device.get(RouterPath(APIRoutes.account("{id}")), use: account)
         routes.device.get(RouterPath(APIRoutes.devices), use: listDevices)
@@ -27,15 +30,23 @@ struct AccountController: Sendable {
     @Sendable func register(_ request: Request, context: ParleyRequestContext) async throws -> Response {
         try rateLimiter.take("registration", address: context.clientAddress, policy: limits.rateLimits.registrationPerAddress)
         let body = try await JSONCoding.decode(RegisterAccountRequest.self, from: request, limit: limits.smallBodyBytes)
+        // Without a name the account goes by a username (`nickname.NN`) the client confirms next, as a hash.
         let username = body.username
-        guard (3...32).contains(username.utf8.count), username.isASCIIToken else {
-            throw ServerError.badRequest("username must be 3–32 letters, digits, '.', '_' or '-'")
-        }
-        // A name shaped like a username (`nickname.NN`) would let its holder answer for a username not yet taken: a
-        // client looks a username up by its hash first and by a registered name only after.
-        guard (try? Username(username)) == nil else {
-            throw ServerError.badRequest(
-                "an account name cannot have a username's shape (nickname.NN): take a username after registering instead")
+        if let username {
+            guard plainAccountNames == .allowed else {
+                throw ServerError.badRequest(
+                    "this server takes no plain account names: register without one and take a username (parley register --nickname NICKNAME)"
+                )
+            }
+            guard (3...32).contains(username.utf8.count), username.isASCIIToken else {
+                throw ServerError.badRequest("username must be 3–32 letters, digits, '.', '_' or '-'")
+            }
+            // A name shaped like a username (`nickname.NN`) would let its holder answer for a username not yet taken: a
+            // client looks a username up by its hash first and by a registered name only after.
+            guard (try? Username(username)) == nil else {
+                throw ServerError.badRequest(
+                    "an account name cannot have a username's shape (nickname.NN): take a username after registering instead")
+            }
         }
         let identityKey = try KeyValidation.bytes(body.identityKey, field: "identityKey")
         guard (try? IdentityKey(bytes: identityKey)) != nil else {
@@ -70,7 +81,7 @@ struct AccountController: Sendable {
         case .created:
             break
         case .usernameTaken:
-            throw ServerError.conflict(code: "username_taken", message: "the username \(username) is taken")
+            throw ServerError.conflict(code: "username_taken", message: "the username \(username ?? "") is taken")
         case .inviteRefused:
             throw ServerError.forbidden("the invite is unknown, used up or expired")
         }
@@ -78,6 +89,17 @@ struct AccountController: Sendable {
             RegisterAccountResponse(
                 accountId: accountId, deviceId: 1, sealedSenderTrustRoot: sealedSender.trustRoot.serialize().base64EncodedString()),
             status: .created)
+    }
+
+    /// `GET /v1/accounts/whoami`: the calling account's id, plain name, username hash and link handle, and whether the
+    /// server asks it to give its plain name up for a username.
+    @Sendable func whoami(_ request: Request, context: DeviceRequestContext) async throws -> Response {
+        let account = context.device.account
+        let username = try await store.usernameHash(accountId: account.id)
+        return try JSONCoding.response(
+            AccountIdentityResponse(
+                uuid: account.id, accountName: account.username, usernameHash: username.map { Base64URL.encode($0.hash) },
+                usernameLinkHandle: username?.linkHandle, plainAccountNames: plainAccountNames.rawValue))
     }
 
     @Sendable func lookup(_ request: Request, context: DeviceRequestContext) async throws -> Response {
@@ -91,7 +113,8 @@ struct AccountController: Sendable {
         return try JSONCoding.response(AccountLookupResponse(accountId: account.id, username: account.username))
     }
 
-    /// `GET /v1/accounts/{id}`: the username of an account id (which a device learns from a message's sender).
+    /// `GET /v1/accounts/{id}`: the plain name of an account id (which a device learns from a message's sender); `null`
+    /// for an account without one (it goes by a username the server never reads: its messages carry it).
     @Sendable func account(_ request: Request, context: DeviceRequestContext) async throws -> Response {
         let caller = context.device
         let id = try context.pathParameter("id")

@@ -14,7 +14,7 @@ import ParleyAPI
 /// window and account, and the backup is deleted after ``BackupSettings/maximumFailures`` guesses without a
 /// successful restore. Nothing about the PIN, the elements or the keys is logged.
 struct BackupController: Sendable {
-    let store: any AccountStore & BackupStore
+    let store: any AccountStore & BackupStore & UsernameStore
     let limits: ServerLimits
     let rateLimiter: RateLimiter
     let settings: BackupSettings
@@ -28,8 +28,8 @@ struct BackupController: Sendable {
         routes.device.put(RouterPath(BackupRoutes.backup), use: put)
         routes.device.get(RouterPath(BackupRoutes.backup), use: status)
         routes.device.delete(RouterPath(BackupRoutes.backup), use: delete)
-        routes.open.post(RouterPath(BackupRoutes.evaluate(username: "{username}")), use: evaluateForRestore)
-        routes.open.post(RouterPath(BackupRoutes.restore(username: "{username}")), use: restore)
+        routes.open.post(RouterPath(BackupRoutes.evaluate(account: "{account}")), use: evaluateForRestore)
+        routes.open.post(RouterPath(BackupRoutes.restore(account: "{account}")), use: restore)
     }
 
     /// `POST /v1/backup/evaluate`: the primary device's own PRF evaluation, for making a backup.
@@ -51,11 +51,17 @@ struct BackupController: Sendable {
         guard blob.count <= settings.maximumBlobBytes else { throw ServerError.payloadTooLarge(settings.maximumBlobBytes) }
         let verifier = try Self.element(body.verifier, field: "verifier")
         if let problem = body.kdf.validationProblem { throw ServerError.badRequest("kdf: \(problem)") }
+        if body.kdf.effectivePINInput == .registeredName, caller.account.username == nil {
+            throw ServerError.badRequest(
+                "kdf: pinInput registeredName needs a registered name, and this account has none (use accountId)")
+        }
         let parameters = String(decoding: try JSONEncoder().encode(body.kdf), as: UTF8.self)
         try await store.storeBackup(
             StoredBackup(
                 accountId: caller.account.id, blob: Array(blob), kdfParameters: parameters,
                 verifierHash: Array(SHA256.hash(data: verifier)), failures: 0, created: settings.clock(), keyId: oprf.keyId))
+        // A backup restored by account id frees an account that goes by a username from its plain name.
+        try await PlainNameRetirement(store: store).retireIfUnneeded(accountId: caller.account.id)
         return Response(status: .noContent)
     }
 
@@ -78,15 +84,17 @@ struct BackupController: Sendable {
         return Response(status: .noContent)
     }
 
-    /// `POST /v1/backup/{username}/evaluate` (no credentials): one PIN guess. Counted before the answer; refused when
-    /// the window is full; the backup is deleted instead once it has seen the maximum number of guesses. A username no
-    /// account holds is answered step for step as an account without a backup — the body checked (400), a place taken
-    /// in a window (429), then 404 — so the route does not tell registered usernames from others.
+    /// `POST /v1/backup/{account}/evaluate` (no credentials): one PIN guess for the backup of `{account}`, an account id
+    /// (for a backup whose PIN input is the id) or a registered name (for one made under the name). Counted before the
+    /// answer; refused when the window is full; the backup is deleted instead once it has seen the maximum number of
+    /// guesses. A name or id no account holds is answered step for step as an account without a backup — the body
+    /// checked (400), a place taken in a window (429), then 404 — so the route does not tell registered names from
+    /// others. A backup asked for by the other key than its PIN input is refused (409) before anything is counted.
     @Sendable func evaluateForRestore(_ request: Request, context: ParleyRequestContext) async throws -> Response {
         try rateLimiter.take("unauthenticated", address: context.clientAddress, policy: limits.rateLimits.unauthenticatedPerAddress)
-        let username = try context.pathParameter("username")
+        let username = try context.pathParameter("account")
         let body = try await JSONCoding.decode(BackupEvaluationRequest.self, from: request, limit: limits.smallBodyBytes)
-        guard let account = try await backupOwner(username) else {
+        guard let (account, pinInput) = try await backupOwner(username) else {
             // The element is checked as for an account (a key no account has), so a malformed one is a 400 here too.
             _ = try evaluate(body.blindedElement, accountId: "?" + username.lowercased())
             try attempts.take("evaluate", unknownUsername: username)
@@ -95,6 +103,7 @@ struct BackupController: Sendable {
         // Malformed elements are refused before anything is counted; the answer leaves only once the guess is.
         let evaluated = try evaluate(body.blindedElement, accountId: account.id)
         try attempts.take("evaluate", accountId: account.id)
+        if let backup = try await store.backup(accountId: account.id) { try Self.check(backup, askedBy: pinInput) }
         var generator = SystemRandomNumberGenerator()
         let token = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
         switch try await store.countBackupAttempt(
@@ -119,16 +128,17 @@ struct BackupController: Sendable {
         }
     }
 
-    /// `POST /v1/backup/{username}/restore` (no credentials): the blob for the right verifier (failures back to zero);
-    /// 403 `wrong_pin` with the guesses left otherwise, deleting the backup when none are. A username no account holds
-    /// is answered as an account without a backup (400 for a malformed body, 429 past the window, else 404).
+    /// `POST /v1/backup/{account}/restore` (no credentials): the blob for the right verifier (failures back to zero);
+    /// 403 `wrong_pin` with the guesses left otherwise, deleting the backup when none are. `{account}` is as for
+    /// ``evaluateForRestore(_:context:)``; a name or id no account holds is answered as an account without a backup
+    /// (400 for a malformed body, 429 past the window, else 404).
     @Sendable func restore(_ request: Request, context: ParleyRequestContext) async throws -> Response {
         try rateLimiter.take("unauthenticated", address: context.clientAddress, policy: limits.rateLimits.unauthenticatedPerAddress)
-        let username = try context.pathParameter("username")
+        let username = try context.pathParameter("account")
         let body = try await JSONCoding.decode(BackupRestoreRequest.self, from: request, limit: limits.smallBodyBytes)
         let verifier = try Self.element(body.verifier, field: "verifier")
         let token = try Self.element(body.attemptToken, field: "attemptToken")
-        guard let account = try await backupOwner(username) else {
+        guard let (account, _) = try await backupOwner(username) else {
             try attempts.take("restore", unknownUsername: username)
             throw Self.noBackup(username)
         }
@@ -159,12 +169,32 @@ struct BackupController: Sendable {
         return caller
     }
 
-    /// The account registered as `username`, if any. A name no username can be (registration takes 3–32 ASCII letters,
-    /// digits, `.`, `_`, `-`) is none, before any store folds its case its own way (PostgreSQL's `lower` would match
-    /// a Kelvin sign to `k`, SQLite's `NOCASE` would not).
-    private func backupOwner(_ username: String) async throws -> StoredAccount? {
-        guard BackupAttemptWindow.couldBeUsername(username) else { return nil }
-        return try await store.account(username: username)
+    /// The account `key` names — an account id, or a registered name — with the PIN input a backup found by that key
+    /// must have. A name no registered name can be (registration takes 3–32 ASCII letters, digits, `.`, `_`, `-`) is
+    /// none, before any store folds its case its own way (PostgreSQL's `lower` would match a Kelvin sign to `k`,
+    /// SQLite's `NOCASE` would not).
+    private func backupOwner(_ key: String) async throws -> (StoredAccount, BackupKDFParameters.PINInput)? {
+        if let id = UUID(uuidString: key) {
+            return try await store.account(id: id.uuidString.lowercased()).map { ($0, .accountId) }
+        }
+        guard BackupAttemptWindow.couldBeUsername(key) else { return nil }
+        return try await store.account(username: key).map { ($0, .registeredName) }
+    }
+
+    /// Refuses (409, nothing counted) a restore that asks for `backup` by the other key than the one its PIN was hashed
+    /// with: the client would blind the wrong input and spend a guess on it.
+    private static func check(_ backup: StoredBackup, askedBy pinInput: BackupKDFParameters.PINInput) throws {
+        let made = PlainNameRetirement.pinInput(of: backup)
+        guard made != pinInput else { return }
+        switch made {
+        case .registeredName:
+            throw ServerError.conflict(
+                code: "backup_keyed_by_name", message: "this backup was made under the account's registered name: restore it by that name")
+        case .accountId:
+            throw ServerError.conflict(
+                code: "backup_keyed_by_account",
+                message: "this backup was made under the account id: restore it by the username (its hash finds the account)")
+        }
     }
 
     private func evaluate(_ base64: String, accountId: String) throws -> [UInt8] {

@@ -32,8 +32,8 @@ public struct StoredInvite: Sendable, Equatable {
 public struct AccountSummary: Sendable, Equatable {
     /// The account id.
     public let id: String
-    /// Its username.
-    public let username: String
+    /// Its plain name as registered, `nil` for an account without one.
+    public let username: String?
     /// How many devices it has.
     public let devices: Int
     /// Milliseconds since 1970.
@@ -42,7 +42,7 @@ public struct AccountSummary: Sendable, Equatable {
     public let disabled: Bool
 
     /// A summary.
-    public init(id: String, username: String, devices: Int, created: UInt64, disabled: Bool) {
+    public init(id: String, username: String?, devices: Int, created: UInt64, disabled: Bool) {
         self.id = id
         self.username = username
         self.devices = devices

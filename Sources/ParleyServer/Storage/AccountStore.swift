@@ -15,6 +15,9 @@ public protocol AccountStore: Sendable {
     func accountWithDevices(id: String) async throws -> (account: StoredAccount, devices: [StoredDevice])?
     /// The account registered as `username` (compared case-insensitively).
     func account(username: String) async throws -> StoredAccount?
+    /// Deletes the account's plain name (it goes by a username the server keeps only as a hash now); nothing happens
+    /// for an account that has none or does not exist.
+    func forgetAccountName(accountId: String) async throws
     /// Replaces the account's unidentified access key and its unrestricted-access flag; `false` when there is no such
     /// account.
     func setUnidentifiedAccess(accountId: String, key: [UInt8]?, unrestricted: Bool) async throws -> Bool

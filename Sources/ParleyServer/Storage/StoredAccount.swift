@@ -4,8 +4,9 @@ import Foundation
 public struct StoredAccount: Sendable, Equatable {
     /// Lowercase UUID.
     public let id: String
-    /// As registered (uniqueness is case-insensitive).
-    public let username: String
+    /// The plain name as registered (uniqueness is case-insensitive); `nil` for an account registered without one, and
+    /// once an account that confirmed a username hash no longer needs it (``AccountStore/forgetAccountName(accountId:)``).
+    public let username: String?
     /// The serialized identity key (33 bytes).
     public let identityKey: [UInt8]
     /// Disabled by the operator: none of its devices can authenticate.
@@ -17,7 +18,7 @@ public struct StoredAccount: Sendable, Equatable {
 
     /// An account.
     public init(
-        id: String, username: String, identityKey: [UInt8], disabled: Bool = false,
+        id: String, username: String?, identityKey: [UInt8], disabled: Bool = false,
         unidentifiedAccessKey: [UInt8]? = nil, unrestrictedUnidentifiedAccess: Bool = false
     ) {
         self.id = id

@@ -6,7 +6,7 @@ import ParleyProtocol
 /// needs a proof of knowing what the hash opens to (so no one confirms a hash they cannot open, such as another's), a reservation lapses after ``reservationLifetime``, and a link is
 /// an opaque encrypted value of bounded size under a random handle. Front doors parse and present; this decides.
 struct UsernameService: Sendable {
-    let store: any UsernameStore
+    let store: any UsernameStore & AccountStore & BackupStore
     let rateLimiter: RateLimiter
     let limits: ServerLimits
 
@@ -52,6 +52,8 @@ struct UsernameService: Sendable {
             throw ServerError.conflict(
                 code: "reservation_not_found", message: "this account holds no reservation of the hash (reservations last five minutes)")
         }
+        // The account goes by its username now: its plain name goes, unless its PIN backup is still restored by it.
+        try await PlainNameRetirement(store: store).retireIfUnneeded(accountId: accountId)
         return UsernameHashResponse(usernameHash: Base64URL.encode(hash), usernameLinkHandle: link?.handle)
     }
 

@@ -34,8 +34,10 @@ extension WebAPI {
         let current: Bool
     }
 
+    /// A registration without a plain name: the account goes by `nickname.number` (a random number when empty).
     struct Registration: Decodable {
-        let username: String
+        let nickname: String
+        let number: String?
         let invite: String?
     }
 
@@ -78,7 +80,9 @@ extension WebAPI {
                     throw WebRequestError(status: .conflict, message: "this account is registered already")
                 }
                 let invite = registration.invite.flatMap { $0.isEmpty ? nil : $0 }
-                _ = try await client.register(username: registration.username, deviceName: "parley web", inviteToken: invite)
+                let number = registration.number.flatMap { $0.isEmpty ? nil : $0 }
+                _ = try await client.register(
+                    nickname: registration.nickname, discriminator: number, deviceName: "parley web", inviteToken: invite)
                 await receiver.start()
                 return Self.done
             }

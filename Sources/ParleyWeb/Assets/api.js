@@ -24,7 +24,7 @@ async function call(method, path, body) {
 
 export const api = {
   state: () => call('GET', '/api/state'),
-  register: (username, invite) => call('POST', '/api/register', { username, invite }),
+  register: (nickname, number, invite) => call('POST', '/api/register', { nickname, number, invite }),
   settings: (change) => call('POST', '/api/settings', change),
   conversations: (offset, limit) => call('GET', `/api/conversations?offset=${offset}&limit=${limit}`),
   messages: (id, before, limit = 50) =>

@@ -59,7 +59,8 @@ function bindStaticControls() {
     event.preventDefault();
     byId('register-error').textContent = '';
     try {
-      await api.register(byId('register-username').value.trim(), byId('register-invite').value.trim());
+      await api.register(
+        byId('register-username').value.trim(), byId('register-number').value.trim(), byId('register-invite').value.trim());
       await loadState();
     } catch (error) {
       byId('register-error').textContent = error.message;

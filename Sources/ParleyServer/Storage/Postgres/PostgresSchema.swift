@@ -292,5 +292,11 @@ enum PostgresSchema {
                 )
                 """,
             ]),
+        // An account's plain name becomes optional: accounts registered without one go by a username the server keeps
+        // only as a hash, and an account's name is deleted once it has confirmed one (and its PIN backup no longer
+        // needs the name).
+        PostgresMigration(
+            version: 13, name: "accounts without plain names",
+            statements: ["ALTER TABLE accounts ALTER COLUMN username DROP NOT NULL"]),
     ]
 }

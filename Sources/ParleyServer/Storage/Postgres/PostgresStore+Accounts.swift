@@ -88,6 +88,13 @@ extension PostgresStore {
         }
     }
 
+    public func forgetAccountName(accountId: String) async throws {
+        defer { accountChanged(accountId) }
+        try await transaction { connection in
+            _ = try await connection.query("UPDATE accounts SET username = NULL WHERE id = \(accountId)", logger: logger).collect()
+        }
+    }
+
     public func devices(accountId: String) async throws -> [StoredDevice] {
         try await withConnection { connection in
             try await devices("\(unescaped: Self.deviceColumns) WHERE account_id = \(accountId) ORDER BY device_id", on: connection)
@@ -159,7 +166,7 @@ extension PostgresStore {
         var accounts: [StoredAccount] = []
         let rows = try await connection.query(query, logger: logger)
         for try await (id, username, identityKey, disabled, accessKey, unrestricted)
-            in rows.decode((String, String, ByteBuffer, Bool, ByteBuffer?, Bool).self)
+            in rows.decode((String, String?, ByteBuffer, Bool, ByteBuffer?, Bool).self)
         {
             accounts.append(
                 StoredAccount(

@@ -19,7 +19,7 @@ extension PostgresStore {
                 FROM accounts a WHERE a.id > \(after ?? "") ORDER BY a.id LIMIT \(Int64(max(limit, 0)))
                 """, logger: logger)
             var summaries: [AccountSummary] = []
-            for try await (id, username, created, disabled, devices) in rows.decode((String, String, Int64, Bool, Int64).self) {
+            for try await (id, username, created, disabled, devices) in rows.decode((String, String?, Int64, Bool, Int64).self) {
                 summaries.append(
                     AccountSummary(
                         id: id, username: username, devices: Int(devices), created: UInt64(max(created, 0)),

@@ -247,6 +247,30 @@ enum SQLiteSchema {
                     ) WITHOUT ROWID;
                     """)
         }
+        // An account's plain name becomes optional (SQLite cannot drop NOT NULL, so the table is rebuilt; the migrator
+        // turns foreign keys off meanwhile and checks them before it commits): accounts registered without one go by a
+        // username the server keeps only as a hash, and an account's name is deleted once it has confirmed one (and its
+        // PIN backup no longer needs the name).
+        migrator.registerMigration("v13: accounts without plain names") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE accounts_v13 (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        username TEXT UNIQUE COLLATE NOCASE,
+                        identity_key BLOB NOT NULL,
+                        created INTEGER NOT NULL,
+                        disabled INTEGER NOT NULL DEFAULT 0,
+                        unidentified_access_key BLOB,
+                        unrestricted_unidentified_access INTEGER NOT NULL DEFAULT 0
+                    );
+                    INSERT INTO accounts_v13 (id, username, identity_key, created, disabled, unidentified_access_key,
+                                              unrestricted_unidentified_access)
+                    SELECT id, username, identity_key, created, disabled, unidentified_access_key, unrestricted_unidentified_access
+                    FROM accounts;
+                    DROP TABLE accounts;
+                    ALTER TABLE accounts_v13 RENAME TO accounts;
+                    """)
+        }
         return migrator
     }
 }

@@ -8,7 +8,8 @@ extension SQLiteStore {
     ) async throws -> AccountCreation {
         try await database.write { db in
             // Checks first, so a refusal changes nothing.
-            if try Bool.fetchOne(db, sql: "SELECT 1 FROM accounts WHERE username = ? COLLATE NOCASE", arguments: [account.username]) == true
+            if let name = account.username,
+                try Bool.fetchOne(db, sql: "SELECT 1 FROM accounts WHERE username = ? COLLATE NOCASE", arguments: [name]) == true
             {
                 return .usernameTaken
             }
@@ -65,6 +66,13 @@ extension SQLiteStore {
                 arguments: [id]
             ).map(Self.device(from:))
             return (account, devices)
+        }
+    }
+
+    public func forgetAccountName(accountId: String) async throws {
+        defer { accounts.invalidate(accountId) }
+        try await database.write { db in
+            try db.execute(sql: "UPDATE accounts SET username = NULL WHERE id = ?", arguments: [accountId])
         }
     }
 
