@@ -79,11 +79,19 @@ struct BackupCommand: AsyncParsableCommand {
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
-            let status = try await AccountContext.with(options) { client in try await BackupCommand.backups(of: client).status() }
-            let text: String
+            let (status, username) = try await AccountContext.with(options) { client in
+                (try await BackupCommand.backups(of: client).status(), try client.username())
+            }
+            var text: String
             if status.exists, let created = status.created {
                 let date = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(created) / 1000))
                 text = "backup from \(date) (\(status.kdf?.algorithm.rawValue ?? "?")), \(status.failures ?? 0) wrong guesses since"
+                if status.kdf?.effectivePINInput == .registeredName {
+                    text += "\nmade under your plain account name, which the server keeps for it: restore it by that name"
+                    if let username {
+                        text += ", or run 'parley backup create' to keep it under your username \(username) and let the name go"
+                    }
+                }
             } else {
                 text = "no backup"
             }

@@ -54,12 +54,7 @@ extension PostgresStore {
             try await perform(
                 "DELETE FROM username_hashes WHERE account_id = \(accountId) AND hash <> \(ByteBuffer(bytes: hash))", on: connection)
             if let link {
-                try await perform("DELETE FROM username_links WHERE account_id = \(accountId)", on: connection)
-                try await perform(
-                    """
-                    INSERT INTO username_links (handle, account_id, encrypted_value)
-                    VALUES (\(link.handle), \(accountId), \(ByteBuffer(bytes: link.encryptedValue)))
-                    """, on: connection)
+                try await replaceUsernameLink(of: accountId, handle: link.handle, encryptedValue: link.encryptedValue, on: connection)
             } else if wasConfirmed != true {
                 try await perform("DELETE FROM username_links WHERE account_id = \(accountId)", on: connection)
             }
@@ -116,12 +111,7 @@ extension PostgresStore {
                 "SELECT handle FROM username_links WHERE account_id = \(accountId) FOR UPDATE", logger: logger)
             for try await handle in rows.decode(String.self) { current = handle }
             let handle = keepHandle ? current ?? newHandle : newHandle
-            try await perform("DELETE FROM username_links WHERE account_id = \(accountId)", on: connection)
-            try await perform(
-                """
-                INSERT INTO username_links (handle, account_id, encrypted_value)
-                VALUES (\(handle), \(accountId), \(ByteBuffer(bytes: encryptedValue)))
-                """, on: connection)
+            try await replaceUsernameLink(of: accountId, handle: handle, encryptedValue: encryptedValue, on: connection)
             return handle
         }
     }
@@ -139,5 +129,17 @@ extension PostgresStore {
         try await withConnection { connection in
             try await perform("DELETE FROM username_links WHERE account_id = \(accountId)", on: connection)
         }
+    }
+
+    /// Makes `encryptedValue` under `handle` the account's one username link (in the caller's transaction).
+    private func replaceUsernameLink(
+        of accountId: String, handle: String, encryptedValue: [UInt8], on connection: PostgresConnection
+    ) async throws {
+        try await perform("DELETE FROM username_links WHERE account_id = \(accountId)", on: connection)
+        try await perform(
+            """
+            INSERT INTO username_links (handle, account_id, encrypted_value)
+            VALUES (\(handle), \(accountId), \(ByteBuffer(bytes: encryptedValue)))
+            """, on: connection)
     }
 }

@@ -40,10 +40,7 @@ extension SQLiteStore {
             guard db.changesCount == 1 else { return false }
             try db.execute(sql: "DELETE FROM username_hashes WHERE account_id = ? AND hash <> ?", arguments: [accountId, Data(hash)])
             if let link {
-                try db.execute(sql: "DELETE FROM username_links WHERE account_id = ?", arguments: [accountId])
-                try db.execute(
-                    sql: "INSERT INTO username_links (handle, account_id, encrypted_value) VALUES (?, ?, ?)",
-                    arguments: [link.handle, accountId, Data(link.encryptedValue)])
+                try Self.replaceUsernameLink(of: accountId, handle: link.handle, encryptedValue: link.encryptedValue, db)
             } else if wasConfirmed != true {
                 try db.execute(sql: "DELETE FROM username_links WHERE account_id = ?", arguments: [accountId])
             }
@@ -83,10 +80,7 @@ extension SQLiteStore {
             else { return nil }
             let current = try String.fetchOne(db, sql: "SELECT handle FROM username_links WHERE account_id = ?", arguments: [accountId])
             let handle = keepHandle ? current ?? newHandle : newHandle
-            try db.execute(sql: "DELETE FROM username_links WHERE account_id = ?", arguments: [accountId])
-            try db.execute(
-                sql: "INSERT INTO username_links (handle, account_id, encrypted_value) VALUES (?, ?, ?)",
-                arguments: [handle, accountId, Data(encryptedValue)])
+            try Self.replaceUsernameLink(of: accountId, handle: handle, encryptedValue: encryptedValue, db)
             return handle
         }
     }
@@ -101,5 +95,13 @@ extension SQLiteStore {
         try await database.write { db in
             try db.execute(sql: "DELETE FROM username_links WHERE account_id = ?", arguments: [accountId])
         }
+    }
+
+    /// Makes `encryptedValue` under `handle` the account's one username link.
+    private static func replaceUsernameLink(of accountId: String, handle: String, encryptedValue: [UInt8], _ db: Database) throws {
+        try db.execute(sql: "DELETE FROM username_links WHERE account_id = ?", arguments: [accountId])
+        try db.execute(
+            sql: "INSERT INTO username_links (handle, account_id, encrypted_value) VALUES (?, ?, ?)",
+            arguments: [handle, accountId, Data(encryptedValue)])
     }
 }
