@@ -99,6 +99,7 @@ enum AccountContext {
         case ParleyError.duplicateBlocked: return ParleyExit.blocked
         case ParleyError.wrongDatabaseKey, ParleyError.databaseCorrupted, ParleyError.keyFile: return ParleyExit.database
         case ParleyError.backup: return ParleyExit.backup
+        case ParleyError.server(let failure) where failure.status == 404: return ParleyExit.notFound
         case ParleyError.server: return ParleyExit.server
         default: return ParleyExit.failure
         }

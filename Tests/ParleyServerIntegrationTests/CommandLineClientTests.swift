@@ -78,7 +78,8 @@ import Testing
         let history = try await parley.run("--account", "bob", "--json", "history", "alice")  // options before the command too
         #expect(history.stdout.contains("hello from the command line"))
         let unknown = try await parley.run("send", "nobody", "x", "--account", "alice")
-        #expect(unknown.status == 4 && unknown.stderr.contains("no account nobody"))
+        // An unknown recipient is not an unreachable server: 9, not 4 (a retry changes nothing).
+        #expect(unknown.status == 9 && unknown.stderr.contains("no account nobody"), "\(unknown)")
         let missing = try await parley.run("history", "alice", "--account", "carol")  // never registered: nothing is made
         #expect(missing.status == 3 && missing.stderr.contains("no account 'carol'"), "\(missing.stderr)")
         #expect(!FileManager.default.fileExists(atPath: parley.home + "/accounts/carol"))
