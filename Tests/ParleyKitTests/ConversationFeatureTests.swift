@@ -362,6 +362,41 @@ import Testing
         }
     }
 
+    /// A disappearing message takes the files Parley keeps for it (the account's downloads folder) and leaves a copy the
+    /// person exported elsewhere, as Signal leaves exported files (issue 48, item 6: the timer deleted those too).
+    @Test func aDisappearingMessageTakesItsOwnFilesAndLeavesExports() async throws {
+        try await TestServer.run { server in
+            let clock = TestClock()
+            let p = try await Self.people(server, clock: clock)
+            try p.alice.sender.setExpireTimer(60, with: p.bobId)
+            _ = try await p.alice.runJobs()
+            _ = try await p.bobPhone.receiveOnce()
+            let first = server.directory.appendingPathComponent("map.bin")
+            let second = server.directory.appendingPathComponent("route.bin")
+            try Data(repeating: 1, count: 5_000).write(to: first)
+            try Data(repeating: 2, count: 5_000).write(to: second)
+            try p.alice.sender.enqueue(body: "the way up", to: p.bobId, attachments: [first, second])
+            _ = try await p.alice.runJobs()
+            _ = try await p.bobPhone.receiveOnce()
+            let message = try #require(try Self.messages(p.bobPhone, with: p.aliceId).last)
+            let attachments = try p.bobPhone.attachments(ofMessage: message.id)
+            try #require(attachments.count == 2)
+            let own = p.bobPhone.downloadDirectory.appendingPathComponent("map.bin")
+            try FileManager.default.createDirectory(at: p.bobPhone.downloadDirectory, withIntermediateDirectories: true)
+            try await p.bobPhone.downloadAttachment(attachments[0].id, to: own)
+            let exportDirectory = server.directory.appendingPathComponent("exports")
+            try FileManager.default.createDirectory(at: exportDirectory, withIntermediateDirectories: true)
+            let exported = exportDirectory.appendingPathComponent("route.bin")
+            try await p.bobPhone.downloadAttachment(attachments[1].id, to: exported)
+
+            try p.bobPhone.markRead(conversationId: try #require(try p.bobPhone.conversationId(with: p.aliceId)))
+            clock.advance(by: 61_000)
+            #expect(try p.bobPhone.sweepExpiredMessages() == 1)
+            #expect(!FileManager.default.fileExists(atPath: own.path))
+            #expect(try Data(contentsOf: exported) == Data(repeating: 2, count: 5_000))
+        }
+    }
+
     @Test func voiceNotesCarryDurationAndWaveformBeforeDownload() async throws {
         try await TestServer.run { server in
             let p = try await Self.people(server)

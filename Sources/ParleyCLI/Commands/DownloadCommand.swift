@@ -8,7 +8,11 @@ struct DownloadCommand: AsyncParsableCommand {
     @OptionGroup var options: GlobalOptions
     @Argument(help: "The message: its local id (from `parley history`) or AUTHOR:TIMESTAMP (username or `me`, and the sender's timestamp).")
     var message: MessageReference
-    @Option(help: "Directory to save into.") var to = "."
+    @Option(
+        help:
+            "Export into this directory: a copy that stays when the message disappears or is deleted for everyone. Without it, the account's own downloads folder, whose files go with their messages."
+    )
+    var to: String?
 
     /// The sender chose the name: keep it only when it is one plain file name (no path, not `.` or `..`, no
     /// control characters, not hidden), else the caller falls back to `attachment-ID`.
@@ -28,10 +32,13 @@ struct DownloadCommand: AsyncParsableCommand {
             }
             let attachments = try client.attachments(ofMessage: messageId)
             guard !attachments.isEmpty else { throw ParleyError.invalidArgument("message \(messageId) has no attachments") }
-            try FileManager.default.createDirectory(atPath: to, withIntermediateDirectories: true)
+            let directory = to.map { URL(fileURLWithPath: $0) } ?? client.downloadDirectory
+            // The account's own folder is as private as its database.
+            try FileManager.default.createDirectory(
+                at: directory, withIntermediateDirectories: true, attributes: to == nil ? [.posixPermissions: 0o700] : nil)
             for attachment in attachments {
                 let name = Self.safeFileName(attachment.fileName) ?? "attachment-\(attachment.id)"
-                let destination = URL(fileURLWithPath: to).appendingPathComponent(name)
+                let destination = directory.appendingPathComponent(name)
                 let total = Int64(attachment.size)
                 try await client.downloadAttachment(attachment.id, to: destination) { done in
                     Output.progress(name, done: min(done, total), total: total)

@@ -6,7 +6,9 @@ import ParleyAPI
 extension ParleyClient {
     /// Downloads, checks (digest and MAC) and decrypts attachment `attachmentId` into `destination`, and records it as
     /// downloaded there — unless `recordingIt` is false: a copy handed on and removed by the caller (a front door
-    /// serving the bytes) leaves the attachment as it was.
+    /// serving the bytes) leaves the attachment as it was. A file in ``downloadDirectory`` is the account's own: a
+    /// disappearing message's timer and a delete for everyone remove it with the message. One saved anywhere else is an
+    /// export the person keeps, and is left alone (as Signal leaves exported files).
     public func downloadAttachment(
         _ attachmentId: Int64, to destination: URL, recordingIt: Bool = true,
         progress: @escaping @Sendable (Int64) -> Void = { _ in }
@@ -56,9 +58,15 @@ extension ParleyClient {
         if recordingIt { try await markDownloaded(attachmentId, at: destination) }
     }
 
+    /// Where attachments are downloaded to when the person names no other place: the account's own folder, whose files
+    /// go with their messages.
+    public var downloadDirectory: URL { attachmentDirectory.appendingPathComponent("downloads", isDirectory: true) }
+
     fileprivate func markDownloaded(_ attachmentId: Int64, at destination: URL) async throws {
+        let own = downloadDirectory.standardizedFileURL.path + "/"
+        let exported = !destination.standardizedFileURL.path.hasPrefix(own)
         let recorded = try await database.awaitableWrite { db in
-            try AttachmentsTable.markDownloaded(attachmentId, to: destination.path, db)
+            try AttachmentsTable.markDownloaded(attachmentId, to: destination.path, exported: exported, db)
         }
         // The message was deleted for everyone or disappeared during the download: its content goes with it.
         guard recorded else {

@@ -115,9 +115,10 @@ enum AttachmentsTable {
     }
 
     /// Records that attachment `id` was downloaded to `path`; `false` when the attachment is gone (its message was deleted).
-    static func markDownloaded(_ id: Int64, to path: String, _ db: Database) throws -> Bool {
+    static func markDownloaded(_ id: Int64, to path: String, exported: Bool = false, _ db: Database) throws -> Bool {
         try db.execute(
-            sql: "UPDATE attachments SET local_path = ?, state = ? WHERE id = ?", arguments: [path, State.downloaded.rawValue, id])
+            sql: "UPDATE attachments SET local_path = ?, state = ?, exported = ? WHERE id = ?",
+            arguments: [path, State.downloaded.rawValue, exported, id])
         return db.changesCount > 0
     }
 
@@ -167,10 +168,12 @@ enum AttachmentsTable {
         }
     }
 
-    /// The files Parley downloaded for message `messageId`.
+    /// The files Parley downloaded for message `messageId` into the account's own folder (not exports the person
+    /// saved elsewhere, which are theirs to keep).
     static func downloadedFiles(of messageId: Int64, _ db: Database) throws -> [String] {
         try String.fetchAll(
-            db, sql: "SELECT local_path FROM attachments WHERE message_id = ? AND state = ? AND local_path IS NOT NULL",
+            db,
+            sql: "SELECT local_path FROM attachments WHERE message_id = ? AND state = ? AND local_path IS NOT NULL AND exported = 0",
             arguments: [messageId, State.downloaded.rawValue])
     }
 

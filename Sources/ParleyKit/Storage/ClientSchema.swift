@@ -255,6 +255,9 @@ enum ClientSchema {
             // The username a correspondent's message says it goes by, until its hash is checked to lead to that account
             // (the server stores no name for accounts that go by a username).
             try db.execute(sql: "ALTER TABLE recipients ADD COLUMN claimed_username TEXT")
+            // A file saved outside the account's own attachment folder (`parley download --to DIR`): an export the
+            // person keeps, which a disappearing message's timer or a delete for everyone leaves alone, as Signal does.
+            try db.execute(sql: "ALTER TABLE attachments ADD COLUMN exported INTEGER NOT NULL DEFAULT 0")
         }
         return migrator
     }
