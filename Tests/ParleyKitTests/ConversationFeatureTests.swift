@@ -328,10 +328,7 @@ import Testing
     @Test func disappearingMessagesVanishFromTheDatabaseFile() async throws {
         try await TestServer.run { server in
             let clock = TestClock()
-            let p = try await Self.people(server, clock: clock)
-            try p.alice.sender.setExpireTimer(60, with: p.bobId)
-            _ = try await p.alice.runJobs()
-            _ = try await p.bobPhone.receiveOnce()
+            let p = try await Self.peopleWithOneMinuteTimer(server, clock: clock)
             #expect(try p.bobPhone.conversations().first?.expireTimer == 60)
             #expect(try Self.messages(p.bobPhone, with: p.aliceId).first?.kind == .timerChange)
 
@@ -367,10 +364,7 @@ import Testing
     @Test func aDisappearingMessageTakesItsOwnFilesAndLeavesExports() async throws {
         try await TestServer.run { server in
             let clock = TestClock()
-            let p = try await Self.people(server, clock: clock)
-            try p.alice.sender.setExpireTimer(60, with: p.bobId)
-            _ = try await p.alice.runJobs()
-            _ = try await p.bobPhone.receiveOnce()
+            let p = try await Self.peopleWithOneMinuteTimer(server, clock: clock)
             let first = server.directory.appendingPathComponent("map.bin")
             let second = server.directory.appendingPathComponent("route.bin")
             try Data(repeating: 1, count: 5_000).write(to: first)
@@ -417,6 +411,16 @@ import Testing
             #expect(info.waveform.first! < 0.05 && info.waveform.last! > 0.9)
             #expect(try p.alice.attachments(ofMessage: id).first?.voiceNote == true)
         }
+    }
+
+    /// ``people(_:clock:)`` whose conversation (Alice and Bob) has a one-minute disappearing timer, set by Alice and
+    /// received by Bob's phone.
+    static func peopleWithOneMinuteTimer(_ server: TestServer, clock: TestClock) async throws -> People {
+        let p = try await people(server, clock: clock)
+        try p.alice.sender.setExpireTimer(60, with: p.bobId)
+        _ = try await p.alice.runJobs()
+        _ = try await p.bobPhone.receiveOnce()
+        return p
     }
 
     /// Whether any page of `client`'s database file, opened with its key, holds `text` (after a checkpoint, so the
