@@ -17,8 +17,8 @@ import Testing
             home = NSTemporaryDirectory() + "parley-cli-\(UUID())"
         }
 
-        func process(_ arguments: [String]) -> Process {
-            let process = Process()
+        func process(_ arguments: [String]) -> ChildProcess {
+            let process = ChildProcess()
             process.executableURL = binary
             process.arguments = arguments
             process.environment = ProcessInfo.processInfo.environment.merging(["PARLEY_HOME": home]) { $1 }

@@ -40,7 +40,7 @@ import Testing
         let spare = try await Self.register("contract-spare", at: server)
 
         let root = GRPCInteropTests.packageRoot
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: python).deletingLastPathComponent().appendingPathComponent("schemathesis")
         // Its cache (`.schemathesis/`) goes with the server's data, not into the source tree.
         process.currentDirectoryURL = URL(fileURLWithPath: directory)

@@ -77,7 +77,7 @@ import Testing
     static func runPython(_ arguments: [String]) async throws -> PythonReport {
         let python =
             ProcessInfo.processInfo.environment["PARLEY_PYTHON"] ?? packageRoot.appendingPathComponent(".build/python/bin/python3").path
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: python)
         process.arguments = [packageRoot.appendingPathComponent("Scripts/interop/grpc_key_client.py").path] + arguments
         let run = try await ProcessRun.run(process)
@@ -93,7 +93,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let certificate = directory + "/grpc-cert.pem"
         let key = directory + "/grpc-key.pem"
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
         process.arguments = [
             "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", key,

@@ -15,7 +15,7 @@ import Testing
 
     static func operatorCommand(_ arguments: [String], server: ServerProcess) async throws -> HashImportJob {
         guard let bin = ProcessInfo.processInfo.environment["PARLEY_BIN_DIR"] else { throw ServerProcessError.notConfigured }
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: bin).appendingPathComponent("parley-server")
         process.arguments = ["dcd"] + arguments + ["--server", server.baseURL, "--json"]
         process.environment = ProcessInfo.processInfo.environment.merging(["PARLEY_OPERATOR_TOKEN": token]) { $1 }

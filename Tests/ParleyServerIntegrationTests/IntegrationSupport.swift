@@ -86,43 +86,29 @@ struct ProcessRun: Sendable {
 
     /// Runs `process` (executable and arguments set) on a thread of its own and collects its output, without holding
     /// one of Swift concurrency's few threads while it runs (``runBlocking(_:)``).
-    static func run(_ process: Process) async throws -> ProcessRun {
+    static func run(_ process: ChildProcess) async throws -> ProcessRun {
         let handle = BlockingHandle(process)
         return try await runBlocking { try runToCompletion(handle.value) }
     }
 
-    private static func runToCompletion(_ process: Process) throws -> ProcessRun {
-        // Spawned without Foundation's `Process.run()`, which can crash the test process on this toolchain
-        // (``SpawnedProcess``), unless the test gave an input that is neither a pipe nor a file handle.
+    private static func runToCompletion(_ process: ChildProcess) throws -> ProcessRun {
+        // Both streams collected together by ``SpawnedProcess`` (a child filling one never blocks on the other).
         var input: Int32?
         switch process.standardInput {
         case let pipe as Pipe: input = pipe.fileHandleForReading.fileDescriptor
         case let handle as FileHandle: input = handle.fileDescriptor
         default: input = nil
         }
-        if let executable = process.executableURL?.path, process.standardInput == nil || input != nil {
-            let run = try SpawnedProcess.run(
-                executable, process.arguments ?? [], environment: process.environment ?? ProcessInfo.processInfo.environment,
-                input: input, directory: process.currentDirectoryURL?.path)
-            return ProcessRun(
-                status: run.status, stdout: String(decoding: run.stdout, as: UTF8.self), stderr: String(decoding: run.stderr, as: UTF8.self)
-            )
-        }
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        guard let executable = process.executableURL?.path else { throw ChildProcess.Failure(description: "no executable") }
+        let run = try SpawnedProcess.run(
+            executable, process.arguments, environment: process.environment ?? ProcessInfo.processInfo.environment,
+            input: input, directory: process.currentDirectoryURL?.path)
         return ProcessRun(
-            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: stderr, as: UTF8.self))
+            status: run.status, stdout: String(decoding: run.stdout, as: UTF8.self), stderr: String(decoding: run.stderr, as: UTF8.self))
     }
 }
 
-/// A value handed to a thread of its own by ``runBlocking(_:)`` and not touched by the caller meanwhile (`Process`,
+/// A value handed to a thread of its own by ``runBlocking(_:)`` and not touched by the caller meanwhile (`ChildProcess`,
 /// pipes and file handles are not `Sendable`).
 struct BlockingHandle<Value>: @unchecked Sendable {
     let value: Value
@@ -132,7 +118,7 @@ struct BlockingHandle<Value>: @unchecked Sendable {
     }
 }
 
-extension Process {
+extension ChildProcess {
     /// Waits for the process to exit, on a thread of its own (``runBlocking(_:)``).
     func exited() async {
         let handle = BlockingHandle(self)

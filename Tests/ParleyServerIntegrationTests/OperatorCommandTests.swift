@@ -11,7 +11,7 @@ import Testing
     /// Runs `parley-server ARGUMENTS` as the operator of `server`; status and stdout.
     static func operatorCommand(_ arguments: [String], server: ServerProcess) async throws -> (Int32, String) {
         guard let bin = ProcessInfo.processInfo.environment["PARLEY_BIN_DIR"] else { throw ServerProcessError.notConfigured }
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: bin).appendingPathComponent("parley-server")
         process.arguments = arguments + ["--server", server.baseURL, "--operator-token", operatorToken]
         let run = try await ProcessRun.run(process)
@@ -64,7 +64,7 @@ import Testing
         let server = try await ServerProcess(arguments: ["--data-directory", directory])
         defer { server.stop() }
 
-        let second = Process()
+        let second = ChildProcess()
         second.executableURL = URL(fileURLWithPath: bin).appendingPathComponent("parley-server")
         second.arguments = ["--data-directory", directory, "--port", "0"]
         let refused = try await ProcessRun.run(second)
@@ -72,7 +72,7 @@ import Testing
         #expect(refused.stderr.contains("another parley-server (pid \(server.process.processIdentifier)) is using"), "\(refused.stderr)")
 
         // The server's help is how to run it: serve's flags, then the operator's commands.
-        let help = Process()
+        let help = ChildProcess()
         help.executableURL = URL(fileURLWithPath: bin).appendingPathComponent("parley-server")
         help.arguments = ["--help"]
         let helpRun = try await ProcessRun.run(help)
@@ -81,7 +81,7 @@ import Testing
                 && helpRun.stdout.contains("invites"), "\(helpRun.stdout)")
 
         for tool in ["parley", "parley-server"] {
-            let process = Process()
+            let process = ChildProcess()
             process.executableURL = URL(fileURLWithPath: bin).appendingPathComponent(tool)
             process.arguments = ["--version"]
             let run = try await ProcessRun.run(process)
@@ -91,7 +91,7 @@ import Testing
         // At debug level: the start-up line and one line per request, by route, without the path's ids.
         let logged = NSTemporaryDirectory() + "parley-log-\(UUID())"
         defer { try? FileManager.default.removeItem(atPath: logged) }
-        let verbose = Process()
+        let verbose = ChildProcess()
         verbose.executableURL = URL(fileURLWithPath: bin).appendingPathComponent("parley-server")
         verbose.arguments = ["--data-directory", logged, "--port", "0", "--log-level", "debug"]
         let output = Pipe()

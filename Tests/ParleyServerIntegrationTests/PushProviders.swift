@@ -7,7 +7,7 @@ import ParleyAPI
 /// a Web Push service, each checking what the server sends with an independent implementation (PyJWT, py-vapid,
 /// http-ece) and recording it.
 final class PushProviders: @unchecked Sendable {
-    let process = Process()
+    let process = ChildProcess()
     let directory: URL
     let port: Int
     let http: HTTPClient

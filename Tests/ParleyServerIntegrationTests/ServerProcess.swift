@@ -3,7 +3,7 @@ import ParleyTestSupport
 
 /// A real `parley-server` process (from `PARLEY_BIN_DIR`, which `make test` sets) on a free loopback port.
 final class ServerProcess: @unchecked Sendable {
-    let process = Process()
+    let process = ChildProcess()
     let port: Int
     /// The gRPC port, when the arguments ask for a gRPC listener (`--grpc-port`).
     let grpcPort: Int?

@@ -30,7 +30,7 @@ import Testing
     static func startListening(
         _ parley: CommandLineClientTests.Parley, _ arguments: [String],
         environment: [String: String] = [:]
-    ) async throws -> (Process, String) {
+    ) async throws -> (ChildProcess, String) {
         let process = parley.process(arguments)
         process.environment = (process.environment ?? [:]).merging(environment) { $1 }
         let errors = Pipe()
@@ -62,7 +62,7 @@ import Testing
         defer { if daemon.isRunning { daemon.terminate() } }
         let endpoint = "http://" + daemonAddress
 
-        let python = Process()
+        let python = ChildProcess()
         python.executableURL = URL(
             fileURLWithPath: ProcessInfo.processInfo.environment["PARLEY_PYTHON"]
                 ?? GRPCInteropTests.packageRoot.appendingPathComponent(".build/python/bin/python3").path)
@@ -351,7 +351,7 @@ import Testing
         let (restAPI, restAPIAddress) = try await Self.startListening(parley, ["rest-api", "--listen", "127.0.0.1:0", "--account", "bot"])
         defer { if restAPI.isRunning { restAPI.terminate() } }
 
-        let bot = Process()
+        let bot = ChildProcess()
         bot.executableURL = URL(
             fileURLWithPath: ProcessInfo.processInfo.environment["PARLEY_PYTHON"]
                 ?? GRPCInteropTests.packageRoot.appendingPathComponent(".build/python/bin/python3").path)
@@ -501,7 +501,7 @@ import Testing
 
         // Every route of signal-cli-rest-api, as the API document bundled with signalbot lists it, is served: answered,
         // refused with {"error": …}, or 501 for what Parley has no counterpart of — none unserved, none a 5xx.
-        let walker = Process()
+        let walker = ChildProcess()
         walker.executableURL = bot.executableURL
         walker.arguments = [
             GRPCInteropTests.packageRoot.appendingPathComponent("Scripts/interop/rest_api_routes.py").path,

@@ -10,8 +10,8 @@ import Foundation
 /// Foundation's `Process.run()` on Swift 6.3.1 can crash the whole test process: it reads each entry of
 /// `/proc/self/fd` by copying a full 256-byte `d_name`, which over-reads past glibc's buffer when an entry sits at its
 /// end (swiftlang/swift-corelibs-foundation PR #5472, fixed after 6.3.1). Two clean-clone CI runs crashed that way in
-/// ``ProcessRun``. This launcher does not enumerate descriptors: its pipes are close-on-exec, so the child inherits
-/// only the three it is given.
+/// ``ProcessRun``. This launcher lists no directory (``ChildProcess`` closes the child's other descriptors); for a
+/// process that runs beside the test, use ``ChildProcess``.
 enum SpawnedProcess {
     struct Failure: Error, CustomStringConvertible {
         let description: String
@@ -36,16 +36,6 @@ enum SpawnedProcess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        // Every other descriptor of this process closed in the child (Foundation's Process does the same by listing
-        // /proc/self/fd, which is what crashes): a child must not keep the test servers' sockets open for as long as it
-        // runs. Found by asking each descriptor below the limit; glibc ignores a close of one closed meanwhile.
-        var limit = rlimit()
-        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-        let highest = Int32(clamping: min(limit.rlim_cur, 65_536))
-        let ours = Set([outPipe[0], outPipe[1], errPipe[0], errPipe[1], input ?? -1])
-        for fd in 3..<max(3, highest) where !ours.contains(fd) && fcntl(fd, F_GETFD) != -1 {
-            posix_spawn_file_actions_addclose(&actions, fd)
-        }
         if let input {
             posix_spawn_file_actions_adddup2(&actions, input, 0)
         } else {
@@ -53,6 +43,10 @@ enum SpawnedProcess {
         }
         posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+        // Every other descriptor of this process closed in the child (Foundation's Process does the same by listing
+        // /proc/self/fd, which is what crashes): a child must not keep the test servers' sockets open for as long as it
+        // runs.
+        ChildProcess.closeEveryOtherDescriptor(&actions)
 
         // A working directory through coreutils' `env --chdir` (glibc's addchdir action is not in Swift's Glibc).
         let command = directory.map { ["/usr/bin/env", "--chdir=\($0)", executable] + arguments } ?? [executable] + arguments
@@ -62,8 +56,10 @@ enum SpawnedProcess {
             for pointer in argv { free(pointer) }
             for pointer in envp { free(pointer) }
         }
+        var attributes = ChildProcess.freshSignalAttributes()
+        defer { posix_spawnattr_destroy(&attributes) }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, command[0], &actions, nil, argv, envp)
+        let spawned = posix_spawn(&pid, command[0], &actions, &attributes, argv, envp)
         close(outPipe[1])
         close(errPipe[1])
         guard spawned == 0 else {

@@ -10,7 +10,7 @@ import Testing
         let screenshots =
             ProcessInfo.processInfo.environment["PARLEY_WEB_SCREENSHOTS"]
             ?? GRPCInteropTests.packageRoot.appendingPathComponent(".build/web-screenshots").path
-        let python = Process()
+        let python = ChildProcess()
         python.executableURL = URL(
             fileURLWithPath: ProcessInfo.processInfo.environment["PARLEY_PYTHON"]
                 ?? GRPCInteropTests.packageRoot.appendingPathComponent(".build/python/bin/python3").path)
