@@ -45,3 +45,13 @@ public struct GlobalOptions: ParsableArguments {
         return Array(rest) + leading
     }
 }
+
+/// The device name a command uses when `--device-name` is not given: `parley on HOST` (this machine's host name, cut to
+/// what the server takes), so `parley devices` tells machines apart.
+enum DefaultDeviceName {
+    static func or(_ given: String?) -> String {
+        if let given { return given }
+        let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? ""
+        return String(("parley on " + (host.isEmpty ? "this machine" : host)).prefix(64))
+    }
+}

@@ -49,7 +49,11 @@ import Testing
         #expect(try await laptop.run("receive", "--json").stdout.contains("\"stored\":2"))
         let history = try await laptop.run("history", "grace", "--json").stdout
         #expect(history.contains("hi frank") && history.contains("sent from the desktop"))
-        #expect(try await laptop.run("devices").stdout.contains("device 2 (laptop)"))
+        // Each device by name, the one asking marked; a device registered without --device-name is named after its host.
+        let listed = try await laptop.run("devices").stdout
+        #expect(listed.contains("device 2 (laptop), added ") && listed.contains("← this device"), "\(listed)")
+        #expect(listed.split(separator: "\n").first { $0.contains("← this device") }?.hasPrefix("device 2") == true, "\(listed)")
+        #expect(listed.contains("device 1 (parley on "), "\(listed)")
         // A code that is not one gets a clear error, and a code used twice finds nothing to approve.
         let bad = try await desktop.run("devices", "add", "parley://link?address=x&key=y")
         #expect(bad.status != 0 && bad.stderr.contains("not a Parley link code"))

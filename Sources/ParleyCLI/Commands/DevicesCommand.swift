@@ -12,11 +12,30 @@ struct DevicesCommand: AsyncParsableCommand {
 
         @OptionGroup var options: GlobalOptions
 
+        /// A device as listed: the server's record and whether it is the one running this command.
+        struct Listed: Encodable {
+            let deviceId: UInt32
+            let name: String?
+            let registrationId: UInt32
+            let created: UInt64
+            let current: Bool
+        }
+
         func run() async throws {
-            let devices = try await AccountContext.with(options) { client in try await client.devices() }
+            let (devices, current) = try await AccountContext.with(options) { client in
+                (try await client.devices(), try client.credentials().deviceId)
+            }
             let output = Output(json: options.json)
+            let dates = ISO8601DateFormatter()
             for device in devices {
-                output.emit(device, text: "device \(device.deviceId)\(device.name.map { " (\($0))" } ?? "")")
+                let listed = Listed(
+                    deviceId: device.deviceId, name: device.name, registrationId: device.registrationId, created: device.created,
+                    current: device.deviceId == current)
+                let added = dates.string(from: Date(timeIntervalSince1970: Double(device.created) / 1000))
+                output.emit(
+                    listed,
+                    text: "device \(device.deviceId)\(device.name.map { " (\($0))" } ?? ""), added \(added)"
+                        + (listed.current ? "  ← this device" : ""))
             }
         }
     }

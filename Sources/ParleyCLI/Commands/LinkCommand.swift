@@ -38,7 +38,7 @@ struct LinkCommand: AsyncParsableCommand {
             let newDevice = try AccountContext.open(options, server: "http://unused.invalid")
             do {
                 credentials = try await AccountContext.with(primaryOptions) { client in
-                    try await client.linkNewDevice(newDevice, name: deviceName)
+                    try await client.linkNewDevice(newDevice, name: DefaultDeviceName.or(deviceName))
                 }
                 await newDevice.shutdown()
             } catch {
@@ -55,7 +55,7 @@ struct LinkCommand: AsyncParsableCommand {
                           parley devices add '\(invitation.code)'
                         Waiting for approval…
                         """)
-                return try await client.completeLink(invitation, deviceName: deviceName, timeout: .seconds(timeout))
+                return try await client.completeLink(invitation, deviceName: DefaultDeviceName.or(deviceName), timeout: .seconds(timeout))
             }
         }
         output.emit(

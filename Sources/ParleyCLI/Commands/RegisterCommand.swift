@@ -31,10 +31,11 @@ struct RegisterCommand: AsyncParsableCommand {
         let (credentials, taken) = try await AccountContext.with(options, server: server) { client in
             if let nickname {
                 let (credentials, username) = try await client.register(
-                    nickname: nickname, discriminator: discriminator, deviceName: deviceName, inviteToken: invite)
+                    nickname: nickname, discriminator: discriminator, deviceName: DefaultDeviceName.or(deviceName), inviteToken: invite)
                 return (credentials, String?.some(username.value))
             }
-            let credentials = try await client.register(username: username ?? "", deviceName: deviceName, inviteToken: invite)
+            let credentials = try await client.register(
+                username: username ?? "", deviceName: DefaultDeviceName.or(deviceName), inviteToken: invite)
             return (credentials, String?.none)
         }
         let name = taken ?? username ?? ""
