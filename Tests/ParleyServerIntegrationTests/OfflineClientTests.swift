@@ -75,5 +75,14 @@ import Testing
             status = history.components(separatedBy: "\n").first { $0.contains("\"second\"") } ?? history
         }
         #expect(status.contains("\"status\":\"delivered\""), "the receipt for a live message came within seconds: \(status)")
+
+        // One receiver per account (issue 48, item 10): a second is refused, naming the first, instead of splitting the
+        // messages with it; sending and reading history need no claim; once the listener ends, receiving works again.
+        let second = try await parley.run("receive", "--account", "bob")
+        #expect(second.status != 0 && second.stderr.contains("pid \(listening.processIdentifier)) is receiving"), "\(second)")
+        #expect(try await parley.run("history", "alice", "--account", "bob").status == 0)
+        listening.terminate()
+        await listening.exited()
+        #expect(try await parley.run("receive", "--account", "bob").status == 0)
     }
 }

@@ -271,7 +271,10 @@ import Testing
         #expect(editLines.contains { $0.contains(#""id":10"#) && $0.contains(#""code":-1"#) && $0.contains("parley://link") }, "\(edited)")
         #expect(
             lines.contains { $0.contains(#""method":"receive""#) && $0.contains(#""account":"+15550000012""#) && $0.contains("over tcp") })
-        #expect(try await parley.run("receive", "--account", "eli").status == 0)
+        // The daemon receives for eli: a second receiver is refused (not left to split her messages with it), and her
+        // history shows what the daemon stored.
+        let refused = try await parley.run("receive", "--account", "eli")
+        #expect(refused.status != 0 && refused.stderr.contains("is receiving for this account"), "\(refused)")
         #expect(try await parley.run("history", "15550000011", "--account", "eli").stdout.contains("over tcp"))
     }
 

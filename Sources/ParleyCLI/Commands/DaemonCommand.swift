@@ -37,6 +37,7 @@ struct DaemonCommand: AsyncParsableCommand {
         let daemon = try JSONRPCDaemon(socket: socket, tcp: tcp, http: http)
         defer { daemon.close() }
         try await AccountContext.with(options, every: allAccounts) { clients in
+            for (_, client) in clients { try client.claimReceiving() }
             try await daemon.run(serving: clients.map { ServedAccount(name: $0.name, client: $0.client) }, allAccounts: allAccounts)
         }
     }

@@ -12,6 +12,7 @@ struct ListenCommand: AsyncParsableCommand {
         // Each outcome is printed before the next envelope is read: a slow reader of the output slows receiving and
         // loses nothing (``ParleyClient/events()`` would keep only the newest events for it).
         try await AccountContext.with(options) { client in
+            try client.claimReceiving()
             try await client.listen { outcome in Self.show(outcome, of: client, on: output) }
         }
     }

@@ -9,7 +9,10 @@ struct ReceiveCommand: AsyncParsableCommand {
 
     func run() async throws {
         // Receipts, and everything queued, go too (the server answered: it may be back); keys are looked after.
-        let envelopes = try await AccountContext.with(options) { client in try await client.receive(attempt: .everything).envelopes }
+        let envelopes = try await AccountContext.with(options) { client in
+            try client.claimReceiving()
+            return try await client.receive(attempt: .everything).envelopes
+        }
         let outcomes = envelopes.map(\.outcome)
         // Acts held until their message came, applied now that it has (they count as applied in the JSON).
         let released = envelopes.map(\.released.count).reduce(0, +)

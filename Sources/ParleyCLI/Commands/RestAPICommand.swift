@@ -23,6 +23,7 @@ struct RestAPICommand: AsyncParsableCommand {
     func run() async throws {
         let server = try RestAPIServer(listen: listen)
         try await AccountContext.with(options, every: allAccounts) { clients in
+            for (_, client) in clients { try client.claimReceiving() }
             try await server.run(serving: clients.map { ServedAccount(name: $0.name, client: $0.client) }, allAccounts: allAccounts)
         }
     }

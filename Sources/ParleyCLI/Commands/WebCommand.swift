@@ -29,6 +29,7 @@ struct WebCommand: AsyncParsableCommand {
         }
         let open = self.open
         try await AccountContext.with(options, server: server) { client in
+            try client.claimReceiving()
             try await web.run(client: client) { address in
                 FileHandle.standardOutput.write(Data((address + "\n").utf8))
                 guard open else { return }

@@ -60,12 +60,19 @@ extension ParleyClient {
         return scheme.lowercased() + server.dropFirst(scheme.count)
     }
 
+    /// Makes this process the account's one receiver until ``shutdown()`` or its end: what a front door that drains the
+    /// mailbox (`parley receive`, `listen`, the daemon, `rest-api`, `web`) claims first, so a second one on the same
+    /// account is refused instead of splitting the messages with it. A client that holds the claim already keeps it.
+    /// - Throws: ``ParleyError/invalidArgument(_:)`` naming the process that receives for the account.
+    public func claimReceiving() throws { try receivingLock.claim() }
+
     /// Finishes background work (hashes stored after sends), closes the HTTP connections a client made by
     /// ``open(accountDirectory:server:passphrase:contentDetection:logger:)`` owns, and ends every ``events()``
     /// subscription.
     public func shutdown() async {
         await contentDetection.waitForBackgroundWork()
         staging.close()
+        receivingLock.release()
         let pools = ownedHTTPClients.withLock { pools -> [HTTPClient] in
             defer { pools = [] }
             return pools

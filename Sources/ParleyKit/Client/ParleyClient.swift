@@ -50,6 +50,8 @@ public final class ParleyClient: Sendable {
     /// The last pass of ``nameNewCorrespondents()``: each pass waits for the one before, so a caller returns only once
     /// every lookup begun before it has ended.
     let namingPass = Mutex<Task<Void, Never>?>(nil)
+    /// This process's claim to receive for the account (``claimReceiving()``).
+    let receivingLock: ReceivingLock
     /// The socket `listen` holds open, for sending ephemeral events on it.
     let liveSocket = Mutex<MessageSocket.Writer?>(nil)
 
@@ -74,6 +76,7 @@ public final class ParleyClient: Sendable {
         self.store = store
         self.delivery = delivery
         self.attachmentDirectory = attachmentDirectory
+        receivingLock = ReceivingLock(directory: URL(fileURLWithPath: database.path).deletingLastPathComponent())
         let staging = AttachmentStaging(root: attachmentDirectory.appendingPathComponent("staging"))
         self.staging = staging
         self.logger = logger
