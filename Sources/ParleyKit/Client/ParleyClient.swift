@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import Logging
 import ParleyAPI
+import ParleyHTTP
 import ParleyProtocol
 import Synchronization
 
@@ -261,7 +262,9 @@ public final class ParleyClient: Sendable {
                 socketClosed()
                 if Task.isCancelled { break }
                 failures += 1
-                logger.warning("socket closed; reconnecting", metadata: ["error": "\(error)", "attempt": "\(failures)"])
+                // In words (the server's address and why), not the networking library's own text.
+                let reason = error is ParleyError ? "\(error)" : TransportFailure.describe(error, server: api.baseURL)
+                logger.warning("socket closed; reconnecting", metadata: ["error": "\(reason)", "attempt": "\(failures)"])
             }
             guard !Task.isCancelled else { break }
             try? await Task.sleep(for: .milliseconds(min(30_000, 500 << min(failures, 6))))
